@@ -1,0 +1,226 @@
+/* ast.h - the stack-scoped AST that every pass after the front end works on.
+ *
+ * Modelled on FreeTensor's IR: a tensor lives exactly as long as the VarDef
+ * that declares it (its body), loops are For nodes with explicit bounds,
+ * writes are Store or ReduceTo, and every statement carries a stable ID and
+ * an optional label that schedules use to name it.  Nodes are allocated from
+ * the context's arena (ast/ctx.h); a pass that changes a tree builds the new
+ * parts and never leaves a half-changed one.
+ *
+ * Integer scalars that are not tensors (loop iterators, size parameters)
+ * are AST_VAR expressions of dtype i64; every tensor, 0-D ones included, is
+ * read with AST_LOAD and written with Store/ReduceTo.
+ */
+#ifndef FT_AST_H
+#define FT_AST_H
+
+#include "ctx.h"
+
+typedef enum ft_dtype {
+    FT_BOOL, FT_I32, FT_I64, FT_F16, FT_F32, FT_F64, FT_DTYPE_COUNT
+} ft_dtype;
+
+typedef enum ft_access {
+    FT_ACC_IN, FT_ACC_OUT, FT_ACC_INOUT,
+    FT_ACC_CACHE          /* a local tensor (`var`) */
+} ft_access;
+
+typedef enum ft_mtype {
+    FT_MT_CPU, FT_MT_GPU, FT_MT_GPU_SHARED, FT_MT_GPU_LOCAL, FT_MTYPE_COUNT
+} ft_mtype;
+
+const char *ft_dtype_name(ft_dtype t);         /* "f32" */
+int ft_dtype_from_name(const char *s);         /* -1 if unknown */
+int ft_dtype_is_float(ft_dtype t);
+int ft_dtype_is_int(ft_dtype t);               /* i32, i64 (not bool) */
+const char *ft_access_name(ft_access a);       /* "in", "out", "inout", "cache" */
+const char *ft_mtype_name(ft_mtype m);         /* "cpu", "gpu/shared", ... */
+int ft_mtype_from_name(const char *s);         /* -1 if unknown */
+
+/* ---------------------------------------------------------------- exprs */
+
+typedef enum ast_binop {
+    AST_ADD, AST_SUB, AST_MUL,
+    AST_DIV,          /* real division (floats only) */
+    AST_FLOORDIV,     /* rounds towards -inf */
+    AST_MOD,          /* result has the sign of the divisor */
+    AST_POW,
+    AST_MIN, AST_MAX,
+    AST_LT, AST_LE, AST_GT, AST_GE, AST_EQ, AST_NE,
+    AST_AND, AST_OR,
+    AST_BINOP_COUNT
+} ast_binop;
+
+typedef enum ast_unop { AST_NEG, AST_NOT } ast_unop;
+
+typedef enum ast_builtin {
+    AST_ABS, AST_SQRT, AST_EXP, AST_LN, AST_SIN, AST_COS, AST_TANH,
+    AST_SIGMOID, AST_FLOOR, AST_CEIL, AST_SQUARE,
+    AST_BUILTIN_COUNT
+} ast_builtin;
+
+const char *ast_binop_text(ast_binop op);      /* "+", "//", "min", ... */
+const char *ast_builtin_name(ast_builtin f);   /* "sqrt" */
+int ast_builtin_from_name(const char *s);      /* -1 if unknown */
+
+typedef enum ast_expr_kind {
+    AST_INT,       /* u.ival */
+    AST_FLOAT,     /* u.fval */
+    AST_BOOLC,     /* u.ival (0 or 1) */
+    AST_VAR,       /* u.name: loop iterator or size parameter (i64) */
+    AST_LOAD,      /* u.load: a full-index read of a tensor element */
+    AST_BINARY,    /* u.bin */
+    AST_UNARY,     /* u.un */
+    AST_CALL,      /* u.call: a builtin applied to scalars */
+    AST_CAST,      /* u.cast: convert u.cast.a to the node's dtype */
+    AST_IFEXPR,    /* u.ife: `then if cond else other` */
+} ast_expr_kind;
+
+typedef struct ast_expr ast_expr;
+struct ast_expr {
+    ast_expr_kind kind;
+    ft_dtype dtype;
+    ft_loc loc;
+    union {
+        int64_t ival;
+        double fval;
+        const char *name;
+        struct { const char *var; int n; ast_expr **idx; } load;
+        struct { ast_binop op; ast_expr *a, *b; } bin;
+        struct { ast_unop op; ast_expr *a; } un;
+        struct { ast_builtin f; int n; ast_expr **args; } call;
+        struct { ast_expr *a; } cast;
+        struct { ast_expr *cond, *then, *other; } ife;
+    } u;
+};
+
+/* Expression constructors.  Binary and unary constructors compute the result
+ * dtype from their operands (NumPy promotion; comparisons give bool). */
+ast_expr *ast_int(ft_ctx *ctx, ft_loc loc, int64_t v);
+ast_expr *ast_float(ft_ctx *ctx, ft_loc loc, double v, ft_dtype t);
+ast_expr *ast_boolc(ft_ctx *ctx, ft_loc loc, int v);
+ast_expr *ast_var(ft_ctx *ctx, ft_loc loc, const char *name);
+ast_expr *ast_load(ft_ctx *ctx, ft_loc loc, const char *var, ft_dtype t,
+                   int n, ast_expr **idx);
+ast_expr *ast_binary(ft_ctx *ctx, ft_loc loc, ast_binop op, ast_expr *a,
+                     ast_expr *b);
+ast_expr *ast_unary(ft_ctx *ctx, ft_loc loc, ast_unop op, ast_expr *a);
+ast_expr *ast_call(ft_ctx *ctx, ft_loc loc, ast_builtin f, int n,
+                   ast_expr **args);
+ast_expr *ast_cast(ft_ctx *ctx, ft_loc loc, ft_dtype t, ast_expr *a);
+ast_expr *ast_ifexpr(ft_ctx *ctx, ft_loc loc, ast_expr *cond, ast_expr *then,
+                     ast_expr *other);
+
+/* The dtype two operands are promoted to (NumPy rules, ignoring weak
+ * literals, which the front end resolves before building nodes). */
+ft_dtype ast_promote(ft_dtype a, ft_dtype b);
+
+/* ---------------------------------------------------------------- stmts */
+
+typedef enum ast_reduce_op { AST_RED_ADD, AST_RED_MUL, AST_RED_MIN, AST_RED_MAX }
+    ast_reduce_op;
+
+/* How a For loop runs. */
+typedef enum ast_par {
+    AST_SERIAL,
+    AST_OPENMP,
+    AST_BLOCK_X, AST_BLOCK_Y, AST_BLOCK_Z,
+    AST_THREAD_X, AST_THREAD_Y, AST_THREAD_Z,
+} ast_par;
+
+typedef enum ast_stmt_kind {
+    AST_SEQ,       /* u.seq */
+    AST_VARDEF,    /* u.def: a local tensor and the statements it lives over */
+    AST_FOR,       /* u.loop */
+    AST_IF,        /* u.branch (other may be NULL) */
+    AST_STORE,     /* u.store: var[idx] = value */
+    AST_REDUCE,    /* u.red:   var[idx] op= value */
+    AST_ASSERT,    /* u.cond */
+    AST_EVAL,      /* u.expr: evaluate for side effects (kept for later passes) */
+} ast_stmt_kind;
+
+typedef struct ast_stmt ast_stmt;
+struct ast_stmt {
+    ast_stmt_kind kind;
+    int id;                  /* stable, unique within the compilation */
+    const char *label;       /* user label or NULL */
+    ft_loc loc;
+    union {
+        struct { int n; ast_stmt **stmts; } seq;
+        struct {
+            const char *name; ft_dtype dtype; int ndim; ast_expr **shape;
+            ft_access access; ft_mtype mtype; ast_stmt *body;
+        } def;
+        struct {
+            const char *iter; ast_expr *begin, *end, *step; ast_par par;
+            ast_stmt *body;
+        } loop;
+        struct { ast_expr *cond; ast_stmt *then, *other; } branch;
+        struct { const char *var; int n; ast_expr **idx; ast_expr *value; } store;
+        struct {
+            ast_reduce_op op; const char *var; int n; ast_expr **idx;
+            ast_expr *value; int atomic;
+        } red;
+        ast_expr *cond;
+        ast_expr *expr;
+    } u;
+};
+
+ast_stmt *ast_seq(ft_ctx *ctx, ft_loc loc, int n, ast_stmt **stmts);
+ast_stmt *ast_vardef(ft_ctx *ctx, ft_loc loc, const char *name, ft_dtype t,
+                     int ndim, ast_expr **shape, ft_access acc, ft_mtype mt,
+                     ast_stmt *body);
+ast_stmt *ast_for(ft_ctx *ctx, ft_loc loc, const char *iter, ast_expr *begin,
+                  ast_expr *end, ast_expr *step, ast_stmt *body);
+ast_stmt *ast_if(ft_ctx *ctx, ft_loc loc, ast_expr *cond, ast_stmt *then,
+                 ast_stmt *other);
+ast_stmt *ast_store(ft_ctx *ctx, ft_loc loc, const char *var, int n,
+                    ast_expr **idx, ast_expr *value);
+ast_stmt *ast_reduce(ft_ctx *ctx, ft_loc loc, ast_reduce_op op, const char *var,
+                     int n, ast_expr **idx, ast_expr *value);
+ast_stmt *ast_assert(ft_ctx *ctx, ft_loc loc, ast_expr *cond);
+ast_stmt *ast_eval(ft_ctx *ctx, ft_loc loc, ast_expr *e);
+
+/* ------------------------------------------------------------ functions */
+
+/* A parameter of an exported function: a size (i64 scalar, ndim 0) or a
+ * tensor with dtype, shape (expressions of sizes and constants), access and
+ * memory type. */
+typedef struct ast_param {
+    const char *name;
+    int is_size;
+    ft_dtype dtype;
+    int ndim;
+    ast_expr **shape;
+    ft_access access;
+    ft_mtype mtype;
+    ft_loc loc;
+} ast_param;
+
+typedef struct ast_func {
+    const char *name;
+    int nparams;
+    ast_param *params;
+    ast_stmt *body;
+    ft_loc loc;
+} ast_func;
+
+/* A compiled module: the exported functions, in source order. */
+typedef struct ast_program {
+    int nfuncs;
+    ast_func **funcs;
+} ast_program;
+
+/* Print as valid .ft source (print -> parse -> print is a fixed point). */
+void ast_print_program(FILE *out, const ast_program *p);
+void ast_print_func(FILE *out, const ast_func *f);
+void ast_print_stmt(FILE *out, const ast_stmt *s, int indent);
+void ast_print_expr(FILE *out, const ast_expr *e);
+/* The expression as arena-owned .ft text (for messages and descriptions). */
+char *ast_expr_text(ft_ctx *ctx, const ast_expr *e);
+
+/* Structural equality, ignoring locations and statement IDs (for tests). */
+int ast_expr_equal(const ast_expr *a, const ast_expr *b);
+int ast_stmt_equal(const ast_stmt *a, const ast_stmt *b);
+
+#endif

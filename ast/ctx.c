@@ -1,0 +1,236 @@
+/* ctx.c - compilation context: the arena, sources and diagnostics. */
+#include "ctx.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The arena is a list of chunks; allocation bumps a pointer in the newest
+ * one.  Large requests get a chunk of their own. */
+typedef struct ft_chunk {
+    struct ft_chunk *next;
+    size_t used, size;
+    max_align_t data[];
+} ft_chunk;
+
+struct ft_arena {
+    ft_chunk *head;
+};
+
+enum { FT_CHUNK_SIZE = 64 * 1024 };
+
+/* Die on out-of-memory: the compiler cannot continue and there is nothing
+ * sensible to recover; this is the only place ftc exits on its own. */
+static void *ft_xmalloc(size_t n)
+{
+    void *p = calloc(1, n);
+    if (!p) {
+        fputs("ftc: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+/* Create a context whose diagnostics go to stderr. */
+ft_ctx *ft_ctx_new(void)
+{
+    ft_ctx *ctx = ft_xmalloc(sizeof *ctx);
+    ctx->arena = ft_xmalloc(sizeof *ctx->arena);
+    ctx->diag_out = stderr;
+    ctx->max_errors = 50;
+    ctx->next_stmt_id = 1;
+    return ctx;
+}
+
+/* Free the context and all arena memory. */
+void ft_ctx_free(ft_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    ft_chunk *c = ctx->arena->head;
+    while (c) {
+        ft_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    free(ctx->arena);
+    free(ctx);
+}
+
+/* Allocate zeroed arena memory, aligned for any type. */
+void *ft_alloc(ft_ctx *ctx, size_t size)
+{
+    const size_t align = sizeof(max_align_t);
+    size = (size + align - 1) / align * align;
+    ft_chunk *c = ctx->arena->head;
+    if (!c || c->size - c->used < size) {
+        size_t cap = size > FT_CHUNK_SIZE / 4 ? size : FT_CHUNK_SIZE;
+        ft_chunk *n = ft_xmalloc(sizeof *n + cap);
+        n->size = cap;
+        if (cap == size && c) {
+            /* keep bumping in the current chunk; slot the big one behind */
+            n->used = cap;
+            n->next = c->next;
+            c->next = n;
+            return n->data;
+        }
+        n->next = c;
+        ctx->arena->head = c = n;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += size;
+    return p;
+}
+
+/* Copy n bytes of s into the arena as a NUL-terminated string. */
+char *ft_strndup(ft_ctx *ctx, const char *s, size_t n)
+{
+    char *p = ft_alloc(ctx, n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *ft_strdup(ft_ctx *ctx, const char *s)
+{
+    return ft_strndup(ctx, s, strlen(s));
+}
+
+/* printf into the arena. */
+char *ft_fmt(ft_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *p = ft_alloc(ctx, (size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return p;
+}
+
+/* Read a whole file; NUL bytes inside are kept (the lexer reports them). */
+ft_source *ft_source_read(ft_ctx *ctx, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(ctx->diag_out, "%s: error: cannot open: %s\n", path, strerror(errno));
+        ctx->nerrors++;
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (cap - len - 1 == 0) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    int bad = ferror(f) || !buf;
+    fclose(f);
+    if (bad) {
+        free(buf);
+        fprintf(ctx->diag_out, "%s: error: cannot read the file\n", path);
+        ctx->nerrors++;
+        return NULL;
+    }
+    ft_source *src = ft_alloc(ctx, sizeof *src);
+    src->path = ft_strdup(ctx, path);
+    src->text = ft_strndup(ctx, buf, len);
+    src->len = len;
+    free(buf);
+    return src;
+}
+
+ft_source *ft_source_from_string(ft_ctx *ctx, const char *path, const char *text)
+{
+    ft_source *src = ft_alloc(ctx, sizeof *src);
+    src->path = ft_strdup(ctx, path);
+    src->len = strlen(text);
+    src->text = ft_strndup(ctx, text, src->len);
+    return src;
+}
+
+/* Print the source line of loc and a caret under its column.  Columns count
+ * bytes; the caret line copies tabs so it lines up in a terminal. */
+static void ft_print_caret(FILE *out, ft_loc loc)
+{
+    if (!loc.src || loc.line <= 0)
+        return;
+    const char *p = loc.src->text, *end = p + loc.src->len;
+    for (int line = 1; line < loc.line && p < end; p++)
+        if (*p == '\n')
+            line++;
+    const char *eol = p;
+    while (eol < end && *eol != '\n')
+        eol++;
+    fprintf(out, "    %.*s\n    ", (int)(eol - p), p);
+    for (int i = 1; i < loc.col && p + i - 1 < eol; i++)
+        fputc(p[i - 1] == '\t' ? '\t' : ' ', out);
+    fputs("^\n", out);
+}
+
+/* Print one diagnostic with its location header and caret. */
+static void ft_vdiag(ft_ctx *ctx, ft_loc loc, const char *kind, const char *fmt,
+                     va_list ap)
+{
+    FILE *out = ctx->diag_out;
+    if (loc.src)
+        fprintf(out, "%s:%d:%d: %s: ", loc.src->path, loc.line, loc.col, kind);
+    else
+        fprintf(out, "ftc: %s: ", kind);
+    vfprintf(out, fmt, ap);
+    fputc('\n', out);
+    ft_print_caret(out, loc);
+}
+
+void ft_error(ft_ctx *ctx, ft_loc loc, const char *fmt, ...)
+{
+    ctx->nerrors++;
+    if (ctx->nerrors > ctx->max_errors)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    ft_vdiag(ctx, loc, "error", fmt, ap);
+    va_end(ap);
+    if (ctx->nerrors == ctx->max_errors)
+        fprintf(ctx->diag_out, "ftc: too many errors; stopping here\n");
+}
+
+void ft_note(ft_ctx *ctx, ft_loc loc, const char *fmt, ...)
+{
+    if (ctx->nerrors > ctx->max_errors)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    ft_vdiag(ctx, loc, "note", fmt, ap);
+    va_end(ap);
+}
+
+void ft_unsupported(ft_ctx *ctx, ft_loc loc, const char *what)
+{
+    ft_error(ctx, loc, "%s is not supported yet", what);
+}
+
+/* Append to a growable arena array (old storage stays in the arena). */
+void ft_vec_push(ft_ctx *ctx, ft_vec *v, void *item)
+{
+    if (v->len == v->cap) {
+        int cap = v->cap ? v->cap * 2 : 8;
+        void **items = ft_alloc(ctx, sizeof(void *) * (size_t)cap);
+        if (v->len)
+            memcpy(items, v->items, sizeof(void *) * (size_t)v->len);
+        v->items = items;
+        v->cap = cap;
+    }
+    v->items[v->len++] = item;
+}

@@ -1,0 +1,86 @@
+/* ctx.h - the compilation context: arena, diagnostics, options.
+ *
+ * One ft_ctx is created per compilation and passed everywhere; there is no
+ * global mutable state.  Every AST and parse-tree node is allocated from the
+ * context's arena and freed with it, so passes never free nodes themselves.
+ */
+#ifndef FT_CTX_H
+#define FT_CTX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A source file held in memory; text is NUL-terminated. */
+typedef struct ft_source {
+    char *path;
+    char *text;
+    size_t len;
+} ft_source;
+
+/* A position in a source file (line and column start at 1). src may be NULL
+ * for nodes made by the compiler; such locations print without a caret. */
+typedef struct ft_loc {
+    const ft_source *src;
+    int line, col;
+} ft_loc;
+
+typedef struct ft_arena ft_arena;
+
+/* What the user asked for on the command line that passes need to see. */
+typedef struct ft_options {
+    const char *cc;          /* C compiler for the backend ("cc" if NULL) */
+    const char *cflags;      /* flags replacing the default optimisation flags */
+    int no_auto;             /* --no-auto: skip the auto-scheduler */
+    int verbose;             /* -v */
+    int ndefines;            /* -D NAME=VALUE overrides of `const` */
+    const char **define_names;
+    int64_t *define_values;
+} ft_options;
+
+typedef struct ft_ctx {
+    ft_arena *arena;
+    FILE *diag_out;          /* where diagnostics go (stderr by default) */
+    int nerrors;
+    int max_errors;          /* stop reporting after this many */
+    int next_stmt_id;        /* stable statement IDs, unique per compilation */
+    ft_options opts;
+} ft_ctx;
+
+/* Create a context whose diagnostics go to stderr. */
+ft_ctx *ft_ctx_new(void);
+/* Free the context, its arena and everything allocated from it. */
+void ft_ctx_free(ft_ctx *ctx);
+
+/* Arena allocation: zeroed memory that lives as long as the context. */
+void *ft_alloc(ft_ctx *ctx, size_t size);
+char *ft_strdup(ft_ctx *ctx, const char *s);
+char *ft_strndup(ft_ctx *ctx, const char *s, size_t n);
+/* printf into arena memory. */
+char *ft_fmt(ft_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Read a whole file into an arena-owned ft_source; NULL (and an error
+ * diagnostic without location) if it cannot be read. */
+ft_source *ft_source_read(ft_ctx *ctx, const char *path);
+/* Wrap an in-memory string as a source (for tests and -e). */
+ft_source *ft_source_from_string(ft_ctx *ctx, const char *path, const char *text);
+
+/* Report an error at loc: "file:line:col: error: msg", the source line and a
+ * caret under the column.  Counts towards ctx->nerrors. */
+void ft_error(ft_ctx *ctx, ft_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A note attached to the previous error (not counted). */
+void ft_note(ft_ctx *ctx, ft_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* "not supported yet" error for a construct that parses but is not built. */
+void ft_unsupported(ft_ctx *ctx, ft_loc loc, const char *what);
+
+/* A growable array of pointers in arena memory. */
+typedef struct ft_vec {
+    void **items;
+    int len, cap;
+} ft_vec;
+void ft_vec_push(ft_ctx *ctx, ft_vec *v, void *item);
+
+#endif

@@ -1,0 +1,36 @@
+/* cg.h - the C backend: C99 + OpenMP emission, header emission, and the
+ * build of a shared library with the system C compiler.
+ *
+ * Requires: an ast_program whose functions passed lowering (every name
+ * resolved, every Load/Store fully indexed, dtypes set) and schedules.
+ * Provides: C text with the ABI of language.md and the description table of
+ * runtime/ft_abi.h, and libNAME.so + libNAME.h on disk.
+ */
+#ifndef FT_CG_H
+#define FT_CG_H
+
+#include "../ast/ast.h"
+
+/* Text of runtime/ft_abi.h, embedded into ftc at build time. */
+extern const char ft_abi_text[];
+
+/* Write the whole C translation unit for p to out.  Returns 0, or non-zero
+ * after reporting an error through ctx. */
+int cg_emit_c(ft_ctx *ctx, const ast_program *p, FILE *out);
+
+/* Write the public header (prototypes with the C ABI, one doc comment per
+ * function listing shapes) for a library whose base name is libname
+ * ("libprog").  Returns 0 or non-zero. */
+int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname,
+                   FILE *out);
+
+/* Emit, compile and write so_path (e.g. "out/libprog.so") and the header
+ * beside it (out/libprog.h).  The compiler is ctx->opts.cc, else $FTC_CC,
+ * else "cc"; flags ctx->opts.cflags, else $FTC_CFLAGS, else
+ * "-O3 -march=native -fopenmp"; "-shared -fPIC" and "-lm" are always added.
+ * Nothing is left at so_path or the header path when any step fails: both
+ * are written to temporary names and renamed at the end.  Returns 0 or
+ * non-zero (with a diagnostic that includes the compiler's output). */
+int cg_build_library(ft_ctx *ctx, const ast_program *p, const char *so_path);
+
+#endif

@@ -1,0 +1,1450 @@
+/* cg_c.c - the C backend: emit C99 + OpenMP for an AST program, and its
+ * public header.
+ *
+ * Requires: a lowered, scheduled ast_program (see cg.h).
+ * Provides: one C translation unit holding
+ *   - a prelude (includes, the text of runtime/ft_abi.h, the small
+ *     `static inline` helpers the code below uses, and only those),
+ *   - one C function per exported function, with the ABI of language.md,
+ *   - per function a call wrapper, a shapes function and parameter
+ *     descriptions, and the exported description table `ft_module_desc`.
+ *
+ * Names.  User names (tensors, iterators, size parameters) are kept, except
+ * that a name which is a C keyword, a name the prelude's headers declare, a
+ * reserved identifier, or a name ending in "_ftk" gets "_ftk" appended
+ * (cg_cname; injective because only names that already end in "_ftk" can
+ * map onto names ending in "_ftk_ftk").  Every internal name starts with
+ * "ft__", which the lexer refuses in user identifiers.  An exported function
+ * keeps its name (it is the ABI), so a reserved one is an error.
+ *
+ * Errors at run time ("regions").  A region is the function body or the
+ * body of one iteration of an OpenMP loop.  Each region declares, at its
+ * top, the heap buffers of the VarDefs directly inside it (`void *ft__hN =
+ * NULL`), and ends with the label `ft__endN:` that frees them.  A failing
+ * check stores its code into `ft__err` (the function's error variable;
+ * atomically inside a parallel region, where it is shared) and jumps to the
+ * end of its region: the function returns the code, an OpenMP iteration
+ * ends and the loop runs on harmlessly; after the loop the enclosing region
+ * tests `ft__err` and jumps to its own end.  No VLA is ever emitted, so no
+ * goto enters the scope of one.
+ *
+ * Loops.  Bounds are evaluated once (hoisted into consts when they are not
+ * a literal or a name).  A constant step picks `<` or `>` by its sign; a
+ * constant step of 0 runs no iteration; a non-constant step runs the loop
+ * over a trip count computed by ft__trip, which is 0 for a zero step (so a
+ * zero step never loops forever and never fails).
+ *
+ * Atomics.  A reduction with red.atomic set uses `#pragma omp atomic` for
+ * += and *= on i32, i64, f32, f64; min, max, and += / *= on f16 and bool use
+ * a compare-and-swap loop on the element (GCC's generic __atomic builtins,
+ * which work on any 1/2/4/8-byte type, so no type punning is needed).
+ */
+#include "cg.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ emitter */
+
+/* Helpers of the prelude, each instantiated per dtype (the dtype-free ones
+ * use FT_I64 as their slot). */
+typedef enum cg_helper {
+    CG_H_FLOORDIV, CG_H_MOD, CG_H_MIN, CG_H_MAX, CG_H_ABS, CG_H_SIGMOID,
+    CG_H_SQUARE, CG_H_IPOW,
+    CG_H_ATOMIC_ADD, CG_H_ATOMIC_MUL, CG_H_ATOMIC_MIN, CG_H_ATOMIC_MAX,
+    CG_H_NBYTES, CG_H_GROW, CG_H_TRIP,
+    CG_H_COUNT
+} cg_helper;
+
+/* What a tensor name stands for in C. */
+typedef enum cg_sym_kind {
+    CG_SYM_PARAM,    /* a parameter pointer; 0-D reads are (*x) */
+    CG_SYM_SCALAR,   /* a 0-D local: a plain C variable */
+    CG_SYM_ARRAY,    /* a local array (stack) or pointer (heap) */
+} cg_sym_kind;
+
+typedef struct cg_sym {
+    const char *name;        /* the user's name */
+    const char *cname;       /* its C name */
+    ft_dtype dtype;
+    int ndim;
+    const char **dims;       /* C text of each dimension (arena) */
+    cg_sym_kind kind;
+    int used;                /* referenced by the emitted code */
+} cg_sym;
+
+/* A region: see the file comment. */
+typedef struct cg_region {
+    int label;               /* the N of ft__endN */
+    int parallel;            /* the body of an OpenMP loop iteration */
+    int label_used;          /* some check jumps to the end */
+    ft_vec heap;             /* names of the heap buffers (char *) */
+} cg_region;
+
+typedef struct cg_emitter {
+    ft_ctx *ctx;
+    FILE *out;               /* where text goes now (may be a substream) */
+    int indent;
+    cg_region *region;       /* innermost region */
+    int next_id;             /* numbers internal names */
+    ft_vec syms;             /* scope stack of cg_sym * */
+    unsigned char used[CG_H_COUNT][FT_DTYPE_COUNT];
+} cg_emitter;
+
+/* A substream: text emitted between cg_sub_begin and cg_sub_end is captured
+ * so that declarations depending on it can be written before it. */
+typedef struct cg_sub {
+    FILE *saved;
+    char *buf;
+    size_t len;
+} cg_sub;
+
+/* Start capturing em's output. */
+static void cg_sub_begin(cg_emitter *em, cg_sub *s)
+{
+    s->saved = em->out;
+    s->buf = NULL;
+    s->len = 0;
+    FILE *f = open_memstream(&s->buf, &s->len);
+    if (!f) {
+        ft_error(em->ctx, (ft_loc){0}, "out of memory in the C backend");
+        f = s->saved;
+    }
+    em->out = f;
+}
+
+/* Stop capturing; returns the captured text (malloc'd, caller frees). */
+static char *cg_sub_end(cg_emitter *em, cg_sub *s)
+{
+    if (em->out != s->saved)
+        fclose(em->out);
+    em->out = s->saved;
+    if (!s->buf)
+        s->buf = calloc(1, 1);
+    return s->buf;
+}
+
+/* Write the current indentation. */
+static void cg_ind(cg_emitter *em)
+{
+    for (int i = 0; i < em->indent; i++)
+        fputs("    ", em->out);
+}
+
+/* Write one indented line. */
+static void cg_line(cg_emitter *em, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void cg_line(cg_emitter *em, const char *fmt, ...)
+{
+    va_list ap;
+    cg_ind(em);
+    va_start(ap, fmt);
+    vfprintf(em->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', em->out);
+}
+
+/* Record that helper h is needed for dtype t (and what it needs). */
+static void cg_use(cg_emitter *em, cg_helper h, ft_dtype t)
+{
+    em->used[h][t] = 1;
+    if (h == CG_H_ATOMIC_MIN)
+        em->used[CG_H_MIN][t] = 1;
+    if (h == CG_H_ATOMIC_MAX)
+        em->used[CG_H_MAX][t] = 1;
+    if (h == CG_H_GROW)
+        em->used[CG_H_NBYTES][FT_I64] = 1;
+}
+
+/* ------------------------------------------------------------- names */
+
+static const char *const cg_reserved[] = {
+    /* C keywords (C11, C23, GNU) */
+    "auto", "break", "case", "char", "const", "continue", "default", "do",
+    "double", "else", "enum", "extern", "float", "for", "goto", "if",
+    "inline", "int", "long", "register", "restrict", "return", "short",
+    "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+    "unsigned", "void", "volatile", "while", "bool", "true", "false",
+    "alignas", "alignof", "nullptr", "static_assert", "thread_local",
+    "typeof", "typeof_unqual", "constexpr", "asm", "main",
+    /* macros and objects of the included headers */
+    "NULL", "INFINITY", "NAN", "HUGE_VAL", "HUGE_VALF", "HUGE_VALL", "EOF",
+    "RAND_MAX", "MB_CUR_MAX", "EXIT_SUCCESS", "EXIT_FAILURE", "errno",
+    "offsetof", "signgam", "isnan", "isinf", "isfinite", "isnormal",
+    "signbit", "fpclassify", "isgreater", "isgreaterequal", "isless",
+    "islessequal", "islessgreater", "isunordered",
+    /* <stdlib.h> */
+    "malloc", "calloc", "realloc", "free", "abort", "exit", "atexit",
+    "quick_exit", "at_quick_exit", "getenv", "system", "abs", "labs",
+    "llabs", "div", "ldiv", "lldiv", "atoi", "atol", "atoll", "atof",
+    "strtod", "strtof", "strtold", "strtol", "strtoll", "strtoul",
+    "strtoull", "rand", "srand", "random", "srandom", "qsort", "bsearch",
+    "aligned_alloc", "posix_memalign", "drand48", "mblen", "mbtowc",
+    "wctomb", "mbstowcs", "wcstombs", "setenv", "unsetenv", "putenv",
+    "mkstemp", "realpath", "alloca",
+    /* <string.h> */
+    "memcpy", "memmove", "memset", "memcmp", "memchr", "strlen", "strcpy",
+    "strncpy", "strcat", "strncat", "strcmp", "strncmp", "strchr",
+    "strrchr", "strstr", "strtok", "strdup", "strndup", "strerror",
+    "strspn", "strcspn", "strpbrk", "strcoll", "strxfrm", "index",
+    "rindex", "bzero", "bcopy", "bcmp", "ffs", "strcasecmp",
+    "strncasecmp", "stpcpy", "strsep", "strnlen",
+};
+
+/* Math functions; with an "f" or "l" suffix too. */
+static const char *const cg_math_names[] = {
+    "acos", "asin", "atan", "atan2", "cos", "sin", "tan", "acosh", "asinh",
+    "atanh", "cosh", "sinh", "tanh", "exp", "exp2", "exp10", "expm1",
+    "frexp", "ldexp", "log", "log10", "log1p", "log2", "logb", "ilogb",
+    "modf", "scalbn", "scalbln", "cbrt", "fabs", "hypot", "pow", "pow10",
+    "sqrt", "erf", "erfc", "lgamma", "tgamma", "gamma", "ceil", "floor",
+    "nearbyint", "rint", "lrint", "llrint", "round", "lround", "llround",
+    "trunc", "fmod", "remainder", "remquo", "copysign", "nan", "nextafter",
+    "nexttoward", "fdim", "fmax", "fmin", "fma", "j0", "j1", "jn", "y0",
+    "y1", "yn", "drem", "significand", "finite", "scalb", "sincos",
+};
+
+/* Name prefixes that the headers or the C standard reserve. */
+static const char *const cg_reserved_prefixes[] = {
+    "__", "ft_", "FT_", "INT", "UINT", "SIZE_", "PTRDIFF_", "WCHAR_",
+    "WINT_", "SIG_ATOMIC_", "M_", "FP_", "MATH_", "FLT_", "DBL_", "LDBL_",
+};
+
+/* Whether s is in a table of n names. */
+static int cg_in_table(const char *const *t, size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(t[i], s) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether s names a math function, possibly with an f or l suffix. */
+static int cg_is_math_name(const char *s)
+{
+    size_t n = strlen(s);
+    size_t nt = sizeof cg_math_names / sizeof *cg_math_names;
+    if (cg_in_table(cg_math_names, nt, s))
+        return 1;
+    for (size_t i = 0; n > 1 && i < nt; i++)
+        if (strlen(cg_math_names[i]) == n - 1 && strncmp(cg_math_names[i], s, n - 1) == 0 &&
+            (s[n - 1] == 'f' || s[n - 1] == 'l'))
+            return 1;
+    return 0;
+}
+
+/* Whether a user name cannot be used as a C identifier as it is. */
+static int cg_is_reserved(const char *s)
+{
+    size_t n = strlen(s);
+    if (s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z')))
+        return 1;
+    if (n >= 2 && strcmp(s + n - 2, "_t") == 0)
+        return 1;
+    if (s[0] == 'E' && s[1] >= 'A' && s[1] <= 'Z')   /* errno macros */
+        return 1;
+    for (size_t i = 0; i < sizeof cg_reserved_prefixes / sizeof *cg_reserved_prefixes; i++)
+        if (strncmp(s, cg_reserved_prefixes[i], strlen(cg_reserved_prefixes[i])) == 0)
+            return 1;
+    return cg_in_table(cg_reserved, sizeof cg_reserved / sizeof *cg_reserved, s) ||
+           cg_is_math_name(s);
+}
+
+/* The C name of a user name (arena-owned when changed). */
+static const char *cg_cname(cg_emitter *em, const char *name)
+{
+    size_t n = strlen(name);
+    int ftk = n >= 4 && strcmp(name + n - 4, "_ftk") == 0;
+    if (ftk || cg_is_reserved(name))
+        return ft_fmt(em->ctx, "%s_ftk", name);
+    return name;
+}
+
+/* ------------------------------------------------------------- types */
+
+/* The C type of a dtype. */
+static const char *cg_ctype(ft_dtype t)
+{
+    static const char *const names[FT_DTYPE_COUNT] = {
+        "bool", "int32_t", "int64_t", "_Float16", "float", "double"};
+    return names[t];
+}
+
+/* The ft_abi.h code of a dtype. */
+static const char *cg_abi_dtype(ft_dtype t)
+{
+    static const char *const names[FT_DTYPE_COUNT] = {
+        "FT_ABI_BOOL", "FT_ABI_I32", "FT_ABI_I64", "FT_ABI_F16", "FT_ABI_F32",
+        "FT_ABI_F64"};
+    return names[t];
+}
+
+/* Size in bytes of one element of dtype t. */
+static int64_t cg_dtype_size(ft_dtype t)
+{
+    static const int64_t sizes[FT_DTYPE_COUNT] = {1, 4, 8, 2, 4, 8};
+    return sizes[t];
+}
+
+/* ------------------------------------------------------------- scope */
+
+/* Push a symbol; returns it for the caller to fill in further. */
+static cg_sym *cg_push_sym(cg_emitter *em, const char *name, ft_dtype t, int ndim,
+                           cg_sym_kind kind)
+{
+    cg_sym *s = ft_alloc(em->ctx, sizeof *s);
+    s->name = name;
+    s->cname = cg_cname(em, name);
+    s->dtype = t;
+    s->ndim = ndim;
+    s->kind = kind;
+    s->dims = ndim ? ft_alloc(em->ctx, sizeof *s->dims * (size_t)ndim) : NULL;
+    ft_vec_push(em->ctx, &em->syms, s);
+    return s;
+}
+
+/* The innermost symbol named name, or NULL (after an internal error). */
+static cg_sym *cg_lookup(cg_emitter *em, const char *name, ft_loc loc)
+{
+    for (int i = em->syms.len - 1; i >= 0; i--) {
+        cg_sym *s = em->syms.items[i];
+        if (strcmp(s->name, name) == 0)
+            return s;
+    }
+    ft_error(em->ctx, loc, "internal error: C backend: unknown tensor '%s'", name);
+    return NULL;
+}
+
+/* ------------------------------------------------------------- exprs */
+
+static void cg_expr(cg_emitter *em, const ast_expr *e, int paren);
+
+/* Print a floating literal of dtype t with full precision. */
+static void cg_float_lit(cg_emitter *em, double v, ft_dtype t)
+{
+    char buf[64];
+    if (isnan(v)) {
+        fputs(t == FT_F64 ? "((double)NAN)" : t == FT_F16 ? "((_Float16)NAN)" : "NAN",
+              em->out);
+        return;
+    }
+    if (isinf(v)) {
+        fputs(v > 0 ? "INFINITY" : "(-INFINITY)", em->out);
+        return;
+    }
+    /* the shortest text that reads back as the same value */
+    for (int prec = t == FT_F64 ? 15 : 6; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        double back = strtod(buf, NULL);
+        if (t == FT_F64 ? back == v : (float)back == (float)v)
+            break;
+    }
+    if (!strpbrk(buf, ".e"))
+        strcat(buf, ".0");
+    const char *suf = t == FT_F64 ? "" : "f";
+    if (t == FT_F16)
+        fprintf(em->out, "((_Float16)%s%s)", buf, suf);
+    else if (v < 0)
+        fprintf(em->out, "(%s%s)", buf, suf);
+    else
+        fprintf(em->out, "%s%s", buf, suf);
+}
+
+/* Print an integer literal (negative ones in parentheses, so that `-` and
+ * a literal never fuse into `--`). */
+static void cg_int_lit(cg_emitter *em, int64_t v)
+{
+    if (v == INT64_MIN)
+        fputs("INT64_MIN", em->out);
+    else if (v > INT32_MAX || v < INT32_MIN)
+        fprintf(em->out, v < 0 ? "(INT64_C(%" PRId64 "))" : "INT64_C(%" PRId64 ")", v);
+    else
+        fprintf(em->out, v < 0 ? "(%" PRId64 ")" : "%" PRId64, v);
+}
+
+/* Whether C text is a plain identifier or number (needs no parentheses). */
+static int cg_is_simple(const char *s)
+{
+    for (; *s; s++)
+        if (!(*s == '_' || (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+              (*s >= 'A' && *s <= 'Z')))
+            return 0;
+    return 1;
+}
+
+/* Print an index expression as an int64_t; paren as for cg_expr. */
+static void cg_index_expr(cg_emitter *em, const ast_expr *e, int paren)
+{
+    int cast = e->dtype != FT_I64 && e->kind != AST_INT;
+    if (cast)
+        fputs("(int64_t)", em->out);
+    cg_expr(em, e, paren || cast);
+}
+
+/* Print the row-major linear index of idx into sym in Horner form:
+ * ((i0 * d1 + i1) * d2 + i2). */
+static void cg_linear_index(cg_emitter *em, const cg_sym *sym, int n, ast_expr **idx)
+{
+    for (int k = 0; k + 2 < n; k++)
+        fputc('(', em->out);
+    cg_index_expr(em, idx[0], n > 1);
+    for (int k = 1; k < n; k++) {
+        const char *d = sym->dims[k];
+        fprintf(em->out, cg_is_simple(d) ? " * %s + " : " * (%s) + ", d);
+        cg_index_expr(em, idx[k], 1);
+        if (k + 1 < n)
+            fputc(')', em->out);
+    }
+}
+
+/* Print an element of a tensor as an lvalue or rvalue.  as_rvalue wraps the
+ * dereference of a 0-D parameter in parentheses. */
+static void cg_access(cg_emitter *em, const char *var, int n, ast_expr **idx, ft_loc loc,
+                      int as_rvalue)
+{
+    cg_sym *sym = cg_lookup(em, var, loc);
+    if (!sym) {
+        fputs("0", em->out);
+        return;
+    }
+    sym->used = 1;
+    if (sym->ndim != n) {
+        ft_error(em->ctx, loc, "internal error: C backend: '%s' has %d dimensions, "
+                 "indexed with %d", var, sym->ndim, n);
+        return;
+    }
+    if (n == 0) {
+        if (sym->kind == CG_SYM_SCALAR)
+            fputs(sym->cname, em->out);
+        else
+            fprintf(em->out, as_rvalue ? "(*%s)" : "*%s", sym->cname);
+        return;
+    }
+    fprintf(em->out, "%s[", sym->cname);
+    cg_linear_index(em, sym, n, idx);
+    fputc(']', em->out);
+}
+
+/* Print a call of a math function of the C library for dtype t: fabsf for
+ * f32, fabs for f64, through float for f16, through double for integers. */
+static void cg_math_call(cg_emitter *em, const char *fn, ft_dtype t, int n, ast_expr **args)
+{
+    const char *suffix = t == FT_F32 || t == FT_F16 ? "f" : "";
+    const char *argcast = t == FT_F16 ? "(float)" : ft_dtype_is_float(t) ? "" : "(double)";
+    int conv = t == FT_F16 || !ft_dtype_is_float(t);
+    if (conv)
+        fprintf(em->out, "((%s)", cg_ctype(t));
+    fprintf(em->out, "%s%s(", fn, suffix);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputs(", ", em->out);
+        fputs(argcast, em->out);
+        cg_expr(em, args[i], *argcast != 0);
+    }
+    fputc(')', em->out);
+    if (conv)
+        fputc(')', em->out);
+}
+
+/* Print a call of one of the prelude's helpers. */
+static void cg_helper_call(cg_emitter *em, cg_helper h, const char *name, ft_dtype t,
+                           int n, ast_expr *const *args)
+{
+    cg_use(em, h, t);
+    fprintf(em->out, "ft__%s_%s(", name, ft_dtype_name(t));
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputs(", ", em->out);
+        cg_expr(em, args[i], 0);
+    }
+    fputc(')', em->out);
+}
+
+/* Whether e is the constant 2 (so that x ** 2 is a square). */
+static int cg_is_two(const ast_expr *e)
+{
+    return (e->kind == AST_INT && e->u.ival == 2) || (e->kind == AST_FLOAT && e->u.fval == 2.0);
+}
+
+/* Print a builtin call. */
+static void cg_builtin(cg_emitter *em, const ast_expr *e)
+{
+    static const char *const fns[AST_BUILTIN_COUNT] = {
+        "fabs", "sqrt", "exp", "log", "sin", "cos", "tanh", NULL, "floor", "ceil", NULL};
+    ft_dtype t = e->dtype;
+    ast_builtin f = e->u.call.f;
+    ast_expr **args = e->u.call.args;
+    int isf = ft_dtype_is_float(t);
+    if (f == AST_SQUARE)
+        cg_helper_call(em, CG_H_SQUARE, "square", t, 1, args);
+    else if (f == AST_SIGMOID && isf)
+        cg_helper_call(em, CG_H_SIGMOID, "sigmoid", t, 1, args);
+    else if (f == AST_SIGMOID) {
+        fprintf(em->out, "((%s)", cg_ctype(t));
+        cg_helper_call(em, CG_H_SIGMOID, "sigmoid", FT_F64, 1, args);
+        fputc(')', em->out);
+    } else if (!isf && (f == AST_FLOOR || f == AST_CEIL || (f == AST_ABS && t == FT_BOOL)))
+        cg_expr(em, args[0], 1);
+    else if (!isf && f == AST_ABS)
+        cg_helper_call(em, CG_H_ABS, "abs", t, 1, args);
+    else
+        cg_math_call(em, fns[f], t, e->u.call.n, args);
+}
+
+/* Print a binary operation with C semantics matching the language's. */
+static void cg_binary(cg_emitter *em, const ast_expr *e, int paren)
+{
+    static const char *const ops[AST_BINOP_COUNT] = {
+        "+", "-", "*", "/", NULL, NULL, NULL, NULL, NULL,
+        "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+    ft_dtype t = e->dtype;
+    ast_expr *args[2] = {e->u.bin.a, e->u.bin.b};
+    switch (e->u.bin.op) {
+    case AST_FLOORDIV: cg_helper_call(em, CG_H_FLOORDIV, "floordiv", t, 2, args); return;
+    case AST_MOD: cg_helper_call(em, CG_H_MOD, "mod", t, 2, args); return;
+    case AST_MIN: cg_helper_call(em, CG_H_MIN, "min", t, 2, args); return;
+    case AST_MAX: cg_helper_call(em, CG_H_MAX, "max", t, 2, args); return;
+    case AST_POW:
+        if (cg_is_two(args[1]))
+            cg_helper_call(em, CG_H_SQUARE, "square", t, 1, args);
+        else if (ft_dtype_is_float(t))
+            cg_math_call(em, "pow", t, 2, args);
+        else
+            cg_helper_call(em, CG_H_IPOW, "ipow", t == FT_I32 ? FT_I32 : FT_I64, 2, args);
+        return;
+    default:
+        break;
+    }
+    if (paren)
+        fputc('(', em->out);
+    cg_expr(em, args[0], 1);
+    fprintf(em->out, " %s ", ops[e->u.bin.op]);
+    cg_expr(em, args[1], 1);
+    if (paren)
+        fputc(')', em->out);
+}
+
+/* Print an expression; paren: wrap compound expressions in parentheses
+ * (0 only where the context already delimits it). */
+static void cg_expr(cg_emitter *em, const ast_expr *e, int paren)
+{
+    const char *lp = paren ? "(" : "", *rp = paren ? ")" : "";
+    switch (e->kind) {
+    case AST_INT: cg_int_lit(em, e->u.ival); break;
+    case AST_FLOAT: cg_float_lit(em, e->u.fval, e->dtype); break;
+    case AST_BOOLC: fputs(e->u.ival ? "true" : "false", em->out); break;
+    case AST_VAR: fputs(cg_cname(em, e->u.name), em->out); break;
+    case AST_LOAD:
+        cg_access(em, e->u.load.var, e->u.load.n, e->u.load.idx, e->loc, 1);
+        break;
+    case AST_BINARY: cg_binary(em, e, paren); break;
+    case AST_UNARY:
+        fprintf(em->out, "%s%s", lp, e->u.un.op == AST_NEG ? "-" : "!");
+        cg_expr(em, e->u.un.a, 1);
+        fputs(rp, em->out);
+        break;
+    case AST_CALL: cg_builtin(em, e); break;
+    case AST_CAST:
+        fprintf(em->out, "%s(%s)", lp, cg_ctype(e->dtype));
+        cg_expr(em, e->u.cast.a, 1);
+        fputs(rp, em->out);
+        break;
+    case AST_IFEXPR:
+        fputs(lp, em->out);
+        cg_expr(em, e->u.ife.cond, 1);
+        fputs(" ? ", em->out);
+        cg_expr(em, e->u.ife.then, 1);
+        fputs(" : ", em->out);
+        cg_expr(em, e->u.ife.other, 1);
+        fputs(rp, em->out);
+        break;
+    }
+}
+
+/* An expression as C text (arena-owned). */
+static const char *cg_expr_str(cg_emitter *em, const ast_expr *e, int paren)
+{
+    cg_sub sub;
+    cg_sub_begin(em, &sub);
+    cg_expr(em, e, paren);
+    char *s = cg_sub_end(em, &sub);
+    const char *r = ft_strdup(em->ctx, s);
+    free(s);
+    return r;
+}
+
+/* ------------------------------------------------------- run-time checks */
+
+/* Jump to the end of the current region with error code `code`: written
+ * after an `if (...)` on the same line. */
+static void cg_fail(cg_emitter *em, const char *code)
+{
+    cg_region *r = em->region;
+    r->label_used = 1;
+    if (r->parallel)
+        fprintf(em->out, " { __atomic_store_n(&ft__err, %s, __ATOMIC_RELAXED); "
+                "goto ft__end%d; }\n", code, r->label);
+    else
+        fprintf(em->out, " { ft__err = %s; goto ft__end%d; }\n", code, r->label);
+}
+
+/* Whether e contains a Load (is data-dependent). */
+static int cg_has_load(const ast_expr *e)
+{
+    switch (e->kind) {
+    case AST_LOAD: return 1;
+    case AST_BINARY: return cg_has_load(e->u.bin.a) || cg_has_load(e->u.bin.b);
+    case AST_UNARY: return cg_has_load(e->u.un.a);
+    case AST_CAST: return cg_has_load(e->u.cast.a);
+    case AST_CALL:
+        for (int i = 0; i < e->u.call.n; i++)
+            if (cg_has_load(e->u.call.args[i]))
+                return 1;
+        return 0;
+    case AST_IFEXPR:
+        return cg_has_load(e->u.ife.cond) || cg_has_load(e->u.ife.then) ||
+               cg_has_load(e->u.ife.other);
+    default: return 0;
+    }
+}
+
+/* The conditions under which a subexpression is evaluated: the branch of
+ * an if-expression, the right operand of `and` / `or`.  A check under a
+ * guard only fires when the guard holds, so `x[i[k]] if i[k] >= 0 else 0`
+ * does not fail for a negative i[k]. */
+typedef struct cg_guards {
+    int n;
+    const ast_expr *cond[32];
+    int negate[32];
+} cg_guards;
+
+static void cg_checks_expr(cg_emitter *em, const ast_expr *e, cg_guards *g);
+
+/* Check e under one more guard (cond, or !cond when negate). */
+static void cg_checks_guarded(cg_emitter *em, const ast_expr *e, cg_guards *g,
+                              const ast_expr *cond, int negate)
+{
+    if (g->n == 32) {   /* absurdly deep nesting: check without the guard */
+        cg_checks_expr(em, e, g);
+        return;
+    }
+    g->cond[g->n] = cond;
+    g->negate[g->n++] = negate;
+    cg_checks_expr(em, e, g);
+    g->n--;
+}
+
+/* Emit the bounds check of index k of a load or store of var. */
+static void cg_check_index(cg_emitter *em, const char *var, int k, const ast_expr *idx,
+                           cg_guards *g, ft_loc loc)
+{
+    cg_sym *sym = cg_lookup(em, var, loc);
+    if (!sym || k >= sym->ndim)
+        return;
+    cg_ind(em);
+    fputs("if (", em->out);
+    for (int i = 0; i < g->n; i++) {
+        fputs(g->negate[i] ? "!" : "", em->out);
+        cg_expr(em, g->cond[i], 1);
+        fputs(" && ", em->out);
+    }
+    fputs("(uint64_t)", em->out);
+    cg_expr(em, idx, 1);
+    const char *d = sym->dims[k];
+    fprintf(em->out, cg_is_simple(d) ? " >= (uint64_t)%s)" : " >= (uint64_t)(%s))", d);
+    cg_fail(em, "FT_ERR_INDEX");
+}
+
+/* Check the data-dependent indices of an access var[idx] (inner first). */
+static void cg_checks_access(cg_emitter *em, const char *var, int n, ast_expr **idx,
+                             cg_guards *g, ft_loc loc)
+{
+    for (int k = 0; k < n; k++) {
+        cg_checks_expr(em, idx[k], g);
+        if (cg_has_load(idx[k]))
+            cg_check_index(em, var, k, idx[k], g, loc);
+    }
+}
+
+/* Emit the checks of every data-dependent index inside e. */
+static void cg_checks_expr(cg_emitter *em, const ast_expr *e, cg_guards *g)
+{
+    switch (e->kind) {
+    case AST_LOAD:
+        cg_checks_access(em, e->u.load.var, e->u.load.n, e->u.load.idx, g, e->loc);
+        break;
+    case AST_BINARY:
+        cg_checks_expr(em, e->u.bin.a, g);
+        if (e->u.bin.op == AST_AND || e->u.bin.op == AST_OR)
+            cg_checks_guarded(em, e->u.bin.b, g, e->u.bin.a, e->u.bin.op == AST_OR);
+        else
+            cg_checks_expr(em, e->u.bin.b, g);
+        break;
+    case AST_UNARY: cg_checks_expr(em, e->u.un.a, g); break;
+    case AST_CAST: cg_checks_expr(em, e->u.cast.a, g); break;
+    case AST_CALL:
+        for (int i = 0; i < e->u.call.n; i++)
+            cg_checks_expr(em, e->u.call.args[i], g);
+        break;
+    case AST_IFEXPR:
+        cg_checks_expr(em, e->u.ife.cond, g);
+        cg_checks_guarded(em, e->u.ife.then, g, e->u.ife.cond, 0);
+        cg_checks_guarded(em, e->u.ife.other, g, e->u.ife.cond, 1);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Emit the checks of an expression at statement level (may be NULL). */
+static void cg_checks(cg_emitter *em, const ast_expr *e)
+{
+    cg_guards g = {0};
+    if (e)
+        cg_checks_expr(em, e, &g);
+}
+
+/* Emit the checks of a store or reduce target. */
+static void cg_checks_target(cg_emitter *em, const char *var, int n, ast_expr **idx,
+                             ft_loc loc)
+{
+    cg_guards g = {0};
+    cg_checks_access(em, var, n, idx, &g, loc);
+}
+
+/* ------------------------------------------------------------- stmts */
+
+static void cg_stmt(cg_emitter *em, const ast_stmt *s);
+
+/* An lvalue as C text (arena-owned). */
+static const char *cg_lvalue_str(cg_emitter *em, const char *var, int n, ast_expr **idx,
+                                 ft_loc loc)
+{
+    cg_sub sub;
+    cg_sub_begin(em, &sub);
+    cg_access(em, var, n, idx, loc, 0);
+    char *s = cg_sub_end(em, &sub);
+    const char *r = ft_strdup(em->ctx, s);
+    free(s);
+    return r;
+}
+
+/* var[idx] = value */
+static void cg_store(cg_emitter *em, const ast_stmt *s)
+{
+    cg_checks_target(em, s->u.store.var, s->u.store.n, s->u.store.idx, s->loc);
+    cg_checks(em, s->u.store.value);
+    const char *lv = cg_lvalue_str(em, s->u.store.var, s->u.store.n, s->u.store.idx, s->loc);
+    cg_ind(em);
+    fprintf(em->out, "%s = ", lv);
+    cg_expr(em, s->u.store.value, 0);
+    fputs(";\n", em->out);
+}
+
+/* var[idx] op= value, atomically when red.atomic is set. */
+static void cg_reduce(cg_emitter *em, const ast_stmt *s)
+{
+    static const char *const names[] = {"add", "mul", "min", "max"};
+    static const cg_helper atomics[] = {CG_H_ATOMIC_ADD, CG_H_ATOMIC_MUL, CG_H_ATOMIC_MIN,
+                                        CG_H_ATOMIC_MAX};
+    cg_checks_target(em, s->u.red.var, s->u.red.n, s->u.red.idx, s->loc);
+    cg_checks(em, s->u.red.value);
+    cg_sym *sym = cg_lookup(em, s->u.red.var, s->loc);
+    if (!sym)
+        return;
+    ft_dtype t = sym->dtype;
+    ast_reduce_op op = s->u.red.op;
+    const char *lv = cg_lvalue_str(em, s->u.red.var, s->u.red.n, s->u.red.idx, s->loc);
+    int simple_op = op == AST_RED_ADD || op == AST_RED_MUL;
+    int omp_type = t == FT_I32 || t == FT_I64 || t == FT_F32 || t == FT_F64;
+    if (s->u.red.atomic && !(simple_op && omp_type)) {
+        cg_use(em, atomics[op], t);
+        cg_ind(em);
+        /* the address of the element ("*p" is the element of pointer p) */
+        const char *addr = lv[0] == '*' ? lv + 1 : ft_fmt(em->ctx, "&%s", lv);
+        fprintf(em->out, "ft__atomic_%s_%s(%s, ", names[op], ft_dtype_name(t), addr);
+        cg_expr(em, s->u.red.value, 0);
+        fputs(");\n", em->out);
+        return;
+    }
+    if (s->u.red.atomic)
+        cg_line(em, "#pragma omp atomic");
+    cg_ind(em);
+    if (simple_op) {
+        fprintf(em->out, "%s %s= ", lv, op == AST_RED_ADD ? "+" : "*");
+        cg_expr(em, s->u.red.value, 0);
+        fputs(";\n", em->out);
+        return;
+    }
+    cg_use(em, op == AST_RED_MIN ? CG_H_MIN : CG_H_MAX, t);
+    fprintf(em->out, "%s = ft__%s_%s(%s, ", lv, names[op], ft_dtype_name(t), lv);
+    cg_expr(em, s->u.red.value, 0);
+    fputs(");\n", em->out);
+}
+
+/* Emit the statements of body as a region (see the file comment) at the
+ * current indentation: heap declarations, the body, the end label, the
+ * frees, then tail (a line, or NULL).  Returns whether any check may jump
+ * to the end (the region can fail). */
+static int cg_region_body(cg_emitter *em, const ast_stmt *body, int parallel,
+                          const char *tail)
+{
+    cg_region r = {.label = em->next_id++, .parallel = parallel};
+    cg_region *outer = em->region;
+    em->region = &r;
+    cg_sub sub;
+    cg_sub_begin(em, &sub);
+    cg_stmt(em, body);
+    char *text = cg_sub_end(em, &sub);
+    em->region = outer;
+    for (int i = 0; i < r.heap.len; i++)
+        cg_line(em, "void *%s = NULL;", (char *)r.heap.items[i]);
+    fputs(text, em->out);
+    free(text);
+    if (r.label_used)
+        fprintf(em->out, "ft__end%d:;\n", r.label);
+    for (int i = 0; i < r.heap.len; i++)
+        cg_line(em, "free(%s);", (char *)r.heap.items[i]);
+    if (tail)
+        cg_line(em, "%s", tail);
+    return r.label_used;
+}
+
+/* Whether a For bound can be used as it is in the loop condition. */
+static int cg_is_invariant_leaf(const ast_expr *e)
+{
+    return e->kind == AST_INT || e->kind == AST_VAR;
+}
+
+/* Emit a loop body, as a region when the loop is parallel; after a
+ * parallel loop that can fail, pass its error on to the enclosing region. */
+static void cg_loop_body(cg_emitter *em, const ast_stmt *s, const char *iter_def)
+{
+    int par = s->u.loop.par == AST_OPENMP;
+    em->indent++;
+    if (iter_def)
+        cg_line(em, "%s", iter_def);
+    int can_fail = par ? cg_region_body(em, s->u.loop.body, 1, NULL) : 0;
+    if (!par)
+        cg_stmt(em, s->u.loop.body);
+    em->indent--;
+    cg_line(em, "}");
+    if (can_fail) {
+        cg_ind(em);
+        if (em->region->parallel)
+            fputs("if (__atomic_load_n(&ft__err, __ATOMIC_RELAXED))", em->out);
+        else
+            fputs("if (ft__err)", em->out);
+        em->region->label_used = 1;
+        fprintf(em->out, " goto ft__end%d;\n", em->region->label);
+    }
+}
+
+/* for iter in range(begin, end, step), serial or OpenMP. */
+static void cg_for(cg_emitter *em, const ast_stmt *s)
+{
+    ast_par par = s->u.loop.par;
+    if (par != AST_SERIAL && par != AST_OPENMP) {
+        ft_unsupported(em->ctx, s->loc, "GPU (CUDA) parallel loops in the C backend");
+        return;
+    }
+    const ast_expr *b = s->u.loop.begin, *e = s->u.loop.end, *st = s->u.loop.step;
+    cg_checks(em, b);
+    cg_checks(em, e);
+    cg_checks(em, st);
+    const char *it = cg_cname(em, s->u.loop.iter);
+    const char *pragma = par == AST_OPENMP ? "#pragma omp parallel for" : NULL;
+    int id = em->next_id++;
+    int64_t step = !st ? 1 : st->kind == AST_INT ? st->u.ival : 0;
+    if (st && st->kind == AST_INT && step == 0) {
+        cg_line(em, "/* range(..., step 0) runs no iteration */");
+        return;
+    }
+    /* bounds that are not literals or names are evaluated once, before */
+    int block = step == 0 || !cg_is_invariant_leaf(e);
+    if (block) {
+        cg_line(em, "{");
+        em->indent++;
+    }
+    if (step != 0) {
+        const char *end = cg_expr_str(em, e, 0);
+        if (!cg_is_invariant_leaf(e)) {
+            cg_line(em, "const int64_t ft__e%d = %s;", id, end);
+            end = ft_fmt(em->ctx, "ft__e%d", id);
+        }
+        if (pragma)
+            cg_line(em, "%s", pragma);
+        cg_line(em, "for (int64_t %s = %s; %s %s %s; %s%s) {", it, cg_expr_str(em, b, 0), it,
+                step > 0 ? "<" : ">", end, it,
+                step == 1 ? "++" : ft_fmt(em->ctx, " += %s", cg_expr_str(em, st, 0)));
+        cg_loop_body(em, s, NULL);
+    } else {
+        cg_use(em, CG_H_TRIP, FT_I64);
+        cg_line(em, "const int64_t ft__b%d = %s;", id, cg_expr_str(em, b, 0));
+        cg_line(em, "const int64_t ft__s%d = %s;", id, cg_expr_str(em, st, 0));
+        cg_line(em, "const int64_t ft__n%d = ft__trip(ft__b%d, %s, ft__s%d);", id, id,
+                cg_expr_str(em, e, 0), id);
+        if (pragma)
+            cg_line(em, "%s", pragma);
+        cg_line(em, "for (int64_t ft__k%d = 0; ft__k%d < ft__n%d; ft__k%d++) {", id, id, id, id);
+        cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = ft__b%d + ft__k%d * ft__s%d;",
+                                   it, id, id, id));
+    }
+    if (block) {
+        em->indent--;
+        cg_line(em, "}");
+    }
+}
+
+/* if cond: then else: other */
+static void cg_if(cg_emitter *em, const ast_stmt *s)
+{
+    cg_checks(em, s->u.branch.cond);
+    cg_line(em, "if (%s) {", cg_expr_str(em, s->u.branch.cond, 0));
+    em->indent++;
+    cg_stmt(em, s->u.branch.then);
+    em->indent--;
+    if (s->u.branch.other) {
+        cg_line(em, "} else {");
+        em->indent++;
+        cg_stmt(em, s->u.branch.other);
+        em->indent--;
+    }
+    cg_line(em, "}");
+}
+
+/* The product of constant dimensions, or -1 when one is not constant. */
+static int64_t cg_const_elems(const ast_stmt *s)
+{
+    int64_t n = 1;
+    for (int k = 0; k < s->u.def.ndim; k++) {
+        const ast_expr *d = s->u.def.shape[k];
+        if (d->kind != AST_INT || d->u.ival < 0 || d->u.ival > (INT64_C(1) << 31))
+            return -1;
+        n *= d->u.ival;
+        if (n > (INT64_C(1) << 31))
+            return -1;
+    }
+    return n;
+}
+
+/* Declare the storage of a local tensor of ndim >= 1: a stack array when
+ * its size is constant and at most 4096 bytes, else a heap buffer of the
+ * region, grown with realloc. */
+static void cg_vardef_storage(cg_emitter *em, const ast_stmt *s, cg_sym *sym)
+{
+    const char *ct = cg_ctype(s->u.def.dtype);
+    int64_t n = cg_const_elems(s);
+    if (n >= 0 && n * cg_dtype_size(s->u.def.dtype) <= 4096) {
+        for (int k = 0; k < sym->ndim; k++)
+            sym->dims[k] = ft_fmt(em->ctx, "%" PRId64, s->u.def.shape[k]->u.ival);
+        cg_line(em, "%s %s[%" PRId64 "];", ct, sym->cname, n > 0 ? n : 1);
+        return;
+    }
+    int id = em->next_id++;
+    const char *buf = ft_fmt(em->ctx, "ft__h%d", id);
+    ft_vec_push(em->ctx, &em->region->heap, (void *)buf);
+    for (int k = 0; k < sym->ndim; k++) {
+        const ast_expr *d = s->u.def.shape[k];
+        sym->dims[k] = cg_expr_str(em, d, 0);
+        if (!cg_is_invariant_leaf(d)) {
+            cg_line(em, "const int64_t ft__d%d_%d = %s;", id, k, sym->dims[k]);
+            sym->dims[k] = ft_fmt(em->ctx, "ft__d%d_%d", id, k);
+        }
+    }
+    cg_use(em, CG_H_GROW, FT_I64);
+    cg_ind(em);
+    fprintf(em->out, "if (!ft__grow(&%s, ft__nbytes(%d, (const int64_t[]){", buf, sym->ndim);
+    for (int k = 0; k < sym->ndim; k++)
+        fprintf(em->out, "%s%s", k ? ", " : "", sym->dims[k]);
+    fprintf(em->out, "}, sizeof(%s))))", ct);
+    cg_fail(em, "FT_ERR_NOMEM");
+    cg_line(em, "%s *%s = (%s *)%s;", ct, sym->cname, ct, buf);
+}
+
+/* var name: dtype[shape] over body; its C scope is a block. */
+static void cg_vardef(cg_emitter *em, const ast_stmt *s)
+{
+    if (s->u.def.mtype != FT_MT_CPU) {
+        ft_unsupported(em->ctx, s->loc, "GPU memory types in the C backend");
+        return;
+    }
+    for (int k = 0; k < s->u.def.ndim; k++)
+        cg_checks(em, s->u.def.shape[k]);
+    cg_line(em, "{");
+    em->indent++;
+    int nsyms = em->syms.len;
+    cg_sym *sym = cg_push_sym(em, s->u.def.name, s->u.def.dtype, s->u.def.ndim,
+                              s->u.def.ndim ? CG_SYM_ARRAY : CG_SYM_SCALAR);
+    if (s->u.def.ndim == 0)
+        cg_line(em, "%s %s = 0;", cg_ctype(s->u.def.dtype), sym->cname);
+    else
+        cg_vardef_storage(em, s, sym);
+    cg_sub sub;
+    cg_sub_begin(em, &sub);
+    cg_stmt(em, s->u.def.body);
+    char *text = cg_sub_end(em, &sub);
+    if (!sym->used)
+        cg_line(em, "(void)%s;", sym->cname);
+    fputs(text, em->out);
+    free(text);
+    em->syms.len = nsyms;
+    em->indent--;
+    cg_line(em, "}");
+}
+
+/* Emit one statement (NULL is the empty statement). */
+static void cg_stmt(cg_emitter *em, const ast_stmt *s)
+{
+    if (!s)
+        return;
+    if (s->label)
+        cg_line(em, "/* %s: */", s->label);
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            cg_stmt(em, s->u.seq.stmts[i]);
+        break;
+    case AST_VARDEF: cg_vardef(em, s); break;
+    case AST_FOR: cg_for(em, s); break;
+    case AST_IF: cg_if(em, s); break;
+    case AST_STORE: cg_store(em, s); break;
+    case AST_REDUCE: cg_reduce(em, s); break;
+    case AST_ASSERT:
+        cg_checks(em, s->u.cond);
+        cg_ind(em);
+        fprintf(em->out, "if (!%s)", cg_expr_str(em, s->u.cond, 1));
+        cg_fail(em, "FT_ERR_ASSERT");
+        break;
+    case AST_EVAL:
+        cg_checks(em, s->u.expr);
+        cg_line(em, "(void)%s;", cg_expr_str(em, s->u.expr, 1));
+        break;
+    }
+}
+
+/* ---------------------------------------------------------- functions */
+
+/* The C declaration of parameter p ("int64_t n", "const float *x"). */
+static const char *cg_param_decl(cg_emitter *em, const ast_param *p)
+{
+    const char *cn = cg_cname(em, p->name);
+    if (p->is_size)
+        return ft_fmt(em->ctx, "int64_t %s", cn);
+    return ft_fmt(em->ctx, "%s%s *%s", p->access == FT_ACC_IN ? "const " : "",
+                  cg_ctype(p->dtype), cn);
+}
+
+/* Write "NAME(params)" of a function's C prototype. */
+static void cg_signature(cg_emitter *em, const ast_func *f)
+{
+    fprintf(em->out, "int %s(", f->name);
+    for (int i = 0; i < f->nparams; i++)
+        fprintf(em->out, "%s%s", i ? ", " : "", cg_param_decl(em, &f->params[i]));
+    fputs(f->nparams ? ")" : "void)", em->out);
+}
+
+/* Push the parameters of f as symbols; their dims are the C text of the
+ * declared shapes. */
+static void cg_push_params(cg_emitter *em, const ast_func *f)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        if (p->is_size)
+            continue;
+        if (p->mtype != FT_MT_CPU)
+            ft_unsupported(em->ctx, p->loc, "GPU memory types in the C backend");
+        cg_sym *s = cg_push_sym(em, p->name, p->dtype, p->ndim, CG_SYM_PARAM);
+        for (int k = 0; k < p->ndim; k++)
+            s->dims[k] = cg_expr_str(em, p->shape[k], 0);
+    }
+}
+
+/* Emit the C function for f. */
+static void cg_func(cg_emitter *em, const ast_func *f)
+{
+    em->syms.len = 0;
+    cg_push_params(em, f);
+    cg_sub sub;
+    cg_sub_begin(em, &sub);
+    em->indent = 1;
+    cg_region_body(em, f->body, 0, "return ft__err;");
+    char *body = cg_sub_end(em, &sub);
+
+    cg_signature(em, f);
+    fputs("\n{\n", em->out);
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].is_size)
+            cg_line(em, "if (%s < 0) return FT_ERR_SIZE;", cg_cname(em, f->params[i].name));
+    cg_line(em, "int ft__err = FT_OK;");
+    for (int i = 0; i < em->syms.len; i++) {
+        cg_sym *s = em->syms.items[i];
+        if (!s->used)
+            cg_line(em, "(void)%s;", s->cname);
+    }
+    fputs(body, em->out);
+    free(body);
+    fputs("}\n\n", em->out);
+    em->indent = 0;
+}
+
+/* The call wrapper of f: args[k] points to an int64_t for a size, is the
+ * data pointer for a tensor. */
+static void cg_call_wrapper(cg_emitter *em, const ast_func *f)
+{
+    fprintf(em->out, "static int ft__call_%s(void *const *args)\n{\n", f->name);
+    if (!f->nparams)
+        cg_line(em, "    (void)args;");
+    fprintf(em->out, "    return %s(", f->name);
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        if (i)
+            fputs(",\n        ", em->out);
+        if (p->is_size)
+            fprintf(em->out, "*(const int64_t *)args[%d]", i);
+        else
+            fprintf(em->out, "(%s%s *)args[%d]", p->access == FT_ACC_IN ? "const " : "",
+                    cg_ctype(p->dtype), i);
+    }
+    fputs(");\n}\n\n", em->out);
+}
+
+/* The shapes function of f: every tensor dimension from the sizes. */
+static void cg_shapes_fn(cg_emitter *em, const ast_func *f)
+{
+    fprintf(em->out, "static void ft__shapes_%s(const int64_t *sizes, int64_t *dims)\n{\n",
+            f->name);
+    em->indent = 1;
+    int nsizes = 0, ndims = 0;
+    for (int i = 0; i < f->nparams; i++) {
+        if (!f->params[i].is_size)
+            continue;
+        const char *cn = cg_cname(em, f->params[i].name);
+        cg_line(em, "const int64_t %s = sizes[%d];", cn, nsizes++);
+        cg_line(em, "(void)%s;", cn);
+    }
+    if (!nsizes)
+        cg_line(em, "(void)sizes;");
+    for (int i = 0; i < f->nparams; i++)
+        for (int k = 0; !f->params[i].is_size && k < f->params[i].ndim; k++)
+            cg_line(em, "dims[%d] = %s;", ndims++, cg_expr_str(em, f->params[i].shape[k], 0));
+    if (!ndims)
+        cg_line(em, "(void)dims;");
+    em->indent = 0;
+    fputs("}\n\n", em->out);
+}
+
+/* Print s as a C string literal. */
+static void cg_c_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(out, "\\%c", *s);
+        else if (*s == '\n')
+            fputs("\\n", out);
+        else
+            fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+/* The parameter descriptions of f (and the shape texts they point to). */
+static void cg_param_descs(cg_emitter *em, const ast_func *f)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        if (p->is_size || !p->ndim)
+            continue;
+        fprintf(em->out, "static const char *const ft__shape_%s_%d[] = {", f->name, i);
+        for (int k = 0; k < p->ndim; k++) {
+            fputs(k ? ", " : "", em->out);
+            cg_c_string(em->out, ast_expr_text(em->ctx, p->shape[k]));
+        }
+        fputs("};\n", em->out);
+    }
+    if (!f->nparams)
+        return;
+    fprintf(em->out, "static const ft_param_desc ft__params_%s[] = {\n", f->name);
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        static const char *const acc[] = {"FT_ABI_IN", "FT_ABI_OUT", "FT_ABI_INOUT",
+                                          "FT_ABI_IN"};
+        fputs("    {", em->out);
+        cg_c_string(em->out, p->name);
+        if (p->is_size)
+            fputs(", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},\n", em->out);
+        else if (!p->ndim)
+            fprintf(em->out, ", FT_PARAM_TENSOR, %s, %s, %d, 0, NULL},\n",
+                    cg_abi_dtype(p->dtype), acc[p->access], (int)p->mtype);
+        else
+            fprintf(em->out, ", FT_PARAM_TENSOR, %s, %s, %d, %d, ft__shape_%s_%d},\n",
+                    cg_abi_dtype(p->dtype), acc[p->access], (int)p->mtype, p->ndim,
+                    f->name, i);
+    }
+    fputs("};\n\n", em->out);
+}
+
+/* The module's description table, exported as `ft_module_desc`.  The C
+ * object has another name, because ft_abi.h already uses `ft_module_desc`
+ * for the typedef, and takes the symbol name through an asm label. */
+static void cg_module_desc(cg_emitter *em, const ast_program *p)
+{
+    if (p->nfuncs) {
+        fputs("static const ft_func_desc ft__funcs[] = {\n", em->out);
+        for (int i = 0; i < p->nfuncs; i++) {
+            const ast_func *f = p->funcs[i];
+            fputs("    {", em->out);
+            cg_c_string(em->out, f->name);
+            if (f->nparams)
+                fprintf(em->out, ", %d, ft__params_%s, ", f->nparams, f->name);
+            else
+                fputs(", 0, NULL, ", em->out);
+            fprintf(em->out, "ft__call_%s, ft__shapes_%s},\n", f->name, f->name);
+        }
+        fputs("};\n\n", em->out);
+    }
+    fprintf(em->out,
+            "__attribute__((visibility(\"default\")))\n"
+            "const struct ft_module_desc ft__module_desc __asm__(\"ft_module_desc\") = {\n"
+            "    FT_ABI_VERSION, %d, %s\n};\n",
+            p->nfuncs, p->nfuncs ? "ft__funcs" : "NULL");
+}
+
+/* ------------------------------------------------------------ prelude */
+
+/* Write the definition of helper h for dtype t. */
+static void cg_helper_def(FILE *o, cg_helper h, ft_dtype t)
+{
+    const char *T = cg_ctype(t), *n = ft_dtype_name(t);
+    const char *U = t == FT_I32 ? "uint32_t" : "uint64_t";
+    const char *fs = t == FT_F64 ? "" : "f";            /* math suffix */
+    const char *fc = t == FT_F16 ? "(float)" : "";      /* f16 computes in float */
+    static const char *const anames[] = {"add", "mul", "min", "max"};
+    switch (h) {
+    case CG_H_FLOORDIV:
+        if (ft_dtype_is_float(t))
+            fprintf(o, "static inline %s ft__floordiv_%s(%s a, %s b) { return (%s)floor%s(%sa / %sb); }\n",
+                    T, n, T, T, T, fs, fc, fc);
+        else
+            fprintf(o, "/* Python's //: rounds towards -inf; x // 0 is 0 (as NumPy). */\n"
+                    "static inline %s ft__floordiv_%s(%s a, %s b)\n{\n"
+                    "    if (b == 0) return 0;\n"
+                    "    if (b == -1) return (%s)(0 - (%s)a);\n"
+                    "    %s q = a / b;\n"
+                    "    return (a %% b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}\n",
+                    T, n, T, T, T, U, T);
+        break;
+    case CG_H_MOD:
+        if (ft_dtype_is_float(t))
+            fprintf(o, "static inline %s ft__mod_%s(%s a, %s b) { return (%s)(a - floor%s(%sa / %sb) * b); }\n",
+                    T, n, T, T, T, fs, fc, fc);
+        else
+            fprintf(o, "/* Python's %%: the sign of the divisor; x %% 0 is 0 (as NumPy). */\n"
+                    "static inline %s ft__mod_%s(%s a, %s b)\n{\n"
+                    "    if (b == 0 || b == -1) return 0;\n"
+                    "    %s r = a %% b;\n"
+                    "    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n",
+                    T, n, T, T, T);
+        break;
+    case CG_H_MIN:
+        fprintf(o, "static inline %s ft__min_%s(%s a, %s b) { return a < b ? a : b; }\n", T, n, T, T);
+        break;
+    case CG_H_MAX:
+        fprintf(o, "static inline %s ft__max_%s(%s a, %s b) { return a > b ? a : b; }\n", T, n, T, T);
+        break;
+    case CG_H_ABS:
+        fprintf(o, "static inline %s ft__abs_%s(%s a) { return a < 0 ? (%s)(0 - (%s)a) : a; }\n",
+                T, n, T, T, U);
+        break;
+    case CG_H_SIGMOID:
+        fprintf(o, "static inline %s ft__sigmoid_%s(%s a) { return (%s)(1 / (1 + exp%s(-%sa))); }\n",
+                T, n, T, T, fs, fc);
+        break;
+    case CG_H_SQUARE:
+        fprintf(o, "static inline %s ft__square_%s(%s a) { return (%s)(a * a); }\n", T, n, T, T);
+        break;
+    case CG_H_IPOW:
+        fprintf(o, "/* Integer power by squaring; a negative exponent gives 0 unless |a| is 1. */\n"
+                "static inline %s ft__ipow_%s(%s a, %s b)\n{\n"
+                "    if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;\n"
+                "    %s r = 1, x = (%s)a;\n"
+                "    for (; b; b >>= 1, x *= x) if (b & 1) r *= x;\n"
+                "    return (%s)r;\n}\n",
+                T, n, T, T, U, U, T);
+        break;
+    case CG_H_ATOMIC_ADD: case CG_H_ATOMIC_MUL: case CG_H_ATOMIC_MIN: case CG_H_ATOMIC_MAX: {
+        int op = h - CG_H_ATOMIC_ADD;
+        fprintf(o, "/* *p = %s(*p, v) atomically: compare-and-swap on the element. */\n"
+                "static inline void ft__atomic_%s_%s(%s *p, %s v)\n{\n"
+                "    %s old, nw;\n"
+                "    __atomic_load(p, &old, __ATOMIC_RELAXED);\n"
+                "    do {\n",
+                anames[op], anames[op], n, T, T, T);
+        if (op == 0)
+            fprintf(o, "        nw = (%s)(old + v);\n", T);
+        else if (op == 1)
+            fprintf(o, "        nw = (%s)(old * v);\n", T);
+        else
+            fprintf(o, "        nw = ft__%s_%s(old, v);\n", anames[op], n);
+        fprintf(o, "        if (memcmp(&nw, &old, sizeof nw) == 0) return;\n"
+                "    } while (!__atomic_compare_exchange(p, &old, &nw, 0, __ATOMIC_SEQ_CST,\n"
+                "                                        __ATOMIC_RELAXED));\n}\n");
+        break;
+    }
+    case CG_H_NBYTES:
+        fputs("/* Bytes of a local tensor: negative dims count as 0; SIZE_MAX on overflow. */\n"
+              "static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)\n{\n"
+              "    size_t r = elem;\n"
+              "    for (int k = 0; k < n; k++) {\n"
+              "        size_t d = dims[k] < 0 ? 0 : (size_t)dims[k];\n"
+              "        if (__builtin_mul_overflow(r, d, &r)) return SIZE_MAX;\n"
+              "    }\n"
+              "    return r;\n}\n", o);
+        break;
+    case CG_H_GROW:
+        fputs("/* Resize a region's heap buffer; on failure *p is kept (and freed later). */\n"
+              "static inline void *ft__grow(void **p, size_t n)\n{\n"
+              "    void *q = realloc(*p, n ? n : 1);\n"
+              "    if (q) *p = q;\n"
+              "    return q;\n}\n", o);
+        break;
+    case CG_H_TRIP:
+        fputs("/* Iterations of range(b, e, s); 0 for s == 0. */\n"
+              "static inline int64_t ft__trip(int64_t b, int64_t e, int64_t s)\n{\n"
+              "    if (s > 0) return e > b ? (e - b - 1) / s + 1 : 0;\n"
+              "    if (s < 0) return b > e ? (b - e - 1) / -s + 1 : 0;\n"
+              "    return 0;\n}\n", o);
+        break;
+    case CG_H_COUNT:
+        break;
+    }
+}
+
+/* Write the prelude: includes, the ABI text, the helpers in use. */
+static void cg_prelude(cg_emitter *em, FILE *o)
+{
+    fputs("/* Generated by ftc: C99 + OpenMP. */\n"
+          "#include <stdint.h>\n#include <stdbool.h>\n#include <stddef.h>\n"
+          "#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n", o);
+    fputs(ft_abi_text, o);
+    fputs("\n", o);
+    for (int h = 0; h < CG_H_COUNT; h++)
+        for (int t = 0; t < FT_DTYPE_COUNT; t++)
+            if (em->used[h][t])
+                cg_helper_def(o, (cg_helper)h, (ft_dtype)t);
+    fputs("\n", o);
+}
+
+/* Refuse exported names that cannot be C function names. */
+static int cg_check_names(ft_ctx *ctx, const ast_program *p)
+{
+    int bad = 0;
+    for (int i = 0; i < p->nfuncs; i++) {
+        const char *n = p->funcs[i]->name;
+        size_t len = strlen(n);
+        if (cg_is_reserved(n) || (len >= 4 && strcmp(n + len - 4, "_ftk") == 0)) {
+            ft_error(ctx, p->funcs[i]->loc, "exported function name '%s' clashes with a C "
+                     "keyword or library name; rename the function", n);
+            bad = 1;
+        }
+    }
+    return bad;
+}
+
+int cg_emit_c(ft_ctx *ctx, const ast_program *p, FILE *out)
+{
+    if (cg_check_names(ctx, p))
+        return 1;
+    int nerrors = ctx->nerrors;
+    cg_emitter em = {.ctx = ctx};
+    char *buf = NULL;
+    size_t len = 0;
+    em.out = open_memstream(&buf, &len);
+    if (!em.out) {
+        ft_error(ctx, (ft_loc){0}, "out of memory in the C backend");
+        return 1;
+    }
+    for (int i = 0; i < p->nfuncs; i++) {
+        const ast_func *f = p->funcs[i];
+        cg_func(&em, f);
+        cg_call_wrapper(&em, f);
+        cg_shapes_fn(&em, f);
+        cg_param_descs(&em, f);
+    }
+    cg_module_desc(&em, p);
+    fclose(em.out);
+    cg_prelude(&em, out);
+    fputs(buf ? buf : "", out);
+    free(buf);
+    return ctx->nerrors != nerrors || ferror(out);
+}
+
+/* ------------------------------------------------------------- header */
+
+/* The include guard for libname: upper case, other characters as '_'. */
+static const char *cg_guard(ft_ctx *ctx, const char *libname)
+{
+    char *g = ft_fmt(ctx, "FT_%s_H", libname);
+    for (char *c = g; *c; c++) {
+        if (*c >= 'a' && *c <= 'z')
+            *c = (char)(*c - 'a' + 'A');
+        else if (!((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
+            *c = '_';
+    }
+    return g;
+}
+
+/* The doc comment of one function in the header. */
+static void cg_header_doc(cg_emitter *em, const ast_func *f)
+{
+    FILE *o = em->out;
+    fprintf(o, "/* %s(", f->name);
+    for (int i = 0; i < f->nparams; i++)
+        fprintf(o, "%s%s", i ? ", " : "", f->params[i].name);
+    fputs(")\n", o);
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        if (p->is_size) {
+            fprintf(o, " *   %s: size (int64_t, must be >= 0)\n", p->name);
+            continue;
+        }
+        fprintf(o, " *   %s: %s", p->name, ft_dtype_name(p->dtype));
+        if (p->ndim) {
+            fputc('[', o);
+            for (int k = 0; k < p->ndim; k++)
+                fprintf(o, "%s%s", k ? ", " : "", ast_expr_text(em->ctx, p->shape[k]));
+            fputc(']', o);
+        }
+        fprintf(o, " %s%s%s, row-major\n", ft_access_name(p->access),
+                p->mtype != FT_MT_CPU ? " @ " : "",
+                p->mtype != FT_MT_CPU ? ft_mtype_name(p->mtype) : "");
+    }
+    fputs(" * Returns FT_OK (0), FT_ERR_SIZE (1) for a negative size, FT_ERR_ASSERT (2)\n"
+          " * for a failed assert, FT_ERR_INDEX (3) for a data-dependent index out of\n"
+          " * bounds, FT_ERR_NOMEM (4) when a local tensor cannot be allocated. */\n", o);
+}
+
+int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname, FILE *out)
+{
+    if (cg_check_names(ctx, p))
+        return 1;
+    cg_emitter em = {.ctx = ctx, .out = out};
+    const char *g = cg_guard(ctx, libname);
+    fprintf(out, "/* %s.h - generated by ftc: the C ABI of %s.so. */\n"
+            "#ifndef %s\n#define %s\n\n#include <stdbool.h>\n#include <stdint.h>\n#include <stddef.h>\n\n"
+            "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+            "#ifndef FT_OK\n#define FT_OK 0\n#define FT_ERR_SIZE 1\n#define FT_ERR_ASSERT 2\n"
+            "#define FT_ERR_INDEX 3\n#define FT_ERR_NOMEM 4\n#endif\n\n",
+            libname, libname, g, g);
+    for (int i = 0; i < p->nfuncs; i++) {
+        cg_header_doc(&em, p->funcs[i]);
+        cg_signature(&em, p->funcs[i]);
+        fputs(";\n\n", out);
+    }
+    fprintf(out, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", g);
+    return ferror(out) != 0;
+}

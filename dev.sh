@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# dev.sh - set up, build and run ftc from a fresh clone.
+#
+#   bash dev.sh examples   install what is missing, build, run examples/
+#   bash dev.sh test       install what is missing, build, run every test
+#                          (a normal build, then again under ASan+UBSan)
+#   bash dev.sh build      install what is missing and build only
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# Debian packages the build, the tests and the examples need.
+PACKAGES="gcc libc6-dev pkg-config meson ninja-build re2c lemon libisl-dev check python3 python3-numpy"
+
+# Install missing packages (as root with apt-get; otherwise say what to do).
+install_missing() {
+    local missing=""
+    for p in $PACKAGES; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+    done
+    [ -z "$missing" ] && return 0
+    if [ "$(id -u)" != 0 ]; then
+        echo "dev.sh: missing packages:$missing; install them as root (apt-get install$missing)" >&2
+        exit 1
+    fi
+    echo "dev.sh: installing$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+
+# Configure (once) and build one build folder: build_dir [meson options...]
+build() {
+    local dir=$1; shift
+    [ -f "$dir/build.ninja" ] || meson setup "$dir" "$@" >/dev/null
+    ninja -C "$dir" >/dev/null
+}
+
+run_tests() {
+    build build
+    meson test -C build --print-errorlogs --num-processes 2
+    # The same suites under AddressSanitizer + UndefinedBehaviorSanitizer.
+    build build-san -Db_sanitize=address,undefined -Db_lundef=false
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    ASAN_OPTIONS=detect_leaks=1 \
+        meson test -C build-san --print-errorlogs --num-processes 2 --suite unit --suite golden
+}
+
+install_missing
+case "${1:-}" in
+    examples) build build; FTC="$PWD/build/ftc" bash examples/run ;;
+    test) run_tests ;;
+    build) build build ;;
+    *) echo "usage: bash dev.sh examples|test|build" >&2; exit 2 ;;
+esac

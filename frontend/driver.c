@@ -1,0 +1,48 @@
+/* driver.c - the compiler's passes, in order.
+ *
+ * This is the one place that lists what runs and in which order; each pass
+ * says what it needs and what it leaves.  A newcomer reads the compiler
+ * from here.
+ */
+#include "driver.h"
+
+#include <string.h>
+
+#include "lower.h"
+#include "schedule.h"
+
+const char *const ft_pass_names[] = {"lower", "schedule", NULL};
+
+/* Print p after pass `name` when the user asked for that dump. */
+static void maybe_dump(const char *name, const char *dump_after, FILE *out,
+                       const ast_program *p)
+{
+    if (dump_after && strcmp(dump_after, name) == 0)
+        ast_print_program(out, p);
+}
+
+ast_program *ft_compile(ft_ctx *ctx, const ft_source *src, const char *dump_after,
+                        FILE *dump_out)
+{
+    /* lang/: tokens (re2c) and the parse tree (Lemon).  Leaves: a PT_FILE. */
+    pt_node *file = ft_parse(ctx, src);
+    if (!file)
+        return NULL;
+
+    /* frontend/lower.c: names, types, shapes, constants.  Leaves: the AST of
+     * every exported function, fully indexed, unique local names. */
+    ast_program *p = fe_lower(ctx, file);
+    if (!p)
+        return NULL;
+    maybe_dump("lower", dump_after, dump_out, p);
+
+    /* transforms/schedule.c: the user's `schedule` blocks.  Needs: the AST.
+     * Leaves: parallel loops marked, colliding reductions marked atomic. */
+    if (xf_apply_schedules(ctx, p, file))
+        return NULL;
+    maybe_dump("schedule", dump_after, dump_out, p);
+
+    /* The auto-scheduler (transforms/auto/) runs here once it exists;
+     * --no-auto will skip it. */
+    return p;
+}

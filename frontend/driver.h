@@ -1,0 +1,17 @@
+/* driver.h - the compiler's pass order, in one place. */
+#ifndef FT_DRIVER_H
+#define FT_DRIVER_H
+
+#include "../ast/ast.h"
+
+/* Names accepted by --dump-after (in pass order). */
+extern const char *const ft_pass_names[];
+
+/* Compile one source file to an AST program ready for a backend: parse,
+ * lower, apply schedules.  When dump_after names a pass, the program as it
+ * stands after that pass is printed (as .ft) to dump_out.  Returns NULL when
+ * any error was reported through ctx. */
+ast_program *ft_compile(ft_ctx *ctx, const ft_source *src,
+                        const char *dump_after, FILE *dump_out);
+
+#endif

@@ -1,0 +1,18 @@
+/* lower.h - from the parse tree to the AST. */
+#ifndef FT_LOWER_H
+#define FT_LOWER_H
+
+#include "../ast/ast.h"
+#include "../lang/pt.h"
+
+/* Resolve names, check types and shapes, and build the AST of every
+ * exported function of file.  Constants are folded (with ctx->opts' -D
+ * overrides), every tensor access is fully indexed, every local name is
+ * unique within its function, and float/int literals take the dtype of the
+ * tensors they meet (NumPy's weak scalars).  Constructs that parse but are
+ * not built yet (tensor-level expressions, inline functions, gradients) are
+ * "not supported yet" errors at their location.  Returns NULL when any
+ * error was reported; reports as many errors as it can in one run. */
+ast_program *fe_lower(ft_ctx *ctx, const pt_node *file);
+
+#endif

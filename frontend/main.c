@@ -1,0 +1,591 @@
+/* main.c - the `ftc` command line: build, check and run.
+ *
+ * main only parses the options into a `cli` struct and dispatches to one
+ * function per command.  The pipeline of every command is
+ *   ft_ctx_new -> ft_source_read -> ft_compile -> cg_emit_c | cg_build_library
+ *   -> (run) rt_open -> rt_run
+ * and every path frees what it made (the tests run under ASan's leak checker).
+ * Exit codes: 0 ok, 1 compile or run error, 2 usage error.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast/ctx.h"
+#include "backend/cg.h"
+#include "frontend/driver.h"
+#include "runtime/rt.h"
+
+#ifndef FTC_VERSION
+#define FTC_VERSION "0.1.0"
+#endif
+
+enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2 };
+
+/* Commands, as bits so that a flag can list the commands that accept it. */
+enum { CMD_BUILD = 1, CMD_CHECK = 2, CMD_RUN = 4, CMD_ALL = 7 };
+
+/* Everything the command line said.  Strings point into argv except the
+ * -D names, which are malloc-owned (freed by cli_free). */
+typedef struct cli {
+    int cmd;                    /* CMD_* */
+    int help, version;
+    int npos;                   /* positional arguments, in order */
+    char **pos;                 /* malloc-owned array of argv pointers */
+    const char *output;         /* -o */
+    const char *cc, *cflags;
+    int no_auto, verbose, emit_c;
+    const char *dump_after, *schedule;
+    int ndefines;
+    const char **define_names;  /* malloc-owned, each name malloc-owned */
+    int64_t *define_values;
+    int nflags;                 /* the flags given, to check they fit the command */
+    const char **flag_args;     /* malloc-owned array of argv pointers */
+    int *flag_cmds;             /* malloc-owned: the commands accepting each */
+    int run_compile_flags;      /* -D, --cc or --cflags given (ignored for .so) */
+    rt_run_opts run;
+} cli;
+
+/* Flag identities (the table below maps spellings to these). */
+typedef enum cli_flag_id {
+    F_HELP, F_VERSION, F_OUT, F_DEFINE, F_NO_AUTO, F_CC, F_CFLAGS, F_VERBOSE,
+    F_EMIT, F_DUMP_AFTER, F_SCHEDULE, F_RANDOM, F_SEED, F_BENCH, F_OUT_DIR,
+    F_PRINT, F_NO_PRINT
+} cli_flag_id;
+
+typedef struct cli_flag {
+    const char *name;
+    cli_flag_id id;
+    int takes_value;
+    int cmds;                   /* the commands that accept it */
+} cli_flag;
+
+static const cli_flag cli_flags[] = {
+    {"--help", F_HELP, 0, CMD_ALL},         {"-h", F_HELP, 0, CMD_ALL},
+    {"--version", F_VERSION, 0, CMD_ALL},
+    {"-o", F_OUT, 1, CMD_BUILD},            {"-D", F_DEFINE, 1, CMD_ALL},
+    {"--no-auto", F_NO_AUTO, 0, CMD_BUILD}, {"--cc", F_CC, 1, CMD_BUILD | CMD_RUN},
+    {"--cflags", F_CFLAGS, 1, CMD_BUILD | CMD_RUN},
+    {"-v", F_VERBOSE, 0, CMD_BUILD},        {"--emit", F_EMIT, 1, CMD_BUILD},
+    {"--dump-after", F_DUMP_AFTER, 1, CMD_BUILD},
+    {"--schedule", F_SCHEDULE, 1, CMD_BUILD},
+    {"--random", F_RANDOM, 0, CMD_RUN},     {"--seed", F_SEED, 1, CMD_RUN},
+    {"--bench", F_BENCH, 1, CMD_RUN},       {"--out-dir", F_OUT_DIR, 1, CMD_RUN},
+    {"--print", F_PRINT, 0, CMD_RUN},       {"--no-print", F_NO_PRINT, 0, CMD_RUN},
+};
+
+static const char usage_text[] =
+    "usage:\n"
+    "  ftc build PROG.ft -o libNAME.so [-D NAME=VALUE]... [--no-auto] [--cc CC] [--cflags FLAGS] [-v] [--emit=c] [--dump-after=PASS] [--schedule S.fts]\n"
+    "  ftc check PROG.ft [-D ...]\n"
+    "  ftc run PROG.ft|LIB.so FUNC [name=value]... [--random] [--seed S] [--bench N] [--out-dir DIR] [--print|--no-print] [-D ...] [--cc ...] [--cflags ...]\n"
+    "  ftc --help\n"
+    "  ftc --version\n";
+
+static const char help_text[] =
+    "\n"
+    "commands:\n"
+    "  build   compile PROG.ft into a shared library and its header (libNAME.h)\n"
+    "  check   run the front end on PROG.ft and report errors only\n"
+    "  run     call FUNC of PROG.ft (compiled into a temporary folder that is\n"
+    "          removed afterwards) or of a library built by `ftc build`\n"
+    "\n"
+    "options:\n"
+    "  -o PATH            output library (default: lib<stem>.so in the current folder);\n"
+    "                     with --emit=c, a path ending in .c receives the C\n"
+    "  -D NAME=VALUE      override `const NAME` with a 64-bit integer (also -DNAME=VALUE)\n"
+    "  --no-auto          do not run the auto-scheduler\n"
+    "  --cc CC            C compiler for the library (default $FTC_CC, else cc)\n"
+    "  --cflags FLAGS     flags replacing the default -O3 -march=native -fopenmp\n"
+    "                     (default $FTC_CFLAGS)\n"
+    "  -v                 verbose: show what the compiler does\n"
+    "  --emit=c           write the generated C to stdout (or to -o FILE.c); do not compile\n"
+    "  --dump-after=PASS  print the program after PASS (valid .ft) to stdout and stop\n"
+    "  --schedule S.fts   apply schedules from a file (not supported yet)\n"
+    "  --random           random data for every in/inout tensor not given: floats\n"
+    "                     uniform in [-1, 1); ints uniform in [0, m), m the smallest\n"
+    "                     size value (without sizes, the smallest dimension), at\n"
+    "                     least 1; bools True/False with equal chance\n"
+    "  --seed S           seed of --random (default 0; same seed, same data)\n"
+    "  --bench N          one warm-up call, then N timed calls; prints min and median ms\n"
+    "  --out-dir DIR      write every out/inout tensor to DIR/NAME.npy\n"
+    "  --print, --no-print  print the outputs or not (default: print; up to 20\n"
+    "                     elements in full, larger ones as shape, sum, min, max and\n"
+    "                     the first 5 values)\n"
+    "  --help, --version\n"
+    "\n"
+    "run arguments: NAME=VALUE, an integer for a size parameter and a .npy file\n"
+    "for a tensor; sizes not given are inferred from the .npy shapes.  An `out`\n"
+    "tensor given a path is written to that path.\n"
+    "\n"
+    "exit status: 0 ok, 1 compile or run error, 2 usage error\n";
+
+/* Print "ftc: error: MSG" to stderr; returns code for `return`. */
+static int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int cli_error(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("ftc: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+/* Whether s ends with suffix. */
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Parse a whole string as an int64: decimal, or hex with 0x; optional sign. */
+static int parse_i64(const char *s, int64_t *v)
+{
+    const char *p = s + (*s == '-' || *s == '+');
+    int base = (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) ? 16 : 10;
+    if (*p < '0' || *p > '9')
+        return 1;
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, base);
+    if (errno || *end)
+        return 1;
+    *v = x;
+    return 0;
+}
+
+/* ------------------------------------------------------------ options */
+
+/* Record -D NAME=VALUE (a later -D of the same name replaces it). */
+static int cli_define(cli *c, const char *text)
+{
+    const char *eq = strchr(text, '=');
+    size_t n = eq ? (size_t)(eq - text) : 0;
+    int ok = n > 0 && ((text[0] >= 'A' && text[0] <= 'Z') || (text[0] >= 'a' && text[0] <= 'z') ||
+                       text[0] == '_');
+    for (size_t i = 1; ok && i < n; i++)
+        ok = text[i] == '_' || (text[i] >= '0' && text[i] <= '9') ||
+             (text[i] >= 'A' && text[i] <= 'Z') || (text[i] >= 'a' && text[i] <= 'z');
+    int64_t v;
+    if (!ok)
+        return cli_error(EXIT_USAGE, "-D '%s': expected NAME=VALUE, e.g. -D W=64", text);
+    if (parse_i64(eq + 1, &v))
+        return cli_error(EXIT_USAGE, "-D %s: the value must be a 64-bit integer", text);
+    for (int i = 0; i < c->ndefines; i++) {
+        if (strlen(c->define_names[i]) == n && !strncmp(c->define_names[i], text, n)) {
+            c->define_values[i] = v;
+            return 0;
+        }
+    }
+    const char **names = realloc(c->define_names, sizeof *names * (size_t)(c->ndefines + 1));
+    if (names)
+        c->define_names = names;
+    int64_t *vals = realloc(c->define_values, sizeof *vals * (size_t)(c->ndefines + 1));
+    if (vals)
+        c->define_values = vals;
+    char *name = names && vals ? strndup(text, n) : NULL;
+    if (!name)
+        return cli_error(EXIT_ERR, "out of memory");
+    c->define_names[c->ndefines] = name;
+    c->define_values[c->ndefines++] = v;
+    return 0;
+}
+
+/* Apply a flag that takes a value. */
+static int cli_set_value(cli *c, const cli_flag *f, const char *v)
+{
+    int64_t n;
+    switch (f->id) {
+    case F_OUT: c->output = v; return 0;
+    case F_DEFINE: return cli_define(c, v);
+    case F_CC: c->cc = v; return 0;
+    case F_CFLAGS: c->cflags = v; return 0;
+    case F_DUMP_AFTER: c->dump_after = v; return 0;
+    case F_SCHEDULE: c->schedule = v; return 0;
+    case F_OUT_DIR: c->run.out_dir = v; return 0;
+    case F_EMIT:
+        if (strcmp(v, "c"))
+            return cli_error(EXIT_USAGE, "--emit=%s: only --emit=c is supported", v);
+        c->emit_c = 1;
+        return 0;
+    case F_SEED:
+        if (*v == '-' || parse_i64(v, &n))
+            return cli_error(EXIT_USAGE, "--seed %s: expected a non-negative integer", v);
+        c->run.seed = (uint64_t)n;
+        return 0;
+    case F_BENCH:
+        if (parse_i64(v, &n) || n < 1 || n > 1000000000)
+            return cli_error(EXIT_USAGE, "--bench %s: expected a number of runs >= 1", v);
+        c->run.bench = (int)n;
+        return 0;
+    default:
+        return cli_error(EXIT_ERR, "internal error: flag %s has no value", f->name);
+    }
+}
+
+/* Apply a flag that takes no value. */
+static void cli_set_switch(cli *c, const cli_flag *f)
+{
+    switch (f->id) {
+    case F_HELP: c->help = 1; break;
+    case F_VERSION: c->version = 1; break;
+    case F_NO_AUTO: c->no_auto = 1; break;
+    case F_VERBOSE: c->verbose = 1; break;
+    case F_RANDOM: c->run.random = 1; break;
+    case F_PRINT: c->run.print = 1; break;
+    case F_NO_PRINT: c->run.print = 0; break;
+    default: break;
+    }
+}
+
+/* Find the flag spelled by arg: "--seed", "--seed=3", "-D", "-DW=64" or
+ * "-ofile".  *inline_value receives the text after '=' (long flags) or
+ * after the letter (-D, -o), NULL if none. */
+static const cli_flag *cli_find_flag(const char *arg, const char **inline_value)
+{
+    *inline_value = NULL;
+    for (size_t i = 0; i < sizeof cli_flags / sizeof cli_flags[0]; i++) {
+        const cli_flag *f = &cli_flags[i];
+        size_t n = strlen(f->name);
+        if (strncmp(arg, f->name, n))
+            continue;
+        if (!arg[n])
+            return f;
+        if (f->takes_value && arg[1] != '-' && n == 2) {
+            *inline_value = arg + n;          /* -DW=64, -olib.so */
+            return f;
+        }
+        if (f->takes_value && arg[n] == '=') {
+            *inline_value = arg + n + 1;      /* --seed=3 */
+            return f;
+        }
+    }
+    return NULL;
+}
+
+/* Parse one flag at argv[*i], consuming its value if it takes one. */
+static int cli_flag_arg(cli *c, int argc, char **argv, int *i)
+{
+    const char *arg = argv[*i], *v;
+    const cli_flag *f = cli_find_flag(arg, &v);
+    if (!f)
+        return cli_error(EXIT_USAGE, "unknown option '%s'; see ftc --help", arg);
+    c->flag_args[c->nflags] = arg;
+    c->flag_cmds[c->nflags++] = f->cmds;
+    if (f->id == F_DEFINE || f->id == F_CC || f->id == F_CFLAGS)
+        c->run_compile_flags = 1;
+    if (!f->takes_value) {
+        if (v)
+            return cli_error(EXIT_USAGE, "option '%s' takes no value; see ftc --help", f->name);
+        cli_set_switch(c, f);
+        return 0;
+    }
+    if (!v) {
+        if (*i + 1 >= argc)
+            return cli_error(EXIT_USAGE, "option '%s' needs a value; see ftc --help", f->name);
+        v = argv[++*i];
+    }
+    return cli_set_value(c, f, v);
+}
+
+/* Parse argv into c: flags anywhere, positionals in order, "--" ending
+ * the flags.  Returns 0 or an exit code. */
+static int cli_parse(cli *c, int argc, char **argv)
+{
+    int only_pos = 0;
+    c->run.print = 1;
+    c->pos = calloc((size_t)argc + 1, sizeof *c->pos);
+    c->flag_args = calloc((size_t)argc + 1, sizeof *c->flag_args);
+    c->flag_cmds = calloc((size_t)argc + 1, sizeof *c->flag_cmds);
+    if (!c->pos || !c->flag_args || !c->flag_cmds)
+        return cli_error(EXIT_ERR, "out of memory");
+    for (int i = 1; i < argc; i++) {
+        if (!only_pos && !strcmp(argv[i], "--"))
+            only_pos = 1;
+        else if (!only_pos && argv[i][0] == '-' && argv[i][1]) {
+            int r = cli_flag_arg(c, argc, argv, &i);
+            if (r)
+                return r;
+        } else
+            c->pos[c->npos++] = argv[i];
+    }
+    return 0;
+}
+
+/* Take the command from the first positional and check that every flag
+ * given applies to it and that the positionals fit it. */
+static int cli_check(cli *c)
+{
+    static const char *const names[] = {"build", "check", "run"};
+    static const int need[] = {1, 1, 2};
+    if (c->npos == 0)
+        return cli_error(EXIT_USAGE, "no command given; expected build, check or run "
+                         "(see ftc --help)");
+    int k = 0;
+    while (k < 3 && strcmp(c->pos[0], names[k]))
+        k++;
+    if (k == 3)
+        return cli_error(EXIT_USAGE, "unknown command '%s'; expected build, check or run "
+                         "(see ftc --help)", c->pos[0]);
+    c->cmd = 1 << k;
+    for (int i = 0; i < c->nflags; i++)
+        if (!(c->flag_cmds[i] & c->cmd))
+            return cli_error(EXIT_USAGE, "option '%s' does not apply to `ftc %s`; see "
+                             "ftc --help", c->flag_args[i], names[k]);
+    int got = c->npos - 1;
+    if (got < need[k] || (c->cmd != CMD_RUN && got > need[k]))
+        return cli_error(EXIT_USAGE, "`ftc %s` expects %s, got %d argument%s; see ftc --help",
+                         names[k], c->cmd == CMD_RUN ? "PROG.ft|LIB.so FUNC [name=value]..."
+                                                     : "one PROG.ft",
+                         got, got == 1 ? "" : "s");
+    return 0;
+}
+
+/* Free what cli_parse allocated. */
+static void cli_free(cli *c)
+{
+    for (int i = 0; i < c->ndefines; i++)
+        free((char *)c->define_names[i]);
+    free(c->define_names);
+    free(c->define_values);
+    free(c->pos);
+    free(c->flag_args);
+    free(c->flag_cmds);
+}
+
+/* ---------------------------------------------------------- compiling */
+
+/* Copy the command-line options the passes read into ctx. */
+static void cli_to_ctx(const cli *c, ft_ctx *ctx)
+{
+    ctx->opts.cc = c->cc;
+    ctx->opts.cflags = c->cflags;
+    ctx->opts.no_auto = c->no_auto;
+    ctx->opts.verbose = c->verbose;
+    ctx->opts.ndefines = c->ndefines;
+    ctx->opts.define_names = c->define_names;
+    ctx->opts.define_values = c->define_values;
+}
+
+/* Read and compile path in ctx; dump_after/dump_out as for ft_compile.
+ * Returns the program (arena-owned) or NULL after errors were reported. */
+static ast_program *compile_file(ft_ctx *ctx, const char *path, const char *dump_after)
+{
+    ft_source *src = ft_source_read(ctx, path);
+    if (!src)
+        return NULL;
+    return ft_compile(ctx, src, dump_after, dump_after ? stdout : NULL);
+}
+
+/* Whether name is a pass --dump-after accepts; if not, list them. */
+static int check_pass_name(const char *name)
+{
+    for (int i = 0; ft_pass_names[i]; i++)
+        if (!strcmp(ft_pass_names[i], name))
+            return 0;
+    fprintf(stderr, "ftc: error: unknown pass '%s' for --dump-after; the passes are:", name);
+    for (int i = 0; ft_pass_names[i]; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", ft_pass_names[i]);
+    fputc('\n', stderr);
+    return EXIT_USAGE;
+}
+
+/* The default library path for input: lib<stem>.so in the current folder.
+ * Returns a malloc-owned string. */
+static char *default_lib_path(const char *input)
+{
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    size_t n = strlen(base);
+    if (ends_with(base, ".ft"))
+        n -= 3;
+    char *out = NULL;
+    if (asprintf(&out, "lib%.*s.so", (int)n, base) < 0)
+        return NULL;
+    return out;
+}
+
+/* --emit=c: write the C to stdout, or to -o when it names a .c file. */
+static int emit_c(ft_ctx *ctx, const ast_program *p, const char *output)
+{
+    if (!output)
+        return cg_emit_c(ctx, p, stdout) ? EXIT_ERR : EXIT_OK;
+    FILE *f = fopen(output, "w");
+    if (!f)
+        return cli_error(EXIT_ERR, "cannot create '%s': %s", output, strerror(errno));
+    int r = cg_emit_c(ctx, p, f);
+    if (fclose(f) != 0 && !r)
+        r = cli_error(EXIT_ERR, "cannot write '%s': %s", output, strerror(errno));
+    if (r)
+        remove(output);
+    return r ? EXIT_ERR : EXIT_OK;
+}
+
+/* Build the library (or the C, or a dump) from p as the flags say. */
+static int build_output(const cli *c, ft_ctx *ctx, const ast_program *p)
+{
+    if (c->emit_c)
+        return emit_c(ctx, p, c->output);
+    char *def = c->output ? NULL : default_lib_path(c->pos[1]);
+    const char *so = c->output ? c->output : def;
+    int r = so ? cg_build_library(ctx, p, so) : cli_error(EXIT_ERR, "out of memory");
+    free(def);
+    return r ? EXIT_ERR : EXIT_OK;
+}
+
+/* --------------------------------------------------------------- build */
+
+/* ftc build: compile PROG.ft into a library, C text or a pass dump. */
+static int cmd_build(const cli *c)
+{
+    if (c->schedule)
+        return cli_error(EXIT_ERR, "--schedule is not supported yet; write the "
+                         "schedules in the .ft file instead");
+    if (c->dump_after && check_pass_name(c->dump_after))
+        return EXIT_USAGE;
+    if (c->emit_c && c->output && !ends_with(c->output, ".c"))
+        return cli_error(EXIT_USAGE, "with --emit=c, -o must name a .c file (or leave "
+                         "-o out to print the C to stdout)");
+    ft_ctx *ctx = ft_ctx_new();
+    if (!ctx)
+        return cli_error(EXIT_ERR, "out of memory");
+    cli_to_ctx(c, ctx);
+    ast_program *p = compile_file(ctx, c->pos[1], c->dump_after);
+    int r;
+    if (c->dump_after)
+        r = ctx->nerrors ? EXIT_ERR : EXIT_OK;
+    else
+        r = p && !ctx->nerrors ? build_output(c, ctx, p) : EXIT_ERR;
+    ft_ctx_free(ctx);
+    return r;
+}
+
+/* --------------------------------------------------------------- check */
+
+/* ftc check: run the front end and report errors only. */
+static int cmd_check(const cli *c)
+{
+    ft_ctx *ctx = ft_ctx_new();
+    if (!ctx)
+        return cli_error(EXIT_ERR, "out of memory");
+    cli_to_ctx(c, ctx);
+    ast_program *p = compile_file(ctx, c->pos[1], NULL);
+    int r = p && !ctx->nerrors ? EXIT_OK : EXIT_ERR;
+    ft_ctx_free(ctx);
+    return r;
+}
+
+/* ----------------------------------------------------------------- run */
+
+/* nftw callback removing each entry (children first, by FTW_DEPTH). */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+/* Remove folder dir and everything in it. */
+static void remove_tree(const char *dir)
+{
+    if (nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        fprintf(stderr, "ftc: warning: could not remove the temporary folder '%s'\n", dir);
+}
+
+/* Load so_path and run the function; rt_run prints results and errors. */
+static int run_library(const cli *c, const char *so_path)
+{
+    char err[1024];
+    rt_lib *lib = rt_open(so_path, err, sizeof err);
+    if (!lib)
+        return cli_error(EXIT_ERR, "%s", err);
+    int r = rt_run(lib, c->pos[2], c->npos - 3, c->pos + 3, &c->run, stdout, stderr);
+    rt_close(lib);
+    return r ? EXIT_ERR : EXIT_OK;
+}
+
+/* Compile PROG.ft into a library in the fresh folder dir; writes its path
+ * (malloc-owned) to *so_path.  Returns 0 or an exit code. */
+static int build_temp_library(const cli *c, const char *dir, char **so_path)
+{
+    ft_ctx *ctx = ft_ctx_new();
+    if (!ctx)
+        return cli_error(EXIT_ERR, "out of memory");
+    cli_to_ctx(c, ctx);
+    ast_program *p = compile_file(ctx, c->pos[1], NULL);
+    int r = EXIT_ERR;
+    char *base = default_lib_path(c->pos[1]);
+    *so_path = NULL;
+    if (p && !ctx->nerrors && base && asprintf(so_path, "%s/%s", dir, base) >= 0)
+        r = cg_build_library(ctx, p, *so_path) ? EXIT_ERR : EXIT_OK;
+    free(base);
+    ft_ctx_free(ctx);
+    return r;
+}
+
+/* ftc run: run FUNC of a library, compiling PROG.ft first if given one. */
+static int cmd_run(const cli *c)
+{
+    const char *input = c->pos[1];
+    if (ends_with(input, ".so")) {
+        if (c->run_compile_flags)
+            fprintf(stderr, "ftc: warning: -D, --cc and --cflags apply when compiling "
+                    "a .ft; they are ignored for '%s'\n", input);
+        return run_library(c, input);
+    }
+    const char *tmp = getenv("TMPDIR");
+    char *dir = NULL, *so = NULL;
+    if (asprintf(&dir, "%s/ftc-run-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+        return cli_error(EXIT_ERR, "out of memory");
+    if (!mkdtemp(dir)) {
+        int r = cli_error(EXIT_ERR, "cannot create a temporary folder '%s': %s", dir,
+                          strerror(errno));
+        free(dir);
+        return r;
+    }
+    int r = build_temp_library(c, dir, &so);
+    if (r == EXIT_OK)
+        r = run_library(c, so);
+    remove_tree(dir);
+    free(so);
+    free(dir);
+    return r;
+}
+
+/* ---------------------------------------------------------------- main */
+
+/* --help: the usage, the options and the passes of --dump-after. */
+static void print_help(void)
+{
+    fputs(usage_text, stdout);
+    fputs(help_text, stdout);
+    fputs("\npasses for --dump-after:", stdout);
+    for (int i = 0; ft_pass_names[i]; i++)
+        printf("%s %s", i ? "," : "", ft_pass_names[i]);
+    fputc('\n', stdout);
+}
+
+/* Parse the command line, then dispatch to the command's function. */
+int main(int argc, char **argv)
+{
+    cli c = {0};
+    int r;
+    if (argc < 2) {
+        fputs(usage_text, stderr);
+        fputs("run 'ftc --help' for the options\n", stderr);
+        return EXIT_USAGE;
+    }
+    r = cli_parse(&c, argc, argv);
+    if (!r && c.help)
+        print_help();
+    else if (!r && c.version)
+        printf("ftc %s\n", FTC_VERSION);
+    else if (!r && !(r = cli_check(&c)))
+        r = c.cmd == CMD_BUILD ? cmd_build(&c) : c.cmd == CMD_CHECK ? cmd_check(&c) : cmd_run(&c);
+    cli_free(&c);
+    return r;
+}

@@ -1,0 +1,73 @@
+/* ft_abi.h - the description table every library built by ftc carries.
+ *
+ * This header is the single source of truth for that table: the runtime
+ * includes it, and the C backend pastes its text verbatim into every
+ * generated file (the build embeds it into ftc).  Keep it plain C99 with no
+ * includes beyond <stdint.h>.
+ *
+ * A built library exports one symbol, `ft_module_desc`, describing each
+ * exported function: its parameters in order, with dtype, access, memory
+ * type and shape.  Shapes are expressions of the size parameters, given both
+ * as text (for messages) and through `shapes`, which evaluates all of them.
+ */
+#ifndef FT_ABI_H
+#define FT_ABI_H
+
+#include <stdint.h>
+
+#define FT_ABI_VERSION 1
+
+/* Parameter kinds. */
+#define FT_PARAM_SIZE 0     /* an int64_t size, passed by value */
+#define FT_PARAM_TENSOR 1   /* a pointer to row-major contiguous data */
+
+/* dtype codes: the same order as ft_dtype in ast/ast.h. */
+#define FT_ABI_BOOL 0
+#define FT_ABI_I32 1
+#define FT_ABI_I64 2
+#define FT_ABI_F16 3
+#define FT_ABI_F32 4
+#define FT_ABI_F64 5
+
+/* access codes: the same order as ft_access in ast/ast.h. */
+#define FT_ABI_IN 0
+#define FT_ABI_OUT 1
+#define FT_ABI_INOUT 2
+
+/* Return codes of an exported function. */
+#define FT_OK 0
+#define FT_ERR_SIZE 1       /* a size parameter was negative */
+#define FT_ERR_ASSERT 2     /* an `assert` failed */
+#define FT_ERR_INDEX 3      /* a data-dependent index was out of bounds */
+#define FT_ERR_NOMEM 4      /* a local tensor could not be allocated */
+
+typedef struct ft_param_desc {
+    const char *name;
+    int kind;                        /* FT_PARAM_SIZE or FT_PARAM_TENSOR */
+    int dtype;                       /* FT_ABI_* (FT_ABI_I64 for sizes) */
+    int access;                      /* FT_ABI_IN/OUT/INOUT (IN for sizes) */
+    int mtype;                       /* 0 cpu, 1 gpu, 2 gpu/shared, 3 gpu/local */
+    int ndim;                        /* 0 for sizes and scalars */
+    const char *const *shape_text;   /* ndim .ft expressions of the sizes */
+} ft_param_desc;
+
+typedef struct ft_func_desc {
+    const char *name;
+    int nparams;
+    const ft_param_desc *params;
+    /* Call the function: args[k] points to an int64_t for a size parameter
+     * and is the data pointer for a tensor.  Returns the function's code. */
+    int (*call)(void *const *args);
+    /* Evaluate every tensor dimension: sizes holds the values of the size
+     * parameters in parameter order; dims receives the dimensions of every
+     * tensor parameter, in parameter order, flattened. */
+    void (*shapes)(const int64_t *sizes, int64_t *dims);
+} ft_func_desc;
+
+typedef struct ft_module_desc {
+    int abi_version;                 /* FT_ABI_VERSION */
+    int nfuncs;
+    const ft_func_desc *funcs;
+} ft_module_desc;
+
+#endif

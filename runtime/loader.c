@@ -1,0 +1,172 @@
+/* loader.c - opening a library built by ftc and reading its description.
+ *
+ * Requires: a shared library exporting `ft_module_desc` (runtime/ft_abi.h).
+ * Provides: rt_open / rt_close / rt_module / rt_find.  The description is
+ * checked for consistency once at open time, so rt_run can trust it.
+ */
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+struct rt_lib {
+    void *handle;                   /* dlopen handle of the library */
+    const ft_module_desc *desc;     /* its description table */
+};
+
+/* printf into the caller's error buffer. */
+static void rt_errf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void rt_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* Load libgomp for good before any kernel library: OpenMP's idle worker
+ * threads run libgomp code, so unloading it with the last kernel library
+ * would crash them.  RTLD_NODELETE keeps it mapped for the process's life;
+ * the handle is dropped at once (dlclose does not unload a NODELETE
+ * library).  A missing libgomp is fine: then no library can use it. */
+static void rt_pin_libgomp(void)
+{
+    void *h = dlopen("libgomp.so.1", RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE);
+    if (h)
+        dlclose(h);
+}
+
+/* Check one parameter's description: valid kind, dtype, access and ndim. */
+static int rt_check_param(const ft_func_desc *fn, const ft_param_desc *p,
+                          char *err, size_t errlen)
+{
+    const char *pn = p->name ? p->name : "?";
+    if (!p->name || (p->kind != FT_PARAM_SIZE && p->kind != FT_PARAM_TENSOR) ||
+        rt_dtype_size(p->dtype) == 0 || p->access < FT_ABI_IN ||
+        p->access > FT_ABI_INOUT || p->ndim < 0 || p->ndim > RT_MAX_DIMS ||
+        (p->ndim > 0 && !p->shape_text)) {
+        rt_errf(err, errlen, "the description of parameter '%s' of '%s' is corrupt; "
+                "rebuild the library with this ftc", pn, fn->name);
+        return 1;
+    }
+    for (int d = 0; d < p->ndim; d++) {
+        if (!p->shape_text[d]) {
+            rt_errf(err, errlen, "the description of parameter '%s' of '%s' lacks "
+                    "the text of dimension %d; rebuild the library", pn, fn->name, d);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Check the whole description table so that later code can trust it. */
+static int rt_check_desc(const ft_module_desc *m, char *err, size_t errlen)
+{
+    if (m->abi_version != FT_ABI_VERSION) {
+        rt_errf(err, errlen, "the library was built for description ABI version %d, "
+                "but this ftc reads version %d; rebuild it with this ftc",
+                m->abi_version, FT_ABI_VERSION);
+        return 1;
+    }
+    if (m->nfuncs < 0 || (m->nfuncs > 0 && !m->funcs)) {
+        rt_errf(err, errlen, "the library's function table is corrupt; rebuild it");
+        return 1;
+    }
+    for (int i = 0; i < m->nfuncs; i++) {
+        const ft_func_desc *fn = &m->funcs[i];
+        if (!fn->name || fn->nparams < 0 || (fn->nparams > 0 && !fn->params) ||
+            !fn->call || !fn->shapes) {
+            rt_errf(err, errlen, "the description of function %d is corrupt; rebuild "
+                    "the library", i);
+            return 1;
+        }
+        for (int k = 0; k < fn->nparams; k++)
+            if (rt_check_param(fn, &fn->params[k], err, errlen))
+                return 1;
+    }
+    return 0;
+}
+
+/* dlopen so_path.  A path without '/' is taken relative to the current
+ * folder (dlopen would otherwise search the system library path). */
+static void *rt_dlopen(const char *so_path, char *err, size_t errlen)
+{
+    char *local = NULL;
+    const char *p = so_path;
+    if (!strchr(so_path, '/')) {
+        local = malloc(strlen(so_path) + 3);
+        if (!local) {
+            rt_errf(err, errlen, "out of memory");
+            return NULL;
+        }
+        strcpy(local, "./");
+        strcat(local, so_path);
+        p = local;
+    }
+    void *h = dlopen(p, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        rt_errf(err, errlen, "cannot load '%s': %s", so_path, dlerror());
+    free(local);
+    return h;
+}
+
+/* Open a built library and check its description (see rt.h).  Returns a
+ * caller-owned handle (free with rt_close) or NULL with a message. */
+rt_lib *rt_open(const char *so_path, char *err, size_t errlen)
+{
+    rt_pin_libgomp();
+    void *h = rt_dlopen(so_path, err, errlen);
+    if (!h)
+        return NULL;
+    dlerror();
+    const ft_module_desc *m = dlsym(h, "ft_module_desc");
+    if (!m) {
+        rt_errf(err, errlen, "'%s' has no symbol ft_module_desc: it was not built by "
+                "ftc (build it with `ftc build`)", so_path);
+        dlclose(h);
+        return NULL;
+    }
+    if (rt_check_desc(m, err, errlen)) {
+        dlclose(h);
+        return NULL;
+    }
+    rt_lib *lib = calloc(1, sizeof *lib);
+    if (!lib) {
+        rt_errf(err, errlen, "out of memory");
+        dlclose(h);
+        return NULL;
+    }
+    lib->handle = h;
+    lib->desc = m;
+    return lib;
+}
+
+/* Unload the library and free the handle; NULL is allowed. */
+void rt_close(rt_lib *lib)
+{
+    if (!lib)
+        return;
+    dlclose(lib->handle);
+    free(lib);
+}
+
+/* The library's description table (owned by the library). */
+const ft_module_desc *rt_module(const rt_lib *lib)
+{
+    return lib->desc;
+}
+
+/* The exported function called name, or NULL. */
+const ft_func_desc *rt_find(const rt_lib *lib, const char *name)
+{
+    for (int i = 0; i < lib->desc->nfuncs; i++)
+        if (!strcmp(lib->desc->funcs[i].name, name))
+            return &lib->desc->funcs[i];
+    return NULL;
+}

@@ -1,0 +1,65 @@
+/* rt.h - the runtime: loading built libraries, .npy I/O and `ftc run`.
+ *
+ * Errors are returned as non-zero codes with a message written into the
+ * caller's buffer (err, errlen); nothing here exits or prints on its own
+ * except rt_run, which prints its results and errors to the given streams.
+ */
+#ifndef FT_RT_H
+#define FT_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "ft_abi.h"
+
+#define RT_MAX_DIMS 16
+
+/* A host array: dtype is an FT_ABI_* code; data is malloc-owned. */
+typedef struct rt_array {
+    int dtype;
+    int ndim;
+    int64_t dims[RT_MAX_DIMS];
+    void *data;
+    size_t nbytes;
+} rt_array;
+
+size_t rt_dtype_size(int dtype);
+const char *rt_dtype_name(int dtype);            /* "f32" */
+const char *rt_dtype_numpy_name(int dtype);      /* "float32" (for hints) */
+
+/* .npy files, format versions 1.0 to 3.0, C order, little-endian dtypes
+ * <f2 <f4 <f8 <i4 <i8 |b1 (also |u1/?-style bool).  Read allocates
+ * out->data (free with rt_array_free). */
+int rt_npy_read(const char *path, rt_array *out, char *err, size_t errlen);
+int rt_npy_write(const char *path, const rt_array *a, char *err, size_t errlen);
+void rt_array_free(rt_array *a);
+
+/* A loaded library.  rt_open pins libgomp first (dlclose of the last kernel
+ * library otherwise crashes in idle OpenMP threads) and checks the
+ * description's ABI version. */
+typedef struct rt_lib rt_lib;
+rt_lib *rt_open(const char *so_path, char *err, size_t errlen);
+void rt_close(rt_lib *lib);
+const ft_module_desc *rt_module(const rt_lib *lib);
+const ft_func_desc *rt_find(const rt_lib *lib, const char *name);
+
+/* Options of `ftc run` after the library is built. */
+typedef struct rt_run_opts {
+    const char *out_dir;     /* --out-dir: write each out/inout as NAME.npy */
+    int random;              /* --random: random data for unset in/inout */
+    uint64_t seed;           /* --seed */
+    int bench;               /* --bench N: run N timed repeats (0: once) */
+    int print;               /* print outputs (small ones whole, big ones summarised) */
+} rt_run_opts;
+
+/* Run function fname of the loaded library with arguments "name=value"
+ * (value: an integer for sizes, a .npy path for tensors).  Sizes not given
+ * are inferred from .npy shapes; every shape is checked against the
+ * description, and a mismatch names the parameter, the expected and the
+ * given shape.  Prints results/timings to out and errors to err.
+ * Returns 0 on success, 1 on a usage/data error, 2 when the function
+ * itself returned a non-zero code. */
+int rt_run(rt_lib *lib, const char *fname, int nargs, char **args,
+           const rt_run_opts *opts, FILE *out, FILE *err);
+
+#endif

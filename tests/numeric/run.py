@@ -1,0 +1,538 @@
+#!/usr/bin/python3
+"""Numeric tests: run .ft programs with `ftc run` and compare with NumPy.
+
+    /usr/bin/python3 tests/numeric/run.py PATH/TO/ftc SOURCE_ROOT [-k SUBSTRING] [-v]
+
+Covers the examples in examples/ (each NAME.ft, and NAME_par.ft with
+OMP_NUM_THREADS=1 and 2) at small, medium and edge-case sizes, and the small
+programs in tests/numeric/progs/.  Every reference is computed here with
+NumPy, in float64 where the program works in f32.  Prints one line per case
+(`ok NAME` or `FAIL NAME: why`), then `N passed, M failed`; exits 1 if any
+case failed.  -k runs only the cases whose name contains SUBSTRING; -v prints
+the command lines of failing runs.
+
+Assumptions about `ftc run` (language.md, "Running"): arguments are
+`name=value` (sizes as integers, tensors as .npy paths), `--out-dir DIR`
+writes each out/inout tensor as DIR/NAME.npy with the declared dtype, and
+`--no-print` keeps stdout quiet.  Sizes are always passed explicitly.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+TIMEOUT = 300
+RTOL = 1e-5
+
+f32, f64, i32, i64 = np.float32, np.float64, np.int32, np.int64
+
+
+class Fail(Exception):
+    pass
+
+
+# --- running ftc ---------------------------------------------------------
+
+def ftc_run(prog, func, sizes, inputs, threads=None, expect_fail=False):
+    """Run FUNC of PROG with the given sizes and input arrays; return the
+    dict of output arrays (every .npy in the out dir).  With expect_fail,
+    return (exit status, stderr) and insist that the run failed."""
+    with tempfile.TemporaryDirectory(prefix="ftc-numeric-") as d:
+        args = [FTC, "run", prog, func]
+        args += [f"{k}={int(v)}" for k, v in sizes.items()]
+        for k, v in inputs.items():
+            p = os.path.join(d, k + ".npy")
+            np.save(p, np.ascontiguousarray(v))
+            args.append(f"{k}={p}")
+        out = os.path.join(d, "out")
+        os.mkdir(out)
+        args += ["--no-print", "--out-dir", out]
+        env = dict(os.environ)
+        if threads is not None:
+            env["OMP_NUM_THREADS"] = str(threads)
+        try:
+            r = subprocess.run(args, env=env, capture_output=True, text=True,
+                               errors="replace", timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise Fail(f"ftc run timed out after {TIMEOUT} s")
+        cmd = " ".join(args)
+        if expect_fail:
+            if r.returncode == 0:
+                raise Fail("ftc run exited 0, expected a failure" + verbose(cmd))
+            if r.returncode < 0:
+                raise Fail(f"ftc run died of signal {-r.returncode}" + verbose(cmd))
+            if not r.stderr.strip():
+                raise Fail(f"ftc run exited {r.returncode} without a message on stderr")
+            return r.returncode, r.stderr
+        if r.returncode != 0:
+            raise Fail(f"ftc run exited {r.returncode}: {last_lines(r.stderr + r.stdout)}"
+                       + verbose(cmd))
+        return {f[:-4]: np.load(os.path.join(out, f))
+                for f in os.listdir(out) if f.endswith(".npy")}
+
+
+def last_lines(text, n=6):
+    lines = [l for l in text.strip().splitlines() if l.strip()]
+    return " | ".join(lines[-n:]) if lines else "(no output)"
+
+
+def verbose(cmd):
+    return f"\n    command: {cmd}" if VERBOSE else ""
+
+
+# --- comparing -------------------------------------------------------------
+
+def get(outs, name):
+    if name not in outs:
+        raise Fail(f"no output {name}.npy (got: {', '.join(sorted(outs)) or 'none'})")
+    return outs[name]
+
+
+def close(outs, name, ref, dtype, rtol=RTOL):
+    """Output NAME must have REF's shape, the given dtype, and
+    max|got - ref| <= rtol * max|ref| (a relative error over the array)."""
+    got = get(outs, name)
+    ref = np.asarray(ref)
+    if got.shape != ref.shape or got.dtype != np.dtype(dtype):
+        raise Fail(f"{name}: got {got.dtype}{list(got.shape)}, "
+                   f"want {np.dtype(dtype)}{list(ref.shape)}")
+    if got.size == 0:
+        return
+    g, r = got.astype(f64), ref.astype(f64)
+    if not np.array_equal(np.isfinite(g), np.isfinite(r)) or \
+            not np.array_equal(g[~np.isfinite(r)], r[~np.isfinite(r)]):
+        raise Fail(f"{name}: non-finite values differ")
+    fin = np.isfinite(r)
+    if not fin.any():
+        return
+    err = np.max(np.abs(g[fin] - r[fin])) / max(np.max(np.abs(r[fin])), 1e-30)
+    if not err <= rtol:
+        at = np.unravel_index(np.argmax(np.where(fin, np.abs(g - r), -1)), r.shape)
+        raise Fail(f"{name}: relative error {err:.2e} > {rtol:.0e}; "
+                   f"at {list(map(int, at))} got {g[at]!r}, want {r[at]!r}")
+
+
+def exact(outs, name, ref, dtype):
+    got = get(outs, name)
+    ref = np.asarray(ref)
+    if got.shape != ref.shape or got.dtype != np.dtype(dtype):
+        raise Fail(f"{name}: got {got.dtype}{list(got.shape)}, "
+                   f"want {np.dtype(dtype)}{list(ref.shape)}")
+    if not np.array_equal(got, ref):
+        bad = np.argwhere(got != ref)
+        at = tuple(bad[0])
+        raise Fail(f"{name}: {len(bad)} elements differ; at {list(map(int, at))} "
+                   f"got {got[at]!r}, want {ref[at]!r}")
+
+
+# --- the cases -----------------------------------------------------------
+
+CASES = []
+
+
+def case(name, fn, *args, **kw):
+    CASES.append((name, lambda: fn(*args, **kw)))
+
+
+def variants(name, fn, *args):
+    """The serial program, and the _par program with 1 and 2 threads."""
+    case(f"{name}", fn, f"{name.split('[')[0]}.ft", None, *args)
+    case(f"{name}/par-t1", fn, f"{name.split('[')[0]}_par.ft", 1, *args)
+    case(f"{name}/par-t2", fn, f"{name.split('[')[0]}_par.ft", 2, *args)
+
+
+def ex(file):
+    return os.path.join(ROOT, "examples", file)
+
+
+def prog(file):
+    return os.path.join(ROOT, "tests", "numeric", "progs", file)
+
+
+# examples/subdivnet.ft
+
+def subdivnet_ref(adj, e):
+    e = e.astype(f64)
+    y = np.zeros_like(e)
+    for j in range(3):
+        y += np.abs(e[adj[:, j]] - e[adj[:, (j + 1) % 3]])
+    return y
+
+
+def subdivnet(file, threads, n, f, seed):
+    rng = np.random.default_rng(seed)
+    adj = rng.integers(0, n, (n, 3), dtype=i32)
+    if n > 2:
+        adj[0] = [0, 0, 0]            # a face that is its own neighbour
+        adj[1] = [n - 1, 1, n - 1]
+    e = rng.standard_normal((n, f)).astype(f32)
+    outs = ftc_run(ex(file), "subdivnet", {"n_faces": n, "in_feats": f},
+                   {"adj": adj, "e": e}, threads)
+    close(outs, "y", subdivnet_ref(adj, e), f32)
+
+
+for n, f in [(1, 1), (2, 3), (7, 5), (13, 1), (1000, 33)]:
+    variants(f"subdivnet[{n}x{f}]", subdivnet, n, f, 100 + n)
+
+
+# examples/stencil.ft
+
+def stencil_ref(a):
+    a = a.astype(f64)
+    b = a.copy()
+    b[1:-1, 1:-1] = 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:])
+    return b
+
+
+def stencil(file, threads, h, w, seed):
+    a = np.random.default_rng(seed).uniform(-1, 1, (h, w)).astype(f32)
+    outs = ftc_run(ex(file), "stencil", {"h": h, "w": w}, {"a": a}, threads)
+    close(outs, "b", stencil_ref(a), f32)
+
+
+for h, w in [(1, 1), (1, 7), (7, 1), (2, 2), (3, 3), (5, 9), (131, 77)]:
+    variants(f"stencil[{h}x{w}]", stencil, h, w, 200 + h * w)
+
+
+# examples/spmv.ft
+
+def spmv_ref(row_ptr, col_idx, vals, x):
+    prod = vals.astype(f64) * x.astype(f64)[col_idx]
+    n = len(row_ptr) - 1
+    rows = np.repeat(np.arange(n), np.diff(row_ptr))
+    return np.bincount(rows, weights=prod, minlength=n)
+
+
+def spmv(file, threads, lengths, n_cols, seed):
+    rng = np.random.default_rng(seed)
+    lengths = np.asarray(lengths, dtype=i64)
+    row_ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(i32)
+    nnz = int(row_ptr[-1])
+    col_idx = rng.integers(0, n_cols, nnz, dtype=i32)
+    vals = rng.standard_normal(nnz).astype(f32)
+    x = rng.standard_normal(n_cols).astype(f32)
+    outs = ftc_run(ex(file), "spmv",
+                   {"n_rows": len(lengths), "n_cols": n_cols, "nnz": nnz},
+                   {"row_ptr": row_ptr, "col_idx": col_idx, "vals": vals, "x": x},
+                   threads)
+    close(outs, "y", spmv_ref(row_ptr, col_idx, vals, x), f32)
+
+
+def spmv_lengths(n, seed):
+    rng = np.random.default_rng(seed)
+    lengths = rng.poisson(6, n)
+    lengths[rng.random(n) < 0.15] = 0            # 15% empty rows
+    lengths[0] = lengths[-1] = 0                 # first and last rows empty
+    return lengths
+
+
+for label, lengths, n_cols in [
+        ("1row-empty", [0], 1),                  # n = 1, nnz = 0
+        ("1row", [3], 5),
+        ("1col", [1, 0, 2, 1], 1),
+        ("empty-rows", [0, 2, 0, 0, 3, 1, 0], 3),
+        ("all-empty", [0, 0, 0, 0, 0], 4),
+        ("1000x777", spmv_lengths(1000, 5), 777)]:
+    variants(f"spmv[{label}]", spmv, lengths, n_cols, 300 + len(lengths))
+
+
+# examples/matmul.ft
+
+def matmul(file, threads, m, n, k, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-1, 1, (m, k)).astype(f32)
+    b = rng.uniform(-1, 1, (k, n)).astype(f32)
+    outs = ftc_run(ex(file), "matmul", {"m": m, "n": n, "k": k}, {"a": a, "b": b}, threads)
+    close(outs, "c", a.astype(f64) @ b.astype(f64), f32)
+
+
+for m, n, k in [(1, 1, 1), (3, 5, 7), (17, 1, 13), (1, 9, 2), (65, 47, 129)]:
+    variants(f"matmul[{m}x{n}x{k}]", matmul, m, n, k, 400 + m * n * k)
+
+
+# tests/numeric/progs/intdiv.ft, floatdiv.ft
+
+def intdiv(func, dtype):
+    a = np.array([7, -7, 7, -7, 0, 1, -1, 6, -6, 6, -6, 123456, -123456, 5, -5, 2**30, -2**30],
+                 dtype=dtype)
+    b = np.array([2, 2, -2, -2, 3, -3, 3, 3, 3, -3, -3, 1000, 1000, 7, 7, -7, 7], dtype=dtype)
+    if dtype == i64:
+        a = np.concatenate([a, np.array([-3 * 2**40 - 1, 3 * 2**40 + 1], dtype=i64)])
+        b = np.concatenate([b, np.array([2**40, -2**40], dtype=i64)])
+    outs = ftc_run(prog("intdiv.ft"), func, {"n": len(a)}, {"a": a, "b": b})
+    exact(outs, "q", a // b, dtype)
+    exact(outs, "r", a % b, dtype)
+
+
+def intdiv_iter(n):
+    i = np.arange(n, dtype=i64) - 5
+    outs = ftc_run(prog("intdiv.ft"), "intdiv_iter", {"n": n}, {})
+    exact(outs, "q1", i // 3, i64)
+    exact(outs, "r1", i % 3, i64)
+    exact(outs, "q2", i // -3, i64)
+    exact(outs, "r2", i % -3, i64)
+
+
+def intdiv_const():
+    outs = ftc_run(prog("intdiv.ft"), "intdiv_const", {}, {})
+    exact(outs, "k", np.array([-7 // 2, -7 % 2, 7 // -2, 7 % -2, -7 // -2, -7 % -2,
+                               7 // 2, 7 % 2], dtype=i64), i64)
+
+
+def floatdiv():
+    a = np.array([7.5, -7.5, 7.5, -7.5, 0.25, -0.25, 6, -6, 1e3, -1e-3], dtype=f32)
+    b = np.array([2, 2, -2, -2, 1, 1, 3, 3, 0.7, 0.3], dtype=f32)
+    outs = ftc_run(prog("floatdiv.ft"), "floatdiv", {"n": len(a)}, {"a": a, "b": b})
+    close(outs, "q", a // b, f32)          # NumPy's float // and % are Python's
+    close(outs, "r", a % b, f32)
+
+
+case("intdiv/i32", intdiv, "intdiv32", i32)
+case("intdiv/i64", intdiv, "intdiv64", i64)
+case("intdiv/iterators", intdiv_iter, 23)
+case("intdiv/constants", intdiv_const)
+case("floatdiv", floatdiv)
+
+
+# tests/numeric/progs/control.ft
+
+def control(n):
+    x = np.random.default_rng(n).uniform(-2, 2, n).astype(f32)
+    if n >= 6:
+        x[:6] = [-0.5, 0.5, 1.0, 0.0, -1.0, 2.0]     # on the boundaries
+    outs = ftc_run(prog("control.ft"), "control", {"n": n}, {"x": x})
+    xd = x.astype(f64)
+    y = np.where(xd < -0.5, -1, np.where(xd < 0.5, xd * 2, np.where(xd < 1, 3, 1)))
+    close(outs, "y", y, f32)
+    close(outs, "z", np.abs(xd), f32)
+    i = np.arange(n)
+    exact(outs, "c", np.where(i % 3 == 0, 1, np.where(i % 3 == 1, 2, 3)).astype(i32), i32)
+    m = (((xd > 0) & ~(i % 2 == 0)) | (xd < -1)).astype(i32)
+    m[(m == 0) & (i == 0)] = 7
+    exact(outs, "m", m, i32)
+
+
+case("control[1]", control, 1)
+case("control[50]", control, 50)
+
+
+# tests/numeric/progs/builtins.ft
+
+BUILTINS = ["abs", "sqrt", "exp", "ln", "sin", "cos", "tanh", "sigmoid",
+            "floor", "ceil", "square", "min", "max"]
+
+
+def builtins_ref(x, p):
+    x, p = x.astype(f64), p.astype(f64)
+    return [np.abs(x), np.sqrt(p), np.exp(x), np.log(p), np.sin(x), np.cos(x),
+            np.tanh(x), 1 / (1 + np.exp(-x)), np.floor(x), np.ceil(x), np.square(x),
+            np.minimum(x, p), np.maximum(x, p)]
+
+
+def builtins(func, dtype, rtol):
+    rng = np.random.default_rng(7)
+    x = np.concatenate([[0, -0.0, 1, -1, 2.5, -2.5, 0.5, -0.5, 1e-3, 10, -10],
+                        rng.uniform(-6, 6, 60)]).astype(dtype)
+    p = np.concatenate([[1, 1e-4, 2, 3, 1e3, 0.5, 4, 7, 1e-2, 0.1, 20],
+                        rng.uniform(0.01, 50, 60)]).astype(dtype)
+    outs = ftc_run(prog("builtins.ft"), func, {"n": len(x)}, {"x": x, "p": p})
+    y = get(outs, "y")
+    if y.shape != (13, len(x)) or y.dtype != np.dtype(dtype):
+        raise Fail(f"y: got {y.dtype}{list(y.shape)}, want {np.dtype(dtype)}[13, {len(x)}]")
+    bad = []
+    for k, (name, ref) in enumerate(zip(BUILTINS, builtins_ref(x, p))):
+        try:
+            close({name: y[k]}, name, ref, dtype, rtol)
+        except Fail as e:
+            bad.append(str(e))
+    if bad:
+        raise Fail("; ".join(bad))
+
+
+def builtins_int():
+    a = np.array([0, 1, -1, 5, -5, 3, -3, 46340, -46340, 2, -4], dtype=i32)
+    b = np.array([0, -1, 1, -5, 5, 2**31 + 1, -2**31 - 3, 3037000499, -7, 9, -2], dtype=i64)
+    outs = ftc_run(prog("builtins.ft"), "builtins_int", {"n": len(a)}, {"a": a, "b": b})
+    exact(outs, "y", np.stack([np.abs(a), a * a, np.minimum(a, 3), np.maximum(a, -3)]), i32)
+    a64 = a.astype(i64)
+    exact(outs, "z", np.stack([np.abs(b), b * b, np.minimum(b, a64), np.maximum(b, a64)]), i64)
+
+
+case("builtins/f32", builtins, "builtins32", f32, RTOL)
+case("builtins/f64", builtins, "builtins64", f64, 1e-12)
+case("builtins/int", builtins_int)
+
+
+# tests/numeric/progs/casts.ft
+
+def casts():
+    x = np.array([0, 1.5, -1.5, 2.7, -2.7, 1e9, -1e9, 0.999, -0.999, 3], dtype=f64)
+    a = np.array([0, 1, -1, 2**40, -2**40, 7, -7, 0, 5, -3], dtype=i64)
+    m = np.array([True, False, True, True, False, False, True, False, True, False])
+    outs = ftc_run(prog("casts.ft"), "casts", {"n": len(x)}, {"x": x, "a": a, "m": m})
+    exact(outs, "xi", np.trunc(x).astype(i32), i32)
+    exact(outs, "xl", np.trunc(x).astype(i64), i64)
+    exact(outs, "xf", x.astype(f32), f32)
+    exact(outs, "af", a.astype(f64), f64)
+    exact(outs, "ab", a != 0, np.bool_)
+    exact(outs, "pos", a > 0, np.bool_)
+    exact(outs, "mi", m.astype(i32), i32)
+    exact(outs, "mf", m.astype(f32), f32)
+    exact(outs, "nm", ~m, np.bool_)
+
+
+def wide():
+    a = np.array([0, 3, -3, 2**31, -2**31 - 5, 3 * 10**9, 2**20 + 1], dtype=i64)
+    x = np.array([0, 1, -1, 1 + 2**-40, 1e100, -3.25, 1 / 3], dtype=f64)
+    outs = ftc_run(prog("casts.ft"), "wide", {"n": len(a)}, {"a": a, "x": x})
+    exact(outs, "sq", a * a + 1, i64)
+    close(outs, "y", x * x - x / 3, f64, 1e-15)
+
+
+case("casts", casts)
+case("casts/wide", wide)
+
+
+# tests/numeric/progs/minmax.ft
+
+def minmax(n, m):
+    x = np.random.default_rng(n * m).standard_normal((n, m)).astype(f32)
+    outs = ftc_run(prog("minmax.ft"), "minmax", {"n": n, "m": m}, {"x": x})
+    exact(outs, "mx", x.max(axis=1), f32)
+    exact(outs, "mn", x.min(axis=1), f32)
+    exact(outs, "cmx", x.max(axis=0), f32)
+    exact(outs, "ext", np.array([x.min(), x.max()], dtype=f32), f32)
+
+
+def imax(a):
+    a = np.asarray(a, dtype=i32)
+    outs = ftc_run(prog("minmax.ft"), "imax", {"n": len(a)}, {"a": a})
+    exact(outs, "best", np.array([a.max()], dtype=i32), i32)
+    exact(outs, "arg", np.array([np.argmax(a)], dtype=i64), i64)
+
+
+case("minmax[1x1]", minmax, 1, 1)
+case("minmax[9x4]", minmax, 9, 4)
+case("minmax[100x37]", minmax, 100, 37)
+case("minmax/imax[1]", imax, [-5])
+case("minmax/imax[8]", imax, [-5, 3, -2**31, 9, 9, 2**31 - 1, 0, 2**31 - 1])
+
+
+# tests/numeric/progs/range_step.ft
+
+def range_step(n):
+    x = np.arange(1, n + 1, dtype=f32)      # small integers: every sum is exact
+    outs = ftc_run(prog("range_step.ft"), "range_step", {"n": n}, {"x": x})
+    exact(outs, "rev", x[::-1], f32)
+    exact(outs, "suf", np.cumsum(x[::-1])[::-1].astype(f32), f32)
+    z = np.full(n, -1, dtype=i32)
+    for c, i in enumerate(range(n - 1, 0, -3)):
+        z[i] = c
+    w = np.full(n, -1, dtype=i32)
+    for d, i in enumerate(range(1, n, 4)):
+        w[i] = d
+    exact(outs, "z", z, i32)
+    exact(outs, "w", w, i32)
+    exact(outs, "cnt", np.array([len(range(n - 1, 0, -3)), len(range(1, n, 4))], dtype=i32), i32)
+
+
+for n in [1, 2, 3, 4, 5, 10, 11, 12, 100]:
+    case(f"range_step[{n}]", range_step, n)
+
+
+# tests/numeric/progs/assert.ft
+
+def assert_ok():
+    x = np.array([0, 1, 4, 9], dtype=f32)
+    outs = ftc_run(prog("assert.ft"), "checked", {"n": 4}, {"x": x})
+    close(outs, "y", np.sqrt(x.astype(f64)), f32)
+
+
+def assert_fails():
+    x = np.array([0, 1, -4, 9], dtype=f32)
+    ftc_run(prog("assert.ft"), "checked", {"n": 4}, {"x": x}, expect_fail=True)
+
+
+case("assert/passes", assert_ok)
+case("assert/fails", assert_fails)
+
+
+# tests/numeric/progs/shared_acc.ft, histogram.ft (parallel reductions)
+
+def shared_acc(n, threads):
+    x = np.random.default_rng(n).integers(0, 10, n).astype(f32)
+    outs = ftc_run(prog("shared_acc.ft"), "shared_acc", {"n": n}, {"x": x}, threads)
+    exact(outs, "s", np.array([x.astype(f64).sum()], dtype=f32), f32)
+    exact(outs, "mx", np.array([x.max()], dtype=f32), f32)
+    exact(outs, "cnt", np.array([np.sum(x > 4)], dtype=i64), i64)
+
+
+def histogram(n, nb, threads):
+    bins = np.random.default_rng(n).integers(0, nb, n).astype(i32)
+    outs = ftc_run(prog("histogram.ft"), "histogram", {"n": n, "nb": nb}, {"bins": bins}, threads)
+    exact(outs, "h", np.bincount(bins, minlength=nb).astype(i32), i32)
+
+
+for t in [1, 2]:
+    case(f"shared_acc[1]/t{t}", shared_acc, 1, t)
+    case(f"shared_acc[1000003]/t{t}", shared_acc, 1_000_003, t)
+    case(f"histogram[1000003x5]/t{t}", histogram, 1_000_003, 5, t)
+
+
+# tests/numeric/progs/local.ft
+
+def local(n):
+    x = np.random.default_rng(n).standard_normal((n, 4)).astype(f32)
+    outs = ftc_run(prog("local.ft"), "local", {"n": n}, {"x": x})
+    xd = x.astype(f64)
+    close(outs, "y", ((xd * 2).sum(axis=1) + 1)[::-1], f32)
+    exact(outs, "r", (x * 2)[:, ::-1], f32)
+
+
+case("local[1]", local, 1)
+case("local[37]", local, 37)
+
+
+# --- main ------------------------------------------------------------------
+
+def main():
+    global FTC, ROOT, VERBOSE
+    argv = sys.argv[1:]
+    VERBOSE = "-v" in argv
+    argv = [a for a in argv if a != "-v"]
+    pattern = None
+    if "-k" in argv:
+        i = argv.index("-k")
+        pattern = argv[i + 1]
+        del argv[i:i + 2]
+    if len(argv) != 2:
+        sys.exit(__doc__.strip().splitlines()[2].strip())
+    FTC, ROOT = os.path.abspath(argv[0]), os.path.abspath(argv[1])
+    if not os.access(FTC, os.X_OK):
+        sys.exit(f"numeric: no ftc binary at {FTC}")
+    passed = failed = 0
+    for name, fn in CASES:
+        if pattern and pattern not in name:
+            continue
+        try:
+            fn()
+        except Fail as e:
+            print(f"FAIL {name}: {e}", flush=True)
+            failed += 1
+        except Exception as e:                  # a bug in a case, or bad output
+            print(f"FAIL {name}: {type(e).__name__}: {e}", flush=True)
+            failed += 1
+        else:
+            print(f"ok {name}", flush=True)
+            passed += 1
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+FTC = ROOT = None
+VERBOSE = False
+
+if __name__ == "__main__":
+    sys.exit(main())
