@@ -1209,7 +1209,7 @@ static void cg_module_desc(cg_emitter *em, const ast_program *p)
     }
     fprintf(em->out,
             "__attribute__((visibility(\"default\")))\n"
-            "const struct ft_module_desc ft__module_desc __asm__(\"ft_module_desc\") = {\n"
+            "const ft_module_desc ft_module = {\n"
             "    FT_ABI_VERSION, %d, %s\n};\n",
             p->nfuncs, p->nfuncs ? "ft__funcs" : "NULL");
 }

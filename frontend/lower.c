@@ -39,8 +39,9 @@ typedef struct lw {
     ft_ctx *ctx;
     lw_sym *syms;        /* innermost first */
     int depth;
-    ft_vec used_names;   /* AST names taken in the current function */
     ft_vec labels;       /* labels of the current function */
+    const char *shape_of;    /* the parameter whose shape is being lowered */
+    const char *const_name;  /* the const whose value is being lowered */
 } lw;
 
 static ast_expr *lower_expr(lw *L, const pt_node *n);
@@ -57,22 +58,23 @@ static lw_sym *lookup(lw *L, const char *name)
     return NULL;
 }
 
-/* Whether name is taken as an AST name in this function. */
-static int name_used(lw *L, const char *name)
+/* Whether an AST name is taken by a visible tensor, size or iterator. */
+static int name_visible(lw *L, const char *ast_name)
 {
-    for (int i = 0; i < L->used_names.len; i++)
-        if (strcmp(L->used_names.items[i], name) == 0)
+    for (lw_sym *s = L->syms; s; s = s->next)
+        if (s->kind != SYM_CONST && s->kind != SYM_FUNC && strcmp(s->ast_name, ast_name) == 0)
             return 1;
     return 0;
 }
 
-/* A unique AST name for a new local: the user's name, else name_1, ... */
+/* The AST name of a new local: the user's name, or name_1, name_2, ... when
+ * it would shadow a visible one, so that every name in scope at any point
+ * of the AST is unique and passes may move code across scopes. */
 static const char *unique_name(lw *L, const char *name)
 {
     const char *cand = name;
-    for (int k = 1; name_used(L, cand); k++)
+    for (int k = 1; name_visible(L, cand); k++)
         cand = ft_fmt(L->ctx, "%s_%d", name, k);
-    ft_vec_push(L->ctx, &L->used_names, (void *)cand);
     return cand;
 }
 
@@ -317,6 +319,16 @@ static ast_expr *lower_index_expr(lw *L, const pt_node *n)
 static ast_expr *lower_name(lw *L, const pt_node *n)
 {
     lw_sym *s = lookup(L, n->name);
+    if (!s && L->shape_of) {
+        ft_error(L->ctx, n->loc, "unknown size '%s' in the shape of '%s': a shape uses "
+                 "`size` parameters and constants", n->name, L->shape_of);
+        return NULL;
+    }
+    if (!s && L->const_name) {
+        ft_error(L->ctx, n->loc, "the value of const '%s' must be known at compile time, "
+                 "but '%s' is not a constant", L->const_name, n->name);
+        return NULL;
+    }
     if (!s) {
         ft_error(L->ctx, n->loc, "unknown variable '%s'", n->name);
         return NULL;
@@ -661,8 +673,8 @@ static int check_store_type(lw *L, const pt_node *at, lw_sym *t, ast_expr *v)
         return 1;
     if (t->dtype == FT_BOOL && v->dtype == FT_BOOL)
         return 1;
-    ft_error(L->ctx, at->loc, "cannot store a %s value into '%s', a %s tensor, without a "
-             "conversion: write %s(...)", ft_dtype_name(v->dtype), t->name,
+    ft_error(L->ctx, at->loc, "cannot store a value of type %s into '%s', whose type is %s, "
+             "without a conversion: write %s(...)", ft_dtype_name(v->dtype), t->name,
              ft_dtype_name(t->dtype), ft_dtype_name(t->dtype));
     return 0;
 }
@@ -1043,7 +1055,9 @@ static int lower_param_shapes(lw *L, const pt_node *params, ast_param *ps)
                          "sizes and constants");
                 return 0;
             }
+        L->shape_of = ps[i].name;
         ast_expr **shape = lower_dims(L, dims, ps[i].name);
+        L->shape_of = NULL;
         if (!shape) {
             ok = 0;
             continue;
@@ -1059,7 +1073,6 @@ static int lower_param_shapes(lw *L, const pt_node *params, ast_param *ps)
 static ast_func *lower_func(lw *L, const pt_node *fn)
 {
     const pt_node *params = fn->kids[0];
-    L->used_names = (ft_vec){0};
     L->labels = (ft_vec){0};
     lw_sym *mark = push_scope(L);
     ast_param *ps = ft_alloc(L->ctx, sizeof *ps * (size_t)(params->nkids + 1));
@@ -1100,14 +1113,16 @@ static void lower_const(lw *L, const pt_node *n, char *used)
     if (find_define(L, n->name, &dv, used)) {
         v = ast_int(L->ctx, n->loc, dv);
     } else {
+        L->const_name = n->name;
         v = lower_expr(L, n->kids[0]);
-        if (!v)
-            return;
-        if (!is_literal(v)) {
+        L->const_name = NULL;
+        if (v && !is_literal(v)) {
             ft_error(L->ctx, n->kids[0]->loc, "the value of const '%s' must be a compile-time "
                      "number", n->name);
-            return;
+            v = NULL;
         }
+        if (!v)   /* declared anyway, so its uses raise no further errors */
+            v = ast_int(L->ctx, n->loc, 0);
     }
     lw_sym *s = declare(L, SYM_CONST, n->name, n->loc);
     if (s)

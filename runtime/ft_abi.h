@@ -5,7 +5,8 @@
  * generated file (the build embeds it into ftc).  Keep it plain C99 with no
  * includes beyond <stdint.h>.
  *
- * A built library exports one symbol, `ft_module_desc`, describing each
+ * A built library exports one symbol, `ft_module` (FT_MODULE_SYMBOL), of
+ * type ft_module_desc, describing each
  * exported function: its parameters in order, with dtype, access, memory
  * type and shape.  Shapes are expressions of the size parameters, given both
  * as text (for messages) and through `shapes`, which evaluates all of them.
@@ -16,6 +17,7 @@
 #include <stdint.h>
 
 #define FT_ABI_VERSION 1
+#define FT_MODULE_SYMBOL "ft_module"
 
 /* Parameter kinds. */
 #define FT_PARAM_SIZE 0     /* an int64_t size, passed by value */

@@ -1,6 +1,6 @@
 /* loader.c - opening a library built by ftc and reading its description.
  *
- * Requires: a shared library exporting `ft_module_desc` (runtime/ft_abi.h).
+ * Requires: a shared library exporting `ft_module` (FT_MODULE_SYMBOL) (runtime/ft_abi.h).
  * Provides: rt_open / rt_close / rt_module / rt_find.  The description is
  * checked for consistency once at open time, so rt_run can trust it.
  */
@@ -125,9 +125,9 @@ rt_lib *rt_open(const char *so_path, char *err, size_t errlen)
     if (!h)
         return NULL;
     dlerror();
-    const ft_module_desc *m = dlsym(h, "ft_module_desc");
+    const ft_module_desc *m = dlsym(h, FT_MODULE_SYMBOL);
     if (!m) {
-        rt_errf(err, errlen, "'%s' has no symbol ft_module_desc: it was not built by "
+        rt_errf(err, errlen, "'%s' has no symbol " FT_MODULE_SYMBOL ": it was not built by "
                 "ftc (build it with `ftc build`)", so_path);
         dlclose(h);
         return NULL;

@@ -208,7 +208,7 @@ static void *sym(const char *name)
 /* The description of function name in the library's table. */
 static const ft_func_desc *desc(const char *name)
 {
-    const ft_module_desc *m = sym("ft_module_desc");
+    const ft_module_desc *m = sym(FT_MODULE_SYMBOL);
     ck_assert_int_eq(m->abi_version, FT_ABI_VERSION);
     for (int i = 0; i < m->nfuncs; i++)
         if (strcmp(m->funcs[i].name, name) == 0)
