@@ -41,8 +41,8 @@ run_tests() {
     # The same suites under AddressSanitizer + UndefinedBehaviorSanitizer.
     build build-san -Db_sanitize=address,undefined -Db_lundef=false
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    ASAN_OPTIONS=detect_leaks=1 \
-        meson test -C build-san --print-errorlogs --num-processes 2 --suite unit --suite golden
+    ASAN_OPTIONS=detect_leaks=1 CK_FORK=no \
+        meson test -C build-san --print-errorlogs --num-processes 2 --suite unit --suite golden --suite numeric
 }
 
 install_missing

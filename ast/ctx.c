@@ -100,13 +100,19 @@ char *ft_strdup(ft_ctx *ctx, const char *s)
 /* printf into the arena. */
 char *ft_fmt(ft_ctx *ctx, const char *fmt, ...)
 {
+    char small[256];
     va_list ap, ap2;
     va_start(ap, fmt);
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    if (n < 0)
+        n = 0;
     char *p = ft_alloc(ctx, (size_t)n + 1);
-    vsnprintf(p, (size_t)n + 1, fmt, ap2);
+    if ((size_t)n < sizeof small)
+        memcpy(p, small, (size_t)n + 1);
+    else
+        vsnprintf(p, (size_t)n + 1, fmt, ap2);
     va_end(ap2);
     return p;
 }
