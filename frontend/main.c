@@ -82,6 +82,7 @@ static const char usage_text[] =
     "  ftc build PROG.ft -o libNAME.so [-D NAME=VALUE]... [--no-auto] [--cc CC] [--cflags FLAGS] [-v] [--emit=c] [--dump-after=PASS] [--schedule S.fts]\n"
     "  ftc check PROG.ft [-D ...]\n"
     "  ftc run PROG.ft|LIB.so FUNC [name=value]... [--random] [--seed S] [--bench N] [--out-dir DIR] [--print|--no-print] [-D ...] [--cc ...] [--cflags ...]\n"
+    "  ftc PROG.ft [build options]   (the same as ftc build PROG.ft ...)\n"
     "  ftc --help\n"
     "  ftc --version\n";
 
@@ -326,6 +327,12 @@ static int cli_check(cli *c)
     if (c->npos == 0)
         return cli_error(EXIT_USAGE, "no command given; expected build, check or run "
                          "(see ftc --help)");
+    size_t len0 = strlen(c->pos[0]);
+    if (len0 > 3 && !strcmp(c->pos[0] + len0 - 3, ".ft")) {
+        /* `ftc prog.ft --dump-after=lower` means `ftc build prog.ft ...` */
+        memmove(c->pos + 1, c->pos, sizeof *c->pos * (size_t)c->npos++);
+        c->pos[0] = "build";
+    }
     int k = 0;
     while (k < 3 && strcmp(c->pos[0], names[k]))
         k++;
