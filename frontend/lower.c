@@ -415,6 +415,14 @@ static ast_expr *lower_binary(lw *L, const pt_node *n)
     return make_binary(L, n->loc, binop_of(n->op), a, b);
 }
 
+/* -a, folded when a is a literal (so `x -= -3` dumps as `x += 3`). */
+static ast_expr *negate(lw *L, ft_loc loc, ast_expr *a)
+{
+    ast_expr *e = ast_unary(L->ctx, loc, AST_NEG, a);
+    ast_expr *f = fold(L, e);
+    return f ? f : e;
+}
+
 static ast_expr *lower_unary(lw *L, const pt_node *n)
 {
     ast_expr *a = lower_expr(L, n->kids[0]);
@@ -428,9 +436,7 @@ static ast_expr *lower_unary(lw *L, const pt_node *n)
         ft_error(L->ctx, n->loc, "cannot negate a bool; use 'not'");
         return NULL;
     }
-    ast_expr *e = ast_unary(L->ctx, n->loc, AST_NEG, a);
-    ast_expr *f = fold(L, e);
-    return f ? f : e;
+    return negate(L, n->loc, a);
 }
 
 /* Check a call has exactly want positional arguments and no keywords. */
@@ -715,6 +721,19 @@ static lw_sym *lower_target(lw *L, const pt_node *tg, ast_expr ***idx, int *n)
     return *n < 0 ? NULL : t;
 }
 
+/* The value v of `x -= v`, ready to negate: a bool is converted to x's
+ * dtype (as `x - v` would), or refused when x is a bool too. */
+static ast_expr *subtrahend(lw *L, const pt_node *at, lw_sym *t, ast_expr *v)
+{
+    if (v->dtype != FT_BOOL)
+        return v;
+    if (t->dtype == FT_BOOL) {
+        ft_error(L->ctx, at->loc, "cannot subtract from '%s', whose type is bool", t->name);
+        return NULL;
+    }
+    return ast_cast(L->ctx, v->loc, t->dtype, v);
+}
+
 /* `x = e`, `x += e`, `x -= e`, `x *= e`; `x = max(x, e)` is a reduction. */
 static ast_stmt *lower_assign(lw *L, const pt_node *n)
 {
@@ -731,8 +750,10 @@ static ast_stmt *lower_assign(lw *L, const pt_node *n)
     switch (n->op) {
     case PT_OP_ADD: return ast_reduce(L->ctx, n->loc, AST_RED_ADD, t->ast_name, k, idx, v);
     case PT_OP_SUB:
+        if (!(v = subtrahend(L, n->kids[1], t, v)))
+            return NULL;
         return ast_reduce(L->ctx, n->loc, AST_RED_ADD, t->ast_name, k, idx,
-                          ast_unary(L->ctx, v->loc, AST_NEG, v));
+                          negate(L, v->loc, v));
     case PT_OP_MUL: return ast_reduce(L->ctx, n->loc, AST_RED_MUL, t->ast_name, k, idx, v);
     default: break;
     }
