@@ -37,7 +37,7 @@ static int expr_prec(const ast_expr *e)
     case AST_BINARY: return binop_prec(e->u.bin.op);
     case AST_UNARY: return e->u.un.op == AST_NOT ? PREC_NOT : PREC_UNARY;
     case AST_IFEXPR: return PREC_IFEXPR;
-    case AST_INT: return e->u.ival < 0 ? PREC_UNARY : PREC_ATOM;
+    case AST_INT: return e->u.ival < 0 && e->u.ival != INT64_MIN ? PREC_UNARY : PREC_ATOM;
     case AST_FLOAT: return signbit(e->u.fval) ? PREC_UNARY : PREC_ATOM;
     default: return PREC_ATOM;
     }
@@ -117,7 +117,12 @@ static void print_binary(FILE *out, const ast_expr *e)
 void ast_print_expr(FILE *out, const ast_expr *e)
 {
     switch (e->kind) {
-    case AST_INT: fprintf(out, "%lld", (long long)e->u.ival); break;
+    case AST_INT:   /* INT64_MIN has no literal: print an expression folding to it */
+        if (e->u.ival == INT64_MIN)
+            fputs("(-9223372036854775807 - 1)", out);
+        else
+            fprintf(out, "%lld", (long long)e->u.ival);
+        break;
     case AST_FLOAT: print_float(out, e->u.fval); break;
     case AST_BOOLC: fputs(e->u.ival ? "True" : "False", out); break;
     case AST_VAR: fputs(e->u.name, out); break;

@@ -160,8 +160,8 @@ static ast_expr *fold(lw *L, ast_expr *e)
         return e;
     if (e->kind == AST_UNARY && e->u.un.op == AST_NEG) {
         ast_expr *a = fold(L, e->u.un.a);
-        if (!a || !is_literal(a))
-            return NULL;
+        if (!a || !is_literal(a) || (a->kind == AST_INT && a->u.ival == INT64_MIN))
+            return NULL;                        /* -INT64_MIN overflows: not folded */
         return a->kind == AST_INT ? ast_int(L->ctx, e->loc, -a->u.ival)
                                   : ast_float(L->ctx, e->loc, -a->u.fval, a->dtype);
     }
