@@ -235,6 +235,17 @@ static int check_index(lw *L, const ast_expr *e, const pt_node *n)
     return 0;
 }
 
+/* Whether name, a tensor, appears in a parameter's shape, which is refused
+ * (after an error here): the C ABI computes shapes from the sizes alone. */
+static int tensor_in_shape(lw *L, const pt_node *name)
+{
+    if (!L->shape_of)
+        return 0;
+    ft_error(L->ctx, name->loc, "a parameter's shape may use only sizes and constants, "
+             "not the tensor '%s'", name->name);
+    return 1;
+}
+
 /* The tensor symbol an indexed/named access refers to, or NULL after an
  * error that explains what the name is instead. */
 static lw_sym *tensor_sym(lw *L, const pt_node *name)
@@ -245,7 +256,7 @@ static lw_sym *tensor_sym(lw *L, const pt_node *name)
         return NULL;
     }
     switch (s->kind) {
-    case SYM_TENSOR: return s;
+    case SYM_TENSOR: return tensor_in_shape(L, name) ? NULL : s;
     case SYM_SIZE:
         ft_error(L->ctx, name->loc, "'%s' is a size, not a tensor: it cannot be indexed",
                  name->name);
@@ -342,6 +353,8 @@ static ast_expr *lower_name(lw *L, const pt_node *n)
     case SYM_SIZE:
     case SYM_ITER: return ast_var(L->ctx, n->loc, s->ast_name);
     case SYM_TENSOR:
+        if (tensor_in_shape(L, n))
+            return NULL;
         if (s->ndim == 0)
             return ast_load(L->ctx, n->loc, s->ast_name, s->dtype, 0, NULL);
         ft_unsupported(L->ctx, n->loc,
