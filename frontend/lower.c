@@ -42,6 +42,8 @@ typedef struct lw {
     ft_vec labels;       /* labels of the current function */
     const char *shape_of;    /* the parameter whose shape is being lowered */
     const char *const_name;  /* the const whose value is being lowered */
+    int expr_depth;          /* nesting of the expression being lowered */
+    int too_deep;            /* it was reported as nested too deeply */
 } lw;
 
 static ast_expr *lower_expr(lw *L, const pt_node *n);
@@ -629,8 +631,8 @@ static ast_expr *lower_ifexpr(lw *L, const pt_node *n)
     return ast_ifexpr(L->ctx, n->loc, as_bool(L, c), t, o);
 }
 
-/* Lower an expression; NULL after reporting an error. */
-static ast_expr *lower_expr(lw *L, const pt_node *n)
+/* Lower an expression node of any kind; NULL after reporting an error. */
+static ast_expr *lower_expr_node(lw *L, const pt_node *n)
 {
     switch (n->kind) {
     case PT_INT: return ast_int(L->ctx, n->loc, n->ival);
@@ -650,6 +652,28 @@ static ast_expr *lower_expr(lw *L, const pt_node *n)
         ft_error(L->ctx, n->loc, "this is not allowed in an expression");
         return NULL;
     }
+}
+
+/* Deepest expression accepted: every pass after this one recurses over
+ * expressions, and a long chain `a + b + c + ...` nests without brackets. */
+#define MAX_EXPR_DEPTH 1000
+
+/* Lower an expression; NULL after reporting an error (once per too deep
+ * expression). */
+static ast_expr *lower_expr(lw *L, const pt_node *n)
+{
+    if (L->expr_depth >= MAX_EXPR_DEPTH) {
+        if (!L->too_deep)
+            ft_error(L->ctx, n->loc, "expression nested too deeply (more than %d levels); "
+                     "split it with a local variable", MAX_EXPR_DEPTH);
+        L->too_deep = 1;
+        return NULL;
+    }
+    L->expr_depth++;
+    ast_expr *e = lower_expr_node(L, n);
+    if (--L->expr_depth == 0)
+        L->too_deep = 0;
+    return e;
 }
 
 /* An integer-valued expression (loop bounds, shapes); NULL after an error. */
