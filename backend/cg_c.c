@@ -1091,22 +1091,23 @@ static void cg_func(cg_emitter *em, const ast_func *f)
     em->indent = 0;
 }
 
-/* The call wrapper of f: args[k] points to an int64_t for a size, is the
- * data pointer for a tensor. */
+/* The call wrapper of f: ft__args[k] points to an int64_t for a size, is
+ * the data pointer for a tensor (reserved names here and in the shapes
+ * function, so a size or function named `args` or `dims` cannot clash). */
 static void cg_call_wrapper(cg_emitter *em, const ast_func *f)
 {
-    fprintf(em->out, "static int ft__call_%s(void *const *args)\n{\n", f->name);
+    fprintf(em->out, "static int ft__call_%s(void *const *ft__args)\n{\n", f->name);
     if (!f->nparams)
-        cg_line(em, "    (void)args;");
+        cg_line(em, "    (void)ft__args;");
     fprintf(em->out, "    return %s(", f->name);
     for (int i = 0; i < f->nparams; i++) {
         const ast_param *p = &f->params[i];
         if (i)
             fputs(",\n        ", em->out);
         if (p->is_size)
-            fprintf(em->out, "*(const int64_t *)args[%d]", i);
+            fprintf(em->out, "*(const int64_t *)ft__args[%d]", i);
         else
-            fprintf(em->out, "(%s%s *)args[%d]", p->access == FT_ACC_IN ? "const " : "",
+            fprintf(em->out, "(%s%s *)ft__args[%d]", p->access == FT_ACC_IN ? "const " : "",
                     cg_ctype(p->dtype), i);
     }
     fputs(");\n}\n\n", em->out);
@@ -1115,24 +1116,24 @@ static void cg_call_wrapper(cg_emitter *em, const ast_func *f)
 /* The shapes function of f: every tensor dimension from the sizes. */
 static void cg_shapes_fn(cg_emitter *em, const ast_func *f)
 {
-    fprintf(em->out, "static void ft__shapes_%s(const int64_t *sizes, int64_t *dims)\n{\n",
-            f->name);
+    fprintf(em->out, "static void ft__shapes_%s(const int64_t *ft__sizes, "
+            "int64_t *ft__dims)\n{\n", f->name);
     em->indent = 1;
     int nsizes = 0, ndims = 0;
     for (int i = 0; i < f->nparams; i++) {
         if (!f->params[i].is_size)
             continue;
         const char *cn = cg_cname(em, f->params[i].name);
-        cg_line(em, "const int64_t %s = sizes[%d];", cn, nsizes++);
+        cg_line(em, "const int64_t %s = ft__sizes[%d];", cn, nsizes++);
         cg_line(em, "(void)%s;", cn);
     }
     if (!nsizes)
-        cg_line(em, "(void)sizes;");
+        cg_line(em, "(void)ft__sizes;");
     for (int i = 0; i < f->nparams; i++)
         for (int k = 0; !f->params[i].is_size && k < f->params[i].ndim; k++)
-            cg_line(em, "dims[%d] = %s;", ndims++, cg_expr_str(em, f->params[i].shape[k], 0));
+            cg_line(em, "ft__dims[%d] = %s;", ndims++, cg_expr_str(em, f->params[i].shape[k], 0));
     if (!ndims)
-        cg_line(em, "(void)dims;");
+        cg_line(em, "(void)ft__dims;");
     em->indent = 0;
     fputs("}\n\n", em->out);
 }

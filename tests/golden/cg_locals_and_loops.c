@@ -165,23 +165,23 @@ ft__end0:;
     return ft__err;
 }
 
-static int ft__call_locals(void *const *args)
+static int ft__call_locals(void *const *ft__args)
 {
-    return locals(*(const int64_t *)args[0],
-        *(const int64_t *)args[1],
-        (const int32_t *)args[2],
-        (int32_t *)args[3],
-        (int32_t *)args[4]);
+    return locals(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const int32_t *)ft__args[2],
+        (int32_t *)ft__args[3],
+        (int32_t *)ft__args[4]);
 }
 
-static void ft__shapes_locals(const int64_t *sizes, int64_t *dims)
+static void ft__shapes_locals(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = sizes[0];
+    const int64_t n = ft__sizes[0];
     (void)n;
-    const int64_t s = sizes[1];
+    const int64_t s = ft__sizes[1];
     (void)s;
-    dims[0] = n;
-    dims[1] = n;
+    ft__dims[0] = n;
+    ft__dims[1] = n;
 }
 
 static const char *const ft__shape_locals_2[] = {"n"};

@@ -106,27 +106,27 @@ ft__end0:;
     return ft__err;
 }
 
-static int ft__call_hist(void *const *args)
+static int ft__call_hist(void *const *ft__args)
 {
-    return hist(*(const int64_t *)args[0],
-        *(const int64_t *)args[1],
-        (const float *)args[2],
-        (const int32_t *)args[3],
-        (float *)args[4],
-        (float *)args[5],
-        (double *)args[6]);
+    return hist(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (const int32_t *)ft__args[3],
+        (float *)ft__args[4],
+        (float *)ft__args[5],
+        (double *)ft__args[6]);
 }
 
-static void ft__shapes_hist(const int64_t *sizes, int64_t *dims)
+static void ft__shapes_hist(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = sizes[0];
+    const int64_t n = ft__sizes[0];
     (void)n;
-    const int64_t nb = sizes[1];
+    const int64_t nb = ft__sizes[1];
     (void)nb;
-    dims[0] = n;
-    dims[1] = n;
-    dims[2] = n;
-    dims[3] = nb;
+    ft__dims[0] = n;
+    ft__dims[1] = n;
+    ft__dims[2] = n;
+    ft__dims[3] = nb;
 }
 
 static const char *const ft__shape_hist_2[] = {"n"};

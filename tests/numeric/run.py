@@ -495,6 +495,17 @@ case("local[1]", local, 1)
 case("local[37]", local, 37)
 
 
+# tests/numeric/progs/c_names.ft
+
+def c_names(m, n):
+    x = np.random.default_rng(7).uniform(-1, 1, (m, n)).astype(f32)
+    outs = ftc_run(prog("c_names.ft"), "args", {"sizes": m, "dims": n}, {"x": x})
+    close(outs, "y", x.astype(f64).sum(axis=0), f32)
+
+
+case("c_names[3x4]", c_names, 3, 4)
+
+
 # --- main ------------------------------------------------------------------
 
 def main():
