@@ -316,6 +316,7 @@ static int lx_scan(lx_lexer *lx, lx_token *tok)
         "not"     { return lx_word(lx, tok, TK_NOT, s, YYCURSOR); }
         "True"    { return lx_word(lx, tok, TK_TRUE, s, YYCURSOR); }
         "False"   { return lx_word(lx, tok, TK_FALSE, s, YYCURSOR); }
+        "None"    { return lx_word(lx, tok, TK_NONE, s, YYCURSOR); }
         "inf"     { lx_word(lx, tok, TK_FLOAT, s, YYCURSOR); tok->fval = INFINITY; return TK_FLOAT; }
         id        { return lx_word(lx, tok, TK_NAME, s, YYCURSOR); }
 
@@ -413,6 +414,7 @@ const char *lx_kind_desc(int kind)
     case TK_NOT: return "'not'";
     case TK_TRUE: return "'True'";
     case TK_FALSE: return "'False'";
+    case TK_NONE: return "'None'";
     case TK_LPAREN: return "'('";
     case TK_RPAREN: return "')'";
     case TK_LBRACKET: return "'['";

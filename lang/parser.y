@@ -275,11 +275,14 @@ paramlist(A) ::= paramlist(L) COMMA param(P).
                                     { A = L; pt_add(CTX, A, P); }
 
 /* name | name: in | name: out | name: DTYPE[dims] [ACCESS] [@ MTYPE] */
-param(A) ::= NAME(N).               { A = ps_named(ps, PT_PARAM, N); pt_add(CTX, A, NULL); }
+param(A) ::= NAME(N).               { A = ps_named(ps, PT_PARAM, N); pt_add(CTX, A, NULL);
+                                      pt_add(CTX, A, NULL); }
+param(A) ::= NAME(N) ASSIGN expr(E). { A = ps_named(ps, PT_PARAM, N); pt_add(CTX, A, NULL);
+                                      pt_add(CTX, A, E); }
 param(A) ::= NAME(N) COLON IN.      { A = ps_named(ps, PT_PARAM, N); pt_add(CTX, A, NULL);
-                                      A->op = PT_ACC_IN; }
+                                      pt_add(CTX, A, NULL); A->op = PT_ACC_IN; }
 param(A) ::= NAME(N) COLON NAME(D) dims_opt(S) access_opt(C) mtype_opt(M).
-                                    { A = ps_param_type(ps, D, S, C, M);
+                                    { A = ps_param_type(ps, D, S, C, M); pt_add(CTX, A, NULL);
                                       A->name = N.text; A->loc = N.loc; }
 
 %type access_opt {int}
@@ -410,6 +413,10 @@ primary(A) ::= FLOAT(T).            { A = pt_new(CTX, PT_FLOAT, T.loc); A->fval 
 primary(A) ::= STRING(T).           { A = pt_new(CTX, PT_STRING, T.loc); A->str = T.text; }
 primary(A) ::= TRUE(T).             { A = pt_new(CTX, PT_BOOL, T.loc); A->ival = 1; }
 primary(A) ::= FALSE(T).            { A = pt_new(CTX, PT_BOOL, T.loc); A->ival = 0; }
+primary(A) ::= NONE(T).             { A = pt_new(CTX, PT_NONE, T.loc); }
+primary(A) ::= LBRACKET(L) RBRACKET. { A = pt_new(CTX, PT_LIST, L.loc); }
+primary(A) ::= LBRACKET(L) exprlist(E) RBRACKET.
+                                    { A = pt_new(CTX, PT_LIST, L.loc); ps_take_kids(ps, A, E); }
 
 /* comma-separated expressions, in a PT_TUPLE used as a list */
 exprlist(A) ::= expr(E).            { A = pt_new1(CTX, PT_TUPLE, E->loc, E); }

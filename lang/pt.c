@@ -71,6 +71,8 @@ const char *pt_kind_name(pt_kind kind)
         [PT_CALL] = "CALL", [PT_KWARG] = "KWARG", [PT_INDEX] = "INDEX",
         [PT_SLICE] = "SLICE", [PT_ATTR] = "ATTR", [PT_IFEXPR] = "IFEXPR",
         [PT_TUPLE] = "TUPLE",
+        [PT_LIST] = "LIST",
+        [PT_NONE] = "NONE",
     };
     if ((unsigned)kind >= PT_KIND_COUNT || !names[kind])
         return "?";

@@ -16,8 +16,8 @@ typedef enum pt_kind {
     PT_CONST,     /* name; kids[0]: value expr */
     PT_FUNC,      /* name; ival: 1 if `export`; kids[0]: PT_PARAMS, kids[1]: PT_BLOCK */
     PT_PARAMS,    /* kids: PT_PARAM */
-    PT_PARAM,     /* name; kids[0]: PT_TYPE or NULL (untyped); op: access
-                     (PT_ACC_NONE/IN/OUT/INOUT) */
+    PT_PARAM,     /* name; kids[0]: PT_TYPE or NULL (untyped), kids[1]: default
+                     value or NULL; op: access (PT_ACC_NONE/IN/OUT/INOUT) */
     PT_TYPE,      /* name: dtype word ("f32", "size", ...); kids[0]: PT_DIMS or
                      NULL (scalar); kids[1]: PT_MTYPE or NULL */
     PT_DIMS,      /* kids: dim exprs */
@@ -57,6 +57,8 @@ typedef enum pt_kind {
     PT_ATTR,      /* name: attribute; kids[0]: base  (x.shape, x.ndim) */
     PT_IFEXPR,    /* kids[0]: then value, kids[1]: cond, kids[2]: else value */
     PT_TUPLE,     /* kids: expressions (`jo, ji = split(...)`) */
+    PT_LIST,      /* kids: expressions (`[n, m]`, a compile-time list) */
+    PT_NONE,      /* `None` */
     PT_KIND_COUNT
 } pt_kind;
 

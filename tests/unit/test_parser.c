@@ -165,6 +165,14 @@ START_TEST(test_const)
 }
 END_TEST
 
+START_TEST(test_defaults_lists_none)
+{
+    expect_tree("func s(x, axis=-1, keep=None):\n    y = f([1, n], [])\n",
+                "(FUNC s (PARAMS (PARAM x _ _) (PARAM axis _ (UNARY neg 1)) (PARAM keep _ (NONE))) "
+                "(BLOCK (ASSIGN = y (CALL f (LIST 1 n) (LIST)))))");
+}
+END_TEST
+
 START_TEST(test_func_params)
 {
     expect_tree("export func longformer(seq_len: size, feat_len: size,\n"
@@ -172,24 +180,24 @@ START_TEST(test_func_params)
                 "                       k: f32[seq_len, feat_len] in,\n"
                 "                       y: f32[seq_len, 2 * W + 1] out):\n"
                 "    pass\n",
-                "(FUNC export longformer (PARAMS (PARAM seq_len (TYPE size _ _)) "
-                "(PARAM feat_len (TYPE size _ _)) "
-                "(PARAM q in (TYPE f32 (DIMS seq_len feat_len) _)) "
-                "(PARAM k in (TYPE f32 (DIMS seq_len feat_len) _)) "
-                "(PARAM y out (TYPE f32 (DIMS seq_len (BINARY + (BINARY * 2 W) 1)) _))) "
+                "(FUNC export longformer (PARAMS (PARAM seq_len (TYPE size _ _) _) "
+                "(PARAM feat_len (TYPE size _ _) _) "
+                "(PARAM q in (TYPE f32 (DIMS seq_len feat_len) _) _) "
+                "(PARAM k in (TYPE f32 (DIMS seq_len feat_len) _) _) "
+                "(PARAM y out (TYPE f32 (DIMS seq_len (BINARY + (BINARY * 2 W) 1)) _) _)) "
                 "(BLOCK (PASS)))");
     /* untyped, access only, `out` as a name, trailing comma */
     expect_tree("func dot_(a, b, out: out):\n    out = 0\n",
-                "(FUNC dot_ (PARAMS (PARAM a _) (PARAM b _) (PARAM out out _)) "
+                "(FUNC dot_ (PARAMS (PARAM a _ _) (PARAM b _ _) (PARAM out out _ _)) "
                 "(BLOCK (ASSIGN = out 0)))");
     expect_tree("func g(x: in, y: inout,\n):\n    pass\n",
-                "(FUNC g (PARAMS (PARAM x in _) (PARAM y inout _)) (BLOCK (PASS)))");
+                "(FUNC g (PARAMS (PARAM x in _ _) (PARAM y inout _ _)) (BLOCK (PASS)))");
     /* scalars, memory types */
     expect_tree("export func h(alpha: f32 in, x: f32[n] inout @ gpu, s: f64[4] out @ cpu):\n"
                 "    pass\n",
-                "(FUNC export h (PARAMS (PARAM alpha in (TYPE f32 _ _)) "
-                "(PARAM x inout (TYPE f32 (DIMS n) (MTYPE gpu))) "
-                "(PARAM s out (TYPE f64 (DIMS 4) (MTYPE cpu)))) (BLOCK (PASS)))");
+                "(FUNC export h (PARAMS (PARAM alpha in (TYPE f32 _ _) _) "
+                "(PARAM x inout (TYPE f32 (DIMS n) (MTYPE gpu)) _) "
+                "(PARAM s out (TYPE f64 (DIMS 4) (MTYPE cpu)) _)) (BLOCK (PASS)))");
     expect_tree("func e():\n    return\n", "(FUNC e (PARAMS) (BLOCK (RETURN _)))");
 }
 END_TEST
@@ -571,6 +579,7 @@ static Suite *parser_suite(void)
     TCase *tc = tcase_create("trees");
     tcase_add_test(tc, test_const);
     tcase_add_test(tc, test_func_params);
+    tcase_add_test(tc, test_defaults_lists_none);
     tcase_add_test(tc, test_schedule);
     tcase_add_test(tc, test_grad);
     tcase_add_test(tc, test_var);
