@@ -1,0 +1,616 @@
+#!/usr/bin/python3
+"""Numeric tests of the standard library (stdlib/*.ft) against NumPy.
+
+    /usr/bin/python3 tests/numeric/stdlib_run.py PATH/TO/ftc SOURCE_ROOT [-k SUBSTRING] [-v]
+
+The programs in tests/numeric/stdlib/ call every stdlib function, in its
+allocating and in-place forms, on several shapes (0-D and broadcasting ones
+included).  Each program is built once per set of -D constants with
+`ftc build`; each case then calls one exported function with `ftc run LIB
+FUNC name=x.npy ... --out-dir D --no-print` and compares the outputs with a
+NumPy reference (conv2d and the pools: written here from their definition).
+Output is as tests/numeric/run.py's: one line per case, then
+`N passed, M failed`; exits 1 if any case failed.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import zlib
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run as base                      # noqa: E402  (close, exact, Fail)
+
+Fail, close, exact, get = base.Fail, base.close, base.exact, base.get
+
+TIMEOUT = 300
+f32, f64, i32, i64 = np.float32, np.float64, np.int32, np.int64
+
+
+# --- running ftc ---------------------------------------------------------
+
+LIBS = {}          # (program, defines) -> built library, or the Fail of its build
+
+
+def build(prog, defines):
+    key = (prog, tuple(sorted(defines.items())))
+    if key not in LIBS:
+        stem = os.path.splitext(os.path.basename(prog))[0]
+        lib = os.path.join(WORK, f"lib{stem}{len(LIBS)}.so")
+        args = [FTC, "build", prog, "-o", lib] + [f"-D{k}={v}" for k, v in defines.items()]
+        r = subprocess.run(args, capture_output=True, text=True, errors="replace",
+                           timeout=TIMEOUT)
+        LIBS[key] = lib if r.returncode == 0 else Fail(
+            f"ftc build {os.path.basename(prog)} exited {r.returncode}: "
+            f"{base.last_lines(r.stderr + r.stdout)}")
+    if isinstance(LIBS[key], Fail):
+        raise LIBS[key]
+    return LIBS[key]
+
+
+def ftc_run(file, func, inputs, sizes=None, defines=None):
+    """Run FUNC of tests/numeric/stdlib/FILE with the given input arrays
+    (and sizes, for those the shapes do not give); return the dict of its
+    out/inout arrays."""
+    lib = build(os.path.join(ROOT, "tests", "numeric", "stdlib", file), defines or {})
+    with tempfile.TemporaryDirectory(prefix="ftc-stdlib-", dir=WORK) as d:
+        args = [FTC, "run", lib, func] + [f"{k}={int(v)}" for k, v in (sizes or {}).items()]
+        for k, v in inputs.items():
+            p = os.path.join(d, k + ".npy")
+            np.save(p, np.array(v, order="C"))     # (ascontiguousarray makes 0-D 1-D)
+            args.append(f"{k}={p}")
+        out = os.path.join(d, "out")
+        os.mkdir(out)
+        args += ["--no-print", "--out-dir", out]
+        try:
+            r = subprocess.run(args, capture_output=True, text=True, errors="replace",
+                               timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise Fail(f"ftc run timed out after {TIMEOUT} s")
+        if r.returncode != 0:
+            raise Fail(f"ftc run exited {r.returncode}: {base.last_lines(r.stderr + r.stdout)}"
+                       + (f"\n    command: {' '.join(args)}" if base.VERBOSE else ""))
+        return {f[:-4]: np.load(os.path.join(out, f))
+                for f in os.listdir(out) if f.endswith(".npy")}
+
+
+# --- comparing -------------------------------------------------------------
+
+def check(outs, name, ref, dtype, rtol=base.RTOL):
+    """close() for floats, exact() for integers and bools."""
+    if np.issubdtype(np.dtype(dtype), np.floating):
+        close(outs, name, ref, dtype, rtol)
+    else:
+        exact(outs, name, np.asarray(ref).astype(dtype), dtype)
+
+
+def check_stack(outs, name, labels, refs, dtype, rtol=base.RTOL):
+    """Output NAME stacks one result per label along dimension 0; each is
+    compared on its own (its own relative error)."""
+    got = get(outs, name)
+    if got.shape[:1] != (len(refs),):
+        raise Fail(f"{name}: got shape {list(got.shape)}, want {len(refs)} results")
+    bad = []
+    for k, (label, ref) in enumerate(zip(labels, refs)):
+        try:
+            check({label: got[k]}, label, ref, dtype, rtol)
+        except Fail as e:
+            bad.append(f"{name}[{k}] {e}")
+    if bad:
+        raise Fail("; ".join(bad))
+
+
+def rng_for(*key):
+    """A generator seeded by the case (the same in every run)."""
+    return np.random.default_rng(zlib.crc32(repr(key).encode()))
+
+
+def nonzero(rng, shape, dtype=f32):
+    """Values of magnitude 0.25 .. 2 with random signs (safe divisors)."""
+    return (rng.uniform(0.25, 2, shape) * rng.choice([-1, 1], shape)).astype(dtype)
+
+
+# --- the cases -----------------------------------------------------------
+
+CASES = []
+
+
+def case(name, fn, *args, **kw):
+    CASES.append((name, lambda: fn(*args, **kw)))
+
+
+# elementwise.ft
+
+BIN = ["add", "sub", "mul", "truediv", "floordiv", "mod", "maximum", "minimum", "pow"]
+UN = ["neg", "abs", "sqrt", "exp", "ln", "sin", "cos", "tanh", "sigmoid", "floor", "ceil",
+      "square", "relu"]
+
+
+def bin_refs(a, b, p):
+    """References of BIN; floordiv and mod in the operands' own dtype, as
+    tests/numeric/run.py (Python's rules, which NumPy follows)."""
+    ad, bd, pd = a.astype(f64), b.astype(f64), p.astype(f64)
+    return [ad + bd, ad - bd, ad * bd, ad / bd, np.floor_divide(a, b), np.mod(a, b),
+            np.maximum(ad, bd), np.minimum(ad, bd), pd ** bd]
+
+
+def un_refs(x, p):
+    xd, pd = x.astype(f64), p.astype(f64)
+    return [-xd, np.abs(xd), np.sqrt(pd), np.exp(xd), np.log(pd), np.sin(xd), np.cos(xd),
+            np.tanh(xd), 1 / (1 + np.exp(-xd)), np.floor(xd), np.ceil(xd), np.square(xd),
+            np.maximum(xd, 0)]
+
+
+def binary(func, sa, sb, sizes=None):
+    rng = rng_for(func, sa, sb)
+    a, b = nonzero(rng, sa), nonzero(rng, sb)
+    p = rng.uniform(0.5, 2, sa).astype(f32)
+    outs = ftc_run("elementwise.ft", func, {"a": a, "b": b, "p": p}, sizes)
+    refs = bin_refs(a, b, p)
+    check_stack(outs, "y", BIN, refs, f32)
+    check_stack(outs, "z", BIN, refs, f32)
+
+
+for func, sa, sb in [("bin_same", (3, 4), (3, 4)), ("bin_same", (1, 1), (1, 1)),
+                     ("bin_same", (17, 33), (17, 33)),
+                     ("bin_row", (3, 4), (4,)), ("bin_row", (5, 1), (1,)),
+                     ("bin_ones", (3, 1), (1, 4)), ("bin_ones", (1, 1), (1, 6)),
+                     ("bin_scalar", (5,), ()), ("bin_scalar", (1,), ()),
+                     ("bin_zerod", (), ()),
+                     ("bin_cube", (2, 1, 4), (3, 1)), ("bin_cube", (1, 1, 1), (1, 1))]:
+    case(f"elementwise/{func}[{sa}x{sb}]", binary, func, sa, sb)
+
+
+def bin_int(n):
+    rng = rng_for("bin_int", n)
+    a = rng.integers(-20, 21, n).astype(i32)
+    b = rng.choice([-5, -3, -2, -1, 1, 2, 3, 7], n).astype(i32)
+    p = rng.integers(0, 5, n).astype(i32)
+    outs = ftc_run("elementwise.ft", "bin_int", {"a": a, "b": b, "p": p})
+    refs = [a + b, a - b, a * b, a // b, a % b, np.maximum(a, b), np.minimum(a, b), a ** p]
+    labels = [op for op in BIN if op != "truediv"]
+    check_stack(outs, "y", labels, refs, i32)
+    check_stack(outs, "z", labels, refs, i32)
+    check(outs, "q", a / b, f64, 1e-15)
+    check(outs, "r", a / b, f64, 1e-15)
+
+
+def bin_int64(n):
+    rng = rng_for("bin_int64", n)
+    a = rng.integers(-1000, 1000, n).astype(i32)
+    s = np.array(-3 * 2**33 - 1, dtype=i64)
+    outs = ftc_run("elementwise.ft", "bin_int64", {"a": a, "s": s})
+    a64 = a.astype(i64)
+    refs = [a64 + s, a64 * s, a64 // s]
+    check_stack(outs, "y", ["add", "mul", "floordiv"], refs, i64)
+    check_stack(outs, "z", ["add", "mul", "floordiv"], refs, i64)
+
+
+def bin_literal(n):
+    a = nonzero(rng_for("bin_literal", n), n)
+    outs = ftc_run("elementwise.ft", "bin_literal", {"a": a})
+    ad = a.astype(f64)
+    refs = [ad + 1, 2.5 * ad, ad ** 2]
+    check_stack(outs, "y", ["add", "mul", "pow"], refs, f32)
+    check_stack(outs, "z", ["add", "mul", "pow"], refs, f32)
+
+
+for n in [1, 9]:
+    case(f"elementwise/bin_int[{n}]", bin_int, n)
+    case(f"elementwise/bin_int64[{n}]", bin_int64, n)
+    case(f"elementwise/bin_literal[{n}]", bin_literal, n)
+
+
+def special(shape, rng, lo, hi):
+    """Random values in [lo, hi) with some integers and halves among them."""
+    x = rng.uniform(lo, hi, shape)
+    if x.size:
+        flat = x.reshape(-1)
+        flat[::3] = np.round(flat[::3] * 2) / 2
+    return x
+
+
+def unary(func, shape, dtype=f32, rtol=base.RTOL):
+    rng = rng_for(func, shape)
+    x = special(shape, rng, -3, 3).astype(dtype)
+    p = rng.uniform(0.1, 5, shape).astype(dtype)
+    outs = ftc_run("elementwise.ft", func, {"x": x, "p": p})
+    refs = un_refs(x, p)
+    check_stack(outs, "y", UN, refs, dtype, rtol)
+    check_stack(outs, "z", UN, refs, dtype, rtol)
+
+
+for func, shape in [("un_mat", (3, 4)), ("un_mat", (1, 1)), ("un_vec", (7,)),
+                    ("un_vec", (100,)), ("un_zerod", ()), ("un_cube", (2, 3, 4))]:
+    case(f"elementwise/{func}[{shape}]", unary, func, shape)
+case("elementwise/un_f64[11]", unary, "un_f64", (11,), f64, 1e-12)
+
+
+def un_bcast(n, m):
+    r = special((m,), rng_for("un_bcast", n, m), -3, 3).astype(f32)
+    outs = ftc_run("elementwise.ft", "un_bcast", {"r": r}, {"n": n})
+    rd = np.broadcast_to(r.astype(f64), (n, m))
+    check_stack(outs, "y", ["exp", "neg", "relu"], [np.exp(rd), -rd, np.maximum(rd, 0)], f32)
+
+
+def un_int(n):
+    a = rng_for("un_int", n).integers(-50, 50, n).astype(i32)
+    outs = ftc_run("elementwise.ft", "un_int", {"a": a})
+    refs = [-a, np.abs(a), a * a, np.maximum(a, 0)]
+    check_stack(outs, "y", ["neg", "abs", "square", "relu"], refs, i32)
+    check_stack(outs, "z", ["neg", "abs", "square", "relu"], refs, i32)
+
+
+case("elementwise/un_bcast[3x4]", un_bcast, 3, 4)
+case("elementwise/un_bcast[1x5]", un_bcast, 1, 5)
+case("elementwise/un_int[1]", un_int, 1)
+case("elementwise/un_int[13]", un_int, 13)
+
+
+# creation.ft
+
+def create(n, m):
+    v = rng_for("create", n, m).uniform(-1, 1, m).astype(f32)
+    outs = ftc_run("creation.ft", "create", {"v": v}, {"n": n})
+    exact(outs, "z2", np.zeros((n, m), f32), f32)
+    exact(outs, "o1", np.ones(n, f32), f32)
+    exact(outs, "f0", np.array(2.5, f32), f32)
+    exact(outs, "zi", np.zeros((n, m), i32), i32)
+    exact(outs, "oi", np.ones(m, i64), i64)
+    exact(outs, "f2", np.full((n, m), -3.25, f32), f32)
+    exact(outs, "fi", np.full(n, 2, i32), i32)          # 2.75 truncated, as NumPy
+    exact(outs, "fv", np.broadcast_to(v, (n, m)), f32)
+    exact(outs, "fb", np.ones(n, bool), np.bool_)
+    exact(outs, "z3", np.zeros((2, n, m), f64), f64)
+
+
+def create_(n, m):
+    rng = rng_for("create_", n, m)
+    ins = {"v": rng.uniform(-1, 1, m).astype(f32),
+           "z2": rng.uniform(1, 2, (n, m)).astype(f32),
+           "o1": rng.uniform(2, 3, n).astype(f32),
+           "f0": np.array(9, f32),
+           "zi": rng.integers(1, 9, (n, m)).astype(i32),
+           "fi": rng.integers(1, 9, n).astype(i32),
+           "fv": rng.uniform(5, 6, (n, m)).astype(f32),
+           "f3": rng.uniform(5, 6, (2, n, m)).astype(f64)}
+    outs = ftc_run("creation.ft", "create_", ins)
+    exact(outs, "z2", np.zeros((n, m), f32), f32)
+    exact(outs, "o1", np.ones(n, f32), f32)
+    exact(outs, "f0", np.array(2.5, f32), f32)
+    exact(outs, "zi", np.zeros((n, m), i32), i32)
+    exact(outs, "fi", np.full(n, -7, i32), i32)
+    exact(outs, "fv", np.broadcast_to(ins["v"], (n, m)), f32)
+    exact(outs, "f3", np.full((2, n, m), 0.125, f64), f64)
+
+
+for n, m in [(1, 1), (3, 4), (8, 1)]:
+    case(f"creation/create[{n}x{m}]", create, n, m)
+    case(f"creation/create_[{n}x{m}]", create_, n, m)
+
+
+# reduction.ft
+
+RED_VARIANTS = [dict(), dict(axis=0), dict(axis=1), dict(axis=-1), dict(axis=(0, 2)),
+                dict(axis=(2, 1), keepdims=True), dict(keepdims=True),
+                dict(axis=1, keepdims=True)]
+RED_NP = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min}
+
+
+def red(op, shape):
+    rng = rng_for("red", op, shape)
+    if op == "prod":
+        x = rng.uniform(0.5, 1.5, shape).astype(f32)
+    else:
+        x = rng.standard_normal(shape).astype(f32)
+    outs = ftc_run("reduction.ft", f"red_{op}", {"x": x})
+    bad = []
+    for j, kw in enumerate(RED_VARIANTS):
+        ref = RED_NP[op](x.astype(f64), **kw)
+        for form in "ab":
+            try:
+                check(outs, f"{form}{j}", ref, f32)
+            except Fail as e:
+                bad.append(f"{kw or 'all'}: {e}")
+    if bad:
+        raise Fail("; ".join(bad))
+
+
+for op in RED_NP:
+    for shape in [(2, 3, 4), (1, 1, 1), (5, 1, 3), (3, 17, 2)]:
+        case(f"reduction/{op}[{shape}]", red, op, shape)
+
+
+def red_small(n):
+    rng = rng_for("red_small", n)
+    v = rng.standard_normal(n).astype(f32)
+    s = np.array(rng.standard_normal(), f32)
+    d = rng.standard_normal(n)
+    outs = ftc_run("reduction.ft", "red_small", {"v": v, "s": s, "d": d})
+    vd, sd = v.astype(f64), float(s)
+    check_stack(outs, "y", ["sum", "prod", "reduce_max", "reduce_min", "sum0", "max0",
+                            "sum_", "reduce_min_"],
+                [vd.sum(), sd, vd.max(), vd.min(), sd, sd, vd.sum(), sd], f32)
+    check(outs, "e", [d.sum(), d.max()], f64, 1e-12)
+    check(outs, "kv", [vd.sum()], f32)
+
+
+def red_int(n, m):
+    a = rng_for("red_int", n, m).integers(-3, 4, (n, m)).astype(i32)
+    outs = ftc_run("reduction.ft", "red_int", {"a": a})
+    a64 = a.astype(i64)
+    exact(outs, "s", a64.sum(0), i64)
+    exact(outs, "p", a64.prod(1), i64)
+    exact(outs, "mx", a.max(1), i32)
+    exact(outs, "mn", a.min(), i32)
+    exact(outs, "si", a.sum(0).astype(i32), i32)
+    exact(outs, "mxl", a.max(1, keepdims=True).astype(i64), i64)
+
+
+case("reduction/small[1]", red_small, 1)
+case("reduction/small[10]", red_small, 10)
+case("reduction/int[1x1]", red_int, 1, 1)
+case("reduction/int[4x6]", red_int, 4, 6)
+
+
+# linalg.ft
+
+def mm(func, sa, sb, dtypes=(f32, f32), extra=None):
+    rng = rng_for(func, sa, sb)
+    ins = {"a": rng.uniform(-1, 1, sa).astype(dtypes[0]),
+           "b": rng.uniform(-1, 1, sb).astype(dtypes[1])}
+    if func == "mm_dtypes":
+        ins["a"] = rng.integers(-5, 6, sa).astype(i32)
+        ins["c"] = rng.integers(-5, 6, sb).astype(i32)
+    outs = ftc_run("linalg.ft", func, ins)
+    a, b = ins["a"].astype(f64), ins["b"].astype(f64)
+    if func == "mm_dtypes":
+        check(outs, "y", a @ b, f64, 1e-12)
+        check(outs, "z", a @ b, f64, 1e-12)
+        exact(outs, "yi", ins["a"] @ ins["c"], i32)
+        exact(outs, "zi", ins["a"] @ ins["c"], i32)
+    elif func == "mm_expr":
+        check(outs, "y", (a @ b) * 2 + 1, f32)
+        check(outs, "z", a[0] @ b, f32)
+    else:
+        check(outs, "y", np.matmul(a, b), f32)
+        check(outs, "z", np.matmul(a, b), f32)
+
+
+for func, sa, sb in [
+        ("mm_2d", (3, 5), (5, 4)), ("mm_2d", (1, 1), (1, 1)), ("mm_2d", (17, 33), (33, 9)),
+        ("mm_dot", (7,), (7,)), ("mm_dot", (1,), (1,)),
+        ("mm_vecmat", (5,), (5, 3)), ("mm_vecmat", (1,), (1, 1)),
+        ("mm_matvec", (4, 6), (6,)), ("mm_matvec", (1, 2), (2,)),
+        ("mm_batch", (2, 3, 5), (2, 5, 4)), ("mm_batch", (1, 1, 1), (1, 1, 1)),
+        ("mm_batch_mat", (3, 2, 5), (5, 4)),
+        ("mm_bcast", (2, 1, 3, 5), (3, 5, 4)), ("mm_bcast", (2, 1, 1, 1), (3, 1, 1)),
+        ("mm_bcast_sym", (1, 3, 5), (4, 5, 2)),
+        ("mm_vec_batch", (5,), (3, 5, 4)), ("mm_batch_vec", (3, 4, 5), (5,)),
+        ("mm_dtypes", (3, 4), (4, 5)), ("mm_expr", (3, 4), (4, 5))]:
+    case(f"linalg/{func}[{sa}@{sb}]", mm, func, sa, sb,
+         (f32, f64) if func == "mm_dtypes" else (f32, f32))
+
+
+# nn.ft
+
+NN_CONSTS = [dict(),                                              # the program's own
+             dict(N=1, C=2, H=5, W=4, O=4, KH=3, KW=1),
+             dict(N=3, C=6, H=9, W=8, O=2, KH=2, KW=3)]
+NN_DEFAULT = dict(N=2, C=4, H=7, W=6, O=6, KH=3, KW=2)
+
+
+def softmax_ref(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def softmax(shape):
+    x = (3 * rng_for("softmax", shape).standard_normal(shape)).astype(f32)
+    xd = x.astype(f64)
+    outs = ftc_run("nn.ft", "softmax_last", {"x": x})
+    check(outs, "y", softmax_ref(xd, -1), f32)
+    check(outs, "z", softmax_ref(xd, -1), f32)
+    outs = ftc_run("nn.ft", "softmax_axes", {"x": x})
+    check(outs, "y0", softmax_ref(xd, 0), f32)
+    check(outs, "y1", softmax_ref(xd, 1), f32)
+    check(outs, "z0", softmax_ref(xd, 0), f32)
+    check(outs, "z1", softmax_ref(xd, 1), f32)
+
+
+def softmax_small(n):
+    rng = rng_for("softmax_small", n)
+    v = 50 * rng.standard_normal(n)                 # large: needs the max subtracted
+    s = np.array(rng.standard_normal(), f32)
+    outs = ftc_run("nn.ft", "softmax_small", {"v": v, "s": s})
+    check(outs, "y", softmax_ref(v, 0), f64, 1e-12)
+    check(outs, "z", softmax_ref(v, 0), f64, 1e-12)
+    check(outs, "ys", np.array(1.0), f32)
+    check(outs, "zs", np.array(1.0), f32)
+
+
+for shape in [(2, 3, 4), (1, 1, 1), (4, 1, 7)]:
+    case(f"nn/softmax[{shape}]", softmax, shape)
+case("nn/softmax_small[1]", softmax_small, 1)
+case("nn/softmax_small[9]", softmax_small, 9)
+
+
+def pair(v):
+    return (v, v) if np.isscalar(v) else tuple(v)
+
+
+def conv2d_ref(x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+    """torch.nn.functional.conv2d from its definition: out[n, o, i, j] =
+    b[o] + sum over c, kh, kw of x_padded[n, g*Cg + c, i*sh + kh*dh, j*sw + kw*dw]
+    * w[o, c, kh, kw], g the group of o."""
+    (sh, sw), (ph, pw), (dh, dw) = pair(stride), pair(padding), pair(dilation)
+    unbatched = x.ndim == 3
+    x = x[None] if unbatched else x
+    x, w = x.astype(f64), w.astype(f64)
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    xp = np.zeros((n, c, h + 2 * ph, wd + 2 * pw))
+    xp[:, :, ph:ph + h, pw:pw + wd] = x
+    oh = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    ow = (wd + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    og = o // groups
+    out = np.zeros((n, o, oh, ow))
+    for oc in range(o):
+        g = oc // og
+        for i in range(kh):
+            for j in range(kw):
+                win = xp[:, g * cg:(g + 1) * cg,
+                         i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                         j * dw:j * dw + sw * (ow - 1) + 1:sw]
+                out[:, oc] += np.einsum("nchw,c->nhw", win, w[oc, :, i, j])
+        if b is not None:
+            out[:, oc] += b[oc]
+    return out[0] if unbatched else out
+
+
+def pool_ref(x, kernel, stride=None, padding=0, kind="max"):
+    """max_pool2d / avg_pool2d (count_include_pad) over the last two
+    dimensions, from the definition."""
+    (kh, kw), (ph, pw) = pair(kernel), pair(padding)
+    sh, sw = pair(kernel if stride is None else stride)
+    x = x.astype(f64)
+    h, wd = x.shape[-2:]
+    fillv = -np.inf if kind == "max" else 0.0
+    xp = np.full(x.shape[:-2] + (h + 2 * ph, wd + 2 * pw), fillv)
+    xp[..., ph:ph + h, pw:pw + wd] = x
+    oh, ow = (h + 2 * ph - kh) // sh + 1, (wd + 2 * pw - kw) // sw + 1
+    out = np.zeros(x.shape[:-2] + (oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            win = xp[..., i * sh:i * sh + kh, j * sw:j * sw + kw]
+            out[..., i, j] = win.max(axis=(-2, -1)) if kind == "max" else win.mean(axis=(-2, -1))
+    return out
+
+
+def conv(func, consts):
+    k = {**NN_DEFAULT, **consts}
+    rng = rng_for(func, tuple(sorted(consts.items())))
+    N, C, H, W, O, KH, KW = (k[c] for c in ("N", "C", "H", "W", "O", "KH", "KW"))
+    groups = 2 if func == "conv_groups" else 1
+    ins = {"x": rng.uniform(-1, 1, (N, C, H, W)).astype(f32),
+           "w": rng.uniform(-1, 1, (O, C // groups, KH, KW)).astype(f32)}
+    if func != "conv_plain":
+        ins["b"] = rng.uniform(-1, 1, O).astype(f32)
+    if func == "conv_groups":
+        ins["x3"] = rng.uniform(-1, 1, (C, H, W)).astype(f32)
+    outs = ftc_run("nn.ft", func, ins, defines=consts)
+    x, w, b = ins["x"], ins["w"], ins.get("b")
+    if func == "conv_plain":
+        ref = conv2d_ref(x, w)
+    elif func == "conv_stride_pad":
+        ref = conv2d_ref(x, w, b, stride=2, padding=1)
+    elif func == "conv_pairs":
+        ref = conv2d_ref(x, w, b, stride=(2, 1), padding=(1, 2), dilation=(2, 1))
+    else:
+        ref = conv2d_ref(x, w, b, dilation=2, groups=2)
+        ref3 = conv2d_ref(ins["x3"], w, b, dilation=2, groups=2)
+        check(outs, "y3", ref3, f32)
+        check(outs, "z3", ref3, f32)
+    check(outs, "y", ref, f32)
+    check(outs, "z", ref, f32)
+
+
+for consts in NN_CONSTS:
+    label = ",".join(f"{k}={v}" for k, v in consts.items()) or "default"
+    for func in ["conv_plain", "conv_stride_pad", "conv_pairs", "conv_groups"]:
+        case(f"nn/{func}[{label}]", conv, func, consts)
+
+
+def conv_sym(n, c, h, w, o):
+    rng = rng_for("conv_sym", n, c, h, w, o)
+    x = rng.uniform(-1, 1, (n, c, h, w)).astype(f32)
+    wt = rng.uniform(-1, 1, (o, c, 3, 3)).astype(f32)
+    b = rng.uniform(-1, 1, o).astype(f32)
+    outs = ftc_run("nn.ft", "conv_sym", {"x": x, "w": wt, "b": b}, {"oh": h, "ow": w})
+    check(outs, "y", conv2d_ref(x, wt, b, padding=1), f32)
+
+
+case("nn/conv_sym[1x1x1x1x1]", conv_sym, 1, 1, 1, 1, 1)
+case("nn/conv_sym[2x3x5x4x2]", conv_sym, 2, 3, 5, 4, 2)
+
+
+def pools(consts):
+    k = {**NN_DEFAULT, **consts}
+    rng = rng_for("pools", tuple(sorted(consts.items())))
+    x = rng.standard_normal((k["N"], k["C"], k["H"], k["W"])).astype(f32)
+    x3 = rng.standard_normal((k["C"], k["H"], k["W"])).astype(f32)
+    outs = ftc_run("nn.ft", "pools", {"x": x, "x3": x3}, defines=consts)
+    settings = [(x, dict(kernel=2)), (x, dict(kernel=3, stride=2, padding=1)),
+                (x, dict(kernel=(2, 3), stride=(1, 2))), (x3, dict(kernel=2))]
+    bad = []
+    for j, (src, kw) in enumerate(settings):
+        for kind in ["max", "avg"]:
+            ref = pool_ref(src, kind=kind, **kw)
+            for form in "yz":
+                try:
+                    check(outs, f"{kind[0]}{form}{j}", ref, f32)
+                except Fail as e:
+                    bad.append(f"{kind} {kw}: {e}")
+    if bad:
+        raise Fail("; ".join(bad))
+
+
+for consts in NN_CONSTS:
+    label = ",".join(f"{k}={v}" for k, v in consts.items()) or "default"
+    case(f"nn/pools[{label}]", pools, consts)
+
+
+def pool_int(n, h, w):
+    a = rng_for("pool_int", n, h, w).integers(-2**31, 2**31, (n, h, w)).astype(i32)
+    oh, ow = (h - 1) // 2 + 1, (w - 1) // 2 + 1
+    outs = ftc_run("nn.ft", "pool_int", {"a": a}, {"oh": oh, "ow": ow})
+    exact(outs, "y", pool_ref(a, 3, 2, 1).astype(i32), i32)
+
+
+case("nn/pool_int[1x1x1]", pool_int, 1, 1, 1)
+case("nn/pool_int[2x7x6]", pool_int, 2, 7, 6)
+
+
+# --- main ------------------------------------------------------------------
+
+def main():
+    global FTC, ROOT, WORK
+    argv = sys.argv[1:]
+    base.VERBOSE = "-v" in argv
+    argv = [a for a in argv if a != "-v"]
+    pattern = None
+    if "-k" in argv:
+        i = argv.index("-k")
+        pattern = argv[i + 1]
+        del argv[i:i + 2]
+    if len(argv) != 2:
+        sys.exit(__doc__.strip().splitlines()[2].strip())
+    FTC, ROOT = os.path.abspath(argv[0]), os.path.abspath(argv[1])
+    if not os.access(FTC, os.X_OK):
+        sys.exit(f"stdlib: no ftc binary at {FTC}")
+    passed = failed = 0
+    with tempfile.TemporaryDirectory(prefix="ftc-stdlib-") as WORK:
+        for name, fn in CASES:
+            if pattern and pattern not in name:
+                continue
+            try:
+                fn()
+            except Fail as e:
+                print(f"FAIL {name}: {e}", flush=True)
+                failed += 1
+            except Exception as e:              # a bug in a case, or bad output
+                print(f"FAIL {name}: {type(e).__name__}: {e}", flush=True)
+                failed += 1
+            else:
+                print(f"ok {name}", flush=True)
+                passed += 1
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+FTC = ROOT = WORK = None
+
+if __name__ == "__main__":
+    sys.exit(main())
