@@ -154,7 +154,7 @@ def binary(func, sa, sb, sizes=None):
 
 
 for func, sa, sb in [("bin_same", (3, 4), (3, 4)), ("bin_same", (1, 1), (1, 1)),
-                     ("bin_same", (17, 33), (17, 33)),
+                     ("bin_same", (17, 33), (17, 33)), ("bin_same", (0, 3), (0, 3)),
                      ("bin_row", (3, 4), (4,)), ("bin_row", (5, 1), (1,)),
                      ("bin_ones", (3, 1), (1, 4)), ("bin_ones", (1, 1), (1, 6)),
                      ("bin_scalar", (5,), ()), ("bin_scalar", (1,), ()),
@@ -223,7 +223,8 @@ def unary(func, shape, dtype=f32, rtol=base.RTOL):
 
 
 for func, shape in [("un_mat", (3, 4)), ("un_mat", (1, 1)), ("un_vec", (7,)),
-                    ("un_vec", (100,)), ("un_zerod", ()), ("un_cube", (2, 3, 4))]:
+                    ("un_vec", (100,)), ("un_vec", (0,)), ("un_zerod", ()),
+                    ("un_cube", (2, 3, 4))]:
     case(f"elementwise/{func}[{shape}]", unary, func, shape)
 case("elementwise/un_f64[11]", unary, "un_f64", (11,), f64, 1e-12)
 
@@ -286,7 +287,7 @@ def create_(n, m):
     exact(outs, "f3", np.full((2, n, m), 0.125, f64), f64)
 
 
-for n, m in [(1, 1), (3, 4), (8, 1)]:
+for n, m in [(1, 1), (3, 4), (8, 1), (0, 2)]:
     case(f"creation/create[{n}x{m}]", create, n, m)
     case(f"creation/create_[{n}x{m}]", create_, n, m)
 
@@ -321,6 +322,8 @@ def red(op, shape):
 for op in RED_NP:
     for shape in [(2, 3, 4), (1, 1, 1), (5, 1, 3), (3, 17, 2)]:
         case(f"reduction/{op}[{shape}]", red, op, shape)
+for op in ["sum", "prod"]:         # empty reductions give the identity
+    case(f"reduction/{op}[(2, 0, 3)]", red, op, (2, 0, 3))
 
 
 def red_small(n):
@@ -381,6 +384,7 @@ def mm(func, sa, sb, dtypes=(f32, f32), extra=None):
 
 for func, sa, sb in [
         ("mm_2d", (3, 5), (5, 4)), ("mm_2d", (1, 1), (1, 1)), ("mm_2d", (17, 33), (33, 9)),
+        ("mm_2d", (3, 0), (0, 4)), ("mm_2d", (0, 2), (2, 3)),
         ("mm_dot", (7,), (7,)), ("mm_dot", (1,), (1,)),
         ("mm_vecmat", (5,), (5, 3)), ("mm_vecmat", (1,), (1, 1)),
         ("mm_matvec", (4, 6), (6,)), ("mm_matvec", (1, 2), (2,)),
