@@ -577,6 +577,42 @@ case("nn/pool_int[1x1x1]", pool_int, 1, 1, 1)
 case("nn/pool_int[2x7x6]", pool_int, 2, 7, 6)
 
 
+# compose.ft
+
+def compose(n, m, k):
+    rng = rng_for("compose", n, m, k)
+    ins = {"a": rng.uniform(-1, 1, (n, k)).astype(f32),
+           "b": rng.uniform(-1, 1, (k, m)).astype(f32),
+           "x": rng.uniform(-1, 1, (n, m)).astype(f32),
+           "v": rng.uniform(-1, 1, m).astype(f32),
+           "r": rng.uniform(-1, 1, (n, m)).astype(f32),
+           "q": rng.uniform(-3, 3, (n, m)).astype(f32)}
+    outs = ftc_run("compose.ft", "compose", ins)
+    a, b, x, v, r, q = (ins[c].astype(f64) for c in "abxvrq")
+    check(outs, "s", (x * v + 1).sum(0), f32)
+    check(outs, "t", np.maximum((a * 2) @ b - x, 0), f32)
+    check(outs, "u", softmax_ref((x + v) * 0.5, 1), f32)
+    check(outs, "w", (a @ b).max(1) + np.abs(x).sum(-1), f32)
+    check(outs, "r", np.maximum(r, 0) + v, f32)
+    check(outs, "q", softmax_ref(q, -1), f32)
+    check(outs, "p", x * v + x.min(1, keepdims=True), f32)
+
+
+def compose_int(n, m):
+    rng = rng_for("compose_int", n, m)
+    a = rng.integers(-50, 50, (n, m)).astype(i32)
+    e = rng.uniform(-1, 1, (n, m)).astype(f32)
+    outs = ftc_run("compose.ft", "compose_int", {"a": a, "e": e})
+    exact(outs, "c", np.array(((a % 3) * (a // 2)).astype(i64).sum()), i64)
+    ed = e.astype(f64)
+    check(outs, "d", ed.sum(1) @ ed, f32)
+
+
+for n, m, k in [(1, 1, 1), (3, 4, 5), (8, 1, 2)]:
+    case(f"compose[{n}x{m}x{k}]", compose, n, m, k)
+    case(f"compose/int[{n}x{m}]", compose_int, n, m)
+
+
 # --- main ------------------------------------------------------------------
 
 def main():
