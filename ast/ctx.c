@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/ctx.h>
+#include <isl/options.h>
+
 /* The arena is a list of chunks; allocation bumps a pointer in the newest
  * one.  Large requests get a chunk of their own. */
 typedef struct ft_chunk {
@@ -48,6 +51,8 @@ void ft_ctx_free(ft_ctx *ctx)
 {
     if (!ctx)
         return;
+    if (ctx->isl)
+        isl_ctx_free(ctx->isl);
     ft_chunk *c = ctx->arena->head;
     while (c) {
         ft_chunk *next = c->next;
@@ -56,6 +61,16 @@ void ft_ctx_free(ft_ctx *ctx)
     }
     free(ctx->arena);
     free(ctx);
+}
+
+/* The isl context, made on first use; isl errors are recorded in it. */
+isl_ctx *ft_isl(ft_ctx *ctx)
+{
+    if (!ctx->isl) {
+        ctx->isl = isl_ctx_alloc();
+        isl_options_set_on_error(ctx->isl, ISL_ON_ERROR_CONTINUE);
+    }
+    return ctx->isl;
 }
 
 /* Allocate zeroed arena memory, aligned for any type. */

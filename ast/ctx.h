@@ -26,6 +26,7 @@ typedef struct ft_loc {
 } ft_loc;
 
 typedef struct ft_arena ft_arena;
+struct isl_ctx;
 
 /* What the user asked for on the command line that passes need to see. */
 typedef struct ft_options {
@@ -45,12 +46,17 @@ typedef struct ft_ctx {
     int max_errors;          /* stop reporting after this many */
     int next_stmt_id;        /* stable statement IDs, unique per compilation */
     ft_options opts;
+    struct isl_ctx *isl;     /* created on first use by ft_isl, freed with ctx */
 } ft_ctx;
 
 /* Create a context whose diagnostics go to stderr. */
 ft_ctx *ft_ctx_new(void);
 /* Free the context, its arena and everything allocated from it. */
 void ft_ctx_free(ft_ctx *ctx);
+
+/* The context's isl_ctx, created on first use (errors are recorded, not
+ * printed: isl calls return NULL and the caller reports). */
+struct isl_ctx *ft_isl(ft_ctx *ctx);
 
 /* Arena allocation: zeroed memory that lives as long as the context. */
 void *ft_alloc(ft_ctx *ctx, size_t size);

@@ -14,4 +14,9 @@ extern const char *const ft_pass_names[];
 ast_program *ft_compile(ft_ctx *ctx, const ft_source *src,
                         const char *dump_after, FILE *dump_out);
 
+/* Print the dependences of every function of p (`ftc --emit=deps`):
+ * statements, RAW/WAR/WAW relations in isl notation, and what each loop
+ * allows.  Returns 0, or 1 after an error reported through ctx. */
+int ft_emit_deps(ft_ctx *ctx, const ast_program *p, FILE *out);
+
 #endif

@@ -37,7 +37,7 @@ typedef struct cli {
     char **pos;                 /* malloc-owned array of argv pointers */
     const char *output;         /* -o */
     const char *cc, *cflags;
-    int no_auto, verbose, emit_c;
+    int no_auto, verbose, emit_c, emit_deps;
     const char *dump_after, *schedule;
     int ndefines;
     const char **define_names;  /* malloc-owned, each name malloc-owned */
@@ -104,6 +104,7 @@ static const char help_text[] =
     "                     (default $FTC_CFLAGS)\n"
     "  -v                 verbose: show what the compiler does\n"
     "  --emit=c           write the generated C to stdout (or to -o FILE.c); do not compile\n"
+    "  --emit=deps        print the dependences of every function (isl notation); do not compile\n"
     "  --dump-after=PASS  print the program after PASS (valid .ft) to stdout and stop\n"
     "  --schedule S.fts   apply schedules from a file (not supported yet)\n"
     "  --random           random data for every in/inout tensor not given: floats\n"
@@ -210,8 +211,12 @@ static int cli_set_value(cli *c, const cli_flag *f, const char *v)
     case F_SCHEDULE: c->schedule = v; return 0;
     case F_OUT_DIR: c->run.out_dir = v; return 0;
     case F_EMIT:
+        if (strcmp(v, "deps") == 0) {
+            c->emit_deps = 1;
+            return 0;
+        }
         if (strcmp(v, "c"))
-            return cli_error(EXIT_USAGE, "--emit=%s: only --emit=c is supported", v);
+            return cli_error(EXIT_USAGE, "--emit=%s: use --emit=c or --emit=deps", v);
         c->emit_c = 1;
         return 0;
     case F_SEED:
@@ -436,6 +441,8 @@ static int emit_c(ft_ctx *ctx, const ast_program *p, const char *output)
 /* Build the library (or the C, or a dump) from p as the flags say. */
 static int build_output(const cli *c, ft_ctx *ctx, const ast_program *p)
 {
+    if (c->emit_deps)
+        return ft_emit_deps(ctx, p, stdout) ? EXIT_ERR : EXIT_OK;
     if (c->emit_c)
         return emit_c(ctx, p, c->output);
     char *def = c->output ? NULL : default_lib_path(c->pos[1]);

@@ -13,16 +13,19 @@ Walks GOLDEN_DIR (recursively, in sorted order).  For every x.ft (except
          and the dump must be a fixed point of the printer: the dump, saved
          as x.ft in a temporary folder and dumped again, prints itself.
   x.c    `ftc build x.ft --emit=c` must exit 0 and print x.c.
+  x.deps `ftc build x.ft --emit=deps` must exit 0 and print x.deps (the
+         dependences of every function, analysis/deps.c).
 
-A .ft with none of the three fails.  Extra arguments for ftc (e.g. `-D W=64`)
+A .ft with none of these fails.  Extra arguments for ftc (e.g. `-D W=64`)
 may be given in a comment among the file's first lines: `# ftc-args: -D W=64`.
 
 --update rewrites the expected files from the actual output, for review
 (`git diff tests/golden`).  A .ft with no expected file gets x.err when its
-name starts with `err_`, x.ir otherwise; a comment `# golden: ir c` among the
-first lines picks the kinds instead.  An update never writes the output of a
-run that failed the wrong way (a crash, exit 0 for an .err case, exit 1 for
-an .ir or .c case, a dump that is not a fixed point).
+name starts with `err_`, x.deps when it starts with `deps_`, x.ir otherwise;
+a comment `# golden: ir c` among the first lines picks the kinds instead.
+An update never writes the output of a run that failed the wrong way (a
+crash, exit 0 for an .err case, exit 1 for an .ir, .c or .deps case, a dump
+that is not a fixed point).
 
 Prints one line per case (`ok x.ft (err)`, or `FAIL x.ft (ir): why` and a
 unified diff), then `N passed, M failed`; exits 1 if any case failed.
@@ -36,7 +39,7 @@ import sys
 import tempfile
 
 TIMEOUT = 120
-KINDS = ("err", "ir", "c")
+KINDS = ("err", "ir", "c", "deps")
 
 
 class Fail(Exception):
@@ -86,10 +89,10 @@ def actual(ftc, path, kind, extra):
         if r.returncode != 1:
             raise Fail(f"`ftc check` exited {r.returncode}, expected 1" + tail(r.stderr))
         return strip_dirs(r.stderr, path)
-    if kind == "c":
-        r = run([ftc, "build", path, "--emit=c"] + extra)
+    if kind in ("c", "deps"):
+        r = run([ftc, "build", path, f"--emit={kind}"] + extra)
         if r.returncode != 0:
-            raise Fail(f"`ftc build --emit=c` exited {r.returncode}" + tail(r.stderr))
+            raise Fail(f"`ftc build --emit={kind}` exited {r.returncode}" + tail(r.stderr))
         return r.stdout
     r = run([ftc, "build", path, "--dump-after=lower"] + extra)
     if r.returncode != 0:
@@ -151,12 +154,14 @@ def main():
             continue
         if not kinds:
             if not update:
-                print(f"FAIL {rel}: no expected output (.err, .ir or .c); "
+                print(f"FAIL {rel}: no expected output (.err, .ir, .c or .deps); "
                       "generate it with --update and review it")
                 failed += 1
                 continue
+            base = os.path.basename(path)
             kinds = header(path, "golden") or \
-                (["err"] if os.path.basename(path).startswith("err_") else ["ir"])
+                (["err"] if base.startswith("err_") else
+                 ["deps"] if base.startswith("deps_") else ["ir"])
             bad = [k for k in kinds if k not in KINDS]
             if bad:
                 print(f"FAIL {rel}: unknown kind in `# golden:`: {' '.join(bad)}")

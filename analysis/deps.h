@@ -1,0 +1,126 @@
+/* deps.h - instance-wise dependences and the questions transforms ask.
+ *
+ * ppcg-style: each dependence kind is one short function over the tagged
+ * access relations of access.h, computed with isl_union_access_info /
+ * isl_union_flow as memory-based ("may") dependences: a pair of instances
+ * is a dependence when the earlier touches an element the later touches
+ * too and one of them writes it.  Relations go from the source (earlier)
+ * instance to the sink (later) one:
+ *
+ *     RAW on a: [n, m] -> { S4[i, j] -> S5[i', j'] : i' = i + 2 and j' = j - 1 ... }
+ *
+ * FreeTensor's paper writes the same dependence from the sink back to the
+ * source, (i, j) -> (i - 2, j + 1); isl_map_reverse gives that form.
+ *
+ * Refinements (FreeTensor §4.2.1):
+ * - a tensor defined inside loops only depends within one instance of its
+ *   scope (access.h expands it by the enclosing iterators);
+ * - two reductions with the same operator into the same tensor are not
+ *   ordered by each other: such pairs are not RAW/WAR/WAW but kept apart as
+ *   AN_RED, which tells a parallelizer that it needs a reduction or atomics.
+ *
+ * Every query can return a witness: one dependence as text (kind, tensor,
+ * the two statements, the isl relation and one example pair), arena-owned,
+ * for error messages.
+ */
+#ifndef FT_AN_DEPS_H
+#define FT_AN_DEPS_H
+
+#include "access.h"
+
+typedef enum an_dep_kind {
+    AN_RAW,            /* read after write (flow) */
+    AN_WAR,            /* write after read (anti) */
+    AN_WAW,            /* write after write (output) */
+    AN_RED,            /* two same-operator reductions: not a dependence */
+    AN_DEP_KINDS
+} an_dep_kind;
+
+/* The dependences of one kind from one statement to another on one tensor. */
+typedef struct an_dep {
+    an_dep_kind kind;
+    const an_access *src;    /* an access of the source statement */
+    const an_access *snk;    /* an access of the sink statement */
+    const char *var;         /* the tensor */
+    int exact;               /* 0 if one of the accesses is over-approximated */
+    isl_map *rel;            /* owned: { S[i] -> T[j] }, source -> sink */
+} an_dep;
+
+typedef struct an_deps {
+    an_accesses *acc;        /* the accesses they come from */
+    int owns_acc;            /* an_deps_free frees acc too */
+    isl_union_map *tagged[AN_DEP_KINDS];   /* owned: [S[i] -> R[]] -> [T[j] -> R'[]] */
+    int n;                   /* deps, sorted by kind, source, sink, tensor */
+    an_dep **deps;
+} an_deps;
+
+/* The dependences of the accesses a (which must outlive the result). */
+an_deps *an_compute_deps(an_accesses *a);
+/* Collect f's accesses and compute their dependences (owning both). */
+an_deps *an_func_deps(ft_ctx *ctx, ast_func *f);
+void an_deps_free(an_deps *d);
+
+/* One function per kind: tagged relations [S[i] -> R<k>[]] -> [T[j] -> R<l>[]]
+ * (same-operator reduction pairs left out of the first three). */
+__isl_give isl_union_map *an_raw(const an_accesses *a);
+__isl_give isl_union_map *an_war(const an_accesses *a);
+__isl_give isl_union_map *an_waw(const an_accesses *a);
+__isl_give isl_union_map *an_reduction_pairs(const an_accesses *a);
+/* The relations of one kind without tags: { S[i] -> T[j] }. */
+__isl_give isl_union_map *an_deps_untagged(const an_deps *d, an_dep_kind kind);
+
+/* ---- queries */
+
+/* Whether a dependence (RAW, WAR or WAW; with_red: or a reduction pair)
+ * between instances in `filter` (statement names; NULL: all) is carried
+ * at schedule dimension `level` (equal before it, later at it).  Sets
+ * *witness (may be NULL) to the first such one.  -1 on isl errors. */
+int an_carried_at(const an_deps *d, __isl_keep isl_union_set *filter, int level,
+                  int with_red, char **witness);
+
+/* Whether loop L (a For of the function) carries a dependence: two
+ * instances inside L, in different iterations of L, of which one must
+ * run first.  Reductions of one operator do not count. */
+int an_loop_carries_dep(const an_deps *d, const ast_stmt *loop, char **witness);
+
+/* What running the iterations of a loop in parallel needs. */
+typedef enum an_par {
+    AN_PAR_OK,          /* independent iterations */
+    AN_PAR_REDUCTION,   /* only same-operator reductions collide, at affine
+                           indices: a reduction (privatise or atomics) */
+    AN_PAR_ATOMIC,      /* reductions at indices not known (random access):
+                           atomics */
+    AN_PAR_NO,          /* a carried dependence forbids it */
+    AN_PAR_ERROR,
+} an_par;
+an_par an_loop_parallel(const an_deps *d, const ast_stmt *loop, char **witness);
+
+/* The dependences between the instances inside two statements. */
+typedef struct an_between {
+    int forward;             /* from instances of s to instances of t */
+    int backward;            /* from t to s */
+    int ntensors;            /* the tensors carrying them */
+    const char **tensors;
+    char *witness;           /* the first one, or NULL */
+} an_between;
+/* Fill *out for s and t (statements of the function; loops, ifs, leaves);
+ * returns the number of dependences found. */
+int an_deps_between(const an_deps *d, const ast_stmt *s, const ast_stmt *t,
+                    an_between *out);
+
+/* Whether running the instances in the order of new_sched (statement
+ * instance -> time vector, one time space for all; statements it leaves out
+ * are not checked) would run the sink of some dependence before or together
+ * with its source.  Reduction pairs may be reordered.  -1 on errors. */
+int an_order_reverses_dep(const an_deps *d, __isl_keep isl_union_map *new_sched,
+                          char **witness);
+
+/* ---- text */
+
+const char *an_dep_kind_name(an_dep_kind k);        /* "RAW", ... */
+/* A dependence as a sentence for messages. */
+char *an_dep_text(const an_deps *d, const an_dep *dep);
+/* Print f's statements, dependences and what each loop allows (--emit=deps). */
+void an_print_func_deps(FILE *out, const an_deps *d);
+
+#endif
