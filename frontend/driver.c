@@ -8,12 +8,12 @@
 
 #include <string.h>
 
+#include "cleanup.h"
 #include "lower.h"
 #include "schedule.h"
-#include "simplify.h"
-#include "deps.h"
 
-const char *const ft_pass_names[] = {"lower", "simplify", "schedule", NULL};
+const char *const ft_pass_names[] = {"lower", "prop_temps", "remove_copies", "shrink_vars",
+                                     "hoist", "remove_dead", "schedule", NULL};
 
 /* Print p after pass `name` when the user asked for that dump. */
 static void maybe_dump(const char *name, const char *dump_after, FILE *out,
@@ -38,11 +38,31 @@ ast_program *ft_compile(ft_ctx *ctx, const ft_source *src, const char *dump_afte
         return NULL;
     maybe_dump("lower", dump_after, dump_out, p);
 
-    /* transforms/simplify.c: needs the AST.  Leaves: constants folded,
-     * comparisons, `//`, `%`, min/max decided under the loop ranges and
-     * conditions, decided ifs and asserts removed (labels kept). */
-    xf_simplify(ctx, p);
-    maybe_dump("simplify", dump_after, dump_out, p);
+    /* transforms/ cleanup passes (cleanup.h): they never fail, keep the
+     * program's results and errors, and leave flat sequences with each
+     * VarDef last in its sequence.  Before the schedules, so that a local
+     * shrunk into a loop is private to it when the loop is parallelized. */
+    /* prop_temps.c: needs the AST.  Leaves: single-use locals substituted
+     * (their Store dropped, their VarDef left for remove_dead). */
+    xf_propagate_temps(ctx, p);
+    maybe_dump("prop_temps", dump_after, dump_out, p);
+    /* remove_copies.c: needs the AST.  Leaves: reads of plain copies read
+     * the source (the copy dropped, its VarDef left for remove_dead). */
+    xf_remove_copies(ctx, p);
+    maybe_dump("remove_copies", dump_after, dump_out, p);
+    /* shrink_vars.c: needs the AST.  Leaves: locals declared in the
+     * innermost loop holding their accesses, per-iteration dimensions
+     * dropped, constant windows instead of whole dimensions. */
+    xf_shrink_vars(ctx, p);
+    maybe_dump("shrink_vars", dump_after, dump_out, p);
+    /* hoist.c: needs the AST.  Leaves: loop-invariant locals computed
+     * before their loop. */
+    xf_hoist_invariants(ctx, p);
+    maybe_dump("hoist", dump_after, dump_out, p);
+    /* remove_dead.c: needs the AST.  Leaves: no unread stores to locals, no
+     * unused locals, no empty loops or branches. */
+    xf_remove_dead(ctx, p);
+    maybe_dump("remove_dead", dump_after, dump_out, p);
 
     /* transforms/schedule.c: the user's `schedule` blocks.  Needs: the AST.
      * Leaves: parallel loops marked, colliding reductions marked atomic. */
@@ -53,17 +73,4 @@ ast_program *ft_compile(ft_ctx *ctx, const ft_source *src, const char *dump_afte
     /* The auto-scheduler (transforms/auto/) runs here once it exists;
      * --no-auto will skip it. */
     return p;
-}
-
-/* --emit=deps: the dependences of every function (analysis/deps.c). */
-int ft_emit_deps(ft_ctx *ctx, const ast_program *p, FILE *out)
-{
-    for (int i = 0; i < p->nfuncs; i++) {
-        an_deps *d = an_func_deps(ctx, p->funcs[i]);
-        if (!d)
-            return 1;
-        an_print_func_deps(out, d);
-        an_deps_free(d);
-    }
-    return 0;
 }

@@ -137,26 +137,20 @@ int locals(int64_t n, int64_t s, const int32_t *x, int32_t *y, int32_t *m)
     int ft__err = FT_OK;
     void *ft__h1 = NULL;
     {
-        int32_t small[4];
+        if (!ft__grow(&ft__h1, ft__nbytes(1, (const int64_t[]){n}, sizeof(int32_t)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
+        int32_t *big = (int32_t *)ft__h1;
+        *m = 2147483647;
+        for (int64_t i = n - 1; i > (-1); i += (-1)) {
+            big[i] = ft__floordiv_i32(x[i], 3) + ft__mod_i32(x[i], 3);
+        }
         {
-            if (!ft__grow(&ft__h1, ft__nbytes(1, (const int64_t[]){n}, sizeof(int32_t)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
-            int32_t *big = (int32_t *)ft__h1;
-            *m = 2147483647;
-            for (int64_t i = n - 1; i > (-1); i += (-1)) {
-                big[i] = ft__floordiv_i32(x[i], 3) + ft__mod_i32(x[i], 3);
-            }
-            for (int64_t j = 0; j < 4; j++) {
-                small[j] = j;
-            }
-            {
-                const int64_t ft__b4 = 0;
-                const int64_t ft__s4 = s;
-                const int64_t ft__n4 = ft__trip(ft__b4, n, ft__s4);
-                for (int64_t ft__k4 = 0; ft__k4 < ft__n4; ft__k4++) {
-                    const int64_t i = ft__b4 + ft__k4 * ft__s4;
-                    y[i] = big[i] + small[ft__mod_i64(i, 4)];
-                    *m = ft__min_i32(*m, y[i]);
-                }
+            const int64_t ft__b3 = 0;
+            const int64_t ft__s3 = s;
+            const int64_t ft__n3 = ft__trip(ft__b3, n, ft__s3);
+            for (int64_t ft__k3 = 0; ft__k3 < ft__n3; ft__k3++) {
+                const int64_t i = ft__b3 + ft__k3 * ft__s3;
+                y[i] = big[i] + ((int32_t)ft__mod_i64(i, 4));
+                *m = ft__min_i32(*m, y[i]);
             }
         }
     }

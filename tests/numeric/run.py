@@ -506,7 +506,91 @@ def c_names(m, n):
 case("c_names[3x4]", c_names, 3, 4)
 
 
+# tests/numeric/progs/cleanup.ft (the cleanup passes keep the results)
+
+def cleanup(n, m):
+    """Every function of cleanup.ft; with m = 0 only hoist (the others read
+    x[i, 0]), where the guard keeps x[0] from being read."""
+    rng = np.random.default_rng(1000 + 7 * n + m)
+    if m == 0:
+        return cleanup_hoist(rng, n, m)
+    x = rng.uniform(-1, 1, (n, m)).astype(f32)
+    xd = x.astype(f64)
+    w = rng.standard_normal(n)
+    outs = ftc_run(prog("cleanup.ft"), "temps", {"n": n, "m": m}, {"x": x, "w": w})
+    close(outs, "z", (xd[:, 0] ** 2 + w + np.abs(xd[:, 0] * 2 + 1)), f64, 1e-6)
+    close(outs, "y", np.exp(xd[:, ::-1]) * 2, f32)
+
+    a = rng.uniform(-1, 1, m).astype(f32)
+    outs = ftc_run(prog("cleanup.ft"), "copies", {"n": n, "m": m}, {"x": x, "a": a})
+    rot = xd[:, (np.arange(m) + 1) % m]
+    close(outs, "y", rot ** 2 + xd[np.arange(n) // 2] ** 2 + rot[:, :1], f32)
+    close(outs, "a", 1 + a.astype(f64) * 2, f32)
+
+    outs = ftc_run(prog("cleanup.ft"), "shrink", {"n": n, "m": m}, {"x": x})
+    s = (xd ** 2 + xd[:, ::-1] ** 2).sum(axis=1)
+    for i in range(1, n - 1):
+        s[i] += xd[i - 1, 0] * xd[i + 1, 0] + xd[i, 0] ** 2
+    close(outs, "s", s, f32)
+    close(outs, "y", (xd + 1) ** 2, f32)
+
+    cleanup_hoist(rng, n, m)
+    v = rng.uniform(-2, 2, n).astype(f32)
+    idx = rng.integers(0, n, n).astype(i32) if n > 0 else np.zeros(0, dtype=i32)
+    outs = ftc_run(prog("cleanup.ft"), "dead", {"n": n}, {"x": v, "idx": idx})
+    vd = v.astype(f64)
+    close(outs, "y", (vd + 1) ** 2 + (vd <= 1), f32)
+
+
+def cleanup_hoist(rng, n, m):
+    v = rng.uniform(-1, 1, m).astype(f32)
+    acc = rng.uniform(-1, 1, 1).astype(f32)
+    outs = ftc_run(prog("cleanup.ft"), "hoist", {"n": n, "m": m}, {"x": v, "acc": acc})
+    vd = v.astype(f64)
+    scale = np.sqrt((vd ** 2).sum()) + 1
+    close(outs, "y", np.tile(vd / scale + scale, (n, 1)), f32)
+    close(outs, "u", (vd[0] * 2) ** 2 + vd if m > 0 else vd, f32)
+    accd = acc.astype(f64)
+    for _ in range(n):
+        accd[0] = (accd[0] + 1) * 1.5
+    close(outs, "acc", accd, f32)
+
+
+def cleanup_bad_index():
+    """A dead store keeps its data-dependent index check."""
+    ftc_run(prog("cleanup.ft"), "dead", {"n": 3},
+            {"x": np.zeros(3, dtype=f32), "idx": np.array([0, 3, 1], dtype=i32)},
+            expect_fail=True)
+
+
+for n, m in [(0, 3), (3, 0), (1, 1), (2, 5), (7, 4), (40, 33)]:
+    case(f"cleanup[{n}x{m}]", cleanup, n, m)
+case("cleanup/bad_index", cleanup_bad_index)
+
+
 # --- main ------------------------------------------------------------------
+
+# tests/numeric/progs/intrinsics.ft (einsum, reshape, flatten, concat)
+
+def intrinsics(n, k, m):
+    rng = np.random.default_rng(n * 100 + k)
+    a = rng.standard_normal((n, k)).astype(f32)
+    b = rng.standard_normal((k, m)).astype(f32)
+    outs = ftc_run(prog("intrinsics.ft"), "es", {}, {"a": a, "b": b})
+    close(outs, "c", np.einsum("ij,jk->ik", a.astype(f64), b.astype(f64)), f32)
+    close(outs, "tr", np.einsum("ij,ij", a.astype(f64), a.astype(f64)), f32)
+    x = rng.standard_normal((n, 6)).astype(f32)
+    outs = ftc_run(prog("intrinsics.ft"), "rs", {}, {"x": x})
+    exact(outs, "y", x.reshape(n, 3, 2), f32)
+    exact(outs, "z", x.reshape(-1), f32)
+    c = rng.standard_normal((n, 3)).astype(f32)
+    outs = ftc_run(prog("intrinsics.ft"), "cc", {}, {"a": x[:, :2].copy(), "b": c})
+    exact(outs, "y", np.concatenate([x[:, :2], c], axis=1), f32)
+
+
+for shape in [(1, 1, 1), (3, 4, 5), (17, 9, 2)]:
+    case("intrinsics[%dx%dx%d]" % shape, intrinsics, *shape)
+
 
 def main():
     global FTC, ROOT, VERBOSE

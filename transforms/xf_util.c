@@ -1,0 +1,788 @@
+/* xf_util.c - AST helpers shared by the cleanup passes (see xf_util.h). */
+#include "xf_util.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "visit.h"
+
+/* ------------------------------------------------------------ expressions */
+
+/* A copy of the n expressions es, each through xf_subst_vars. */
+static ast_expr **subst_list(ft_ctx *ctx, int n, ast_expr **es, int nn, const char **names,
+                             ast_expr **repl)
+{
+    ast_expr **out = ft_alloc(ctx, sizeof *out * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++)
+        out[i] = xf_subst_vars(ctx, es[i], nn, names, repl);
+    return out;
+}
+
+/* e with integer `+ 0`, `- 0`, `* 1` and literal + - * literal folded
+ * (what substituting a literal index leaves, e.g. `m - 1 - 0`). */
+static ast_expr *fold_int(ft_ctx *ctx, ast_expr *e)
+{
+    if (e->kind != AST_BINARY || !ft_dtype_is_int(e->dtype))
+        return e;
+    ast_expr *a = e->u.bin.a, *b = e->u.bin.b;
+    ast_binop op = e->u.bin.op;
+    int64_t r;
+    if (a->kind == AST_INT && b->kind == AST_INT && a->dtype == b->dtype &&
+        ((op == AST_ADD && !__builtin_add_overflow(a->u.ival, b->u.ival, &r)) ||
+         (op == AST_SUB && !__builtin_sub_overflow(a->u.ival, b->u.ival, &r)) ||
+         (op == AST_MUL && !__builtin_mul_overflow(a->u.ival, b->u.ival, &r))) &&
+        (e->dtype == FT_I64 || (int32_t)r == r)) {
+        ast_expr *c = ast_int(ctx, e->loc, r);
+        c->dtype = e->dtype;
+        return c;
+    }
+    if (b->kind == AST_INT && b->dtype == e->dtype &&
+        (((op == AST_ADD || op == AST_SUB) && b->u.ival == 0) || (op == AST_MUL && b->u.ival == 1)))
+        return a->dtype == e->dtype ? a : e;
+    if (a->kind == AST_INT && a->dtype == e->dtype &&
+        ((op == AST_ADD && a->u.ival == 0) || (op == AST_MUL && a->u.ival == 1)))
+        return b->dtype == e->dtype ? b : e;
+    return e;
+}
+
+ast_expr *xf_subst_vars(ft_ctx *ctx, const ast_expr *e, int n, const char **names,
+                        ast_expr **repl)
+{
+    if (!e)
+        return NULL;
+    ast_expr *c = ft_alloc(ctx, sizeof *c);
+    *c = *e;
+    switch (e->kind) {
+    case AST_VAR:
+        for (int k = 0; k < n; k++)
+            if (strcmp(e->u.name, names[k]) == 0)
+                return xf_clone_expr(ctx, repl[k]);
+        break;
+    case AST_LOAD:
+        c->u.load.idx = subst_list(ctx, e->u.load.n, e->u.load.idx, n, names, repl);
+        break;
+    case AST_BINARY:
+        c->u.bin.a = xf_subst_vars(ctx, e->u.bin.a, n, names, repl);
+        c->u.bin.b = xf_subst_vars(ctx, e->u.bin.b, n, names, repl);
+        return n ? fold_int(ctx, c) : c;
+    case AST_UNARY: c->u.un.a = xf_subst_vars(ctx, e->u.un.a, n, names, repl); break;
+    case AST_CALL:
+        c->u.call.args = subst_list(ctx, e->u.call.n, e->u.call.args, n, names, repl);
+        break;
+    case AST_CAST: c->u.cast.a = xf_subst_vars(ctx, e->u.cast.a, n, names, repl); break;
+    case AST_IFEXPR:
+        c->u.ife.cond = xf_subst_vars(ctx, e->u.ife.cond, n, names, repl);
+        c->u.ife.then = xf_subst_vars(ctx, e->u.ife.then, n, names, repl);
+        c->u.ife.other = xf_subst_vars(ctx, e->u.ife.other, n, names, repl);
+        break;
+    default: break;
+    }
+    return c;
+}
+
+ast_expr *xf_clone_expr(ft_ctx *ctx, const ast_expr *e)
+{
+    return xf_subst_vars(ctx, e, 0, NULL, NULL);
+}
+
+/* A visitor that looks for one thing in an expression. */
+typedef struct find_expr {
+    ast_visitor v;
+    const char *name;
+    int found;
+} find_expr;
+
+static void uses_var_cb(ast_visitor *v, ast_expr *e)
+{
+    find_expr *f = (find_expr *)v;
+    if (e->kind == AST_VAR && strcmp(e->u.name, f->name) == 0)
+        f->found = 1;
+}
+
+int xf_expr_uses_var(const ast_expr *e, const char *name)
+{
+    find_expr f = {.v.expr = uses_var_cb, .name = name};
+    ast_visit_expr((ast_expr *)e, &f.v);
+    return f.found;
+}
+
+static void reads_cb(ast_visitor *v, ast_expr *e)
+{
+    find_expr *f = (find_expr *)v;
+    if (e->kind == AST_LOAD && (!f->name || strcmp(e->u.load.var, f->name) == 0))
+        f->found = 1;
+}
+
+int xf_expr_reads(const ast_expr *e, const char *var)
+{
+    find_expr f = {.v.expr = reads_cb, .name = var};
+    ast_visit_expr((ast_expr *)e, &f.v);
+    return f.found;
+}
+
+int xf_expr_has_load(const ast_expr *e)
+{
+    return xf_expr_reads(e, NULL);
+}
+
+static void checked_cb(ast_visitor *v, ast_expr *e)
+{
+    find_expr *f = (find_expr *)v;
+    if (e->kind == AST_LOAD)
+        for (int k = 0; k < e->u.load.n; k++)
+            if (xf_expr_has_load(e->u.load.idx[k]))
+                f->found = 1;
+}
+
+int xf_expr_checked(const ast_expr *e)
+{
+    find_expr f = {.v.expr = checked_cb};
+    ast_visit_expr((ast_expr *)e, &f.v);
+    return f.found;
+}
+
+ast_expr *xf_convert(ft_ctx *ctx, ast_expr *e, ft_dtype t)
+{
+    if (e->dtype == t)
+        return e;
+    if (e->kind == AST_INT && ft_dtype_is_float(t) && fabs((double)e->u.ival) < 16777216.0)
+        return ast_float(ctx, e->loc, (double)e->u.ival, t);
+    if (e->kind == AST_INT && ft_dtype_is_int(t) && (t == FT_I64 ||
+                                                      (int32_t)e->u.ival == e->u.ival)) {
+        ast_expr *c = ast_int(ctx, e->loc, e->u.ival);
+        c->dtype = t;
+        return c;
+    }
+    return ast_cast(ctx, e->loc, t, e);
+}
+
+int xf_has_name(const ft_vec *names, const char *name)
+{
+    for (int i = 0; i < names->len; i++)
+        if (strcmp(names->items[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+typedef struct loaded_state {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec *names;
+} loaded_state;
+
+static void loaded_cb(ast_visitor *v, ast_expr *e)
+{
+    loaded_state *st = (loaded_state *)v;
+    if (e->kind == AST_LOAD && !xf_has_name(st->names, e->u.load.var))
+        ft_vec_push(st->ctx, st->names, (void *)e->u.load.var);
+}
+
+void xf_expr_loaded(ft_ctx *ctx, const ast_expr *e, ft_vec *names)
+{
+    loaded_state st = {.v.expr = loaded_cb, .ctx = ctx, .names = names};
+    ast_visit_expr((ast_expr *)e, &st.v);
+}
+
+/* ------------------------------------------------------------- statements */
+
+/* Counting the uses of one tensor; a VarDef redeclaring it hides it. */
+typedef struct uses_state {
+    ast_visitor v;
+    const char *var;
+    xf_uses u;
+} uses_state;
+
+static int uses_stmt(ast_visitor *v, ast_stmt *s)
+{
+    uses_state *st = (uses_state *)v;
+    if (s->kind == AST_VARDEF && strcmp(s->u.def.name, st->var) == 0)
+        return 0;
+    if (s->kind == AST_STORE && strcmp(s->u.store.var, st->var) == 0)
+        st->u.stores++;
+    if (s->kind == AST_REDUCE && strcmp(s->u.red.var, st->var) == 0)
+        st->u.reduces++;
+    return 1;
+}
+
+static void uses_expr(ast_visitor *v, ast_expr *e)
+{
+    uses_state *st = (uses_state *)v;
+    if (e->kind == AST_LOAD && strcmp(e->u.load.var, st->var) == 0)
+        st->u.loads++;
+}
+
+xf_uses xf_count_uses(const ast_stmt *s, const char *var)
+{
+    uses_state st = {.v = {uses_stmt, uses_expr}, .var = var};
+    ast_visit((ast_stmt *)s, &st.v);
+    return st.u;
+}
+
+int xf_reads(const ast_stmt *s, const char *var)
+{
+    return xf_count_uses(s, var).loads > 0;
+}
+
+int xf_writes(const ast_stmt *s, const char *var)
+{
+    xf_uses u = xf_count_uses(s, var);
+    return u.stores + u.reduces > 0;
+}
+
+int xf_accesses(const ast_stmt *s, const char *var)
+{
+    xf_uses u = xf_count_uses(s, var);
+    return u.loads + u.stores + u.reduces > 0;
+}
+
+static int written_cb(ast_visitor *v, ast_stmt *s)
+{
+    loaded_state *st = (loaded_state *)v;
+    const char *w = s->kind == AST_STORE ? s->u.store.var
+                    : s->kind == AST_REDUCE ? s->u.red.var : NULL;
+    if (w && !xf_has_name(st->names, w))
+        ft_vec_push(st->ctx, st->names, (void *)w);
+    return 1;
+}
+
+void xf_stmt_written(ft_ctx *ctx, const ast_stmt *s, ft_vec *names)
+{
+    loaded_state st = {.v.stmt = written_cb, .ctx = ctx, .names = names};
+    ast_visit((ast_stmt *)s, &st.v);
+}
+
+void xf_stmt_loaded(ft_ctx *ctx, const ast_stmt *s, ft_vec *names)
+{
+    loaded_state st = {.v.expr = loaded_cb, .ctx = ctx, .names = names};
+    ast_visit((ast_stmt *)s, &st.v);
+}
+
+/* Finding statements of one kind (or names) under a statement. */
+typedef struct find_stmt {
+    ast_visitor v;
+    const char *name;
+    const ft_vec *names;
+    int found;
+} find_stmt;
+
+static int writes_any_cb(ast_visitor *v, ast_stmt *s)
+{
+    find_stmt *f = (find_stmt *)v;
+    if ((s->kind == AST_STORE && xf_has_name(f->names, s->u.store.var)) ||
+        (s->kind == AST_REDUCE && xf_has_name(f->names, s->u.red.var)))
+        f->found = 1;
+    return !f->found;
+}
+
+int xf_writes_any(const ast_stmt *s, const ft_vec *names)
+{
+    find_stmt f = {.v.stmt = writes_any_cb, .names = names};
+    ast_visit((ast_stmt *)s, &f.v);
+    return f.found;
+}
+
+static void stmt_uses_var_cb(ast_visitor *v, ast_expr *e)
+{
+    find_stmt *f = (find_stmt *)v;
+    if (e->kind == AST_VAR && strcmp(e->u.name, f->name) == 0)
+        f->found = 1;
+}
+
+int xf_stmt_uses_var(const ast_stmt *s, const char *name)
+{
+    find_stmt f = {.v.expr = stmt_uses_var_cb, .name = name};
+    ast_visit((ast_stmt *)s, &f.v);
+    return f.found;
+}
+
+static int binds_iter_cb(ast_visitor *v, ast_stmt *s)
+{
+    find_stmt *f = (find_stmt *)v;
+    if (s->kind == AST_FOR && strcmp(s->u.loop.iter, f->name) == 0)
+        f->found = 1;
+    return 1;
+}
+
+int xf_binds_iter(const ast_stmt *s, const char *name)
+{
+    find_stmt f = {.v.stmt = binds_iter_cb, .name = name};
+    ast_visit((ast_stmt *)s, &f.v);
+    return f.found;
+}
+
+static int defines_cb(ast_visitor *v, ast_stmt *s)
+{
+    find_stmt *f = (find_stmt *)v;
+    if (s->kind == AST_VARDEF && strcmp(s->u.def.name, f->name) == 0)
+        f->found = 1;
+    return 1;
+}
+
+int xf_defines(const ast_stmt *s, const char *name)
+{
+    find_stmt f = {.v.stmt = defines_cb, .name = name};
+    ast_visit((ast_stmt *)s, &f.v);
+    return f.found;
+}
+
+static int checked_stmt_cb(ast_visitor *v, ast_stmt *s)
+{
+    find_stmt *f = (find_stmt *)v;
+    int n = 0;
+    ast_expr **idx = NULL;
+    if (s->kind == AST_ASSERT)
+        f->found = 1;
+    else if (s->kind == AST_STORE)
+        n = s->u.store.n, idx = s->u.store.idx;
+    else if (s->kind == AST_REDUCE)
+        n = s->u.red.n, idx = s->u.red.idx;
+    for (int k = 0; k < n; k++)
+        if (xf_expr_has_load(idx[k]))
+            f->found = 1;
+    return 1;
+}
+
+static void checked_expr_cb(ast_visitor *v, ast_expr *e)
+{
+    find_stmt *f = (find_stmt *)v;
+    if (e->kind == AST_LOAD && xf_expr_checked(e))
+        f->found = 1;
+}
+
+int xf_stmt_checked(const ast_stmt *s)
+{
+    find_stmt f = {.v = {checked_stmt_cb, checked_expr_cb}};
+    ast_visit((ast_stmt *)s, &f.v);
+    return f.found;
+}
+
+int xf_is_empty(const ast_stmt *s)
+{
+    return !s || (s->kind == AST_SEQ && s->u.seq.n == 0 && !s->label);
+}
+
+typedef struct defs_state {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec *defs;
+} defs_state;
+
+static int defs_cb(ast_visitor *v, ast_stmt *s)
+{
+    defs_state *st = (defs_state *)v;
+    if (s->kind == AST_VARDEF)
+        ft_vec_push(st->ctx, st->defs, s);
+    return 1;
+}
+
+void xf_collect_vardefs(ft_ctx *ctx, ast_stmt *s, ft_vec *defs)
+{
+    defs_state st = {.v.stmt = defs_cb, .ctx = ctx, .defs = defs};
+    ast_visit(s, &st.v);
+}
+
+void xf_make_empty(ast_stmt *s)
+{
+    s->kind = AST_SEQ;
+    s->u.seq.n = 0;
+    s->u.seq.stmts = NULL;
+}
+
+/* ------------------------------------------------------ rewriting loads */
+
+typedef struct replace_state {
+    ft_ctx *ctx;
+    const char *var;
+    xf_load_fn fn;
+    void *data;
+} replace_state;
+
+static void replace_expr(replace_state *st, ast_expr **slot);
+
+static void replace_list(replace_state *st, int n, ast_expr **es)
+{
+    for (int i = 0; i < n; i++)
+        replace_expr(st, &es[i]);
+}
+
+/* Rewrite the loads of st->var under *slot, operands first. */
+static void replace_expr(replace_state *st, ast_expr **slot)
+{
+    ast_expr *e = *slot;
+    if (!e)
+        return;
+    switch (e->kind) {
+    case AST_LOAD: replace_list(st, e->u.load.n, e->u.load.idx); break;
+    case AST_BINARY:
+        replace_expr(st, &e->u.bin.a);
+        replace_expr(st, &e->u.bin.b);
+        break;
+    case AST_UNARY: replace_expr(st, &e->u.un.a); break;
+    case AST_CALL: replace_list(st, e->u.call.n, e->u.call.args); break;
+    case AST_CAST: replace_expr(st, &e->u.cast.a); break;
+    case AST_IFEXPR:
+        replace_expr(st, &e->u.ife.cond);
+        replace_expr(st, &e->u.ife.then);
+        replace_expr(st, &e->u.ife.other);
+        break;
+    default: break;
+    }
+    if (e->kind == AST_LOAD && strcmp(e->u.load.var, st->var) == 0)
+        *slot = st->fn(st->ctx, e, st->data);
+}
+
+static void replace_stmt(replace_state *st, ast_stmt *s)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            replace_stmt(st, s->u.seq.stmts[i]);
+        break;
+    case AST_VARDEF:
+        replace_list(st, s->u.def.ndim, s->u.def.shape);
+        if (strcmp(s->u.def.name, st->var) != 0)
+            replace_stmt(st, s->u.def.body);
+        break;
+    case AST_FOR:
+        replace_expr(st, &s->u.loop.begin);
+        replace_expr(st, &s->u.loop.end);
+        replace_expr(st, &s->u.loop.step);
+        replace_stmt(st, s->u.loop.body);
+        break;
+    case AST_IF:
+        replace_expr(st, &s->u.branch.cond);
+        replace_stmt(st, s->u.branch.then);
+        replace_stmt(st, s->u.branch.other);
+        break;
+    case AST_STORE:
+        replace_list(st, s->u.store.n, s->u.store.idx);
+        replace_expr(st, &s->u.store.value);
+        break;
+    case AST_REDUCE:
+        replace_list(st, s->u.red.n, s->u.red.idx);
+        replace_expr(st, &s->u.red.value);
+        break;
+    case AST_ASSERT: replace_expr(st, &s->u.cond); break;
+    case AST_EVAL: replace_expr(st, &s->u.expr); break;
+    }
+}
+
+void xf_replace_loads(ft_ctx *ctx, ast_stmt *s, const char *var, xf_load_fn fn,
+                      void *data)
+{
+    replace_state st = {ctx, var, fn, data};
+    replace_stmt(&st, s);
+}
+
+/* ------------------------------------------------------ collecting accesses */
+
+typedef struct collect_state {
+    ast_visitor v;
+    ft_ctx *ctx;
+    const char *var;
+    ft_vec *out;
+} collect_state;
+
+static void collect_push(collect_state *st, int *n, ast_expr ***idx, ast_stmt *s)
+{
+    xf_access *a = ft_alloc(st->ctx, sizeof *a);
+    *a = (xf_access){n, idx, s};
+    ft_vec_push(st->ctx, st->out, a);
+}
+
+static int collect_stmt(ast_visitor *v, ast_stmt *s)
+{
+    collect_state *st = (collect_state *)v;
+    if (s->kind == AST_VARDEF && strcmp(s->u.def.name, st->var) == 0)
+        return 0;
+    if (s->kind == AST_STORE && strcmp(s->u.store.var, st->var) == 0)
+        collect_push(st, &s->u.store.n, &s->u.store.idx, s);
+    if (s->kind == AST_REDUCE && strcmp(s->u.red.var, st->var) == 0)
+        collect_push(st, &s->u.red.n, &s->u.red.idx, s);
+    return 1;
+}
+
+static void collect_expr(ast_visitor *v, ast_expr *e)
+{
+    collect_state *st = (collect_state *)v;
+    if (e->kind == AST_LOAD && strcmp(e->u.load.var, st->var) == 0)
+        collect_push(st, &e->u.load.n, &e->u.load.idx, NULL);
+}
+
+void xf_collect_accesses(ft_ctx *ctx, ast_stmt *s, const char *var, ft_vec *out)
+{
+    collect_state st = {.v = {collect_stmt, collect_expr}, .ctx = ctx, .var = var,
+                        .out = out};
+    ast_visit(s, &st.v);
+}
+
+static ast_expr *rename_fn(ft_ctx *ctx, ast_expr *load, void *data)
+{
+    load->u.load.var = data;
+    return load;
+}
+
+void xf_rename_tensor(ft_ctx *ctx, ast_stmt *s, const char *from, const char *to)
+{
+    ft_vec acc = {0};
+    xf_collect_accesses(ctx, s, from, &acc);
+    for (int i = 0; i < acc.len; i++) {
+        ast_stmt *w = ((xf_access *)acc.items[i])->stmt;
+        if (w && w->kind == AST_STORE)
+            w->u.store.var = to;
+        else if (w)
+            w->u.red.var = to;
+    }
+    xf_replace_loads(ctx, s, from, rename_fn, (void *)to);
+}
+
+/* --------------------------------------------------------- scope lists */
+
+void xf_scope_list(ft_ctx *ctx, ast_stmt *body, ft_vec *items)
+{
+    if (xf_is_empty(body))
+        return;
+    if (body->kind == AST_SEQ && !body->label) {
+        for (int i = 0; i < body->u.seq.n; i++)
+            xf_scope_list(ctx, body->u.seq.stmts[i], items);
+        return;
+    }
+    ft_vec_push(ctx, items, body);
+    if (body->kind == AST_VARDEF)
+        xf_scope_list(ctx, body->u.def.body, items);
+}
+
+int xf_item_accesses(const ast_stmt *item, const char *var)
+{
+    return item->kind != AST_VARDEF && xf_accesses(item, var);
+}
+
+int xf_item_writes_any(const ast_stmt *item, const ft_vec *names)
+{
+    return item->kind != AST_VARDEF && xf_writes_any(item, names);
+}
+
+/* ------------------------------------------------------------ structure */
+
+/* Append the normalized s to out, flattening unlabelled sequences. */
+static void flatten_into(ft_ctx *ctx, ast_stmt *s, ft_vec *out)
+{
+    if (xf_is_empty(s))
+        return;
+    if (s->kind == AST_SEQ && !s->label) {
+        for (int i = 0; i < s->u.seq.n; i++)
+            flatten_into(ctx, s->u.seq.stmts[i], out);
+        return;
+    }
+    ft_vec_push(ctx, out, xf_normalize(ctx, s));
+}
+
+/* items[from..] as one statement (an empty sequence when none). */
+static ast_stmt *seq_of(ft_ctx *ctx, ft_loc loc, ft_vec *items, int from)
+{
+    int n = items->len - from;
+    if (n == 1)
+        return items->items[from];
+    return ast_seq(ctx, loc, n, (ast_stmt **)items->items + from);
+}
+
+/* Fold the statements after the first VarDef of items into its body. */
+static ast_stmt *absorb_after_vardef(ft_ctx *ctx, ft_loc loc, ft_vec *items)
+{
+    for (int i = 0; i < items->len; i++) {
+        ast_stmt *d = items->items[i];
+        if (d->kind != AST_VARDEF || i == items->len - 1)
+            continue;
+        ft_vec body = {0};
+        flatten_into(ctx, d->u.def.body, &body);
+        for (int k = i + 1; k < items->len; k++)
+            ft_vec_push(ctx, &body, items->items[k]);
+        d->u.def.body = absorb_after_vardef(ctx, d->loc, &body);
+        items->len = i + 1;
+        break;
+    }
+    return seq_of(ctx, loc, items, 0);
+}
+
+ast_stmt *xf_normalize(ft_ctx *ctx, ast_stmt *s)
+{
+    if (!s)
+        return NULL;
+    switch (s->kind) {
+    case AST_SEQ: {
+        ft_vec items = {0};
+        for (int i = 0; i < s->u.seq.n; i++)
+            flatten_into(ctx, s->u.seq.stmts[i], &items);
+        if (items.len == 0) {
+            s->u.seq.n = 0;
+            return s;
+        }
+        ast_stmt *flat = absorb_after_vardef(ctx, s->loc, &items);
+        if (!s->label)
+            return flat;
+        s->u.seq.n = 1;   /* keep the labelled unit itself */
+        s->u.seq.stmts = ft_alloc(ctx, sizeof *s->u.seq.stmts);
+        s->u.seq.stmts[0] = flat;
+        return s;
+    }
+    case AST_VARDEF: {
+        ft_vec items = {0};
+        flatten_into(ctx, s->u.def.body, &items);
+        s->u.def.body = items.len ? absorb_after_vardef(ctx, s->loc, &items)
+                                  : ast_seq(ctx, s->loc, 0, NULL);
+        return s;
+    }
+    case AST_FOR: s->u.loop.body = xf_normalize(ctx, s->u.loop.body); return s;
+    case AST_IF:
+        s->u.branch.then = xf_normalize(ctx, s->u.branch.then);
+        s->u.branch.other = xf_normalize(ctx, s->u.branch.other);
+        if (s->u.branch.other && xf_is_empty(s->u.branch.other))
+            s->u.branch.other = NULL;
+        return s;
+    default: return s;
+    }
+}
+
+/* Whether name is taken in f: a parameter, a VarDef or a loop iterator. */
+static int name_taken(const ast_func *f, const char *name)
+{
+    for (int i = 0; i < f->nparams; i++)
+        if (strcmp(f->params[i].name, name) == 0)
+            return 1;
+    return xf_defines(f->body, name) || xf_binds_iter(f->body, name);
+}
+
+const char *xf_fresh_name(ft_ctx *ctx, const ast_func *f, const char *base)
+{
+    for (int k = 1;; k++) {
+        const char *n = ft_fmt(ctx, "%s_h%d", base, k);
+        if (!name_taken(f, n))
+            return n;
+    }
+}
+
+int xf_loop_from_zero(const ast_stmt *loop)
+{
+    const ast_expr *b = loop->u.loop.begin, *st = loop->u.loop.step;
+    return b->kind == AST_INT && b->u.ival == 0 && st->kind == AST_INT && st->u.ival == 1;
+}
+
+/* ---------------------------------------------------- single definitions */
+
+/* The item of body's scope list that writes var (NULL unless exactly one). */
+static ast_stmt *writer_item(ft_ctx *ctx, ast_stmt *body, const char *var)
+{
+    ft_vec items = {0};
+    xf_scope_list(ctx, body, &items);
+    ast_stmt *found = NULL;
+    for (int i = 0; i < items.len; i++) {
+        ast_stmt *it = items.items[i];
+        if (it->kind == AST_VARDEF || !xf_writes(it, var))
+            continue;
+        if (found)
+            return NULL;
+        found = it;
+    }
+    return found;
+}
+
+/* Walk from item down to its store of t through full-range loops, filling
+ * d->iters; 0 when the path has anything else. */
+static int def_path(ft_ctx *ctx, ast_stmt *vardef, ast_stmt *item, xf_def *d)
+{
+    const char *t = vardef->u.def.name;
+    int nd = vardef->u.def.ndim, nloops = 0;
+    const ast_stmt *loops[64];
+    while (item && item->kind == AST_FOR && nloops < 64) {
+        loops[nloops++] = item;
+        item = writer_item(ctx, item->u.loop.body, t);
+    }
+    if (!item || item->kind != AST_STORE || strcmp(item->u.store.var, t) ||
+        nloops != nd || item->u.store.n != nd)
+        return 0;
+    d->store = item;
+    d->iters = ft_alloc(ctx, sizeof *d->iters * (size_t)(nd ? nd : 1));
+    for (int k = 0; k < nd; k++) {
+        const ast_expr *ix = item->u.store.idx[k];
+        if (ix->kind != AST_VAR)
+            return 0;
+        int found = 0;
+        for (int l = 0; l < nloops; l++)
+            if (strcmp(loops[l]->u.loop.iter, ix->u.name) == 0 && xf_loop_from_zero(loops[l]) &&
+                ast_expr_equal(loops[l]->u.loop.end, vardef->u.def.shape[k]))
+                found = 1;
+        for (int j = 0; j < k; j++)
+            if (strcmp(d->iters[j], ix->u.name) == 0)
+                return 0;
+        if (!found)
+            return 0;
+        d->iters[k] = ix->u.name;
+    }
+    return 1;
+}
+
+int xf_find_def(ft_ctx *ctx, ast_stmt *vardef, ft_vec *items, xf_def *d)
+{
+    const char *t = vardef->u.def.name;
+    xf_uses u = xf_count_uses(vardef->u.def.body, t);
+    if (u.stores != 1 || u.reduces != 0)
+        return 0;
+    *d = (xf_def){.vardef = vardef, .top = -1};
+    for (int i = 0; i < items->len && d->top < 0; i++)
+        if (xf_item_accesses(items->items[i], t))
+            d->top = i;
+    if (d->top < 0)
+        return 0;
+    ast_stmt *top = items->items[d->top];
+    if (xf_reads(top, t) || !xf_writes(top, t))
+        return 0;
+    return def_path(ctx, vardef, top, d);
+}
+
+ast_expr *xf_def_value_at(ft_ctx *ctx, const xf_def *d, const ast_expr *load)
+{
+    ast_expr *v = xf_subst_vars(ctx, d->store->u.store.value, load->u.load.n, d->iters,
+                                load->u.load.idx);
+    return xf_convert(ctx, v, d->vardef->u.def.dtype);
+}
+
+/* The names of the iterators / sizes e uses. */
+typedef struct vars_state {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec *names;
+} vars_state;
+
+static void vars_cb(ast_visitor *v, ast_expr *e)
+{
+    vars_state *st = (vars_state *)v;
+    if (e->kind == AST_VAR && !xf_has_name(st->names, e->u.name))
+        ft_vec_push(st->ctx, st->names, (void *)e->u.name);
+}
+
+int xf_def_value_movable(ft_ctx *ctx, const xf_def *d, ft_vec *items)
+{
+    const ast_expr *v = d->store->u.store.value;
+    ft_vec tensors = {0}, vars = {0};
+    xf_expr_loaded(ctx, v, &tensors);
+    vars_state vs = {.v.expr = vars_cb, .ctx = ctx, .names = &vars};
+    ast_visit_expr((ast_expr *)v, &vs.v);
+    const ast_stmt *top = items->items[d->top];
+    for (int k = 0; k < tensors.len; k++)
+        if (xf_defines(top, tensors.items[k]))
+            return 0;
+    for (int k = 0; k < vars.len; k++) {
+        int is_iter = 0;
+        for (int j = 0; j < d->vardef->u.def.ndim; j++)
+            is_iter |= strcmp(d->iters[j], vars.items[k]) == 0;
+        if (is_iter)
+            continue;
+        for (int i = d->top + 1; i < items->len; i++)
+            if (((ast_stmt *)items->items[i])->kind != AST_VARDEF &&
+                xf_binds_iter(items->items[i], vars.items[k]))
+                return 0;
+    }
+    return 1;
+}
