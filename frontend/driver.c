@@ -11,9 +11,12 @@
 #include "cleanup.h"
 #include "lower.h"
 #include "schedule.h"
+#include "simplify.h"
+#include "deps.h"
 
-const char *const ft_pass_names[] = {"lower", "prop_temps", "remove_copies", "shrink_vars",
-                                     "hoist", "remove_dead", "schedule", NULL};
+const char *const ft_pass_names[] = {"lower", "simplify", "prop_temps", "remove_copies",
+                                     "shrink_vars", "hoist", "remove_dead", "schedule",
+                                     NULL};
 
 /* Print p after pass `name` when the user asked for that dump. */
 static void maybe_dump(const char *name, const char *dump_after, FILE *out,
@@ -37,6 +40,12 @@ ast_program *ft_compile(ft_ctx *ctx, const ft_source *src, const char *dump_afte
     if (!p)
         return NULL;
     maybe_dump("lower", dump_after, dump_out, p);
+
+    /* transforms/simplify.c: needs the AST.  Leaves: constants folded,
+     * comparisons, `//`, `%`, min/max decided under the loop ranges and
+     * conditions, decided ifs and asserts removed (labels kept). */
+    xf_simplify(ctx, p);
+    maybe_dump("simplify", dump_after, dump_out, p);
 
     /* transforms/ cleanup passes (cleanup.h): they never fail, keep the
      * program's results and errors, and leave flat sequences with each
@@ -73,4 +82,17 @@ ast_program *ft_compile(ft_ctx *ctx, const ft_source *src, const char *dump_afte
     /* The auto-scheduler (transforms/auto/) runs here once it exists;
      * --no-auto will skip it. */
     return p;
+}
+
+/* --emit=deps: the dependences of every function (analysis/deps.c). */
+int ft_emit_deps(ft_ctx *ctx, const ast_program *p, FILE *out)
+{
+    for (int i = 0; i < p->nfuncs; i++) {
+        an_deps *d = an_func_deps(ctx, p->funcs[i]);
+        if (!d)
+            return 1;
+        an_print_func_deps(out, d);
+        an_deps_free(d);
+    }
+    return 0;
 }
