@@ -223,6 +223,7 @@ typedef struct walk {
     ft_vec conds;            /* cond_entry * */
     ft_vec tensors;          /* tensor *, innermost last */
     ft_vec used_names;       /* isl names given so far */
+    ft_vec labels;           /* every label of the function */
     int *pos;                /* pre-order numbers of the enclosing loops */
     int pos_cap;
     int counter;             /* pre-order number of the next statement */
@@ -354,12 +355,38 @@ static isl_map *stmt_schedule(walk *w, isl_space *sp, int self)
     return isl_map_from_multi_aff(ma);
 }
 
+/* Collect the labels of the statements (a visitor). */
+typedef struct label_state {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec *labels;
+} label_state;
+
+static int collect_label(ast_visitor *v, ast_stmt *s)
+{
+    label_state *st = (label_state *)v;
+    if (s->label)
+        ft_vec_push(st->ctx, st->labels, (void *)s->label);
+    return 1;
+}
+
+/* Whether name is one of labels. */
+static int label_taken(ft_vec labels, const char *name)
+{
+    for (int i = 0; i < labels.len; i++)
+        if (strcmp(labels.items[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 /* Record a statement at the current point; self_pos orders it among its
  * siblings (2 * pre-order, one less for the bounds of a For). */
 static an_stmt_info *begin_stmt(walk *w, ast_stmt *s, int self_pos)
 {
     ft_ctx *ctx = w->a->ctx;
     const char *name = an_stmt_tuple(ctx, s);
+    while (!s->label && label_taken(w->labels, name))   /* a label `S<n>` has it */
+        name = ft_fmt(ctx, "%s_", name);
     isl_space *sp = stmt_space(w, name);
     an_stmt_info *info = an_add_stmt(w->a, name, current_domain(w, sp),
                                      stmt_schedule(w, sp, self_pos));
@@ -593,6 +620,8 @@ an_accesses *an_collect_accesses(ft_ctx *ctx, ast_func *f)
     for (int i = 0; i < f->nparams; i++)
         if (!f->params[i].is_size)
             push_tensor(&w, f->params[i].name, f->params[i].ndim, f->params[i].shape, 0);
+    label_state ls = {.v.stmt = collect_label, .ctx = ctx, .labels = &w.labels};
+    ast_visit(f->body, &ls.v);
     walk_stmt(&w, f->body);
     isl_space_free(w.params);
     return a;

@@ -18,6 +18,23 @@ const char *const ft_pass_names[] = {"lower", "simplify", "prop_temps", "remove_
                                      "shrink_vars", "hoist", "remove_dead", "schedule",
                                      NULL};
 
+/* The stdlib (stdlib/NAME.ft), embedded at build time by stdlib/embed.py. */
+extern const int ft_stdlib_count;
+extern const char *const ft_stdlib_names[];
+extern const char *const ft_stdlib_texts[];
+
+/* Parse the standard library; NULL (after errors) if it does not parse. */
+static const pt_node **parse_stdlib(ft_ctx *ctx)
+{
+    const pt_node **libs = ft_alloc(ctx, sizeof *libs * (size_t)(ft_stdlib_count + 1));
+    for (int i = 0; i < ft_stdlib_count; i++) {
+        ft_source *src = ft_source_from_string(ctx, ft_stdlib_names[i], ft_stdlib_texts[i]);
+        if (!(libs[i] = ft_parse(ctx, src)))
+            return NULL;
+    }
+    return libs;
+}
+
 /* Print p after pass `name` when the user asked for that dump. */
 static void maybe_dump(const char *name, const char *dump_after, FILE *out,
                        const ast_program *p)
@@ -31,12 +48,15 @@ ast_program *ft_compile(ft_ctx *ctx, const ft_source *src, const char *dump_afte
 {
     /* lang/: tokens (re2c) and the parse tree (Lemon).  Leaves: a PT_FILE. */
     pt_node *file = ft_parse(ctx, src);
-    if (!file)
+    const pt_node **libs = file ? parse_stdlib(ctx) : NULL;
+    if (!libs)
         return NULL;
 
-    /* frontend/lower.c: names, types, shapes, constants.  Leaves: the AST of
-     * every exported function, fully indexed, unique local names. */
-    ast_program *p = fe_lower(ctx, file);
+    /* frontend/lower.c: names, types, shapes, constants, tensor-level code,
+     * inlining of calls (the stdlib's too) and partial evaluation.  Leaves:
+     * the AST of every exported function, element-level, fully indexed,
+     * unique local names. */
+    ast_program *p = fe_lower(ctx, file, ft_stdlib_count, libs);
     if (!p)
         return NULL;
     maybe_dump("lower", dump_after, dump_out, p);

@@ -11,8 +11,11 @@
  * unique within its function, and float/int literals take the dtype of the
  * tensors they meet (NumPy's weak scalars).  Constructs that parse but are
  * not built yet (tensor-level expressions, inline functions, gradients) are
- * "not supported yet" errors at their location.  Returns NULL when any
+ * "not supported yet" errors at their location.  The functions and
+ * constants of the library files libs (the stdlib) are visible to file,
+ * whose own definitions take precedence.  Returns NULL when any
  * error was reported; reports as many errors as it can in one run. */
-ast_program *fe_lower(ft_ctx *ctx, const pt_node *file);
+ast_program *fe_lower(ft_ctx *ctx, const pt_node *file, int nlibs,
+                      const pt_node *const *libs);
 
 #endif

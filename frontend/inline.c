@@ -1,0 +1,234 @@
+/* inline.c - calls of non-exported functions: inlining and partial
+ * evaluation.
+ *
+ * A call binds each parameter to the value of its argument (a tensor view
+ * is passed by reference, never copied; a scalar by value), then lowers the
+ * callee's body right there, in a scope that sees only the parameters and
+ * the globals.  Conditions the callee can decide at compile time (shapes,
+ * ndim, dtypes, constants) choose their branch now, so recursion over
+ * dimensions unrolls into plain loop nests.  The callee's `var`s stay alive
+ * until the caller's block ends, so a returned tensor is still there.
+ */
+#include "lw.h"
+
+#include <string.h>
+
+enum { MAX_INLINE_DEPTH = 64 };
+
+/* "f -> g -> f" for the recursion error. */
+static const char *call_chain(lw *L, const char *last)
+{
+    const char *s = last;
+    for (lw_frame *f = L->frame; f; f = f->up)
+        s = ft_fmt(L->ctx, "%s -> %s", f->func, s);
+    return s;
+}
+
+/* The index of parameter `name` of fn, or -1. */
+static int param_index(const pt_node *params, const char *name)
+{
+    for (int i = 0; i < params->nkids; i++)
+        if (strcmp(params->kids[i]->name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* A parameter's default value, lowered where only globals are visible. */
+static lw_val *default_value(lw *L, const pt_node *p)
+{
+    lw_sym *base = L->scope_base;
+    L->scope_base = L->syms;
+    lw_val *v = lw_expr(L, p->kids[1]);
+    L->scope_base = base;
+    return v;
+}
+
+/* Evaluate the arguments of call and match them to fn's parameters;
+ * NULL after an error. */
+static lw_val **bind_args(lw *L, const pt_node *fn, const pt_node *call)
+{
+    const pt_node *params = fn->kids[0];
+    int np = params->nkids, npos = 0, ok = 1;
+    lw_val **vals = ft_alloc(L->ctx, sizeof *vals * (size_t)(np + 1));
+    for (int i = 1; i < call->nkids; i++) {
+        const pt_node *a = call->kids[i];
+        int k = a->kind == PT_KWARG ? param_index(params, a->name) : npos++;
+        if (k < 0) {
+            ft_error(L->ctx, a->loc, "%s() has no parameter '%s'", fn->name, a->name);
+            return NULL;
+        }
+        if (k >= np) {
+            ft_error(L->ctx, a->loc, "%s() takes %d argument%s, but more were given",
+                     fn->name, np, np == 1 ? "" : "s");
+            return NULL;
+        }
+        if (vals[k]) {
+            ft_error(L->ctx, a->loc, "%s(): parameter '%s' is given twice", fn->name,
+                     params->kids[k]->name);
+            return NULL;
+        }
+        if (!(vals[k] = lw_expr(L, a->kind == PT_KWARG ? a->kids[0] : a)))
+            ok = 0;
+    }
+    for (int k = 0; k < np && ok; k++) {
+        const pt_node *p = params->kids[k];
+        if (!vals[k] && p->nkids > 1 && p->kids[1])
+            vals[k] = default_value(L, p);
+        if (!vals[k]) {
+            ft_error(L->ctx, call->loc, "%s(): missing the argument '%s'", fn->name, p->name);
+            ok = 0;
+        }
+    }
+    return ok ? vals : NULL;
+}
+
+/* Whether v (a tensor value) reads tensor base. */
+static int val_reads(const lw_val *v, const lw_sym *base)
+{
+    if (v->kind != V_TENSOR)
+        return 0;
+    if (v->t->is_view)
+        return v->t->base == base;
+    for (int i = 0; i < v->t->nargs; i++)
+        if (val_reads(v->t->args[i], base))
+            return 1;
+    return 0;
+}
+
+/* Whether e reads memory (so its value may change when the callee writes). */
+static int has_load(const ast_expr *e)
+{
+    switch (e->kind) {
+    case AST_LOAD: return 1;
+    case AST_BINARY: return has_load(e->u.bin.a) || has_load(e->u.bin.b);
+    case AST_UNARY: return has_load(e->u.un.a);
+    case AST_CAST: return has_load(e->u.cast.a);
+    case AST_CALL: return has_load(e->u.call.args[0]);
+    case AST_IFEXPR:
+        return has_load(e->u.ife.cond) || has_load(e->u.ife.then) || has_load(e->u.ife.other);
+    default: return 0;
+    }
+}
+
+/* Check a typed parameter of an inline function against its argument. */
+static int check_typed(lw *L, const pt_node *p, const lw_val *v, ft_loc loc)
+{
+    const pt_node *type = p->kids[0];
+    if (!type)
+        return 1;
+    int dt = ft_dtype_from_name(type->name);
+    int nd = type->kids[0] ? type->kids[0]->nkids : 0;
+    if (dt >= 0 && (v->kind == V_SCALAR || v->kind == V_TENSOR) &&
+        (int)lw_val_dtype(v) == dt && lw_val_ndim(v) == nd)
+        return 1;
+    ft_error(L->ctx, loc, "argument '%s' should be %s with %d dimension%s", p->name,
+             type->name, nd, nd == 1 ? "" : "s");
+    return 0;
+}
+
+/* Prepare the value of parameter p: `out`/`inout` need a writable tensor;
+ * read-only parameters lose write access, and a lazy value that reads
+ * something the callee writes is computed first. */
+static lw_val *param_value(lw *L, const pt_node *p, lw_val *v, lw_val **all, int np,
+                           const pt_node *params, ft_loc loc)
+{
+    if (!check_typed(L, p, v, loc))
+        return NULL;
+    if (p->op == PT_ACC_OUT || p->op == PT_ACC_INOUT) {
+        if (v->kind != V_TENSOR || !v->t->is_view || !v->writable) {
+            ft_error(L->ctx, loc, "the argument for '%s' must be a tensor that can be "
+                     "written (a variable, an `out`/`inout` parameter, or a part of one)",
+                     p->name);
+            return NULL;
+        }
+        return v;
+    }
+    for (int k = 0; k < np; k++) {
+        int writes = params->kids[k]->op == PT_ACC_OUT || params->kids[k]->op == PT_ACC_INOUT;
+        if (writes && all[k]->kind == V_TENSOR &&
+            ((v->kind == V_TENSOR && !v->t->is_view && val_reads(v, all[k]->t->base)) ||
+             (v->kind == V_SCALAR && has_load(v->scalar))))
+            return lw_materialize(L, v, p->name, loc);
+    }
+    if (v->kind != V_TENSOR)
+        return v;
+    lw_val *c = lw_tensor_val(L, v->t, 0);
+    return c;
+}
+
+/* Whether v is the whole of a local declared by the frame being left. */
+static int fresh_result(const lw *L, const lw_val *v)
+{
+    if (v->kind != V_TENSOR || !v->t->is_view)
+        return 0;
+    const lw_tensor *t = v->t;
+    if (t->base->access != FT_ACC_CACHE || t->base->frame <= L->nframes ||
+        t->ndim != t->base->ndim)
+        return 0;
+    for (int d = 0; d < t->ndim; d++)
+        if (t->fixed[d] || t->offset[d] || t->vdim[d] != d)
+            return 0;
+    return 1;
+}
+
+lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call)
+{
+    const pt_node *fn = f->node, *params = fn->kids[0];
+    if (L->nframes >= MAX_INLINE_DEPTH) {
+        ft_error(L->ctx, call->loc, "inlining goes %d calls deep without ending: %s; "
+                 "recursion must end at compile time", MAX_INLINE_DEPTH,
+                 call_chain(L, fn->name));
+        return NULL;
+    }
+    lw_val **vals = bind_args(L, fn, call);
+    if (!vals)
+        return NULL;
+    for (int k = 0; k < params->nkids; k++)
+        if (!(vals[k] = param_value(L, params->kids[k], vals[k], vals, params->nkids, params,
+                                    call->loc)))
+            return NULL;
+    lw_frame fr = {.func = fn->name, .up = L->frame, .rt_depth = L->rt_depth};
+    lw_sym *mark = lw_push_scope(L), *base = L->scope_base;
+    L->scope_base = mark;
+    L->frame = &fr;
+    L->nframes++;
+    for (int k = 0; k < params->nkids; k++) {
+        lw_sym *s = lw_declare(L, SYM_VALUE, params->kids[k]->name, params->kids[k]->loc);
+        if (s)
+            s->value = vals[k];
+    }
+    lw_lower_stmts(L, fn->kids[1]);
+    L->nframes--;
+    L->frame = fr.up;
+    L->scope_base = base;
+    lw_pop_scope(L, mark);
+    lw_val *r = fr.ret;
+    if (!r) {
+        r = ft_alloc(L->ctx, sizeof *r);
+        r->kind = V_NONE;
+    } else if (fresh_result(L, r)) {
+        r = lw_tensor_val(L, r->t, 1);
+        r->t->fresh = 1;
+    }
+    return r;
+}
+
+int lw_lower_return(lw *L, const pt_node *n)
+{
+    if (!L->frame) {
+        ft_error(L->ctx, n->loc, "an exported function returns through its `out` "
+                 "parameters; `return` is for inline functions");
+        return 0;
+    }
+    if (L->rt_depth != L->frame->rt_depth) {
+        ft_error(L->ctx, n->loc, "`return` inside a loop or a run-time `if` is not "
+                 "supported; return at the end of the function");
+        return 0;
+    }
+    lw_val *v = NULL;
+    if (n->kids[0] && !(v = lw_expr(L, n->kids[0])))
+        return 0;
+    L->frame->ret = v;
+    L->frame->returned = 1;
+    return 1;
+}

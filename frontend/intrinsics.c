@@ -1,0 +1,336 @@
+/* intrinsics.c - tensor operators built into the compiler rather than
+ * written in the stdlib: they need what .ft cannot say (parsing an einsum
+ * string, a list of tensors, index arithmetic across a reshape). */
+#include "lw.h"
+
+#include <string.h>
+
+/* The positional arguments and the `axis=` keyword of a call. */
+typedef struct args {
+    int n;
+    lw_val *v[16];
+    lw_val *axis;
+} args;
+
+static int get_args(lw *L, const pt_node *call, const char *name, args *a)
+{
+    a->n = 0;
+    a->axis = NULL;
+    for (int i = 1; i < call->nkids; i++) {
+        const pt_node *k = call->kids[i];
+        lw_val *v = lw_expr(L, k->kind == PT_KWARG ? k->kids[0] : k);
+        if (!v)
+            return 0;
+        if (k->kind == PT_KWARG && strcmp(k->name, "axis") == 0)
+            a->axis = v;
+        else if (k->kind == PT_KWARG || a->n == 16) {
+            ft_error(L->ctx, k->loc, "%s(): unexpected argument", name);
+            return 0;
+        } else
+            a->v[a->n++] = v;
+    }
+    return 1;
+}
+
+/* The product of the first n dims of shape (1 for none). */
+static ast_expr *product(lw *L, int n, ast_expr **shape, ft_loc loc)
+{
+    ast_expr *p = ast_int(L->ctx, loc, 1);
+    for (int i = 0; i < n; i++)
+        p = lw_binary(L, loc, AST_MUL, p, lw_clone(L, shape[i]));
+    return p;
+}
+
+/* ------------------------------------------------------------- reshape */
+
+typedef struct reshape_data {
+    lw_val *dst, *src;
+    int n;
+    ast_expr **shape;
+} reshape_data;
+
+/* dst[idx] = src[unflatten(flatten(idx))]: row-major order is kept. */
+static ast_stmt *reshape_body(lw *L, ast_expr **idx, void *data)
+{
+    reshape_data *d = data;
+    ft_loc loc = d->dst->t->loc;
+    ast_expr *flat = ast_int(L->ctx, loc, 0);
+    for (int k = 0; k < d->n; k++)
+        flat = lw_binary(L, loc, AST_ADD,
+                         lw_binary(L, loc, AST_MUL, flat, lw_clone(L, d->shape[k])),
+                         lw_clone(L, idx[k]));
+    lw_tensor *s = d->src->t;
+    ast_expr **sidx = ft_alloc(L->ctx, sizeof *sidx * (size_t)(s->ndim + 1));
+    for (int k = s->ndim - 1; k >= 0; k--) {
+        sidx[k] = k ? lw_binary(L, loc, AST_MOD, lw_clone(L, flat), lw_clone(L, s->shape[k]))
+                    : lw_clone(L, flat);
+        if (k)
+            flat = lw_binary(L, loc, AST_FLOORDIV, flat, lw_clone(L, s->shape[k]));
+    }
+    ast_expr *at = lw_elem(L, d->dst->t, idx), *v = lw_elem(L, s, sidx);
+    if (!at || !v)
+        return NULL;
+    return ast_store(L->ctx, loc, at->u.load.var, at->u.load.n, at->u.load.idx, v);
+}
+
+/* reshape(x, shape): a copy of x in a new shape (one dim may be -1). */
+static lw_val *reshape(lw *L, lw_val *x, lw_val *shape, ft_loc loc)
+{
+    if (x->kind != V_TENSOR || !shape || (shape->kind != V_LIST && shape->kind != V_SCALAR)) {
+        ft_error(L->ctx, loc, "reshape() takes a tensor and a shape list");
+        return NULL;
+    }
+    int n = shape->kind == V_LIST ? shape->n : 1, infer = -1;
+    ast_expr **dims = ft_alloc(L->ctx, sizeof *dims * (size_t)(n + 1));
+    ast_expr *total = product(L, x->t->ndim, x->t->shape, loc), *known = ast_int(L->ctx, loc, 1);
+    for (int k = 0; k < n; k++) {
+        lw_val *d = shape->kind == V_LIST ? shape->items[k] : shape;
+        int64_t c;
+        if (d->kind != V_SCALAR || !ft_dtype_is_int(d->scalar->dtype)) {
+            ft_error(L->ctx, loc, "reshape(): a shape holds integers");
+            return NULL;
+        }
+        if (lw_const_int(d->scalar, &c) && c == -1 && infer < 0) {
+            infer = k;
+            continue;
+        }
+        dims[k] = lw_clone(L, d->scalar);
+        known = lw_binary(L, loc, AST_MUL, known, lw_clone(L, dims[k]));
+    }
+    if (infer >= 0)
+        dims[infer] = lw_binary(L, loc, AST_FLOORDIV, lw_clone(L, total), known);
+    ast_expr *size = infer >= 0 ? lw_clone(L, total) : known;
+    int eq = lw_int_equal(L, size, total);
+    if (eq == 0) {
+        ft_error(L->ctx, loc, "reshape(): the new shape does not hold the same number of "
+                 "elements (%s, not %s)", ast_expr_text(L->ctx, size), ast_expr_text(L->ctx, total));
+        return NULL;
+    }
+    if (eq < 0)
+        lw_emit(L, ast_assert(L->ctx, loc, ast_binary(L->ctx, loc, AST_EQ, size, total)));
+    ast_expr *back = infer >= 0 ? lw_binary(L, loc, AST_MUL, lw_clone(L, dims[infer]),
+                                            lw_clone(L, known)) : NULL;
+    if (back && lw_int_equal(L, back, total) != 1)   /* -1 needs an exact division */
+        lw_emit(L, ast_assert(L->ctx, loc, ast_binary(L->ctx, loc, AST_EQ, back,
+                                                       lw_clone(L, total))));
+    if (!x->t->is_view)
+        x = lw_materialize(L, x, "t", loc);
+    lw_val *out = lw_new_tensor(L, "t", x->t->dtype, n, dims, loc);
+    reshape_data d = {out, x, n, dims};
+    ast_stmt *s = lw_loop_nest(L, n, dims, reshape_body, &d, loc);
+    if (!s)
+        return NULL;
+    lw_emit(L, s);
+    return out;
+}
+
+/* -------------------------------------------------------------- concat */
+
+/* An axis argument (negative counts from the end), or -1 after an error. */
+static int axis_of(lw *L, const lw_val *a, int ndim, ft_loc loc)
+{
+    int64_t ax = 0;
+    if (a && (a->kind != V_SCALAR || !lw_const_int(a->scalar, &ax))) {
+        ft_error(L->ctx, loc, "axis must be a constant integer");
+        return -1;
+    }
+    if (ax < -ndim || ax >= ndim) {
+        ft_error(L->ctx, loc, "axis %lld is out of range for %d dimensions", (long long)ax, ndim);
+        return -1;
+    }
+    return (int)(ax < 0 ? ax + ndim : ax);
+}
+
+/* concat([a, b, ...], axis=0): the tensors one after another along axis. */
+static lw_val *concat(lw *L, lw_val *list, lw_val *axis_v, ft_loc loc)
+{
+    if (!list || list->kind != V_LIST || list->n == 0) {
+        ft_error(L->ctx, loc, "concat() takes a non-empty list of tensors");
+        return NULL;
+    }
+    lw_val *first = list->items[0];
+    int nd = lw_val_ndim(first);
+    int ax = first->kind == V_TENSOR ? axis_of(L, axis_v, nd, loc) : -1;
+    if (ax < 0) {
+        if (first->kind != V_TENSOR)
+            ft_error(L->ctx, loc, "concat() takes tensors of at least 1 dimension");
+        return NULL;
+    }
+    ast_expr **shape = ft_alloc(L->ctx, sizeof *shape * (size_t)(nd + 1));
+    memcpy(shape, first->t->shape, sizeof *shape * (size_t)nd);
+    ast_expr *len = ast_int(L->ctx, loc, 0);
+    for (int i = 0; i < list->n; i++) {
+        lw_val *x = list->items[i];
+        if (lw_val_ndim(x) != nd) {
+            ft_error(L->ctx, loc, "concat(): every tensor needs %d dimensions", nd);
+            return NULL;
+        }
+        len = lw_binary(L, loc, AST_ADD, len, lw_clone(L, x->t->shape[ax]));
+    }
+    shape[ax] = len;
+    lw_val *out = lw_new_tensor(L, "t", first->t->dtype, nd, shape, loc);
+    ast_expr *off = ast_int(L->ctx, loc, 0);
+    for (int i = 0; i < list->n; i++) {
+        lw_val *x = list->items[i];
+        lw_val *part = lw_slice_dim(L, out, ax, lw_clone(L, off), lw_clone(L, x->t->shape[ax]));
+        if (!lw_assign(L, part, PT_OP_ASSIGN, x, loc))
+            return NULL;
+        off = lw_binary(L, loc, AST_ADD, off, lw_clone(L, x->t->shape[ax]));
+    }
+    return out;
+}
+
+/* -------------------------------------------------------------- einsum */
+
+typedef struct einsum_data {
+    int nin;
+    lw_val **in;
+    const char *terms[16];
+    const char *letters;     /* all letters: output first, then summed */
+    int nout;
+    lw_val *out;
+} einsum_data;
+
+/* The element of operand i for the loop indices of the letters. */
+static ast_expr *einsum_operand(lw *L, einsum_data *d, int i, ast_expr **idx)
+{
+    const char *term = d->terms[i];
+    int n = (int)strlen(term);
+    ast_expr **oi = ft_alloc(L->ctx, sizeof *oi * (size_t)(n + 1));
+    for (int k = 0; k < n; k++)
+        oi[k] = lw_clone(L, idx[strchr(d->letters, term[k]) - d->letters]);
+    return d->in[i]->kind == V_SCALAR ? lw_clone(L, d->in[i]->scalar)
+                                      : lw_elem(L, d->in[i]->t, oi);
+}
+
+/* out[output letters] += product of the operands' elements. */
+static ast_stmt *einsum_body(lw *L, ast_expr **idx, void *data)
+{
+    einsum_data *d = data;
+    ast_expr *p = einsum_operand(L, d, 0, idx);
+    for (int i = 1; i < d->nin && p; i++) {
+        ast_expr *q = einsum_operand(L, d, i, idx);
+        p = q ? lw_binary(L, q->loc, AST_MUL, p, q) : NULL;
+    }
+    ast_expr *at = d->nout ? lw_elem(L, d->out->t, idx) : lw_elem(L, d->out->t, NULL);
+    if (!p || !at)
+        return NULL;
+    return ast_reduce(L->ctx, at->loc, AST_RED_ADD, at->u.load.var, at->u.load.n,
+                      at->u.load.idx, p);
+}
+
+/* Split "ij,jk->ik" into terms (in d) and the output; NULL after an error. */
+static const char *einsum_parse(lw *L, const char *spec, einsum_data *d, ft_loc loc)
+{
+    char *s = ft_strdup(L->ctx, spec), *arrow = strstr(s, "->");
+    if (arrow)
+        *arrow = '\0';
+    int n = 0;
+    for (char *t = strtok(s, ","); t && n < 16; t = strtok(NULL, ","))
+        d->terms[n++] = t;
+    for (const char *c = spec; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == ',' ||
+              *c == '-' || *c == '>')) {
+            ft_error(L->ctx, loc, "einsum: only letters, ',' and '->' are supported in "
+                     "the subscripts");
+            return NULL;
+        }
+    if (n != d->nin) {
+        ft_error(L->ctx, loc, "einsum: the subscripts name %d operands, but %d are given",
+                 n, d->nin);
+        return NULL;
+    }
+    if (arrow)
+        return arrow + 2;
+    char *out = ft_alloc(L->ctx, 64);   /* implicit: letters seen once, sorted */
+    for (char c = 'A'; c <= 'z'; c++) {
+        int count = 0;
+        for (int i = 0; i < n; i++)
+            for (const char *t = d->terms[i]; *t; t++)
+                count += *t == c;
+        if (count == 1 && strlen(out) < 52)
+            out[strlen(out)] = c;
+    }
+    return out;
+}
+
+/* einsum("ij,jk->ik", a, b): sums of products named by subscripts. */
+static lw_val *einsum(lw *L, args *a, ft_loc loc)
+{
+    if (a->n < 2 || a->v[0]->kind != V_STRING) {
+        ft_error(L->ctx, loc, "einsum() takes a subscript string and tensors");
+        return NULL;
+    }
+    einsum_data d = {.nin = a->n - 1, .in = a->v + 1};
+    const char *outs = einsum_parse(L, a->v[0]->str, &d, loc);
+    if (!outs)
+        return NULL;
+    char *letters = ft_alloc(L->ctx, 128);
+    ast_expr *dims[128] = {0};
+    strcpy(letters, outs);
+    for (int i = 0; i < d.nin; i++)
+        for (const char *t = d.terms[i]; *t; t++)
+            if (!strchr(letters, *t))
+                letters[strlen(letters)] = *t;
+    for (int i = 0; i < d.nin; i++) {
+        int n = (int)strlen(d.terms[i]);
+        if (n != lw_val_ndim(d.in[i])) {
+            ft_error(L->ctx, loc, "einsum: operand %d has %d dimensions, but '%s' names %d",
+                     i + 1, lw_val_ndim(d.in[i]), d.terms[i], n);
+            return NULL;
+        }
+        for (int k = 0; k < n; k++) {
+            int at = (int)(strchr(letters, d.terms[i][k]) - letters);
+            ast_expr *dim = d.in[i]->t->shape[k];
+            if (!dims[at])
+                dims[at] = dim;
+            else if (lw_int_equal(L, dims[at], dim) == 0) {
+                ft_error(L->ctx, loc, "einsum: '%c' has two different sizes", d.terms[i][k]);
+                return NULL;
+            }
+        }
+    }
+    for (const char *c = outs; *c; c++)
+        if (!dims[c - outs]) {
+            ft_error(L->ctx, loc, "einsum: output letter '%c' is in no operand", *c);
+            return NULL;
+        }
+    d.letters = letters;
+    d.nout = (int)strlen(outs);
+    ft_dtype t = lw_val_dtype(d.in[0]);
+    for (int i = 1; i < d.nin; i++)
+        t = ast_promote(t, lw_val_dtype(d.in[i]));
+    d.out = lw_new_tensor(L, "t", t, d.nout, dims, loc);
+    if (!lw_assign(L, d.out, PT_OP_ASSIGN, lw_scalar_val(L, ast_int(L->ctx, loc, 0)), loc))
+        return NULL;
+    ast_stmt *s = lw_loop_nest(L, (int)strlen(letters), dims, einsum_body, &d, loc);
+    if (!s)
+        return NULL;
+    lw_emit(L, s);
+    return d.out;
+}
+
+lw_val *lw_intrinsic(lw *L, const char *name, const pt_node *call, int *handled)
+{
+    static const char *const names[] = {"einsum", "reshape", "flatten", "concat", NULL};
+    int k = 0;
+    while (names[k] && strcmp(names[k], name))
+        k++;
+    *handled = names[k] != NULL;
+    args a;
+    if (!*handled || !get_args(L, call, name, &a))
+        return NULL;
+    switch (k) {
+    case 0: return einsum(L, &a, call->loc);
+    case 1: return reshape(L, a.n > 0 ? a.v[0] : NULL, a.n > 1 ? a.v[1] : NULL, call->loc);
+    case 2: {
+        if (a.n != 1 || a.v[0]->kind != V_TENSOR) {
+            ft_error(L->ctx, call->loc, "flatten() takes one tensor");
+            return NULL;
+        }
+        lw_val *minus1 = lw_scalar_val(L, ast_int(L->ctx, call->loc, -1));
+        return reshape(L, a.v[0], minus1, call->loc);
+    }
+    default: return concat(L, a.n > 0 ? a.v[0] : NULL, a.axis, call->loc);
+    }
+}

@@ -1,0 +1,183 @@
+/* lw.h - internals of the lowering (frontend/lower.c and its helpers).
+ *
+ * The lowering walks the parse tree with a symbol table and builds the AST
+ * through a statement builder.  Expressions lower to values (lw_val): a
+ * scalar AST expression, a tensor (a view of a named tensor, or a lazily
+ * evaluated element-wise map of other values, with NumPy broadcasting), or
+ * a compile-time value (dtype, list, string, None) used by partial
+ * evaluation.  Tensor values become loops only when they are stored, so
+ * `y[i] += abs(e[a] - e[b])` is one loop nest with no temporary.
+ *
+ * Files: lower.c (scopes, builder, statements, functions), scalar.c
+ * (scalar expressions and folding), tensor.c (tensor values), expr.c
+ * (expressions and calls), inline.c (inlining and partial evaluation).
+ */
+#ifndef FT_LW_H
+#define FT_LW_H
+
+#include "lower.h"
+
+typedef struct lw_sym lw_sym;
+typedef struct lw_val lw_val;
+typedef struct lw_tensor lw_tensor;
+
+typedef enum lw_sym_kind {
+    SYM_CONST,    /* value: a compile-time lw_val */
+    SYM_SIZE,     /* ast_name: an i64 size parameter */
+    SYM_ITER,     /* ast_name: a loop iterator */
+    SYM_TENSOR,   /* ast_name, dtype, ndim, shape, access: a named tensor */
+    SYM_FUNC,     /* node: a PT_FUNC */
+    SYM_VALUE,    /* value: a name bound to a value (inlined parameters) */
+} lw_sym_kind;
+
+struct lw_sym {
+    lw_sym_kind kind;
+    const char *name;
+    const char *ast_name;
+    int depth;
+    ft_loc loc;
+    lw_val *value;
+    ft_dtype dtype;
+    int ndim;
+    ast_expr **shape;
+    ft_access access;
+    int frame;              /* SYM_TENSOR: the inline frame that declared it */
+    const pt_node *node;
+    lw_sym *next;
+};
+
+typedef enum lw_vkind { V_SCALAR, V_TENSOR, V_DTYPE, V_LIST, V_STRING, V_NONE } lw_vkind;
+
+/* A value.  Fields by kind: V_SCALAR: scalar; V_TENSOR: t, writable;
+ * V_DTYPE: dtype; V_LIST: n, items; V_STRING: str. */
+struct lw_val {
+    lw_vkind kind;
+    ast_expr *scalar;
+    lw_tensor *t;
+    int writable;
+    ft_dtype dtype;
+    int n;
+    lw_val **items;
+    const char *str;
+};
+
+typedef enum lw_mop { M_BIN, M_NEG, M_NOT, M_CALL, M_CAST, M_IFE } lw_mop;
+
+/* A tensor value of ndim dims with the given shape.
+ * A view (is_view) reads and writes a region of the tensor `base`: base
+ * dimension d is either fixed at fixed[d] or kept, starting at offset[d]
+ * (NULL: 0); view dimension k is base dimension vdim[k].  fresh: a whole
+ * temporary nobody else can see, so binding it to a name needs no copy.
+ * A map applies op (of kind mop) element by element to args (scalars or
+ * tensors, broadcast to shape). */
+struct lw_tensor {
+    int is_view;
+    ft_dtype dtype;
+    int ndim;
+    ast_expr **shape;
+    lw_sym *base;
+    ast_expr **fixed;
+    ast_expr **offset;
+    int *vdim;
+    int fresh;
+    lw_mop mop;
+    int op;
+    int nargs;
+    lw_val **args;
+    ft_loc loc;
+};
+
+/* An inlined call in progress. */
+typedef struct lw_frame {
+    const char *func;
+    int rt_depth;           /* run-time loops/ifs open when the call began */
+    int returned;           /* a `return` was lowered: skip the rest */
+    lw_val *ret;
+    struct lw_frame *up;
+} lw_frame;
+
+/* Lowering state of one file. */
+typedef struct lw {
+    ft_ctx *ctx;
+    lw_sym *syms;            /* innermost first */
+    lw_sym *globals;         /* consts and functions */
+    lw_sym *scope_base;      /* lookups of locals stop here (inline frame) */
+    int depth;
+    ft_vec labels;           /* labels of the current exported function */
+    const char *shape_of;    /* the parameter whose shape is being lowered */
+    const char *const_name;  /* the const whose value is being lowered */
+    int expr_depth;          /* nesting of the expression being lowered */
+    int too_deep;            /* it was reported as nested too deeply */
+    ft_vec bstack;           /* open builder frames (lw_bframe *) */
+    lw_frame *frame;         /* innermost inlined call, NULL at top level */
+    int nframes;
+    int rt_depth;            /* run-time loops and ifs being lowered */
+    const char *label_prefix;/* prefix of labels inside inlined code */
+} lw;
+
+/* lower.c: names, scopes, builder, statements */
+lw_sym *lw_lookup(lw *L, const char *name);
+lw_sym *lw_declare(lw *L, lw_sym_kind kind, const char *name, ft_loc loc);
+const char *lw_unique_name(lw *L, const char *name);
+lw_sym *lw_push_scope(lw *L);
+void lw_pop_scope(lw *L, lw_sym *mark);
+void lw_emit(lw *L, ast_stmt *s);
+void lw_open_def(lw *L, ast_stmt *def);
+int lw_block_begin(lw *L);
+ast_stmt *lw_block_end(lw *L, int mark);
+void lw_lower_stmts(lw *L, const pt_node *block);
+const char *lw_label(lw *L, const char *label);
+
+/* scalar.c: scalar expressions */
+int lw_is_literal(const ast_expr *e);
+void lw_weaken(ast_expr *lit, ft_dtype t);
+void lw_weaken_pair(ast_expr *a, ast_expr *b);
+ast_expr *lw_fold(lw *L, ast_expr *e);
+ast_expr *lw_as_bool(lw *L, ast_expr *e);
+ast_expr *lw_binary(lw *L, ft_loc loc, ast_binop op, ast_expr *a, ast_expr *b);
+ast_expr *lw_negate(lw *L, ft_loc loc, ast_expr *a);
+ast_expr *lw_not(lw *L, ft_loc loc, ast_expr *a);
+ast_expr *lw_builtin(lw *L, ft_loc loc, ast_builtin f, ast_expr *a);
+ast_expr *lw_clone(lw *L, const ast_expr *e);
+/* 1: a and b are equal, 0: they differ (a - b is a non-zero constant),
+ * -1: unknown at compile time. */
+int lw_int_equal(lw *L, ast_expr *a, ast_expr *b);
+int lw_const_int(const ast_expr *e, int64_t *v);
+
+/* tensor.c: tensor values */
+lw_val *lw_scalar_val(lw *L, ast_expr *e);
+lw_val *lw_tensor_val(lw *L, lw_tensor *t, int writable);
+lw_val *lw_view_of(lw *L, lw_sym *s, int writable);
+ast_expr *lw_elem(lw *L, lw_tensor *t, ast_expr **idx);
+ast_expr *lw_to_scalar(lw *L, lw_val *v, ft_loc loc);
+lw_val *lw_map(lw *L, ft_loc loc, lw_mop mop, int op, int nargs, lw_val **args);
+lw_val *lw_index(lw *L, lw_val *v, int n, const pt_node *const *subs, ft_loc loc);
+lw_val *lw_materialize(lw *L, lw_val *v, const char *hint, ft_loc loc);
+lw_val *lw_new_tensor(lw *L, const char *hint, ft_dtype t, int ndim, ast_expr **shape,
+                      ft_loc loc);
+int lw_assign(lw *L, lw_val *target, int op, lw_val *value, ft_loc loc);
+int lw_val_ndim(const lw_val *v);
+ft_dtype lw_val_dtype(const lw_val *v);
+ast_expr **lw_val_shape(const lw_val *v);
+lw_val *lw_transpose(lw *L, lw_val *v, int n, const int *perm, ft_loc loc);
+/* The part start .. start + len of view dimension k of view v. */
+lw_val *lw_slice_dim(lw *L, lw_val *v, int k, ast_expr *start, ast_expr *len);
+/* A loop nest over shape around the statement body(idx) gives. */
+typedef ast_stmt *(*lw_body_fn)(lw *L, ast_expr **idx, void *data);
+ast_stmt *lw_loop_nest(lw *L, int n, ast_expr **shape, lw_body_fn body, void *data,
+                       ft_loc loc);
+
+/* intrinsics.c: einsum, reshape, flatten, concat */
+lw_val *lw_intrinsic(lw *L, const char *name, const pt_node *call, int *handled);
+
+/* expr.c: expressions */
+lw_val *lw_expr(lw *L, const pt_node *n);
+ast_expr *lw_scalar_expr(lw *L, const pt_node *n);
+ast_expr *lw_int_expr(lw *L, const pt_node *n, const char *what);
+int lw_const_bool(const lw_val *v);
+
+/* inline.c: calls of non-exported functions */
+lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call);
+int lw_lower_return(lw *L, const pt_node *n);
+
+#endif
