@@ -5,7 +5,7 @@
 
 Covers examples/subdivnet_full.ft (SubdivNet's whole mesh convolution) and
 examples/longformer.ft (Longformer's sliding-window attention, one head),
-each on three sizes, with references written here from the mathematical
+and their parallel twins NAME_par.ft with 2 threads, on three sizes or more, with references written here from the mathematical
 definition of the layer (not from the .ft code), in float64; an f32 output
 passes when max|out - ref| / max|ref| < 1e-4.
 
@@ -44,10 +44,10 @@ def last_lines(text, n=6):
     return " | ".join(lines[-n:]) if lines else "(no output)"
 
 
-def run(args):
+def run(args, env=None):
     try:
         r = subprocess.run(args, capture_output=True, text=True, errors="replace",
-                           timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+                           timeout=TIMEOUT, stdin=subprocess.DEVNULL, env=env)
     except subprocess.TimeoutExpired:
         raise Fail(f"timed out after {TIMEOUT} s: {' '.join(args)}")
     if r.returncode != 0:
@@ -57,9 +57,10 @@ def run(args):
     return r
 
 
-def ftc_run(prog, func, sizes, inputs, defines=None):
-    """Run FUNC of PROG with the given sizes, input arrays and -D constants;
-    return the dict of its outputs (every .npy of the out dir)."""
+def ftc_run(prog, func, sizes, inputs, defines=None, threads=None):
+    """Run FUNC of PROG with the given sizes, input arrays and -D constants
+    (with OMP_NUM_THREADS=threads when given); return the dict of its
+    outputs (every .npy of the out dir)."""
     with tempfile.TemporaryDirectory(prefix="ftc-examples-") as d:
         args = [FTC, "run", prog, func]
         args += [f"{k}={int(v)}" for k, v in sizes.items()]
@@ -72,7 +73,10 @@ def ftc_run(prog, func, sizes, inputs, defines=None):
         args += ["--no-print", "--out-dir", out]
         for k, v in (defines or {}).items():
             args += ["-D", f"{k}={v}"]
-        run(args)
+        env = dict(os.environ)
+        if threads is not None:
+            env["OMP_NUM_THREADS"] = str(threads)
+        run(args, env)
         return {f[:-4]: np.load(os.path.join(out, f))
                 for f in os.listdir(out) if f.endswith(".npy")}
 
@@ -105,6 +109,13 @@ def case(name, fn, *args, **kw):
     CASES.append((name, lambda: fn(*args, **kw)))
 
 
+def variants(name, fn, *args):
+    """The serial example NAME.ft, and its twin NAME_par.ft (parallel outer
+    loop) with 2 threads."""
+    case(name, fn, f"{name.split('[')[0]}.ft", None, *args)
+    case(f"{name}/par-t2", fn, f"{name.split('[')[0]}_par.ft", 2, *args)
+
+
 def ex(file):
     return os.path.join(ROOT, "examples", file)
 
@@ -129,7 +140,7 @@ def subdivnet_full_ref(adj, e, w):
     return y
 
 
-def subdivnet_full(n, f, o, seed):
+def subdivnet_full(file, threads, n, f, o, seed):
     rng = np.random.default_rng(seed)
     adj = rng.integers(0, n, (n, 3), dtype=i32)
     if n > 2:
@@ -138,13 +149,13 @@ def subdivnet_full(n, f, o, seed):
     e = rng.standard_normal((n, f)).astype(f32)
     w = [rng.uniform(-1, 1, (f, o)).astype(f32) for _ in range(4)]
     inputs = {"adj": adj, "e": e, "w0": w[0], "w1": w[1], "w2": w[2], "w3": w[3]}
-    outs = ftc_run(ex("subdivnet_full.ft"), "subdivnet_full",
-                   {"n_faces": n, "in_feats": f, "out_feats": o}, inputs)
+    outs = ftc_run(ex(file), "subdivnet_full",
+                   {"n_faces": n, "in_feats": f, "out_feats": o}, inputs, threads=threads)
     close(outs, "y", subdivnet_full_ref(adj, e, w), f32)
 
 
 for n, f, o in [(1, 1, 1), (7, 5, 3), (1500, 33, 20)]:
-    case(f"subdivnet_full[{n}x{f}->{o}]", subdivnet_full, n, f, o, 500 + n)
+    variants(f"subdivnet_full[{n}x{f}->{o}]", subdivnet_full, n, f, o, 500 + n)
 
 
 # --- examples/longformer.ft ------------------------------------------------
@@ -169,11 +180,11 @@ def longformer_ref(q, k, v, w):
     return y
 
 
-def longformer(n, f, w, seed):
+def longformer(file, threads, n, f, w, seed):
     rng = np.random.default_rng(seed)
     q, k, v = (rng.standard_normal((n, f)).astype(f32) for _ in range(3))
-    outs = ftc_run(ex("longformer.ft"), "longformer", {"seq_len": n, "feat_len": f},
-                   {"q": q, "k": k, "v": v}, None if w == 32 else {"W": w})
+    outs = ftc_run(ex(file), "longformer", {"seq_len": n, "feat_len": f},
+                   {"q": q, "k": k, "v": v}, None if w == 32 else {"W": w}, threads)
     close(outs, "y", longformer_ref(q, k, v, w), f32)
 
 
@@ -181,7 +192,7 @@ for n, f, w in [(5, 3, 32),            # the window (65) is larger than the sequ
                 (1, 4, 2),             # one position: attends to itself only
                 (37, 8, 4),            # -D W=4: clipped at both ends
                 (600, 64, 32)]:        # the default window
-    case(f"longformer[{n}x{f},W={w}]", longformer, n, f, w, 600 + n)
+    variants(f"longformer[{n}x{f},W={w}]", longformer, n, f, w, 600 + n)
 
 
 # --- the C of the row-level circular difference ----------------------------
