@@ -5,16 +5,17 @@
 
 Covers examples/subdivnet_full.ft (SubdivNet's whole mesh convolution) and
 examples/longformer.ft (Longformer's sliding-window attention, one head),
-and their parallel twins NAME_par.ft with 2 threads, on three sizes or more, with references written here from the mathematical
-definition of the layer (not from the .ft code), in float64; an f32 output
-passes when max|out - ref| / max|ref| < 1e-4.
+and their parallel twins NAME_par.ft with 2 threads, on three sizes or
+more, with references written here from the mathematical definition of the
+layer (not from the .ft code), in float64; an f32 output passes when
+max|out - ref| / max|ref| < 1e-4.
 
 It also checks the C that ftc emits for tests/golden/tensor_circular_difference.ft
 (SubdivNet's circular difference written with row-level operations): no
 local array or heap buffer of n_faces x in_feats elements (no temporary
-larger than one feature row), and no copy loop.  The same check is run on a
-program that does need a full [n_faces, in_feats] temporary, and must flag
-it there, so a broken check cannot pass silently.
+larger than one feature row), and no copy loop.  The same check must flag
+a program that does need a full [n_faces, in_feats] temporary, and a copy
+loop, so a broken check cannot pass silently.
 
 Prints one line per case (`ok NAME` or `FAIL NAME: why`), then
 `N passed, M failed`; exits 1 if any case failed.
