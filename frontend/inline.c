@@ -95,17 +95,25 @@ static int val_reads(const lw_val *v, const lw_sym *base)
     return 0;
 }
 
-/* Whether e reads memory (so its value may change when the callee writes). */
-static int has_load(const ast_expr *e)
+/* Whether e reads tensor var (so its value changes when the callee writes
+ * var). */
+static int reads_var(const ast_expr *e, const char *var)
 {
     switch (e->kind) {
-    case AST_LOAD: return 1;
-    case AST_BINARY: return has_load(e->u.bin.a) || has_load(e->u.bin.b);
-    case AST_UNARY: return has_load(e->u.un.a);
-    case AST_CAST: return has_load(e->u.cast.a);
-    case AST_CALL: return has_load(e->u.call.args[0]);
+    case AST_LOAD:
+        if (strcmp(e->u.load.var, var) == 0)
+            return 1;
+        for (int i = 0; i < e->u.load.n; i++)
+            if (reads_var(e->u.load.idx[i], var))
+                return 1;
+        return 0;
+    case AST_BINARY: return reads_var(e->u.bin.a, var) || reads_var(e->u.bin.b, var);
+    case AST_UNARY: return reads_var(e->u.un.a, var);
+    case AST_CAST: return reads_var(e->u.cast.a, var);
+    case AST_CALL: return reads_var(e->u.call.args[0], var);
     case AST_IFEXPR:
-        return has_load(e->u.ife.cond) || has_load(e->u.ife.then) || has_load(e->u.ife.other);
+        return reads_var(e->u.ife.cond, var) || reads_var(e->u.ife.then, var) ||
+               reads_var(e->u.ife.other, var);
     default: return 0;
     }
 }
@@ -147,7 +155,7 @@ static lw_val *param_value(lw *L, const pt_node *p, lw_val *v, lw_val **all, int
         int writes = params->kids[k]->op == PT_ACC_OUT || params->kids[k]->op == PT_ACC_INOUT;
         if (writes && all[k]->kind == V_TENSOR &&
             ((v->kind == V_TENSOR && !v->t->is_view && val_reads(v, all[k]->t->base)) ||
-             (v->kind == V_SCALAR && has_load(v->scalar))))
+             (v->kind == V_SCALAR && reads_var(v->scalar, all[k]->t->base->ast_name))))
             return lw_materialize(L, v, p->name, loc);
     }
     if (v->kind != V_TENSOR)

@@ -157,6 +157,8 @@ ast_expr *lw_as_bool(lw *L, ast_expr *e)
     return lw_binary(L, e->loc, AST_NE, e, zero);
 }
 
+static int lw_int_diff(const ast_expr *a, const ast_expr *b, int64_t *diff);
+
 /* Whether e is the integer literal v. */
 static int is_int(const ast_expr *e, int64_t v)
 {
@@ -198,6 +200,13 @@ ast_expr *lw_binary(lw *L, ft_loc loc, ast_binop op, ast_expr *a, ast_expr *b)
     ast_expr *id = identity(op, a, b);
     if (id)
         return id;
+    int64_t diff;
+    if (op == AST_SUB && ft_dtype_is_int(a->dtype) && ft_dtype_is_int(b->dtype) &&
+        lw_int_diff(a, b, &diff)) {   /* `s + 2 - s` is 2: slice lengths */
+        ast_expr *k = ast_int(L->ctx, loc, diff);
+        k->dtype = ast_promote(a->dtype, b->dtype);
+        return k;
+    }
     ast_expr *e = ast_binary(L->ctx, loc, op, a, b);
     ast_expr *f = lw_fold(L, e);
     return f ? f : e;
@@ -312,14 +321,22 @@ static int lin_add(lin *f, const ast_expr *e, int64_t c)
     return 1;
 }
 
+/* Whether a - b is a constant (*diff), from their linear forms. */
+static int lw_int_diff(const ast_expr *a, const ast_expr *b, int64_t *diff)
+{
+    lin f = {0};
+    if (!lin_add(&f, a, 1) || !lin_add(&f, b, -1))
+        return 0;
+    for (int i = 0; i < f.n; i++)
+        if (f.coef[i] != 0)
+            return 0;
+    *diff = f.k;
+    return 1;
+}
+
 int lw_int_equal(lw *L, ast_expr *a, ast_expr *b)
 {
     (void)L;
-    lin f = {0};
-    if (!lin_add(&f, a, 1) || !lin_add(&f, b, -1))
-        return -1;
-    for (int i = 0; i < f.n; i++)
-        if (f.coef[i] != 0)
-            return -1;
-    return f.k == 0;
+    int64_t diff;
+    return lw_int_diff(a, b, &diff) ? diff == 0 : -1;
 }

@@ -250,32 +250,88 @@ static lw_tensor *view_copy(lw *L, const lw_tensor *t)
 }
 
 
-/* Apply one subscript (an index or a slice) to view dim k of c; returns the
- * number of view dims it keeps (0 or 1), or -1 after an error. */
-static int apply_sub(lw *L, lw_tensor *c, int k, const pt_node *sub, ast_expr **len)
+/* A subscript, lowered once: an index (start), or a slice start .. start +
+ * len. */
+typedef struct lw_sub {
+    int is_slice;
+    ast_expr *start, *len;
+} lw_sub;
+
+/* Lower subscript sub of a dimension of size dim; 0 after an error. */
+static int lower_sub(lw *L, const pt_node *sub, ast_expr *dim, lw_sub *out)
 {
-    int d = c->vdim[k];
-    if (sub->kind != PT_SLICE) {
-        ast_expr *i = lw_int_expr(L, sub, "an index");
-        if (!i)
-            return -1;
-        c->fixed[d] = plus_offset(L, c->offset[d], i);
-        return 0;
-    }
+    out->is_slice = sub->kind == PT_SLICE;
+    if (!out->is_slice)
+        return (out->start = lw_int_expr(L, sub, "an index")) != NULL;
     ast_expr *start = sub->kids[0] ? lw_int_expr(L, sub->kids[0], "a slice bound")
                                    : ast_int(L->ctx, sub->loc, 0);
     ast_expr *stop = sub->kids[1] ? lw_int_expr(L, sub->kids[1], "a slice bound")
-                                  : lw_clone(L, c->shape[k]);
+                                  : lw_clone(L, dim);
     if (!start || !stop)
-        return -1;
-    *len = lw_binary(L, sub->loc, AST_SUB, stop, lw_clone(L, start));
+        return 0;
+    out->start = start;
+    out->len = lw_binary(L, sub->loc, AST_SUB, stop, lw_clone(L, start));
     int64_t v;
-    if (*len && lw_const_int(*len, &v) && v < 0) {
+    if (out->len && lw_const_int(out->len, &v) && v < 0) {
         ft_error(L->ctx, sub->loc, "this slice is empty backwards: its stop is before its start");
-        return -1;
+        return 0;
     }
-    c->offset[d] = plus_offset(L, c->offset[d], start);
-    return 1;
+    return out->len != NULL;
+}
+
+/* A view indexed by n lowered subscripts (n <= its ndim). */
+static lw_val *index_view(lw *L, lw_val *v, int n, const lw_sub *subs)
+{
+    lw_tensor *t = v->t, *c = view_copy(L, t);
+    int out = 0;
+    for (int k = 0; k < t->ndim; k++) {
+        int d = t->vdim[k];
+        if (k < n && !subs[k].is_slice) {
+            c->fixed[d] = plus_offset(L, c->offset[d], lw_clone(L, subs[k].start));
+            continue;
+        }
+        if (k < n)
+            c->offset[d] = plus_offset(L, c->offset[d], lw_clone(L, subs[k].start));
+        c->vdim[out] = d;
+        c->shape[out++] = k < n ? lw_clone(L, subs[k].len) : t->shape[k];
+    }
+    c->ndim = out;
+    return lw_tensor_val(L, c, v->writable);
+}
+
+static lw_val *index_any(lw *L, lw_val *v, int n, const lw_sub *subs, ft_loc loc);
+
+/* A map indexed by n subscripts: the subscripts move into its operands
+ * (a broadcast dimension of an operand takes element 0), so indexing a
+ * lazy value computes only the part asked for. */
+static lw_val *index_map(lw *L, lw_val *v, int n, const lw_sub *subs, ft_loc loc)
+{
+    lw_tensor *t = v->t;
+    lw_val **args = ft_alloc(L->ctx, sizeof *args * (size_t)(t->nargs + 1));
+    for (int i = 0; i < t->nargs; i++) {
+        lw_val *a = t->args[i];
+        int k = lw_val_ndim(a);
+        lw_sub *us = ft_alloc(L->ctx, sizeof *us * (size_t)(k + 1));
+        for (int j = 0; j < k; j++) {
+            int r = t->ndim - k + j;
+            ast_expr *dim = a->t->shape[j];
+            if (r >= n)
+                us[j] = (lw_sub){1, ast_int(L->ctx, loc, 0), dim};
+            else if (is_one(dim) && !is_one(t->shape[r]))
+                us[j] = (lw_sub){subs[r].is_slice, ast_int(L->ctx, loc, 0), dim};
+            else
+                us[j] = subs[r];
+        }
+        args[i] = a->kind == V_TENSOR ? index_any(L, a, k, us, loc) : a;
+        if (!args[i])
+            return NULL;
+    }
+    return lw_map(L, loc, t->mop, t->op, t->nargs, args);
+}
+
+static lw_val *index_any(lw *L, lw_val *v, int n, const lw_sub *subs, ft_loc loc)
+{
+    return v->t->is_view ? index_view(L, v, n, subs) : index_map(L, v, n, subs, loc);
 }
 
 lw_val *lw_index(lw *L, lw_val *v, int n, const pt_node *const *subs, ft_loc loc)
@@ -284,29 +340,19 @@ lw_val *lw_index(lw *L, lw_val *v, int n, const pt_node *const *subs, ft_loc loc
         ft_error(L->ctx, loc, "only tensors can be indexed");
         return NULL;
     }
-    if (!v->t->is_view)
-        v = lw_materialize(L, v, "t", loc);
     lw_tensor *t = v->t;
     if (n > t->ndim) {
         ft_error(L->ctx, subs[t->ndim]->loc, "too many indices for '%s': it has %d "
-                 "dimension%s, but %d indices are given", t->base->name, t->ndim,
+                 "dimension%s, but %d indices are given",
+                 t->is_view ? t->base->name : "this value", t->ndim,
                  t->ndim == 1 ? "" : "s", n);
         return NULL;
     }
-    lw_tensor *c = view_copy(L, t);
-    int out = 0, ok = 1;
-    for (int k = 0; k < t->ndim; k++) {
-        ast_expr *len = t->shape[k];
-        int keep = k < n ? apply_sub(L, c, k, subs[k], &len) : 1;
-        if (keep < 0)
-            ok = 0;
-        else if (keep) {
-            c->vdim[out] = t->vdim[k];
-            c->shape[out++] = len;
-        }
-    }
-    c->ndim = out;
-    return ok ? lw_tensor_val(L, c, v->writable) : NULL;
+    lw_sub *ls = ft_alloc(L->ctx, sizeof *ls * (size_t)(n + 1));
+    int ok = 1;
+    for (int k = 0; k < n; k++)
+        ok &= lower_sub(L, subs[k], t->shape[k], &ls[k]);
+    return ok ? index_any(L, v, n, ls, loc) : NULL;
 }
 
 lw_val *lw_slice_dim(lw *L, lw_val *v, int k, ast_expr *start, ast_expr *len)
