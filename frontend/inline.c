@@ -15,12 +15,23 @@
 
 enum { MAX_INLINE_DEPTH = 64 };
 
-/* "f -> g -> f" for the recursion error. */
+/* "f -> g -> f -> ... -> g" for the recursion error: the exported function,
+ * the first calls and the last ones. */
 static const char *call_chain(lw *L, const char *last)
 {
-    const char *s = last;
-    for (lw_frame *f = L->frame; f; f = f->up)
-        s = ft_fmt(L->ctx, "%s -> %s", f->func, s);
+    const char *names[MAX_INLINE_DEPTH + 1];
+    int n = 0;
+    names[n++] = last;
+    for (lw_frame *f = L->frame; f && n <= MAX_INLINE_DEPTH; f = f->up)
+        names[n++] = f->func;
+    const char *s = L->export_name ? L->export_name : "";
+    for (int i = n - 1; i >= 0; i--) {
+        if (i == n - 5 && n > 8) {
+            s = ft_fmt(L->ctx, "%s -> ...", s);
+            i = 3;
+        }
+        s = *s ? ft_fmt(L->ctx, "%s -> %s", s, names[i]) : names[i];
+    }
     return s;
 }
 

@@ -551,6 +551,7 @@ static ast_func *lower_func(lw *L, const pt_node *fn)
 {
     const pt_node *params = fn->kids[0];
     L->labels = (ft_vec){0};
+    L->export_name = fn->name;
     lw_sym *mark = lw_push_scope(L);
     ast_param *ps = ft_alloc(L->ctx, sizeof *ps * (size_t)(params->nkids + 1));
     int ok = 1, errors = L->ctx->nerrors;

@@ -112,6 +112,7 @@ typedef struct lw {
     lw_frame *frame;         /* innermost inlined call, NULL at top level */
     int nframes;
     int rt_depth;            /* run-time loops and ifs being lowered */
+    const char *export_name; /* the exported function being lowered */
     const char *label_prefix;/* prefix of labels inside inlined code */
 } lw;
 
