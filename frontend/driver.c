@@ -14,9 +14,9 @@
 #include "simplify.h"
 #include "deps.h"
 
-const char *const ft_pass_names[] = {"lower", "simplify", "prop_temps", "remove_copies",
-                                     "shrink_vars", "hoist", "remove_dead", "schedule",
-                                     NULL};
+const char *const ft_pass_names[] = {"lower", "simplify", "retarget", "prop_temps",
+                                     "remove_copies", "shrink_vars", "hoist", "remove_dead",
+                                     "schedule", NULL};
 
 /* The stdlib (stdlib/NAME.ft), embedded at build time by stdlib/embed.py. */
 extern const int ft_stdlib_count;
@@ -71,6 +71,10 @@ ast_program *ft_compile(ft_ctx *ctx, const ft_source *src, const char *dump_afte
      * program's results and errors, and leave flat sequences with each
      * VarDef last in its sequence.  Before the schedules, so that a local
      * shrunk into a loop is private to it when the loop is parallelized. */
+    /* retarget.c: needs the AST.  Leaves: locals that ended in a copy-out
+     * to a visible tensor computed there directly (copy and VarDef gone). */
+    xf_retarget(ctx, p);
+    maybe_dump("retarget", dump_after, dump_out, p);
     /* prop_temps.c: needs the AST.  Leaves: single-use locals substituted
      * (their Store dropped, their VarDef left for remove_dead). */
     xf_propagate_temps(ctx, p);

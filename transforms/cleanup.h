@@ -10,13 +10,19 @@
  * statements (which schedules name) are never removed.  Every pass leaves
  * the normal form of xf_normalize (transforms/xf_util.h).
  *
- * The driver runs them in this order: propagate -> remove copies -> shrink
- * -> hoist -> remove dead.
+ * The driver runs them in this order: retarget -> propagate -> remove
+ * copies -> shrink -> hoist -> remove dead.
  */
 #ifndef FT_CLEANUP_H
 #define FT_CLEANUP_H
 
 #include "../ast/ast.h"
+
+/* retarget.c: a local whose life ends in a copy-out `dst[g(i...)] = t[i...]`
+ * to a tensor declared outside it (g injective: views, slices, transposes)
+ * is computed in dst directly when nobody accesses dst before the copy nor
+ * t after it; the copy and the VarDef are dropped. */
+void xf_retarget(ft_ctx *ctx, ast_program *p);
 
 /* prop_temps.c: a local written once by a Store and read once (or often,
  * when the value is a literal, a size or a plain load) gets the value

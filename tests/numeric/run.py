@@ -568,6 +568,35 @@ for n, m in [(0, 3), (3, 0), (1, 1), (2, 5), (7, 4), (40, 33)]:
 case("cleanup/bad_index", cleanup_bad_index)
 
 
+# tests/numeric/progs/retarget.ft (results computed in their destination)
+
+def retarget(n, k, m):
+    rng = np.random.default_rng(500 + n * k * m)
+    a = rng.uniform(-1, 1, (n, k)).astype(f32)
+    b = rng.uniform(-1, 1, (k, m)).astype(f32)
+    ref = a.astype(f64) @ b.astype(f64)
+    sizes = {"n": n, "k": k, "m": m}
+    outs = ftc_run(prog("retarget.ft"), "mm", sizes, {"a": a, "b": b})
+    close(outs, "c", ref, f32)
+    outs = ftc_run(prog("retarget.ft"), "mm_slice", sizes, {"a": a, "b": b})
+    close(outs, "y", np.concatenate([np.zeros((1, m)), ref, np.zeros((1, m))]), f32)
+    outs = ftc_run(prog("retarget.ft"), "mm_trans", sizes, {"a": a, "b": b})
+    close(outs, "yt", ref.T, f32)
+    close(outs, "zt", ref.T, f32)
+    c = rng.uniform(-1, 1, (n, n)).astype(f32)
+    sq = rng.uniform(-1, 1, (n, n)).astype(f32)
+    outs = ftc_run(prog("retarget.ft"), "mm_inplace", {"n": n}, {"c": c, "b": sq})
+    close(outs, "c", c.astype(f64) @ sq.astype(f64), f32)
+    x = rng.standard_normal((n, m)).astype(f32)
+    outs = ftc_run(prog("retarget.ft"), "rows", {"n": n, "m": m}, {"x": x})
+    ex_ = np.exp(x.astype(f64))
+    close(outs, "y", ex_ / ex_.sum(axis=1, keepdims=True), f32)
+
+
+for shape in [(1, 1, 1), (3, 4, 5), (17, 9, 2)]:
+    case("retarget[%dx%dx%d]" % shape, retarget, *shape)
+
+
 # --- main ------------------------------------------------------------------
 
 # tests/numeric/progs/intrinsics.ft (einsum, reshape, flatten, concat)
