@@ -542,6 +542,10 @@ static lw_val *lower_call(lw *L, const pt_node *call)
         return call_transpose(L, call);
     if (strcmp(name, "len") == 0)
         return call_len(L, call);
+    if (strcmp(name, "is_list") == 0) {
+        lw_val **a = positional_args(L, call, "is_list", 1, 1);
+        return a ? lw_scalar_val(L, ast_boolc(L->ctx, call->loc, a[0]->kind == V_LIST)) : NULL;
+    }
     if (strcmp(name, "range") == 0) {
         ft_error(L->ctx, call->loc, "range() is only allowed in a for loop");
         return NULL;

@@ -441,12 +441,13 @@ static void lower_labeled(lw *L, const pt_node *n)
         ft_error(L->ctx, n->loc, "a labelled `var` is not allowed; label a loop or a statement");
         return;
     }
+    const char *label = lw_label(L, n->name);   /* before any label inside */
     lw_bframe *f0 = top_frame(L);
     int before = f0->stmts.len;
     lower_stmt(L, n->kids[0]);
     lw_bframe *f = top_frame(L);
     if (f->stmts.len > (f == f0 ? before : 0))
-        ((ast_stmt *)f->stmts.items[f->stmts.len - 1])->label = lw_label(L, n->name);
+        ((ast_stmt *)f->stmts.items[f->stmts.len - 1])->label = label;
 }
 
 /* One statement of any kind but `var`. */
