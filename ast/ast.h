@@ -126,6 +126,7 @@ typedef enum ast_par {
     AST_OPENMP,
     AST_BLOCK_X, AST_BLOCK_Y, AST_BLOCK_Z,
     AST_THREAD_X, AST_THREAD_Y, AST_THREAD_Z,
+    AST_VECTORIZE,    /* SIMD lanes of one thread (`#pragma omp simd`) */
 } ast_par;
 
 typedef enum ast_stmt_kind {

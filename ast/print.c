@@ -333,12 +333,15 @@ static void print_parallel_loops(FILE *out, const ast_stmt *s, int *any,
         print_parallel_loops(out, s->u.branch.other, any, fname);
         break;
     case AST_FOR:
-        if (s->u.loop.par == AST_OPENMP) {
+        if (s->u.loop.par == AST_OPENMP || s->u.loop.par == AST_VECTORIZE) {
             if (!*any)
                 fprintf(out, "\nschedule %s:\n", fname);
             *any = 1;
-            fprintf(out, "    parallelize(%s, openmp)\n",
-                    s->label ? s->label : s->u.loop.iter);
+            if (s->u.loop.par == AST_OPENMP)
+                fprintf(out, "    parallelize(%s, openmp)\n",
+                        s->label ? s->label : s->u.loop.iter);
+            else
+                fprintf(out, "    vectorize(%s)\n", s->label ? s->label : s->u.loop.iter);
         }
         print_parallel_loops(out, s->u.loop.body, any, fname);
         break;

@@ -847,7 +847,7 @@ static void cg_loop_body(cg_emitter *em, const ast_stmt *s, const char *iter_def
 static void cg_for(cg_emitter *em, const ast_stmt *s)
 {
     ast_par par = s->u.loop.par;
-    if (par != AST_SERIAL && par != AST_OPENMP) {
+    if (par != AST_SERIAL && par != AST_OPENMP && par != AST_VECTORIZE) {
         ft_unsupported(em->ctx, s->loc, "GPU (CUDA) parallel loops in the C backend");
         return;
     }
@@ -856,7 +856,8 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
     cg_checks(em, e);
     cg_checks(em, st);
     const char *it = cg_cname(em, s->u.loop.iter);
-    const char *pragma = par == AST_OPENMP ? "#pragma omp parallel for" : NULL;
+    const char *pragma = par == AST_OPENMP ? "#pragma omp parallel for"
+                       : par == AST_VECTORIZE ? "#pragma omp simd" : NULL;
     int id = em->next_id++;
     int64_t step = !st ? 1 : st->kind == AST_INT ? st->u.ival : 0;
     if (st && st->kind == AST_INT && step == 0) {

@@ -2,23 +2,23 @@
  *
  * Requires: a lowered program (frontend/lower.c) and the parse tree's
  * PT_SCHEDULE blocks.
- * Provides: loops marked parallel, reductions that may collide across
- * parallel iterations marked atomic.
+ * Provides: f transformed by each schedule line in order (the primitives
+ * are transforms/sched_<name>.c, declared in schedule.h).
  *
- * Only `parallelize(L, openmp)` is built so far; its legality check is a
- * conservative syntactic one (see schedule.h) until the isl dependence
- * analysis replaces it.  Every other primitive of the language is a
- * "not supported yet" error at its line.
+ * This file reads a line's arguments, finds the loops and statements it
+ * names (labels, unique iterator names, the names earlier lines gave the
+ * loops they returned: `jo, ji = split(Lj, 64)`) and calls the primitive.
+ * The primitives not built yet are "not supported yet" errors at their line.
  */
 #include "schedule.h"
 
 #include <string.h>
 
+#include "sched_util.h"
 #include "visit.h"
 
 static const char *const later_primitives[] = {
-    "split", "merge", "reorder", "fission", "fuse", "swap", "move_to", "unroll",
-    "blend", "vectorize", "cache", "cache_reduce", "set_mtype", "var_split",
+    "move_to", "blend", "cache", "cache_reduce", "set_mtype", "var_split",
     "var_reorder", "var_merge", "as_lib", "separate_tail", "inline", NULL};
 
 /* ---------------------------------------------------------- finding loops */
@@ -61,202 +61,145 @@ ast_stmt *xf_find_loop(ft_ctx *ctx, ast_func *f, const char *name, ft_loc loc)
     return NULL;
 }
 
-/* ----------------------------------------------------- parallel legality */
+/* ------------------------------------------------------------ arguments */
 
-/* One access of a tensor inside the candidate loop. */
-typedef struct access {
-    const char *var;
-    int n;
-    ast_expr **idx;
-    ast_stmt *stmt;       /* the Store/Reduce, NULL for a Load */
-    ast_expr *load;
-} access;
+enum { MAX_ARGS = 16 };
 
-typedef struct par_state {
-    ast_visitor v;
-    ft_ctx *ctx;
-    ft_vec locals;        /* names of tensors defined inside the loop */
-    ft_vec accesses;      /* access *, in source order */
-    int nested_parallel;
-} par_state;
+/* A schedule line: the call's positional and keyword arguments and the
+ * names it assigns its results to. */
+typedef struct sched_line {
+    const char *prim;
+    ft_loc loc;
+    int npos;
+    const pt_node *pos[MAX_ARGS];
+    int nkw;
+    const pt_node *kw[MAX_ARGS];
+    int nres;
+    const char *res[MAX_ARGS];
+    ft_loc res_loc;
+} sched_line;
 
-static void par_add(par_state *st, const char *var, int n, ast_expr **idx,
-                    ast_stmt *s, ast_expr *load)
+/* Read target = call into *ln; 0 after an error. */
+static int read_line(ft_ctx *ctx, const pt_node *s, const pt_node *call, sched_line *ln)
 {
-    access *a = ft_alloc(st->ctx, sizeof *a);
-    *a = (access){var, n, idx, s, load};
-    ft_vec_push(st->ctx, &st->accesses, a);
-}
-
-static int par_stmt(ast_visitor *v, ast_stmt *s)
-{
-    par_state *st = (par_state *)v;
-    if (s->kind == AST_VARDEF)
-        ft_vec_push(st->ctx, &st->locals, (void *)s->u.def.name);
-    else if (s->kind == AST_FOR && s->u.loop.par != AST_SERIAL)
-        st->nested_parallel = 1;
-    else if (s->kind == AST_STORE)
-        par_add(st, s->u.store.var, s->u.store.n, s->u.store.idx, s, NULL);
-    else if (s->kind == AST_REDUCE)
-        par_add(st, s->u.red.var, s->u.red.n, s->u.red.idx, s, NULL);
-    return 1;
-}
-
-static void par_expr(ast_visitor *v, ast_expr *e)
-{
-    par_state *st = (par_state *)v;
-    if (e->kind == AST_LOAD)
-        par_add(st, e->u.load.var, e->u.load.n, e->u.load.idx, NULL, e);
-}
-
-static int in_names(const ft_vec *names, const char *name)
-{
-    for (int i = 0; i < names->len; i++)
-        if (strcmp(names->items[i], name) == 0)
-            return 1;
-    return 0;
-}
-
-/* Whether every access of var has exactly `iter` as index d. */
-static int private_dim(const ft_vec *acc, const char *var, int d, const char *iter)
-{
-    for (int i = 0; i < acc->len; i++) {
-        const access *a = acc->items[i];
-        if (strcmp(a->var, var) != 0)
-            continue;
-        if (d >= a->n || a->idx[d]->kind != AST_VAR || strcmp(a->idx[d]->u.name, iter) != 0)
+    *ln = (sched_line){.prim = call->kids[0]->name, .loc = call->loc};
+    for (int i = 1; i < call->nkids; i++) {
+        const pt_node *a = call->kids[i];
+        if (ln->npos + ln->nkw >= MAX_ARGS) {
+            ft_error(ctx, a->loc, "too many arguments to %s", ln->prim);
             return 0;
+        }
+        if (a->kind == PT_KWARG)
+            ln->kw[ln->nkw++] = a;
+        else
+            ln->pos[ln->npos++] = a;
+    }
+    if (s->kind != PT_ASSIGN)
+        return 1;
+    const pt_node *t = s->kids[0];
+    ln->res_loc = t->loc;
+    int n = t->kind == PT_TUPLE ? t->nkids : 1;
+    for (int i = 0; i < n && i < MAX_ARGS; i++) {
+        const pt_node *k = t->kind == PT_TUPLE ? t->kids[i] : t;
+        if (k->kind != PT_NAME || s->op != PT_OP_ASSIGN) {
+            ft_error(ctx, k->loc, "the results of %s are named by plain names: "
+                     "`a, b = %s(...)`", ln->prim, ln->prim);
+            return 0;
+        }
+        ln->res[ln->nres++] = k->name;
     }
     return 1;
 }
 
-/* `y[j]` as text, for messages. */
-static const char *access_text(ft_ctx *ctx, const access *a)
+/* Check the line has npos positional arguments and returns at most nres
+ * loops; 0 after an error naming usage. */
+static int check_shape(ft_ctx *ctx, const sched_line *ln, int npos_min, int npos_max, int nres,
+                       const char *usage)
 {
-    ast_expr *load = a->load ? a->load : ast_load(ctx, a->stmt->loc, a->var, FT_F32, a->n, a->idx);
-    return ast_expr_text(ctx, load);
-}
-
-/* Check tensor var (defined outside the loop) can be shared by parallel
- * iterations; sets *atomic when its reductions must become atomic.
- * Returns 0 after an error. */
-static int check_shared(ft_ctx *ctx, const ft_vec *acc, const char *var, const char *iter,
-                        const char *lname, ft_loc loc, int *atomic)
-{
-    const access *store = NULL, *read = NULL, *red = NULL, *other_red = NULL;
-    int ndim = 0;
-    for (int i = 0; i < acc->len; i++) {
-        const access *a = acc->items[i];
-        if (strcmp(a->var, var) != 0)
-            continue;
-        ndim = a->n;
-        if (!a->stmt)
-            read = read ? read : a;
-        else if (a->stmt->kind == AST_STORE)
-            store = store ? store : a;
-        else if (!red)
-            red = a;
-        else if (a->stmt->u.red.op != red->stmt->u.red.op)
-            other_red = a;
-    }
-    *atomic = 0;
-    if (!store && !red)
-        return 1;                        /* only read: shared safely */
-    for (int d = 0; d < ndim; d++)
-        if (private_dim(acc, var, d, iter))
-            return 1;                    /* each iteration has its own slice */
-    if (!store && !read && !other_red) {
-        *atomic = 1;                     /* pure reduction: atomics */
-        return 1;
-    }
-    const access *bad = store ? store : other_red ? other_red : red;
-    ft_error(ctx, loc, "cannot parallelize %s: '%s' is %s at %s by different iterations of "
-             "'%s', so they would race", lname, var,
-             store ? "written" : other_red ? "reduced with two operators" : "reduced and read",
-             access_text(ctx, bad), iter);
-    ft_note(ctx, bad->stmt ? bad->stmt->loc : bad->load->loc,
-            "index '%s' by '%s' in one dimension at every access, or declare it inside the loop",
-            var, iter);
-    return 0;
-}
-
-/* Mark every reduction into var under the loop atomic. */
-static void mark_atomic(const ft_vec *acc, const char *var)
-{
-    for (int i = 0; i < acc->len; i++) {
-        const access *a = acc->items[i];
-        if (a->stmt && a->stmt->kind == AST_REDUCE && strcmp(a->var, var) == 0)
-            a->stmt->u.red.atomic = 1;
-    }
-}
-
-/* Whether loop is nested inside a parallel loop of f. */
-typedef struct outer_state {
-    ast_visitor v;
-    ast_stmt *target;
-    int depth_par;
-    int found_in_par;
-} outer_state;
-
-static int outer_visit(ast_visitor *v, ast_stmt *s)
-{
-    outer_state *st = (outer_state *)v;
-    if (s == st->target) {
-        st->found_in_par = st->depth_par;
+    if (ln->npos < npos_min || ln->npos > npos_max) {
+        ft_error(ctx, ln->loc, "%s takes %s", ln->prim, usage);
         return 0;
     }
-    if (s->kind == AST_FOR && s->u.loop.par != AST_SERIAL) {
-        st->depth_par++;
-        ast_visit(s->u.loop.body, v);
-        st->depth_par--;
+    if (ln->nres > nres) {
+        ft_error(ctx, ln->res_loc, "%s returns %d name%s, not %d", ln->prim, nres,
+                 nres == 1 ? "" : "s", ln->nres);
         return 0;
     }
     return 1;
 }
 
-int xf_parallelize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
+/* The keyword argument name, or NULL; reports any other keyword (allowed:
+ * a NULL-terminated list). */
+static const pt_node *kwarg(ft_ctx *ctx, const sched_line *ln, const char *name,
+                            const char *const *allowed, int *bad)
 {
-    const char *lname = loop->label ? loop->label : loop->u.loop.iter;
-    par_state st = {.v = {par_stmt, par_expr}, .ctx = ctx};
-    ast_visit(loop->u.loop.body, &st.v);
-    outer_state os = {.v.stmt = outer_visit, .target = loop};
-    ast_visit(f->body, &os.v);
-    if (st.nested_parallel || os.found_in_par || loop->u.loop.par != AST_SERIAL) {
-        ft_error(ctx, loc, "cannot parallelize %s: it is already parallel or nested in (or "
-                 "around) a parallel loop; nested parallel loops are not supported yet", lname);
-        return 1;
+    const pt_node *found = NULL;
+    for (int i = 0; i < ln->nkw; i++) {
+        int ok = 0;
+        for (int k = 0; allowed && allowed[k]; k++)
+            ok |= strcmp(ln->kw[i]->name, allowed[k]) == 0;
+        if (!ok && !*bad) {
+            ft_error(ctx, ln->kw[i]->loc, "%s has no argument '%s'", ln->prim, ln->kw[i]->name);
+            *bad = 1;
+        }
+        if (strcmp(ln->kw[i]->name, name) == 0)
+            found = ln->kw[i]->kids[0];
     }
-    ft_vec atomics = {0};
-    for (int i = 0; i < st.accesses.len; i++) {
-        const char *var = ((access *)st.accesses.items[i])->var;
-        if (in_names(&st.locals, var) || in_names(&atomics, var))
-            continue;
-        int atomic, seen = 0;
-        for (int j = 0; j < i; j++)
-            seen |= strcmp(((access *)st.accesses.items[j])->var, var) == 0;
-        if (seen)
-            continue;
-        if (!check_shared(ctx, &st.accesses, var, loop->u.loop.iter, lname, loc, &atomic))
-            return 1;
-        if (atomic)
-            ft_vec_push(ctx, &atomics, (void *)var);
-    }
-    for (int i = 0; i < atomics.len; i++)
-        mark_atomic(&st.accesses, atomics.items[i]);
-    loop->u.loop.par = AST_OPENMP;
-    return 0;
+    return found;
 }
 
-/* ------------------------------------------------------ schedule blocks */
+/* The statement an argument names (a loop when want_loop); NULL after an
+ * error. */
+static ast_stmt *arg_stmt(ft_ctx *ctx, ast_func *f, const pt_node *a, int want_loop)
+{
+    if (a->kind != PT_NAME) {
+        ft_error(ctx, a->loc, "expected the name of a %s (a label or an iterator)",
+                 want_loop ? "loop" : "statement");
+        return NULL;
+    }
+    ast_stmt *s = want_loop ? xf_find_loop(ctx, f, a->name, a->loc)
+                            : xf_find_stmt(ctx, f, a->name, a->loc);
+    if (s && want_loop && s->kind != AST_FOR) {
+        ft_error(ctx, a->loc, "'%s' is not a loop", a->name);
+        return NULL;
+    }
+    return s;
+}
+
+/* An integer literal argument (`-3` included); 0 after an error. */
+static int arg_int(ft_ctx *ctx, const pt_node *a, int64_t *v)
+{
+    int neg = a->kind == PT_UNARY && a->op == PT_OP_NEG;
+    const pt_node *x = neg ? a->kids[0] : a;
+    if (x->kind != PT_INT) {
+        ft_error(ctx, a->loc, "expected an integer literal");
+        return 0;
+    }
+    *v = neg ? -x->ival : x->ival;
+    return 1;
+}
+
+/* The loops (statements) named by positional arguments from..npos-1. */
+static ast_stmt **arg_stmts(ft_ctx *ctx, ast_func *f, const sched_line *ln, int from,
+                            int want_loop)
+{
+    ast_stmt **out = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)(ln->npos + 1));
+    for (int i = from; i < ln->npos; i++)
+        if (!(out[i - from] = arg_stmt(ctx, f, ln->pos[i], want_loop)))
+            return NULL;
+    return out;
+}
+
+/* ------------------------------------------------------------ primitives */
 
 /* parallelize(L, openmp) */
-static int sched_parallelize(ft_ctx *ctx, ast_func *f, const pt_node *call)
+static int sched_parallelize(ft_ctx *ctx, ast_func *f, const sched_line *ln)
 {
-    if (call->nkids != 3 || call->kids[1]->kind != PT_NAME) {
-        ft_error(ctx, call->loc, "parallelize takes a loop and a scope: parallelize(L, openmp)");
+    int bad = 0;
+    kwarg(ctx, ln, "", NULL, &bad);
+    if (bad || !check_shape(ctx, ln, 2, 2, 0, "a loop and a scope: parallelize(L, openmp)"))
         return 1;
-    }
-    const pt_node *scope = call->kids[2];
+    const pt_node *scope = ln->pos[1];
     if (scope->kind == PT_ATTR && scope->kids[0]->kind == PT_NAME &&
         (strcmp(scope->kids[0]->name, "blockIdx") == 0 ||
          strcmp(scope->kids[0]->name, "threadIdx") == 0)) {
@@ -268,9 +211,113 @@ static int sched_parallelize(ft_ctx *ctx, ast_func *f, const pt_node *call)
                  "threadIdx.x, ... on CUDA)");
         return 1;
     }
-    ast_stmt *loop = xf_find_loop(ctx, f, call->kids[1]->name, call->kids[1]->loc);
-    return loop ? xf_parallelize(ctx, f, loop, call->loc) : 1;
+    ast_stmt *loop = arg_stmt(ctx, f, ln->pos[0], 1);
+    return loop ? xf_parallelize(ctx, f, loop, ln->loc) : 1;
 }
+
+/* vectorize(L), unroll(L) */
+static int sched_one_loop(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    int bad = 0;
+    kwarg(ctx, ln, "", NULL, &bad);
+    if (bad || !check_shape(ctx, ln, 1, 1, 0, ft_fmt(ctx, "one loop: %s(L)", ln->prim)))
+        return 1;
+    ast_stmt *loop = arg_stmt(ctx, f, ln->pos[0], 1);
+    if (!loop)
+        return 1;
+    return strcmp(ln->prim, "unroll") == 0 ? xf_unroll(ctx, f, loop, ln->loc)
+                                           : xf_vectorize(ctx, f, loop, ln->loc);
+}
+
+/* split(L, factor) or split(L, nparts=P) */
+static int sched_split(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    static const char *const allowed[] = {"factor", "nparts", "shift", NULL};
+    int bad = 0;
+    const pt_node *fac = kwarg(ctx, ln, "factor", allowed, &bad);
+    const pt_node *np = kwarg(ctx, ln, "nparts", allowed, &bad);
+    const pt_node *shift = kwarg(ctx, ln, "shift", allowed, &bad);
+    const char *usage = "a loop and a factor: split(L, 4) or split(L, nparts=4)";
+    if (bad || !check_shape(ctx, ln, 1, 2, 2, usage))
+        return 1;
+    if (shift) {
+        ft_unsupported(ctx, shift->loc, "split's shift= argument");
+        return 1;
+    }
+    if (ln->npos == 2)
+        fac = ln->pos[1];
+    int64_t factor = 0, nparts = 0;
+    if ((fac != NULL) == (np != NULL)) {
+        ft_error(ctx, ln->loc, "split takes %s", usage);
+        return 1;
+    }
+    if (!arg_int(ctx, fac ? fac : np, fac ? &factor : &nparts))
+        return 1;
+    if (factor < 0 || nparts < 0 || (factor == 0 && nparts == 0)) {
+        ft_error(ctx, (fac ? fac : np)->loc, "split's %s must be positive", fac ? "factor" : "nparts");
+        return 1;
+    }
+    ast_stmt *loop = arg_stmt(ctx, f, ln->pos[0], 1);
+    return loop ? xf_split(ctx, f, loop, factor, nparts, ln->nres > 0 ? ln->res[0] : NULL,
+                           ln->nres > 1 ? ln->res[1] : NULL, ln->loc) : 1;
+}
+
+/* merge(L1, L2), fuse(L1, L2) */
+static int sched_two_loops(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    int bad = 0;
+    kwarg(ctx, ln, "", NULL, &bad);
+    if (bad || !check_shape(ctx, ln, 2, 2, 1, ft_fmt(ctx, "two loops: %s(L1, L2)", ln->prim)))
+        return 1;
+    ast_stmt **l = arg_stmts(ctx, f, ln, 0, 1);
+    if (!l)
+        return 1;
+    const char *name = ln->nres ? ln->res[0] : NULL;
+    return strcmp(ln->prim, "merge") == 0 ? xf_merge(ctx, f, l[0], l[1], name, ln->loc)
+                                          : xf_fuse(ctx, f, l[0], l[1], name, ln->loc);
+}
+
+/* reorder(L1, L2, ...), swap(S1, S2, ...) */
+static int sched_list(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    int bad = 0, reorder = strcmp(ln->prim, "reorder") == 0;
+    kwarg(ctx, ln, "", NULL, &bad);
+    if (bad || !check_shape(ctx, ln, 2, MAX_ARGS, 0, reorder
+                            ? "two or more loops, outermost first: reorder(Lj, Li)"
+                            : "two or more statements, in their new order: swap(S2, S1)"))
+        return 1;
+    ast_stmt **l = arg_stmts(ctx, f, ln, 0, reorder);
+    if (!l)
+        return 1;
+    return reorder ? xf_reorder(ctx, f, ln->npos, l, ln->loc) : xf_swap(ctx, f, ln->npos, l, ln->loc);
+}
+
+/* fission(L, after=S) */
+static int sched_fission(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    static const char *const allowed[] = {"after", NULL};
+    int bad = 0;
+    const pt_node *after = kwarg(ctx, ln, "after", allowed, &bad);
+    if (bad || !check_shape(ctx, ln, 1, 1, 2, "a loop and a statement: fission(L, after=S)"))
+        return 1;
+    if (!after) {
+        ft_error(ctx, ln->loc, "fission takes a loop and a statement: fission(L, after=S)");
+        return 1;
+    }
+    ast_stmt *loop = arg_stmt(ctx, f, ln->pos[0], 1);
+    ast_stmt *s = loop ? arg_stmt(ctx, f, after, 0) : NULL;
+    return s ? xf_fission(ctx, f, loop, s, ln->nres > 0 ? ln->res[0] : NULL,
+                          ln->nres > 1 ? ln->res[1] : NULL, ln->loc) : 1;
+}
+
+typedef int (*sched_fn)(ft_ctx *ctx, ast_func *f, const sched_line *ln);
+
+static const struct { const char *name; sched_fn fn; } primitives[] = {
+    {"parallelize", sched_parallelize}, {"vectorize", sched_one_loop},
+    {"unroll", sched_one_loop},         {"split", sched_split},
+    {"merge", sched_two_loops},         {"fuse", sched_two_loops},
+    {"reorder", sched_list},            {"swap", sched_list},
+    {"fission", sched_fission},         {NULL, NULL}};
 
 /* One schedule statement. */
 static int sched_stmt(ft_ctx *ctx, ast_func *f, const pt_node *s)
@@ -286,8 +333,11 @@ static int sched_stmt(ft_ctx *ctx, ast_func *f, const pt_node *s)
         return 1;
     }
     const char *name = e->kids[0]->name;
-    if (strcmp(name, "parallelize") == 0 && s->kind == PT_EXPRSTMT)
-        return sched_parallelize(ctx, f, e);
+    for (int i = 0; primitives[i].name; i++)
+        if (strcmp(name, primitives[i].name) == 0) {
+            sched_line ln;
+            return read_line(ctx, s, e, &ln) ? primitives[i].fn(ctx, f, &ln) : 1;
+        }
     for (int i = 0; later_primitives[i]; i++)
         if (strcmp(name, later_primitives[i]) == 0) {
             ft_unsupported(ctx, e->loc, ft_fmt(ctx, "the schedule primitive '%s'", name));
@@ -296,6 +346,8 @@ static int sched_stmt(ft_ctx *ctx, ast_func *f, const pt_node *s)
     ft_error(ctx, e->kids[0]->loc, "unknown schedule primitive '%s'", name);
     return 1;
 }
+
+/* ------------------------------------------------------ schedule blocks */
 
 static ast_func *find_func(ast_program *p, const char *name)
 {

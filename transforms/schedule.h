@@ -5,20 +5,56 @@
 #include "../ast/ast.h"
 #include "../lang/pt.h"
 
+#include <stdint.h>
+
 /* Apply every PT_SCHEDULE of file to the matching function of p, in order.
  * A primitive either transforms its function or is refused with a located
  * error at its schedule line, leaving the function exactly as it was.
  * Returns 0, or non-zero when any error was reported. */
 int xf_apply_schedules(ft_ctx *ctx, ast_program *p, const pt_node *file);
 
-/* parallelize(L, openmp): run loop `loop` of f with OpenMP.  Refused unless
- * a conservative check shows iterations are independent: every tensor
- * defined outside the loop and written inside it is either indexed by the
- * loop's iterator in one fixed dimension at every access (iterations touch
- * disjoint elements), or only updated by reductions of one operator and
- * not read (those reductions become atomic).  Returns 0 or non-zero after
- * an error at loc. */
+/* Each primitive below transforms f and returns 0, or reports a located
+ * error at loc naming the primitive, the loops or statements and the
+ * dependence that forbids it, returns non-zero and leaves f exactly as it
+ * was.  One file each: transforms/sched_<name>.c. */
+
+/* parallelize(L, openmp): run loop with OpenMP.  Legal when the isl
+ * analysis finds no carried dependence (an_loop_parallel): OK as it is,
+ * colliding same-operator reductions marked atomic. */
 int xf_parallelize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
+
+/* vectorize(L): `#pragma omp simd`; no carried dependence at all. */
+int xf_vectorize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
+
+/* unroll(L): a constant range (at most 1024 iterations) becomes copies of
+ * the body. */
+int xf_unroll(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
+
+/* split(L, factor) (factor > 0, nparts 0) or split(L, nparts=P): an outer
+ * and an inner loop, named outer/inner when not NULL. */
+int xf_split(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int64_t nparts,
+             const char *outer, const char *inner, ft_loc loc);
+
+/* merge(L1, L2): L2, all of L1's body, merged with L1 into one loop. */
+int xf_merge(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, const char *name,
+             ft_loc loc);
+
+/* reorder(L1, ..., Ln): the perfect nest of these loops nested in this
+ * order, outermost first. */
+int xf_reorder(ft_ctx *ctx, ast_func *f, int n, ast_stmt **order, ft_loc loc);
+
+/* fuse(L1, L2): L2, right after L1, fused into L1 (with the shift between
+ * their ranges). */
+int xf_fuse(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, const char *name,
+            ft_loc loc);
+
+/* fission(L, after=S): L split into a loop up to S and one after it. */
+int xf_fission(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_stmt *after, const char *name1,
+               const char *name2, ft_loc loc);
+
+/* swap(S1, ..., Sn): neighbouring statements of one sequence, in this
+ * order. */
+int xf_swap(ft_ctx *ctx, ast_func *f, int n, ast_stmt **order, ft_loc loc);
 
 /* The loop of f named by a label or a unique iterator name; NULL (after an
  * error at loc) when there is none or the name is ambiguous. */

@@ -481,6 +481,30 @@ for t in [1, 2]:
     case(f"histogram[1000003x5]/t{t}", histogram, 1_000_003, 5, t)
 
 
+# tests/numeric/progs/schedules.ft (schedule primitives)
+
+def sched_fused(n, m, threads):
+    a = np.random.default_rng(n * 31 + m).integers(-8, 8, (n, m)).astype(f32)
+    outs = ftc_run(prog("schedules.ft"), "fused", {"n": n, "m": m}, {"a": a}, threads)
+    exact(outs, "b", a * 2 + 1, f32)
+    exact(outs, "s", a.astype(f64).sum(axis=1).astype(f32), f32)
+
+
+def sched_nest(n, m, threads):
+    a = np.random.default_rng(n * 17 + m).integers(-8, 8, (n, m)).astype(f32)
+    outs = ftc_run(prog("schedules.ft"), "nest", {"n": n, "m": m}, {"a": a}, threads)
+    exact(outs, "c", (a * 3).T, f32)
+    exact(outs, "d", a[:, 0] + 1, f32)
+    exact(outs, "e", np.ones(4, dtype=f32), f32)
+    exact(outs, "g", np.arange(4, dtype=f32) * 2, f32)
+
+
+for n, m in ((1, 1), (7, 5), (64, 33)):
+    for t in (1, 2):
+        case(f"sched_fused[{n}x{m}]/t{t}", sched_fused, n, m, t)
+        case(f"sched_nest[{n}x{m}]/t{t}", sched_nest, n, m, t)
+
+
 # tests/numeric/progs/local.ft
 
 def local(n):

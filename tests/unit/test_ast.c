@@ -220,7 +220,7 @@ START_TEST(parallelize_refuses_races)
         "        y[i] = t[0]\n"
         "schedule f:\n"
         "    parallelize(Li, openmp)\n");
-    ck_assert_ptr_nonnull(strstr(d, "t.ft:7:5: error: cannot parallelize Li: 't' is written"));
+    ck_assert_ptr_nonnull(strstr(d, "t.ft:7:5: error: cannot parallelize Li: read-after-write dependence on 't'"));
     free(d);
 }
 END_TEST

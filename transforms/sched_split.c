@@ -1,0 +1,62 @@
+/* sched_split.c - split(L, factor) / split(L, nparts=P): one loop into two.
+ *
+ * Requires: f's AST.
+ * Provides: `for o in range(ceil(n / F)): for i in range(F):` around the
+ * body, which reads the old iterator as begin + (o * F + i) * step; a guard
+ * `if o * F + i < n` that the simplifier drops when F divides the trip
+ * count n.  By nparts, F is ceil(n / P) and the outer loop runs P times.
+ *
+ * Always legal: the instances run in the same order.  Refused only for a
+ * step that is not a constant.
+ */
+#include "schedule.h"
+
+#include <string.h>
+
+#include "sched_util.h"
+#include "xf_util.h"
+
+int xf_split(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int64_t nparts,
+             const char *outer_name, const char *inner_name, ft_loc loc)
+{
+    const char *lname = xf_sched_name(ctx, loop);
+    ast_expr *n = xf_trip_count(ctx, loop);
+    if (!n) {
+        ft_error(ctx, loc, "cannot split %s: its step is not a constant", lname);
+        return 1;
+    }
+    if (loop->u.loop.par != AST_SERIAL) {
+        ft_error(ctx, loc, "cannot split %s: it is already parallel; split before "
+                 "parallelizing", lname);
+        return 1;
+    }
+    ft_loc l = loop->loc;
+    ast_expr *inner_n = factor > 0 ? ast_int(ctx, l, factor) : xf_ceildiv(ctx, n, nparts);
+    ast_expr *outer_n = factor > 0 ? xf_ceildiv(ctx, n, factor) : ast_int(ctx, l, nparts);
+    const char *iter = loop->u.loop.iter;
+    const char *o = xf_new_loop_name(ctx, f, outer_name, iter, "o");
+    const char *i = xf_new_loop_name(ctx, f, inner_name, iter, "i");
+    if (strcmp(o, i) == 0) {
+        ft_error(ctx, loc, "cannot split %s: both loops would be named '%s'", lname, o);
+        return 1;
+    }
+    /* k = o * F + i; the old iterator is begin + k * step */
+    ast_expr *k = xf_add(ctx, xf_mul(ctx, ast_var(ctx, l, o), xf_clone_expr(ctx, inner_n)),
+                         ast_var(ctx, l, i));
+    ast_expr *old = xf_add(ctx, xf_clone_expr(ctx, loop->u.loop.begin),
+                           xf_mul(ctx, xf_clone_expr(ctx, k), xf_clone_expr(ctx, loop->u.loop.step)));
+    ast_stmt *body = loop->u.loop.body;
+    xf_subst_stmt(ctx, body, 1, &iter, &old);
+    body = ast_if(ctx, l, ast_binary(ctx, l, AST_LT, k, n), body, NULL);
+    ast_stmt *inner = ast_for(ctx, l, i, ast_int(ctx, l, 0), inner_n, ast_int(ctx, l, 1), body);
+    xf_name_loop(inner, inner_name);
+    loop->label = NULL;
+    loop->u.loop.iter = o;
+    loop->u.loop.begin = ast_int(ctx, l, 0);
+    loop->u.loop.end = outer_n;
+    loop->u.loop.step = ast_int(ctx, l, 1);
+    loop->u.loop.body = inner;
+    xf_name_loop(loop, outer_name);
+    xf_sched_finish(ctx, f);
+    return 0;
+}

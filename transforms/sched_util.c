@@ -1,0 +1,413 @@
+/* sched_util.c - helpers of the schedule primitives (sched_util.h). */
+#include "sched_util.h"
+
+#include <string.h>
+
+#include <isl/space.h>
+#include <isl/val.h>
+
+#include "simplify.h"
+#include "visit.h"
+#include "xf_util.h"
+
+const char *xf_sched_name(ft_ctx *ctx, const ast_stmt *s)
+{
+    if (s->label)
+        return s->label;
+    if (s->kind == AST_FOR)
+        return s->u.loop.iter;
+    return ft_fmt(ctx, "S%d", s->id);
+}
+
+/* ---------------------------------------------------------------- finding */
+
+typedef struct find_state {
+    ast_visitor v;
+    const char *name;
+    ast_stmt *by_label, *by_iter;
+    int n_iter;
+} find_state;
+
+/* Note the statement labelled name and the loops iterating over it. */
+static int find_cb(ast_visitor *v, ast_stmt *s)
+{
+    find_state *st = (find_state *)v;
+    if (s->label && strcmp(s->label, st->name) == 0 && !st->by_label)
+        st->by_label = s;
+    if (s->kind == AST_FOR && strcmp(s->u.loop.iter, st->name) == 0) {
+        st->by_iter = s;
+        st->n_iter++;
+    }
+    return 1;
+}
+
+ast_stmt *xf_find_stmt(ft_ctx *ctx, ast_func *f, const char *name, ft_loc loc)
+{
+    find_state st = {.v.stmt = find_cb, .name = name};
+    ast_visit(f->body, &st.v);
+    if (st.by_label)
+        return st.by_label;
+    if (st.n_iter == 1)
+        return st.by_iter;
+    if (st.n_iter > 1)
+        ft_error(ctx, loc, "'%s' names %d loops of '%s'; label the one you mean "
+                 "(`L: for %s in ...`)", name, st.n_iter, f->name, name);
+    else
+        ft_error(ctx, loc, "'%s' has no statement labelled '%s' and no loop iterating "
+                 "over it", f->name, name);
+    return NULL;
+}
+
+/* Push the path from s down to target onto out; 1 when found. */
+static int path_to(ft_ctx *ctx, ast_stmt *s, const ast_stmt *target, ft_vec *out)
+{
+    if (!s)
+        return 0;
+    if (s == target)
+        return 1;
+    ft_vec_push(ctx, out, s);
+    int found = 0;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n && !found; i++)
+            found = path_to(ctx, s->u.seq.stmts[i], target, out);
+        break;
+    case AST_VARDEF: found = path_to(ctx, s->u.def.body, target, out); break;
+    case AST_FOR: found = path_to(ctx, s->u.loop.body, target, out); break;
+    case AST_IF:
+        found = path_to(ctx, s->u.branch.then, target, out) ||
+                path_to(ctx, s->u.branch.other, target, out);
+        break;
+    default: break;
+    }
+    if (!found)
+        out->len--;
+    return found;
+}
+
+int xf_ancestors(ft_ctx *ctx, ast_stmt *root, const ast_stmt *s, ft_vec *out)
+{
+    out->len = 0;
+    return path_to(ctx, root, s, out);
+}
+
+ast_stmt *xf_parent_seq(ft_ctx *ctx, ast_stmt *root, const ast_stmt *s, int *index)
+{
+    ft_vec anc = {0};
+    if (!xf_ancestors(ctx, root, s, &anc) || anc.len == 0)
+        return NULL;
+    ast_stmt *p = anc.items[anc.len - 1];
+    if (p->kind != AST_SEQ)
+        return NULL;
+    for (int i = 0; i < p->u.seq.n; i++)
+        if (p->u.seq.stmts[i] == s)
+            *index = i;
+    return p;
+}
+
+int xf_loop_depth_of(ft_ctx *ctx, ast_func *f, const ast_stmt *s)
+{
+    ft_vec anc = {0};
+    xf_ancestors(ctx, f->body, s, &anc);
+    int d = 0;
+    for (int i = 0; i < anc.len; i++)
+        d += ((ast_stmt *)anc.items[i])->kind == AST_FOR;
+    return d;
+}
+
+/* -------------------------------------------------------------- copying */
+
+static ast_expr **clone_list(ft_ctx *ctx, int n, ast_expr **es)
+{
+    ast_expr **out = ft_alloc(ctx, sizeof *out * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++)
+        out[i] = xf_clone_expr(ctx, es[i]);
+    return out;
+}
+
+ast_stmt *xf_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int keep_ids)
+{
+    if (!s)
+        return NULL;
+    ast_stmt *c = ft_alloc(ctx, sizeof *c);
+    *c = *s;
+    if (!keep_ids) {
+        c->id = ctx->next_stmt_id++;
+        c->label = NULL;
+    }
+    switch (s->kind) {
+    case AST_SEQ:
+        c->u.seq.stmts = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)(s->u.seq.n ? s->u.seq.n : 1));
+        for (int i = 0; i < s->u.seq.n; i++)
+            c->u.seq.stmts[i] = xf_clone_stmt(ctx, s->u.seq.stmts[i], keep_ids);
+        break;
+    case AST_VARDEF:
+        c->u.def.shape = clone_list(ctx, s->u.def.ndim, s->u.def.shape);
+        c->u.def.body = xf_clone_stmt(ctx, s->u.def.body, keep_ids);
+        break;
+    case AST_FOR:
+        c->u.loop.begin = xf_clone_expr(ctx, s->u.loop.begin);
+        c->u.loop.end = xf_clone_expr(ctx, s->u.loop.end);
+        c->u.loop.step = xf_clone_expr(ctx, s->u.loop.step);
+        c->u.loop.body = xf_clone_stmt(ctx, s->u.loop.body, keep_ids);
+        break;
+    case AST_IF:
+        c->u.branch.cond = xf_clone_expr(ctx, s->u.branch.cond);
+        c->u.branch.then = xf_clone_stmt(ctx, s->u.branch.then, keep_ids);
+        c->u.branch.other = xf_clone_stmt(ctx, s->u.branch.other, keep_ids);
+        break;
+    case AST_STORE:
+        c->u.store.idx = clone_list(ctx, s->u.store.n, s->u.store.idx);
+        c->u.store.value = xf_clone_expr(ctx, s->u.store.value);
+        break;
+    case AST_REDUCE:
+        c->u.red.idx = clone_list(ctx, s->u.red.n, s->u.red.idx);
+        c->u.red.value = xf_clone_expr(ctx, s->u.red.value);
+        break;
+    case AST_ASSERT: c->u.cond = xf_clone_expr(ctx, s->u.cond); break;
+    case AST_EVAL: c->u.expr = xf_clone_expr(ctx, s->u.expr); break;
+    }
+    return c;
+}
+
+typedef struct subst_args {
+    ft_ctx *ctx;
+    int n;
+    const char **names;
+    ast_expr **repl;
+} subst_args;
+
+/* Substitute in one expression slot. */
+static void subst_slot(const subst_args *a, ast_expr **slot)
+{
+    if (*slot)
+        *slot = xf_subst_vars(a->ctx, *slot, a->n, a->names, a->repl);
+}
+
+static void subst_list(const subst_args *a, int n, ast_expr **es)
+{
+    for (int i = 0; i < n; i++)
+        subst_slot(a, &es[i]);
+}
+
+/* Substitute in s and its children. */
+static void subst_rec(const subst_args *a, ast_stmt *s)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            subst_rec(a, s->u.seq.stmts[i]);
+        break;
+    case AST_VARDEF:
+        subst_list(a, s->u.def.ndim, s->u.def.shape);
+        subst_rec(a, s->u.def.body);
+        break;
+    case AST_FOR:
+        subst_slot(a, &s->u.loop.begin);
+        subst_slot(a, &s->u.loop.end);
+        subst_slot(a, &s->u.loop.step);
+        subst_rec(a, s->u.loop.body);
+        break;
+    case AST_IF:
+        subst_slot(a, &s->u.branch.cond);
+        subst_rec(a, s->u.branch.then);
+        subst_rec(a, s->u.branch.other);
+        break;
+    case AST_STORE:
+        subst_list(a, s->u.store.n, s->u.store.idx);
+        subst_slot(a, &s->u.store.value);
+        break;
+    case AST_REDUCE:
+        subst_list(a, s->u.red.n, s->u.red.idx);
+        subst_slot(a, &s->u.red.value);
+        break;
+    case AST_ASSERT: subst_slot(a, &s->u.cond); break;
+    case AST_EVAL: subst_slot(a, &s->u.expr); break;
+    }
+}
+
+void xf_subst_stmt(ft_ctx *ctx, ast_stmt *s, int n, const char **names, ast_expr **repl)
+{
+    subst_args a = {ctx, n, names, repl};
+    subst_rec(&a, s);
+}
+
+const char *xf_free_name(ft_ctx *ctx, const ast_func *f, const char *want)
+{
+    for (int i = 0; i < f->nparams; i++)
+        if (strcmp(f->params[i].name, want) == 0)
+            return xf_fresh_name(ctx, f, want);
+    if (xf_defines(f->body, want) || xf_binds_iter(f->body, want))
+        return xf_fresh_name(ctx, f, want);
+    return want;
+}
+
+/* The name for a new loop: the one asked for, or base + suffix, made free. */
+const char *xf_new_loop_name(ft_ctx *ctx, ast_func *f, const char *asked, const char *base,
+                             const char *suffix)
+{
+    return xf_free_name(ctx, f, asked ? asked : ft_fmt(ctx, "%s%s", base, suffix));
+}
+
+/* Label a new loop with the name the schedule gave it when its iterator
+ * could not take that name. */
+void xf_name_loop(ast_stmt *loop, const char *asked)
+{
+    if (asked && strcmp(asked, loop->u.loop.iter) != 0)
+        loop->label = asked;
+}
+
+int xf_body_items(ast_stmt *body, ast_stmt ***items)
+{
+    if (body->kind == AST_SEQ && !body->label) {
+        *items = body->u.seq.stmts;
+        return body->u.seq.n;
+    }
+    *items = &body;
+    return 1;
+}
+
+/* --------------------------------------------------------- expressions */
+
+static int is_int(const ast_expr *e, int64_t v)
+{
+    return e->kind == AST_INT && e->u.ival == v;
+}
+
+ast_expr *xf_add(ft_ctx *ctx, ast_expr *a, ast_expr *b)
+{
+    if (is_int(b, 0))
+        return a;
+    if (is_int(a, 0))
+        return b;
+    if (a->kind == AST_INT && b->kind == AST_INT)
+        return ast_int(ctx, a->loc, a->u.ival + b->u.ival);
+    if (b->kind == AST_INT && b->u.ival < 0)
+        return ast_binary(ctx, a->loc, AST_SUB, a, ast_int(ctx, b->loc, -b->u.ival));
+    return ast_binary(ctx, a->loc, AST_ADD, a, b);
+}
+
+ast_expr *xf_mul(ft_ctx *ctx, ast_expr *a, ast_expr *b)
+{
+    if (is_int(b, 1))
+        return a;
+    if (is_int(a, 1))
+        return b;
+    if (is_int(a, 0) || is_int(b, 0))
+        return ast_int(ctx, a->loc, 0);
+    if (a->kind == AST_INT && b->kind == AST_INT)
+        return ast_int(ctx, a->loc, a->u.ival * b->u.ival);
+    return ast_binary(ctx, a->loc, AST_MUL, a, b);
+}
+
+ast_expr *xf_ceildiv(ft_ctx *ctx, ast_expr *a, int64_t b)
+{
+    if (b == 1)
+        return a;
+    if (a->kind == AST_INT)
+        return ast_int(ctx, a->loc, a->u.ival >= 0 ? (a->u.ival + b - 1) / b : -((-a->u.ival) / b));
+    return ast_binary(ctx, a->loc, AST_FLOORDIV, xf_add(ctx, a, ast_int(ctx, a->loc, b - 1)),
+                      ast_int(ctx, a->loc, b));
+}
+
+ast_expr *xf_trip_count(ft_ctx *ctx, const ast_stmt *loop)
+{
+    const ast_expr *st = loop->u.loop.step;
+    if (st->kind != AST_INT || st->u.ival == 0)
+        return NULL;
+    int64_t s = st->u.ival;
+    ast_expr *b = xf_clone_expr(ctx, loop->u.loop.begin), *e = xf_clone_expr(ctx, loop->u.loop.end);
+    ast_expr *span = s > 0 ? ast_binary(ctx, e->loc, AST_SUB, e, b)
+                           : ast_binary(ctx, e->loc, AST_SUB, b, e);
+    if (span->u.bin.a->kind == AST_INT && span->u.bin.b->kind == AST_INT)
+        span = ast_int(ctx, e->loc, span->u.bin.a->u.ival - span->u.bin.b->u.ival);
+    else if (is_int(span->u.bin.b, 0))
+        span = span->u.bin.a;
+    if (span->kind == AST_INT && span->u.ival < 0)
+        span = ast_int(ctx, e->loc, 0);
+    return xf_ceildiv(ctx, span, s > 0 ? s : -s);
+}
+
+void xf_sched_finish(ft_ctx *ctx, ast_func *f)
+{
+    an_bounds *b = an_bounds_new(ctx, f);
+    f->body = xf_simplify_stmt(ctx, b, f->body);
+    f->body = xf_normalize(ctx, f->body);
+}
+
+/* ----------------------------------------------------------- legality */
+
+const char *xf_time_map(ft_ctx *ctx, int n, const char **out)
+{
+    char *in = "", *res = "";
+    for (int k = 0; k < n; k++) {
+        in = ft_fmt(ctx, "%s%st%d", in, k ? ", " : "", k);
+        res = out && out[k] ? ft_fmt(ctx, "%s%s%s", res, k ? ", " : "", out[k])
+                            : ft_fmt(ctx, "%s%st%d", res, k ? ", " : "", k);
+    }
+    return ft_fmt(ctx, "{ [%s] -> [%s] }", in, res);
+}
+
+/* The map of the first region holding info, or NULL. */
+static const xf_remap *remap_of(const an_stmt_info *info, int n, const xf_remap *maps)
+{
+    for (int i = 0; i < n; i++)
+        if (info->depth > maps[i].depth && an_stmt_inside(info, maps[i].region))
+            return &maps[i];
+    return NULL;
+}
+
+int xf_check_order(ft_ctx *ctx, const an_deps *d, int n, const xf_remap *maps,
+                   const char *what, ft_loc loc)
+{
+    const an_accesses *a = d->acc;
+    if (a->nstmts == 0)
+        return 0;
+    isl_union_map *sched = isl_union_map_empty(isl_space_params(
+        isl_map_get_space(a->stmts[0]->schedule)));
+    for (int i = 0; i < a->nstmts; i++) {
+        an_stmt_info *info = a->stmts[i];
+        isl_map *s = isl_map_copy(info->schedule);
+        const xf_remap *r = remap_of(info, n, maps);
+        if (r)
+            s = isl_map_apply_range(s, isl_map_read_from_str(a->isl, r->tmap));
+        sched = isl_union_map_add_map(sched, s);
+    }
+    char *witness = NULL;
+    int bad = an_order_reverses_dep(d, sched, &witness);
+    isl_union_map_free(sched);
+    if (bad < 0) {
+        ft_error(ctx, loc, "cannot %s: the dependence analysis failed", what);
+        return 1;
+    }
+    if (bad) {
+        ft_error(ctx, loc, "cannot %s: %s", what, witness);
+        return 1;
+    }
+    return 0;
+}
+
+int xf_time_range(const an_deps *d, const ast_stmt *s, int depth, int k, int64_t *lo,
+                  int64_t *hi)
+{
+    int found = 0;
+    const an_accesses *a = d->acc;
+    for (int i = 0; i < a->nstmts; i++) {
+        an_stmt_info *info = a->stmts[i];
+        if (info->depth < depth || !an_stmt_inside(info, s))
+            continue;
+        isl_val *v = isl_map_plain_get_val_if_fixed(info->schedule, isl_dim_out, (unsigned)k);
+        if (v && isl_val_is_int(v)) {
+            int64_t x = isl_val_get_num_si(v);
+            if (!found || x < *lo)
+                *lo = x;
+            if (!found || x > *hi)
+                *hi = x;
+            found = 1;
+        }
+        isl_val_free(v);
+    }
+    return found;
+}

@@ -1,0 +1,94 @@
+/* sched_util.h - what the schedule primitives (transforms/sched_*.c) share.
+ *
+ * Finding statements and their parents, copying and rewriting statement
+ * trees, fresh iterator names, and the one legality test most primitives
+ * use: the original schedule of the function with the time vectors of some
+ * statements remapped, checked by an_order_reverses_dep (analysis/deps.h).
+ */
+#ifndef FT_SCHED_UTIL_H
+#define FT_SCHED_UTIL_H
+
+#include "../analysis/deps.h"
+#include "../ast/ast.h"
+
+/* The name a message uses for s: its label, a loop's iterator, or S<id>. */
+const char *xf_sched_name(ft_ctx *ctx, const ast_stmt *s);
+
+/* The statement of f labelled name, else the loop with that unique
+ * iterator; NULL (after an error at loc) when there is none. */
+ast_stmt *xf_find_stmt(ft_ctx *ctx, ast_func *f, const char *name, ft_loc loc);
+
+/* The statements enclosing s in root, outermost first (root included,
+ * s not); 0 when s is not under root. */
+int xf_ancestors(ft_ctx *ctx, ast_stmt *root, const ast_stmt *s, ft_vec *out);
+
+/* The sequence s is an item of (NULL when its parent is not a sequence),
+ * with its index in *index. */
+ast_stmt *xf_parent_seq(ft_ctx *ctx, ast_stmt *root, const ast_stmt *s, int *index);
+
+/* The loops enclosing s in f (s excluded). */
+int xf_loop_depth_of(ft_ctx *ctx, ast_func *f, const ast_stmt *s);
+
+/* A deep copy of s: keep_ids keeps IDs and labels (a replacement), else the
+ * copy gets new IDs and no labels (a duplicate). */
+ast_stmt *xf_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int keep_ids);
+
+/* Replace, in place, every AST_VAR names[k] in the expressions under s by
+ * a copy of repl[k]. */
+void xf_subst_stmt(ft_ctx *ctx, ast_stmt *s, int n, const char **names, ast_expr **repl);
+
+/* want when no parameter, local or iterator of f uses it, else a fresh
+ * name derived from it. */
+const char *xf_free_name(ft_ctx *ctx, const ast_func *f, const char *want);
+
+/* The name for a new loop: asked (the schedule's name for it) or base +
+ * suffix, made free with xf_free_name. */
+const char *xf_new_loop_name(ft_ctx *ctx, ast_func *f, const char *asked, const char *base,
+                             const char *suffix);
+/* Label a new loop with asked when its iterator could not take that name. */
+void xf_name_loop(ast_stmt *loop, const char *asked);
+
+/* The body of a loop as a list of items (a sequence's statements, or the
+ * one statement). */
+int xf_body_items(ast_stmt *body, ast_stmt ***items);
+
+/* The number of iterations of loop as an expression (negative when the
+ * range is empty and not constant), or NULL when its step is not a
+ * non-zero constant. */
+ast_expr *xf_trip_count(ft_ctx *ctx, const ast_stmt *loop);
+
+/* Integer helpers that fold literals. */
+ast_expr *xf_add(ft_ctx *ctx, ast_expr *a, ast_expr *b);
+ast_expr *xf_mul(ft_ctx *ctx, ast_expr *a, ast_expr *b);
+ast_expr *xf_ceildiv(ft_ctx *ctx, ast_expr *a, int64_t b);
+
+/* Simplify and normalise f after a transform (transforms/simplify.c,
+ * xf_normalize). */
+void xf_sched_finish(ft_ctx *ctx, ast_func *f);
+
+/* One remapped region for xf_check_order: the statements inside `region`
+ * with more than `depth` enclosing loops get their time vectors passed
+ * through `tmap`, isl text of a map on time vectors t0, t1, ... (see
+ * xf_time_map). */
+typedef struct xf_remap {
+    const ast_stmt *region;
+    int depth;
+    const char *tmap;
+} xf_remap;
+
+/* "{ [t0, ..., tn-1] -> [out] }" where out[k] (NULL: tk) is the new k-th
+ * time coordinate. */
+const char *xf_time_map(ft_ctx *ctx, int n, const char **out);
+
+/* Whether running f's statements in the original order with the regions
+ * remapped keeps every dependence.  Returns 0 when it does; else reports
+ * "cannot WHAT: the dependence" at loc and returns 1.  d: f's deps. */
+int xf_check_order(ft_ctx *ctx, const an_deps *d, int n, const xf_remap *maps,
+                   const char *what, ft_loc loc);
+
+/* The constant time coordinate k of the statements inside s (the first one
+ * found with more than depth loops); min and max over them. 0 if none. */
+int xf_time_range(const an_deps *d, const ast_stmt *s, int depth, int k, int64_t *lo,
+                  int64_t *hi);
+
+#endif
