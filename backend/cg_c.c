@@ -787,10 +787,13 @@ static void cg_reduce(cg_emitter *em, const ast_stmt *s)
 
 /* Emit the statements of body as a region (see the file comment) at the
  * current indentation: heap declarations, the body, the end label, the
- * frees, then tail (a line, or NULL).  Returns whether any check may jump
- * to the end (the region can fail). */
+ * frees, then tail (a line, or NULL).  When hoisted is given, the heap
+ * buffers are added to it instead, for the caller to declare and free
+ * around the region (once per thread for a parallel loop, not once per
+ * iteration).  Returns whether any check may jump to the end (the region
+ * can fail). */
 static int cg_region_body(cg_emitter *em, const ast_stmt *body, int parallel,
-                          const char *tail)
+                          const char *tail, ft_vec *hoisted)
 {
     cg_region r = {.label = em->next_id++, .parallel = parallel};
     cg_region *outer = em->region;
@@ -800,14 +803,17 @@ static int cg_region_body(cg_emitter *em, const ast_stmt *body, int parallel,
     cg_stmt(em, body);
     char *text = cg_sub_end(em, &sub);
     em->region = outer;
-    for (int i = 0; i < r.heap.len; i++)
+    for (int i = 0; i < r.heap.len && !hoisted; i++)
         cg_line(em, "void *%s = NULL;", (char *)r.heap.items[i]);
     fputs(text, em->out);
     free(text);
     if (r.label_used)
         fprintf(em->out, "ft__end%d:;\n", r.label);
     for (int i = 0; i < r.heap.len; i++)
-        cg_line(em, "free(%s);", (char *)r.heap.items[i]);
+        if (hoisted)
+            ft_vec_push(em->ctx, hoisted, r.heap.items[i]);
+        else
+            cg_line(em, "free(%s);", (char *)r.heap.items[i]);
     if (tail)
         cg_line(em, "%s", tail);
     return r.label_used;
@@ -819,28 +825,34 @@ static int cg_is_invariant_leaf(const ast_expr *e)
     return e->kind == AST_INT || e->kind == AST_VAR;
 }
 
-/* Emit a loop body, as a region when the loop is parallel; after a
- * parallel loop that can fail, pass its error on to the enclosing region. */
-static void cg_loop_body(cg_emitter *em, const ast_stmt *s, const char *iter_def)
+/* Emit a loop body, as a region when the loop is parallel (its heap
+ * buffers go to hoisted); returns whether it can fail. */
+static int cg_loop_body(cg_emitter *em, const ast_stmt *s, const char *iter_def,
+                        ft_vec *hoisted)
 {
     int par = s->u.loop.par == AST_OPENMP;
     em->indent++;
     if (iter_def)
         cg_line(em, "%s", iter_def);
-    int can_fail = par ? cg_region_body(em, s->u.loop.body, 1, NULL) : 0;
+    int can_fail = par ? cg_region_body(em, s->u.loop.body, 1, NULL, hoisted) : 0;
     if (!par)
         cg_stmt(em, s->u.loop.body);
     em->indent--;
     cg_line(em, "}");
-    if (can_fail) {
-        cg_ind(em);
-        if (em->region->parallel)
-            fputs("if (__atomic_load_n(&ft__err, __ATOMIC_RELAXED))", em->out);
-        else
-            fputs("if (ft__err)", em->out);
-        em->region->label_used = 1;
-        fprintf(em->out, " goto ft__end%d;\n", em->region->label);
-    }
+    return can_fail;
+}
+
+/* After a parallel loop that can fail, pass its error on to the enclosing
+ * region. */
+static void cg_pass_error(cg_emitter *em)
+{
+    cg_ind(em);
+    if (em->region->parallel)
+        fputs("if (__atomic_load_n(&ft__err, __ATOMIC_RELAXED))", em->out);
+    else
+        fputs("if (ft__err)", em->out);
+    em->region->label_used = 1;
+    fprintf(em->out, " goto ft__end%d;\n", em->region->label);
 }
 
 /* for iter in range(begin, end, step), serial or OpenMP. */
@@ -856,7 +868,7 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
     cg_checks(em, e);
     cg_checks(em, st);
     const char *it = cg_cname(em, s->u.loop.iter);
-    const char *pragma = par == AST_OPENMP ? "#pragma omp parallel for"
+    const char *pragma = par == AST_OPENMP ? "#pragma omp for"
                        : par == AST_VECTORIZE ? "#pragma omp simd" : NULL;
     int id = em->next_id++;
     int64_t step = !st ? 1 : st->kind == AST_INT ? st->u.ival : 0;
@@ -864,6 +876,17 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         cg_line(em, "/* range(..., step 0) runs no iteration */");
         return;
     }
+    /* a parallel loop runs in a parallel region whose threads each keep
+     * the heap buffers of the body for all their iterations */
+    ft_vec heap = {0};
+    cg_sub sub;
+    if (par == AST_OPENMP) {
+        cg_line(em, "#pragma omp parallel");
+        cg_line(em, "{");
+        em->indent++;
+        cg_sub_begin(em, &sub);
+    }
+    int can_fail;
     /* bounds that are not literals or names are evaluated once, before */
     int block = step == 0 || !cg_is_invariant_leaf(e);
     if (block) {
@@ -881,7 +904,7 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         cg_line(em, "for (int64_t %s = %s; %s %s %s; %s%s) {", it, cg_expr_str(em, b, 0), it,
                 step > 0 ? "<" : ">", end, it,
                 step == 1 ? "++" : ft_fmt(em->ctx, " += %s", cg_expr_str(em, st, 0)));
-        cg_loop_body(em, s, NULL);
+        can_fail = cg_loop_body(em, s, NULL, &heap);
     } else {
         cg_use(em, CG_H_TRIP, FT_I64);
         cg_line(em, "const int64_t ft__b%d = %s;", id, cg_expr_str(em, b, 0));
@@ -891,13 +914,26 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         if (pragma)
             cg_line(em, "%s", pragma);
         cg_line(em, "for (int64_t ft__k%d = 0; ft__k%d < ft__n%d; ft__k%d++) {", id, id, id, id);
-        cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = ft__b%d + ft__k%d * ft__s%d;",
-                                   it, id, id, id));
+        can_fail = cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = ft__b%d + "
+                                              "ft__k%d * ft__s%d;", it, id, id, id), &heap);
     }
     if (block) {
         em->indent--;
         cg_line(em, "}");
     }
+    if (par == AST_OPENMP) {
+        char *text = cg_sub_end(em, &sub);
+        for (int i = 0; i < heap.len; i++)
+            cg_line(em, "void *%s = NULL;", (char *)heap.items[i]);
+        fputs(text, em->out);
+        free(text);
+        for (int i = 0; i < heap.len; i++)
+            cg_line(em, "free(%s);", (char *)heap.items[i]);
+        em->indent--;
+        cg_line(em, "}");
+    }
+    if (can_fail)
+        cg_pass_error(em);
 }
 
 /* if cond: then else: other */
@@ -1072,7 +1108,7 @@ static void cg_func(cg_emitter *em, const ast_func *f)
     cg_sub sub;
     cg_sub_begin(em, &sub);
     em->indent = 1;
-    cg_region_body(em, f->body, 0, "return ft__err;");
+    cg_region_body(em, f->body, 0, "return ft__err;", NULL);
     char *body = cg_sub_end(em, &sub);
 
     cg_signature(em, f);

@@ -90,16 +90,19 @@ int hist(int64_t n, int64_t nb, const float *x, const int32_t *bin, float *y, fl
     int ft__err = FT_OK;
     *total = 0.0;
     /* Li: */
-    #pragma omp parallel for
-    for (int64_t i = 0; i < n; i++) {
-        if (!(x[i] >= 0.0f)) { __atomic_store_n(&ft__err, FT_ERR_ASSERT, __ATOMIC_RELAXED); goto ft__end2; }
-        y[i] = sqrtf(x[i]);
-        if ((uint64_t)bin[i] >= (uint64_t)nb) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end2; }
-        #pragma omp atomic
-        h[(int64_t)bin[i]] += 1.0f;
-        #pragma omp atomic
-        *total += (double)x[i];
+    #pragma omp parallel
+    {
+        #pragma omp for
+        for (int64_t i = 0; i < n; i++) {
+            if (!(x[i] >= 0.0f)) { __atomic_store_n(&ft__err, FT_ERR_ASSERT, __ATOMIC_RELAXED); goto ft__end2; }
+            y[i] = sqrtf(x[i]);
+            if ((uint64_t)bin[i] >= (uint64_t)nb) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end2; }
+            #pragma omp atomic
+            h[(int64_t)bin[i]] += 1.0f;
+            #pragma omp atomic
+            *total += (double)x[i];
 ft__end2:;
+        }
     }
     if (ft__err) goto ft__end0;
 ft__end0:;

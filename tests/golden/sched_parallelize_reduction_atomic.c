@@ -89,12 +89,15 @@ int f(int64_t n, int64_t m, const float *x, float *y, float *s)
     if (m < 0) return FT_ERR_SIZE;
     int ft__err = FT_OK;
     /* Li: */
-    #pragma omp parallel for
-    for (int64_t i = 0; i < n; i++) {
-        for (int64_t j = 0; j < m; j++) {
-            y[i] += x[i * m + j];
-            #pragma omp atomic
-            *s += x[i * m + j];
+    #pragma omp parallel
+    {
+        #pragma omp for
+        for (int64_t i = 0; i < n; i++) {
+            for (int64_t j = 0; j < m; j++) {
+                y[i] += x[i * m + j];
+                #pragma omp atomic
+                *s += x[i * m + j];
+            }
         }
     }
     return ft__err;

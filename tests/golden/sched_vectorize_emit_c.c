@@ -89,12 +89,15 @@ int f(int64_t n, int64_t m, const float *x, float *y)
     if (m < 0) return FT_ERR_SIZE;
     int ft__err = FT_OK;
     /* Li: */
-    #pragma omp parallel for
-    for (int64_t i = 0; i < n; i++) {
-        /* Lj: */
-        #pragma omp simd
-        for (int64_t j = 0; j < m; j++) {
-            y[i * m + j] = x[i * m + j] * 3.0f;
+    #pragma omp parallel
+    {
+        #pragma omp for
+        for (int64_t i = 0; i < n; i++) {
+            /* Lj: */
+            #pragma omp simd
+            for (int64_t j = 0; j < m; j++) {
+                y[i * m + j] = x[i * m + j] * 3.0f;
+            }
         }
     }
     return ft__err;
