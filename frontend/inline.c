@@ -93,42 +93,6 @@ static lw_val **bind_args(lw *L, const pt_node *fn, const pt_node *call)
     return ok ? vals : NULL;
 }
 
-/* Whether v (a tensor value) reads tensor base. */
-static int val_reads(const lw_val *v, const lw_sym *base)
-{
-    if (v->kind != V_TENSOR)
-        return 0;
-    if (v->t->is_view)
-        return v->t->base == base;
-    for (int i = 0; i < v->t->nargs; i++)
-        if (val_reads(v->t->args[i], base))
-            return 1;
-    return 0;
-}
-
-/* Whether e reads tensor var (so its value changes when the callee writes
- * var). */
-static int reads_var(const ast_expr *e, const char *var)
-{
-    switch (e->kind) {
-    case AST_LOAD:
-        if (strcmp(e->u.load.var, var) == 0)
-            return 1;
-        for (int i = 0; i < e->u.load.n; i++)
-            if (reads_var(e->u.load.idx[i], var))
-                return 1;
-        return 0;
-    case AST_BINARY: return reads_var(e->u.bin.a, var) || reads_var(e->u.bin.b, var);
-    case AST_UNARY: return reads_var(e->u.un.a, var);
-    case AST_CAST: return reads_var(e->u.cast.a, var);
-    case AST_CALL: return reads_var(e->u.call.args[0], var);
-    case AST_IFEXPR:
-        return reads_var(e->u.ife.cond, var) || reads_var(e->u.ife.then, var) ||
-               reads_var(e->u.ife.other, var);
-    default: return 0;
-    }
-}
-
 /* Check a typed parameter of an inline function against its argument. */
 static int check_typed(lw *L, const pt_node *p, const lw_val *v, ft_loc loc)
 {
@@ -165,8 +129,8 @@ static lw_val *param_value(lw *L, const pt_node *p, lw_val *v, lw_val **all, int
     for (int k = 0; k < np; k++) {
         int writes = params->kids[k]->op == PT_ACC_OUT || params->kids[k]->op == PT_ACC_INOUT;
         if (writes && all[k]->kind == V_TENSOR &&
-            ((v->kind == V_TENSOR && !v->t->is_view && val_reads(v, all[k]->t->base)) ||
-             (v->kind == V_SCALAR && reads_var(v->scalar, all[k]->t->base->ast_name))))
+            ((v->kind == V_TENSOR && !v->t->is_view && lw_val_reads(v, all[k]->t->base)) ||
+             (v->kind == V_SCALAR && xf_expr_reads(v->scalar, all[k]->t->base->ast_name))))
             return lw_materialize(L, v, p->name, loc);
     }
     if (v->kind != V_TENSOR)

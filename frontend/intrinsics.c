@@ -37,7 +37,7 @@ static ast_expr *product(lw *L, int n, ast_expr **shape, ft_loc loc)
 {
     ast_expr *p = ast_int(L->ctx, loc, 1);
     for (int i = 0; i < n; i++)
-        p = lw_binary(L, loc, AST_MUL, p, lw_clone(L, shape[i]));
+        p = lw_binary(L, loc, AST_MUL, p, xf_clone_expr(L->ctx, shape[i]));
     return p;
 }
 
@@ -57,15 +57,15 @@ static ast_stmt *reshape_body(lw *L, ast_expr **idx, void *data)
     ast_expr *flat = ast_int(L->ctx, loc, 0);
     for (int k = 0; k < d->n; k++)
         flat = lw_binary(L, loc, AST_ADD,
-                         lw_binary(L, loc, AST_MUL, flat, lw_clone(L, d->shape[k])),
-                         lw_clone(L, idx[k]));
+                         lw_binary(L, loc, AST_MUL, flat, xf_clone_expr(L->ctx, d->shape[k])),
+                         xf_clone_expr(L->ctx, idx[k]));
     lw_tensor *s = d->src->t;
     ast_expr **sidx = ft_alloc(L->ctx, sizeof *sidx * (size_t)(s->ndim + 1));
     for (int k = s->ndim - 1; k >= 0; k--) {
-        sidx[k] = k ? lw_binary(L, loc, AST_MOD, lw_clone(L, flat), lw_clone(L, s->shape[k]))
-                    : lw_clone(L, flat);
+        sidx[k] = k ? lw_binary(L, loc, AST_MOD, xf_clone_expr(L->ctx, flat), xf_clone_expr(L->ctx, s->shape[k]))
+                    : xf_clone_expr(L->ctx, flat);
         if (k)
-            flat = lw_binary(L, loc, AST_FLOORDIV, flat, lw_clone(L, s->shape[k]));
+            flat = lw_binary(L, loc, AST_FLOORDIV, flat, xf_clone_expr(L->ctx, s->shape[k]));
     }
     ast_expr *at = lw_elem(L, d->dst->t, idx), *v = lw_elem(L, s, sidx);
     if (!at || !v)
@@ -94,12 +94,12 @@ static lw_val *reshape(lw *L, lw_val *x, lw_val *shape, ft_loc loc)
             infer = k;
             continue;
         }
-        dims[k] = lw_clone(L, d->scalar);
-        known = lw_binary(L, loc, AST_MUL, known, lw_clone(L, dims[k]));
+        dims[k] = xf_clone_expr(L->ctx, d->scalar);
+        known = lw_binary(L, loc, AST_MUL, known, xf_clone_expr(L->ctx, dims[k]));
     }
     if (infer >= 0)
-        dims[infer] = lw_binary(L, loc, AST_FLOORDIV, lw_clone(L, total), known);
-    ast_expr *size = infer >= 0 ? lw_clone(L, total) : known;
+        dims[infer] = lw_binary(L, loc, AST_FLOORDIV, xf_clone_expr(L->ctx, total), known);
+    ast_expr *size = infer >= 0 ? xf_clone_expr(L->ctx, total) : known;
     int eq = lw_int_equal(L, size, total);
     if (eq == 0) {
         ft_error(L->ctx, loc, "reshape(): the new shape does not hold the same number of "
@@ -108,11 +108,11 @@ static lw_val *reshape(lw *L, lw_val *x, lw_val *shape, ft_loc loc)
     }
     if (eq < 0)
         lw_emit(L, ast_assert(L->ctx, loc, ast_binary(L->ctx, loc, AST_EQ, size, total)));
-    ast_expr *back = infer >= 0 ? lw_binary(L, loc, AST_MUL, lw_clone(L, dims[infer]),
-                                            lw_clone(L, known)) : NULL;
+    ast_expr *back = infer >= 0 ? lw_binary(L, loc, AST_MUL, xf_clone_expr(L->ctx, dims[infer]),
+                                            xf_clone_expr(L->ctx, known)) : NULL;
     if (back && lw_int_equal(L, back, total) != 1)   /* -1 needs an exact division */
         lw_emit(L, ast_assert(L->ctx, loc, ast_binary(L->ctx, loc, AST_EQ, back,
-                                                       lw_clone(L, total))));
+                                                       xf_clone_expr(L->ctx, total))));
     if (!x->t->is_view)
         x = lw_materialize(L, x, "t", loc);
     lw_val *out = lw_new_tensor(L, "t", x->t->dtype, n, dims, loc);
@@ -165,17 +165,17 @@ static lw_val *concat(lw *L, lw_val *list, lw_val *axis_v, ft_loc loc)
             ft_error(L->ctx, loc, "concat(): every tensor needs %d dimensions", nd);
             return NULL;
         }
-        len = lw_binary(L, loc, AST_ADD, len, lw_clone(L, x->t->shape[ax]));
+        len = lw_binary(L, loc, AST_ADD, len, xf_clone_expr(L->ctx, x->t->shape[ax]));
     }
     shape[ax] = len;
     lw_val *out = lw_new_tensor(L, "t", first->t->dtype, nd, shape, loc);
     ast_expr *off = ast_int(L->ctx, loc, 0);
     for (int i = 0; i < list->n; i++) {
         lw_val *x = list->items[i];
-        lw_val *part = lw_slice_dim(L, out, ax, lw_clone(L, off), lw_clone(L, x->t->shape[ax]));
+        lw_val *part = lw_slice_dim(L, out, ax, xf_clone_expr(L->ctx, off), xf_clone_expr(L->ctx, x->t->shape[ax]));
         if (!lw_assign(L, part, PT_OP_ASSIGN, x, loc))
             return NULL;
-        off = lw_binary(L, loc, AST_ADD, off, lw_clone(L, x->t->shape[ax]));
+        off = lw_binary(L, loc, AST_ADD, off, xf_clone_expr(L->ctx, x->t->shape[ax]));
     }
     return out;
 }
@@ -198,8 +198,8 @@ static ast_expr *einsum_operand(lw *L, einsum_data *d, int i, ast_expr **idx)
     int n = (int)strlen(term);
     ast_expr **oi = ft_alloc(L->ctx, sizeof *oi * (size_t)(n + 1));
     for (int k = 0; k < n; k++)
-        oi[k] = lw_clone(L, idx[strchr(d->letters, term[k]) - d->letters]);
-    return d->in[i]->kind == V_SCALAR ? lw_clone(L, d->in[i]->scalar)
+        oi[k] = xf_clone_expr(L->ctx, idx[strchr(d->letters, term[k]) - d->letters]);
+    return d->in[i]->kind == V_SCALAR ? xf_clone_expr(L->ctx, d->in[i]->scalar)
                                       : lw_elem(L, d->in[i]->t, oi);
 }
 

@@ -16,6 +16,7 @@
 #define FT_LW_H
 
 #include "lower.h"
+#include "../transforms/xf_util.h"
 
 typedef struct lw_sym lw_sym;
 typedef struct lw_val lw_val;
@@ -139,7 +140,6 @@ ast_expr *lw_binary(lw *L, ft_loc loc, ast_binop op, ast_expr *a, ast_expr *b);
 ast_expr *lw_negate(lw *L, ft_loc loc, ast_expr *a);
 ast_expr *lw_not(lw *L, ft_loc loc, ast_expr *a);
 ast_expr *lw_builtin(lw *L, ft_loc loc, ast_builtin f, ast_expr *a);
-ast_expr *lw_clone(lw *L, const ast_expr *e);
 /* 1: a and b are equal, 0: they differ (a - b is a non-zero constant),
  * -1: unknown at compile time. */
 int lw_int_equal(lw *L, ast_expr *a, ast_expr *b);
@@ -158,6 +158,8 @@ lw_val *lw_new_tensor(lw *L, const char *hint, ft_dtype t, int ndim, ast_expr **
                       ft_loc loc);
 int lw_assign(lw *L, lw_val *target, int op, lw_val *value, ft_loc loc);
 int lw_val_ndim(const lw_val *v);
+/* Whether value v reads tensor base anywhere. */
+int lw_val_reads(const lw_val *v, const lw_sym *base);
 ft_dtype lw_val_dtype(const lw_val *v);
 ast_expr **lw_val_shape(const lw_val *v);
 lw_val *lw_transpose(lw *L, lw_val *v, int n, const int *perm, ft_loc loc);

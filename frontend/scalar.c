@@ -248,40 +248,6 @@ ast_expr *lw_builtin(lw *L, ft_loc loc, ast_builtin f, ast_expr *a)
     return ast_call(L->ctx, loc, f, 1, &a);
 }
 
-/* A deep copy of an expression, so that no node is shared in the AST. */
-ast_expr *lw_clone(lw *L, const ast_expr *e)
-{
-    if (!e)
-        return NULL;
-    ast_expr *c = ft_alloc(L->ctx, sizeof *c);
-    *c = *e;
-    switch (e->kind) {
-    case AST_LOAD:
-        c->u.load.idx = ft_alloc(L->ctx, sizeof(ast_expr *) * (size_t)(e->u.load.n + 1));
-        for (int i = 0; i < e->u.load.n; i++)
-            c->u.load.idx[i] = lw_clone(L, e->u.load.idx[i]);
-        break;
-    case AST_BINARY:
-        c->u.bin.a = lw_clone(L, e->u.bin.a);
-        c->u.bin.b = lw_clone(L, e->u.bin.b);
-        break;
-    case AST_UNARY: c->u.un.a = lw_clone(L, e->u.un.a); break;
-    case AST_CALL:
-        c->u.call.args = ft_alloc(L->ctx, sizeof(ast_expr *) * (size_t)(e->u.call.n + 1));
-        for (int i = 0; i < e->u.call.n; i++)
-            c->u.call.args[i] = lw_clone(L, e->u.call.args[i]);
-        break;
-    case AST_CAST: c->u.cast.a = lw_clone(L, e->u.cast.a); break;
-    case AST_IFEXPR:
-        c->u.ife.cond = lw_clone(L, e->u.ife.cond);
-        c->u.ife.then = lw_clone(L, e->u.ife.then);
-        c->u.ife.other = lw_clone(L, e->u.ife.other);
-        break;
-    default: break;
-    }
-    return c;
-}
-
 /* A linear form: constant + sum of coeff * term, terms compared
  * structurally (anything that is not + - or * by a constant is a term). */
 typedef struct lin {

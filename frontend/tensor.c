@@ -76,7 +76,7 @@ static ast_expr **broadcast_idx(lw *L, const lw_tensor *u, int rn, ast_expr **rs
     for (int k = 0; k < u->ndim; k++) {
         int r = rn - u->ndim + k;
         ui[k] = is_one(u->shape[k]) && !is_one(rshape[r]) ? ast_int(L->ctx, u->loc, 0)
-                                                          : lw_clone(L, idx[r]);
+                                                          : xf_clone_expr(L->ctx, idx[r]);
     }
     return ui;
 }
@@ -87,8 +87,8 @@ static ast_expr *plus_offset(lw *L, ast_expr *off, ast_expr *e)
     if (!off || (off->kind == AST_INT && off->u.ival == 0))
         return e;
     if (e->kind == AST_INT && e->u.ival == 0)
-        return lw_clone(L, off);
-    return lw_binary(L, e->loc, AST_ADD, lw_clone(L, off), e);
+        return xf_clone_expr(L->ctx, off);
+    return lw_binary(L, e->loc, AST_ADD, xf_clone_expr(L->ctx, off), e);
 }
 
 /* Element of a view: compose the view's indices into the base's. */
@@ -98,10 +98,10 @@ static ast_expr *view_elem(lw *L, const lw_tensor *t, ast_expr **idx)
     ast_expr **bidx = ft_alloc(L->ctx, sizeof *bidx * (size_t)(bn + 1));
     for (int d = 0; d < bn; d++)
         if (t->fixed[d])
-            bidx[d] = lw_clone(L, t->fixed[d]);
+            bidx[d] = xf_clone_expr(L->ctx, t->fixed[d]);
     for (int k = 0; k < t->ndim; k++) {
         int d = t->vdim[k];
-        bidx[d] = plus_offset(L, t->offset[d], lw_clone(L, idx[k]));
+        bidx[d] = plus_offset(L, t->offset[d], xf_clone_expr(L->ctx, idx[k]));
     }
     return ast_load(L->ctx, t->loc, t->base->ast_name, t->base->dtype, bn, bidx);
 }
@@ -130,7 +130,7 @@ ast_expr *lw_elem(lw *L, lw_tensor *t, ast_expr **idx)
     for (int i = 0; i < t->nargs; i++) {
         lw_val *v = t->args[i];
         a[i] = v->kind == V_SCALAR
-                   ? lw_clone(L, v->scalar)
+                   ? xf_clone_expr(L->ctx, v->scalar)
                    : lw_elem(L, v->t, broadcast_idx(L, v->t, t->ndim, t->shape, idx));
         if (!a[i])
             return NULL;
@@ -157,8 +157,8 @@ static int dim_fits(lw *L, ast_expr *a, ast_expr *b, ft_loc loc)
     if (eq == 0)
         return 0;
     if (eq < 0)
-        lw_emit(L, ast_assert(L->ctx, loc, ast_binary(L->ctx, loc, AST_EQ, lw_clone(L, a),
-                                                       lw_clone(L, b))));
+        lw_emit(L, ast_assert(L->ctx, loc, ast_binary(L->ctx, loc, AST_EQ, xf_clone_expr(L->ctx, a),
+                                                       xf_clone_expr(L->ctx, b))));
     return 1;
 }
 
@@ -266,11 +266,11 @@ static int lower_sub(lw *L, const pt_node *sub, ast_expr *dim, lw_sub *out)
     ast_expr *start = sub->kids[0] ? lw_int_expr(L, sub->kids[0], "a slice bound")
                                    : ast_int(L->ctx, sub->loc, 0);
     ast_expr *stop = sub->kids[1] ? lw_int_expr(L, sub->kids[1], "a slice bound")
-                                  : lw_clone(L, dim);
+                                  : xf_clone_expr(L->ctx, dim);
     if (!start || !stop)
         return 0;
     out->start = start;
-    out->len = lw_binary(L, sub->loc, AST_SUB, stop, lw_clone(L, start));
+    out->len = lw_binary(L, sub->loc, AST_SUB, stop, xf_clone_expr(L->ctx, start));
     int64_t v;
     if (out->len && lw_const_int(out->len, &v) && v < 0) {
         ft_error(L->ctx, sub->loc, "this slice is empty backwards: its stop is before its start");
@@ -287,13 +287,13 @@ static lw_val *index_view(lw *L, lw_val *v, int n, const lw_sub *subs)
     for (int k = 0; k < t->ndim; k++) {
         int d = t->vdim[k];
         if (k < n && !subs[k].is_slice) {
-            c->fixed[d] = plus_offset(L, c->offset[d], lw_clone(L, subs[k].start));
+            c->fixed[d] = plus_offset(L, c->offset[d], xf_clone_expr(L->ctx, subs[k].start));
             continue;
         }
         if (k < n)
-            c->offset[d] = plus_offset(L, c->offset[d], lw_clone(L, subs[k].start));
+            c->offset[d] = plus_offset(L, c->offset[d], xf_clone_expr(L->ctx, subs[k].start));
         c->vdim[out] = d;
-        c->shape[out++] = k < n ? lw_clone(L, subs[k].len) : t->shape[k];
+        c->shape[out++] = k < n ? xf_clone_expr(L->ctx, subs[k].len) : t->shape[k];
     }
     c->ndim = out;
     return lw_tensor_val(L, c, v->writable);
@@ -396,7 +396,7 @@ lw_val *lw_new_tensor(lw *L, const char *hint, ft_dtype t, int ndim, ast_expr **
     s->loc = loc;
     s->shape = ft_alloc(L->ctx, sizeof(ast_expr *) * (size_t)(ndim + 1));
     for (int k = 0; k < ndim; k++)
-        s->shape[k] = lw_clone(L, shape[k]);
+        s->shape[k] = xf_clone_expr(L->ctx, shape[k]);
     lw_open_def(L, ast_vardef(L->ctx, loc, s->ast_name, t, ndim, s->shape, FT_ACC_CACHE,
                               FT_MT_CPU, NULL));
     lw_val *v = lw_view_of(L, s, 1);
@@ -412,15 +412,14 @@ lw_val *lw_materialize(lw *L, lw_val *v, const char *hint, ft_loc loc)
     return t;
 }
 
-/* Whether value v reads tensor base anywhere. */
-static int reads_base(const lw_val *v, const lw_sym *base)
+int lw_val_reads(const lw_val *v, const lw_sym *base)
 {
     if (v->kind != V_TENSOR)
         return 0;
     if (v->t->is_view)
         return v->t->base == base;
     for (int i = 0; i < v->t->nargs; i++)
-        if (reads_base(v->t->args[i], base))
+        if (lw_val_reads(v->t->args[i], base))
             return 1;
     return 0;
 }
@@ -559,7 +558,7 @@ ast_stmt *lw_loop_nest(lw *L, int n, ast_expr **shape, lw_body_fn body, void *da
     }
     ast_stmt *s = body(L, idx, data);
     for (int k = n - 1; k >= 0 && s; k--)
-        s = ast_for(L->ctx, loc, it[k], ast_int(L->ctx, loc, 0), lw_clone(L, shape[k]),
+        s = ast_for(L->ctx, loc, it[k], ast_int(L->ctx, loc, 0), xf_clone_expr(L->ctx, shape[k]),
                     ast_int(L->ctx, loc, 1), s);
     lw_pop_scope(L, mark);
     return s;
@@ -580,7 +579,7 @@ static ast_stmt *store_body(lw *L, ast_expr **idx, void *data)
     store_data *d = data;
     lw_val *v = d->value;
     ast_expr *ve = v->kind == V_SCALAR
-                       ? lw_clone(L, v->scalar)
+                       ? xf_clone_expr(L->ctx, v->scalar)
                        : lw_elem(L, v->t, broadcast_idx(L, v->t, d->t->ndim, d->t->shape, idx));
     return store_elem(L, d->t, idx, d->red, d->rop, ve, d->loc);
 }
@@ -615,7 +614,7 @@ int lw_assign(lw *L, lw_val *target, int op, lw_val *value, ft_loc loc)
                      shape_text(L, vn, value->t->shape), shape_text(L, t->ndim, t->shape));
             return 0;
         }
-    if (t->ndim > 0 && reads_base(value, t->base) && !(vn == 0))
+    if (t->ndim > 0 && lw_val_reads(value, t->base) && !(vn == 0))
         if (!(value = lw_materialize(L, value, "t", loc)))
             return 0;
     store_data d = {t, value, red, rop, loc};
