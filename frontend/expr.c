@@ -92,7 +92,8 @@ static lw_val *lower_name(lw *L, const pt_node *n)
     }
     switch (s->kind) {
     case SYM_CONST:
-    case SYM_VALUE: return fresh_copy(L, s->value);
+    case SYM_VALUE:   /* NULL: a `var` whose value was an error, already reported */
+        return s->value ? fresh_copy(L, s->value) : NULL;
     case SYM_SIZE:
     case SYM_ITER: return lw_scalar_val(L, ast_var(L->ctx, n->loc, s->ast_name));
     case SYM_TENSOR:

@@ -170,6 +170,7 @@ lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call)
         if (!(vals[k] = param_value(L, params->kids[k], vals[k], vals, params->nkids, params,
                                     call->loc)))
             return NULL;
+    int errors_before = L->ctx->nerrors;
     lw_frame fr = {.func = fn->name, .up = L->frame, .rt_depth = L->rt_depth};
     lw_sym *mark = lw_push_scope(L), *base = L->scope_base;
     L->scope_base = mark;
@@ -186,6 +187,8 @@ lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call)
     L->scope_base = base;
     lw_pop_scope(L, mark);
     lw_val *r = fr.ret;
+    if (L->ctx->nerrors > errors_before)
+        return NULL;    /* reported in the body: no value (not None) to go on with */
     if (!r) {
         r = ft_alloc(L->ctx, sizeof *r);
         r->kind = V_NONE;

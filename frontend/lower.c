@@ -215,6 +215,8 @@ static lw_val *lower_target(lw *L, const pt_node *tg)
         return NULL;
     }
     lw_val *v = s->kind == SYM_TENSOR ? lw_view_of(L, s, 1) : s->value;
+    if (!v)         /* a `var` whose value was an error, already reported */
+        return NULL;
     if (v->kind != V_TENSOR || !v->writable) {
         ft_error(L->ctx, tg->loc, "cannot write to '%s': it is %s", tg->name,
                  s->kind == SYM_TENSOR ? "an `in` parameter (declare it `inout` to modify it)"

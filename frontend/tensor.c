@@ -14,6 +14,8 @@
 
 lw_val *lw_scalar_val(lw *L, ast_expr *e)
 {
+    if (!e)         /* the expression was an error, already reported */
+        return NULL;
     lw_val *v = ft_alloc(L->ctx, sizeof *v);
     v->kind = V_SCALAR;
     v->scalar = e;
