@@ -6,6 +6,10 @@
  * `if o * F + i < n` that the simplifier drops when F divides the trip
  * count n.  By nparts, F is ceil(n / P) and the outer loop runs P times.
  *
+ * With shift=s (xf_split_shift) the iterations are numbered as if s of them
+ * came first: k = o * F + i - s over ceil((n + s) / F) outer iterations,
+ * guarded by 0 <= k < n (so with s = 1 the first block holds F - 1).
+ *
  * Always legal: the instances run in the same order.  Refused only for a
  * step that is not a constant.
  */
@@ -19,6 +23,22 @@
 int xf_split(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int64_t nparts,
              const char *outer_name, const char *inner_name, ft_loc loc)
 {
+    return xf_split_shift(ctx, f, loop, factor, nparts, 0, outer_name, inner_name, loc);
+}
+
+/* The guard of iteration k of n: k < n, and 0 <= k when shifted right. */
+static ast_expr *split_guard(ft_ctx *ctx, ft_loc l, ast_expr *k, ast_expr *n, int64_t shift)
+{
+    ast_expr *g = ast_binary(ctx, l, AST_LT, k, n);
+    if (shift <= 0)
+        return g;
+    ast_expr *lo = ast_binary(ctx, l, AST_GE, xf_clone_expr(ctx, k), ast_int(ctx, l, 0));
+    return ast_binary(ctx, l, AST_AND, lo, g);
+}
+
+int xf_split_shift(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int64_t nparts,
+                   int64_t shift, const char *outer_name, const char *inner_name, ft_loc loc)
+{
     const char *lname = xf_sched_name(ctx, loop);
     ast_expr *n = xf_trip_count(ctx, loop);
     if (!n) {
@@ -31,8 +51,9 @@ int xf_split(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int64_t n
         return 1;
     }
     ft_loc l = loop->loc;
-    ast_expr *inner_n = factor > 0 ? ast_int(ctx, l, factor) : xf_ceildiv(ctx, n, nparts);
-    ast_expr *outer_n = factor > 0 ? xf_ceildiv(ctx, n, factor) : ast_int(ctx, l, nparts);
+    ast_expr *total = xf_add(ctx, xf_clone_expr(ctx, n), ast_int(ctx, l, shift));
+    ast_expr *inner_n = factor > 0 ? ast_int(ctx, l, factor) : xf_ceildiv(ctx, total, nparts);
+    ast_expr *outer_n = factor > 0 ? xf_ceildiv(ctx, total, factor) : ast_int(ctx, l, nparts);
     const char *iter = loop->u.loop.iter;
     const char *o = xf_new_loop_name(ctx, f, outer_name, iter, "o");
     const char *i = xf_new_loop_name(ctx, f, inner_name, iter, "i");
@@ -40,14 +61,14 @@ int xf_split(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int64_t n
         ft_error(ctx, loc, "cannot split %s: both loops would be named '%s'", lname, o);
         return 1;
     }
-    /* k = o * F + i; the old iterator is begin + k * step */
-    ast_expr *k = xf_add(ctx, xf_mul(ctx, ast_var(ctx, l, o), xf_clone_expr(ctx, inner_n)),
-                         ast_var(ctx, l, i));
+    /* k = o * F + i - shift; the old iterator is begin + k * step */
+    ast_expr *k = xf_add(ctx, xf_add(ctx, xf_mul(ctx, ast_var(ctx, l, o), xf_clone_expr(ctx, inner_n)),
+                         ast_var(ctx, l, i)), ast_int(ctx, l, -shift));
     ast_expr *old = xf_add(ctx, xf_clone_expr(ctx, loop->u.loop.begin),
                            xf_mul(ctx, xf_clone_expr(ctx, k), xf_clone_expr(ctx, loop->u.loop.step)));
     ast_stmt *body = loop->u.loop.body;
     xf_subst_stmt(ctx, body, 1, &iter, &old);
-    body = ast_if(ctx, l, ast_binary(ctx, l, AST_LT, k, n), body, NULL);
+    body = ast_if(ctx, l, split_guard(ctx, l, k, n, shift), body, NULL);
     ast_stmt *inner = ast_for(ctx, l, i, ast_int(ctx, l, 0), inner_n, ast_int(ctx, l, 1), body);
     xf_name_loop(inner, inner_name);
     loop->label = NULL;

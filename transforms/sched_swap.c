@@ -45,9 +45,9 @@ static ast_stmt *find_block(ft_ctx *ctx, ast_func *f, int n, ast_stmt **stmts, i
     return parent;
 }
 
-/* Check the new order of the block; 1 when it would reverse a dependence. */
-static int swap_illegal(ft_ctx *ctx, ast_func *f, ast_stmt *parent, int start, int n,
-                        ast_stmt **order, const char *what, ft_loc loc)
+/* The new order of the block keeps every dependence (sched_util.h). */
+int xf_check_permutation(ft_ctx *ctx, ast_func *f, ast_stmt *parent, int start, int n,
+                         ast_stmt **order, const char *what, ft_loc loc)
 {
     int k = xf_loop_depth_of(ctx, f, parent);
     an_deps *d = an_func_deps(ctx, f);
@@ -88,7 +88,7 @@ int xf_swap(ft_ctx *ctx, ast_func *f, int n, ast_stmt **order, ft_loc loc)
         what = ft_fmt(ctx, "%s%s%s", what, i ? ", " : " ", xf_sched_name(ctx, order[i]));
     int start;
     ast_stmt *parent = find_block(ctx, f, n, order, &start, what, loc);
-    if (!parent || swap_illegal(ctx, f, parent, start, n, order, what, loc))
+    if (!parent || xf_check_permutation(ctx, f, parent, start, n, order, what, loc))
         return 1;
     for (int i = 0; i < n; i++)
         parent->u.seq.stmts[start + i] = order[i];

@@ -91,4 +91,11 @@ int xf_check_order(ft_ctx *ctx, const an_deps *d, int n, const xf_remap *maps,
 int xf_time_range(const an_deps *d, const ast_stmt *s, int depth, int k, int64_t *lo,
                   int64_t *hi);
 
+/* Whether placing items start..start+n-1 of sequence parent in the order
+ * `order` (a permutation of them) keeps every dependence; 0 when it does,
+ * else reports "cannot WHAT: the dependence" at loc and returns 1
+ * (transforms/sched_swap.c). */
+int xf_check_permutation(ft_ctx *ctx, ast_func *f, ast_stmt *parent, int start, int n,
+                         ast_stmt **order, const char *what, ft_loc loc);
+
 #endif

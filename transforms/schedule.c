@@ -18,8 +18,7 @@
 #include "visit.h"
 
 static const char *const later_primitives[] = {
-    "move_to", "blend", "cache", "cache_reduce", "set_mtype", "var_split",
-    "var_reorder", "var_merge", "as_lib", "separate_tail", "inline", NULL};
+    "blend", "as_lib", NULL};
 
 /* ---------------------------------------------------------- finding loops */
 
@@ -215,7 +214,7 @@ static int sched_parallelize(ft_ctx *ctx, ast_func *f, const sched_line *ln)
     return loop ? xf_parallelize(ctx, f, loop, ln->loc) : 1;
 }
 
-/* vectorize(L), unroll(L) */
+/* vectorize(L), unroll(L), separate_tail(L) */
 static int sched_one_loop(ft_ctx *ctx, ast_func *f, const sched_line *ln)
 {
     int bad = 0;
@@ -225,6 +224,8 @@ static int sched_one_loop(ft_ctx *ctx, ast_func *f, const sched_line *ln)
     ast_stmt *loop = arg_stmt(ctx, f, ln->pos[0], 1);
     if (!loop)
         return 1;
+    if (strcmp(ln->prim, "separate_tail") == 0)
+        return xf_separate_tail(ctx, f, loop, ln->loc);
     return strcmp(ln->prim, "unroll") == 0 ? xf_unroll(ctx, f, loop, ln->loc)
                                            : xf_vectorize(ctx, f, loop, ln->loc);
 }
@@ -240,10 +241,9 @@ static int sched_split(ft_ctx *ctx, ast_func *f, const sched_line *ln)
     const char *usage = "a loop and a factor: split(L, 4) or split(L, nparts=4)";
     if (bad || !check_shape(ctx, ln, 1, 2, 2, usage))
         return 1;
-    if (shift) {
-        ft_unsupported(ctx, shift->loc, "split's shift= argument");
+    int64_t sh = 0;
+    if (shift && !arg_int(ctx, shift, &sh))
         return 1;
-    }
     if (ln->npos == 2)
         fac = ln->pos[1];
     int64_t factor = 0, nparts = 0;
@@ -258,7 +258,7 @@ static int sched_split(ft_ctx *ctx, ast_func *f, const sched_line *ln)
         return 1;
     }
     ast_stmt *loop = arg_stmt(ctx, f, ln->pos[0], 1);
-    return loop ? xf_split(ctx, f, loop, factor, nparts, ln->nres > 0 ? ln->res[0] : NULL,
+    return loop ? xf_split_shift(ctx, f, loop, factor, nparts, sh, ln->nres > 0 ? ln->res[0] : NULL,
                            ln->nres > 1 ? ln->res[1] : NULL, ln->loc) : 1;
 }
 
@@ -310,6 +310,165 @@ static int sched_fission(ft_ctx *ctx, ast_func *f, const sched_line *ln)
                           ln->nres > 1 ? ln->res[1] : NULL, ln->loc) : 1;
 }
 
+/* move_to(S, before=T), move_to(S, after=T) */
+static int sched_move_to(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    static const char *const allowed[] = {"before", "after", NULL};
+    const char *usage = "a statement and where it goes: move_to(S, before=T) or "
+                        "move_to(S, after=T)";
+    int bad = 0;
+    const pt_node *before = kwarg(ctx, ln, "before", allowed, &bad);
+    const pt_node *after = kwarg(ctx, ln, "after", allowed, &bad);
+    if (bad || !check_shape(ctx, ln, 1, 1, 0, usage))
+        return 1;
+    if ((before != NULL) == (after != NULL)) {
+        ft_error(ctx, ln->loc, "move_to takes %s", usage);
+        return 1;
+    }
+    ast_stmt *s = arg_stmt(ctx, f, ln->pos[0], 0);
+    ast_stmt *t = s ? arg_stmt(ctx, f, before ? before : after, 0) : NULL;
+    return t ? xf_move_to(ctx, f, s, t, after != NULL, ln->loc) : 1;
+}
+
+/* A tensor name argument; NULL after an error. */
+static const char *arg_name(ft_ctx *ctx, const pt_node *a, const char *what)
+{
+    if (a->kind != PT_NAME) {
+        ft_error(ctx, a->loc, "expected the name of %s", what);
+        return NULL;
+    }
+    return a->name;
+}
+
+/* A memory type argument (cpu, gpu, gpu/shared, gpu/local); -1 after an
+ * error. */
+static int arg_mtype(ft_ctx *ctx, const pt_node *a)
+{
+    const char *text = NULL;
+    if (a->kind == PT_NAME)
+        text = a->name;
+    else if (a->kind == PT_BINARY && a->op == PT_OP_DIV && a->kids[0]->kind == PT_NAME &&
+             a->kids[1]->kind == PT_NAME)
+        text = ft_fmt(ctx, "%s/%s", a->kids[0]->name, a->kids[1]->name);
+    int mt = text ? ft_mtype_from_name(text) : -1;
+    if (mt < 0)
+        ft_error(ctx, a->loc, "unknown memory type; use cpu, gpu, gpu/shared or gpu/local");
+    return mt;
+}
+
+/* cache(S, var, mtype), cache_reduce(S, var, mtype) */
+static int sched_cache(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    int bad = 0;
+    kwarg(ctx, ln, "", NULL, &bad);
+    if (bad || !check_shape(ctx, ln, 3, 3, 3, ft_fmt(ctx, "a statement, a tensor and a memory "
+                            "type: %s(S, a, cpu)", ln->prim)))
+        return 1;
+    ast_stmt *s = arg_stmt(ctx, f, ln->pos[0], 0);
+    const char *var = s ? arg_name(ctx, ln->pos[1], "a tensor") : NULL;
+    int mt = var ? arg_mtype(ctx, ln->pos[2]) : -1;
+    if (mt < 0)
+        return 1;
+    return xf_cache(ctx, f, s, var, (ft_mtype)mt, strcmp(ln->prim, "cache_reduce") == 0,
+                    ln->nres > 0 ? ln->res[0] : NULL, ln->nres > 1 ? ln->res[1] : NULL,
+                    ln->nres > 2 ? ln->res[2] : NULL, ln->loc);
+}
+
+/* set_mtype(var, mtype) */
+static int sched_set_mtype(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    int bad = 0;
+    kwarg(ctx, ln, "", NULL, &bad);
+    if (bad || !check_shape(ctx, ln, 2, 2, 0, "a local tensor and a memory type: "
+                            "set_mtype(t, cpu)"))
+        return 1;
+    const char *var = arg_name(ctx, ln->pos[0], "a local tensor");
+    int mt = var ? arg_mtype(ctx, ln->pos[1]) : -1;
+    return mt < 0 ? 1 : xf_set_mtype(ctx, f, var, (ft_mtype)mt, ln->loc);
+}
+
+/* var_split(t, dim, factor), var_split(t, dim, nparts=P) */
+static int sched_var_split(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    static const char *const allowed[] = {"factor", "nparts", NULL};
+    const char *usage = "a local, a dimension and a factor: var_split(t, 0, 4) or "
+                        "var_split(t, 0, nparts=4)";
+    int bad = 0;
+    const pt_node *fac = kwarg(ctx, ln, "factor", allowed, &bad);
+    const pt_node *np = kwarg(ctx, ln, "nparts", allowed, &bad);
+    if (bad || !check_shape(ctx, ln, 2, 3, 0, usage))
+        return 1;
+    if (ln->npos == 3)
+        fac = fac ? NULL : ln->pos[2];
+    if ((fac != NULL) == (np != NULL)) {
+        ft_error(ctx, ln->loc, "var_split takes %s", usage);
+        return 1;
+    }
+    const char *var = arg_name(ctx, ln->pos[0], "a local tensor");
+    int64_t dim, factor = 0, nparts = 0;
+    if (!var || !arg_int(ctx, ln->pos[1], &dim) ||
+        !arg_int(ctx, fac ? fac : np, fac ? &factor : &nparts))
+        return 1;
+    if (factor < 0 || nparts < 0 || (factor == 0 && nparts == 0)) {
+        ft_error(ctx, (fac ? fac : np)->loc, "var_split's %s must be positive",
+                 fac ? "factor" : "nparts");
+        return 1;
+    }
+    return xf_var_split(ctx, f, var, (int)dim, factor, nparts, ln->loc);
+}
+
+/* var_reorder(t, [d0, d1, ...]) */
+static int sched_var_reorder(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    int bad = 0;
+    kwarg(ctx, ln, "", NULL, &bad);
+    if (bad || !check_shape(ctx, ln, 2, 2, 0, "a local and its dimensions in their new "
+                            "order: var_reorder(t, [1, 0])"))
+        return 1;
+    const char *var = arg_name(ctx, ln->pos[0], "a local tensor");
+    const pt_node *l = ln->pos[1];
+    if (!var)
+        return 1;
+    if (l->kind != PT_LIST) {
+        ft_error(ctx, l->loc, "expected a list of dimensions, e.g. [1, 0]");
+        return 1;
+    }
+    int *order = ft_alloc(ctx, sizeof(int) * (size_t)(l->nkids + 1));
+    for (int i = 0; i < l->nkids; i++) {
+        int64_t v;
+        if (!arg_int(ctx, l->kids[i], &v))
+            return 1;
+        order[i] = (int)v;
+    }
+    return xf_var_reorder(ctx, f, var, l->nkids, order, ln->loc);
+}
+
+/* var_merge(t, dim) */
+static int sched_var_merge(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    int bad = 0;
+    kwarg(ctx, ln, "", NULL, &bad);
+    if (bad || !check_shape(ctx, ln, 2, 2, 0, "a local and a dimension: var_merge(t, 0) "
+                            "merges dimensions 0 and 1"))
+        return 1;
+    const char *var = arg_name(ctx, ln->pos[0], "a local tensor");
+    int64_t dim;
+    if (!var || !arg_int(ctx, ln->pos[1], &dim))
+        return 1;
+    return xf_var_merge(ctx, f, var, (int)dim, ln->loc);
+}
+
+/* inline(t) */
+static int sched_inline(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    int bad = 0;
+    kwarg(ctx, ln, "", NULL, &bad);
+    if (bad || !check_shape(ctx, ln, 1, 1, 0, "a local tensor: inline(t)"))
+        return 1;
+    const char *var = arg_name(ctx, ln->pos[0], "a local tensor");
+    return var ? xf_inline(ctx, f, var, ln->loc) : 1;
+}
+
 typedef int (*sched_fn)(ft_ctx *ctx, ast_func *f, const sched_line *ln);
 
 static const struct { const char *name; sched_fn fn; } primitives[] = {
@@ -317,7 +476,15 @@ static const struct { const char *name; sched_fn fn; } primitives[] = {
     {"unroll", sched_one_loop},         {"split", sched_split},
     {"merge", sched_two_loops},         {"fuse", sched_two_loops},
     {"reorder", sched_list},            {"swap", sched_list},
-    {"fission", sched_fission},         {NULL, NULL}};
+    {"fission", sched_fission},
+    {"move_to", sched_move_to},
+    {"cache", sched_cache},            {"cache_reduce", sched_cache},
+    {"set_mtype", sched_set_mtype},
+    {"var_split", sched_var_split},    {"var_reorder", sched_var_reorder},
+    {"var_merge", sched_var_merge},
+    {"inline", sched_inline},
+    {"separate_tail", sched_one_loop},
+    {NULL, NULL}};
 
 /* One schedule statement. */
 static int sched_stmt(ft_ctx *ctx, ast_func *f, const pt_node *s)

@@ -35,6 +35,10 @@ int xf_unroll(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
 int xf_split(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int64_t nparts,
              const char *outer, const char *inner, ft_loc loc);
 
+/* split(L, F, shift=s): iteration k of L runs at o * F + i = k + s. */
+int xf_split_shift(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int64_t nparts,
+                   int64_t shift, const char *outer, const char *inner, ft_loc loc);
+
 /* merge(L1, L2): L2, all of L1's body, merged with L1 into one loop. */
 int xf_merge(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, const char *name,
              ft_loc loc);
@@ -55,6 +59,45 @@ int xf_fission(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_stmt *after, const 
 /* swap(S1, ..., Sn): neighbouring statements of one sequence, in this
  * order. */
 int xf_swap(ft_ctx *ctx, ast_func *f, int n, ast_stmt **order, ft_loc loc);
+
+/* move_to(S, before=T) / move_to(S, after=T): S, an item of T's sequence,
+ * placed right before (after = 0) or after (after = 1) T. */
+int xf_move_to(ft_ctx *ctx, ast_func *f, ast_stmt *s, ast_stmt *t, int after, ft_loc loc);
+
+/* cache(S, var, mtype) (reduce 0) / cache_reduce(S, var, mtype) (reduce
+ * 1): S's accesses of var go through a new local over the region they
+ * touch, filled before S and flushed after it.  The fill and flush Stores
+ * are labelled fill_name / flush_name and the local named buf_name when
+ * not NULL. */
+int xf_cache(ft_ctx *ctx, ast_func *f, ast_stmt *s, const char *var, ft_mtype mt, int reduce,
+             const char *fill_name, const char *flush_name, const char *buf_name, ft_loc loc);
+
+/* set_mtype(var, mtype): the local var lives in mtype. */
+int xf_set_mtype(ft_ctx *ctx, ast_func *f, const char *var, ft_mtype mt, ft_loc loc);
+
+/* var_split(t, dim, factor) (nparts 0) / var_split(t, dim, nparts=P):
+ * dimension dim of local t as [ceil(n / F), F], accesses e -> e // F, e % F. */
+int xf_var_split(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t factor,
+                 int64_t nparts, ft_loc loc);
+
+/* var_reorder(t, order): new dimension k of local t is old order[k]. */
+int xf_var_reorder(ft_ctx *ctx, ast_func *f, const char *var, int n, const int *order,
+                   ft_loc loc);
+
+/* var_merge(t, dim): dimensions dim and dim + 1 of local t as one. */
+int xf_var_merge(ft_ctx *ctx, ast_func *f, const char *var, int dim, ft_loc loc);
+
+/* inline(t): the local t, written once, recomputed at each of its reads. */
+int xf_inline(ft_ctx *ctx, ast_func *f, const char *var, ft_loc loc);
+
+/* separate_tail(L): L split into the iterations where the guards under it
+ * are all true (the guards dropped) and the ones before and after. */
+int xf_separate_tail(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
+
+/* The VarDef of f's local named (or labelled) name; NULL after an error
+ * at loc naming prim ("set_mtype of") when there is none, it is ambiguous
+ * or name is a parameter. */
+ast_stmt *xf_find_local(ft_ctx *ctx, ast_func *f, const char *name, const char *prim, ft_loc loc);
 
 /* The loop of f named by a label or a unique iterator name; NULL (after an
  * error at loc) when there is none or the name is ambiguous. */

@@ -505,6 +505,42 @@ for n, m in ((1, 1), (7, 5), (64, 33)):
         case(f"sched_nest[{n}x{m}]/t{t}", sched_nest, n, m, t)
 
 
+def sched_cached(n, m, threads):
+    a = np.random.default_rng(n * 13 + m).integers(-8, 8, (n + 3, m)).astype(f32)
+    outs = ftc_run(prog("schedules.ft"), "cached", {"n": n, "m": m}, {"a": a}, threads)
+    ad = a.astype(f64)
+    y = sum(ad[k:k + n] * (k + 1) for k in range(4))
+    s = np.stack([ad[q:q + n].sum(axis=1) * q for q in range(4)], axis=1)
+    exact(outs, "y", y.astype(f32), f32)
+    exact(outs, "s", s.astype(f32), f32)
+    exact(outs, "w", a[:n, 0], f32)
+
+
+def sched_layout(n, m, threads):
+    x = np.random.default_rng(n * 7 + m).integers(-8, 8, (n, m)).astype(f32)
+    outs = ftc_run(prog("schedules.ft"), "layout", {"n": n, "m": m}, {"x": x}, threads)
+    t, u, v = x * 2, x + 1, x - 1
+    exact(outs, "y", t * t[::-1, :] + u * u[:, ::-1] + v * v[::-1, ::-1], f32)
+
+
+for n, m in ((1, 1), (7, 5), (64, 33)):
+    for t in (1, 2):
+        case(f"sched_cached[{n}x{m}]/t{t}", sched_cached, n, m, t)
+        case(f"sched_layout[{n}x{m}]/t{t}", sched_layout, n, m, t)
+
+
+def sched_tails(n):
+    x = np.random.default_rng(n).integers(-8, 8, n).astype(f32)
+    outs = ftc_run(prog("schedules.ft"), "tails", {"n": n}, {"x": x})
+    t = x * 3 - 1
+    exact(outs, "y", t * 2 + t[::-1], f32)
+    exact(outs, "z", x + t, f32)
+
+
+for n in (0, 1, 3, 4, 5, 12, 37):
+    case(f"sched_tails[{n}]", sched_tails, n)
+
+
 # tests/numeric/progs/local.ft
 
 def local(n):

@@ -1,0 +1,64 @@
+/* sched_var_split.c - var_split(t, dim, factor) / var_split(t, dim,
+ * nparts=P): one dimension of a local tensor becomes two.
+ *
+ * Requires: f's AST.
+ * Provides: dimension dim of local t, of size n, as [ceil(n / F), F]
+ * (by nparts, F = ceil(n / P)); every access t[.., e, ..] becomes
+ * t[.., e // F, e % F, ..].  The new shape may hold a few padding
+ * elements that nothing accesses.
+ *
+ * Always legal: a layout change, every access rewritten.  Parameters are
+ * refused (their layout is the function's ABI).
+ */
+#include "schedule.h"
+
+#include "sched_util.h"
+#include "xf_util.h"
+
+int xf_var_split(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t factor,
+                 int64_t nparts, ft_loc loc)
+{
+    ast_stmt *def = xf_find_local(ctx, f, var, "var_split", loc);
+    if (!def)
+        return 1;
+    int nd = def->u.def.ndim;
+    if (dim < 0 || dim >= nd) {
+        ft_error(ctx, loc, "cannot var_split '%s': it has %d dimension%s, not a dimension %d",
+                 var, nd, nd == 1 ? "" : "s", dim);
+        return 1;
+    }
+    ast_expr *n = def->u.def.shape[dim];
+    ft_loc l = n->loc;
+    ast_expr *fac = factor > 0 ? ast_int(ctx, l, factor) : xf_ceildiv(ctx, xf_clone_expr(ctx, n), nparts);
+    ast_expr **shape = ft_alloc(ctx, sizeof(ast_expr *) * (size_t)(nd + 1));
+    for (int k = 0, j = 0; k < nd; k++) {
+        if (k != dim) {
+            shape[j++] = def->u.def.shape[k];
+            continue;
+        }
+        shape[j++] = factor > 0 ? xf_ceildiv(ctx, xf_clone_expr(ctx, n), factor)
+                                : ast_int(ctx, l, nparts);
+        shape[j++] = xf_clone_expr(ctx, fac);
+    }
+    ft_vec acc = {0};
+    xf_collect_accesses(ctx, def->u.def.body, var, &acc);
+    for (int i = 0; i < acc.len; i++) {
+        xf_access *a = acc.items[i];
+        ast_expr **idx = ft_alloc(ctx, sizeof(ast_expr *) * (size_t)(nd + 1));
+        for (int k = 0, j = 0; k < nd; k++) {
+            ast_expr *e = (*a->idx)[k];
+            if (k != dim) {
+                idx[j++] = e;
+                continue;
+            }
+            idx[j++] = ast_binary(ctx, e->loc, AST_FLOORDIV, e, xf_clone_expr(ctx, fac));
+            idx[j++] = ast_binary(ctx, e->loc, AST_MOD, xf_clone_expr(ctx, e), xf_clone_expr(ctx, fac));
+        }
+        *a->idx = idx;
+        *a->n = nd + 1;
+    }
+    def->u.def.shape = shape;
+    def->u.def.ndim = nd + 1;
+    xf_sched_finish(ctx, f);
+    return 0;
+}
