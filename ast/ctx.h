@@ -37,6 +37,8 @@ typedef struct ft_options {
     int ndefines;            /* -D NAME=VALUE overrides of `const` */
     const char **define_names;
     int64_t *define_values;
+    int target_cuda;         /* --target cuda: CUDA C++ compiled with nvcc */
+    const char *arch;        /* --arch: the nvcc -arch value (NULL: sm_90) */
 } ft_options;
 
 typedef struct ft_ctx {

@@ -97,7 +97,8 @@ static int cg_write_file(ft_ctx *ctx, const ast_program *p, const char *path,
         ft_error(ctx, (ft_loc){0}, "cannot write '%s': %s", path, strerror(errno));
         return 1;
     }
-    int rc = libname ? cg_emit_header(ctx, p, libname, f) : cg_emit_c(ctx, p, f);
+    int rc = libname ? cg_emit_header(ctx, p, libname, f)
+             : ctx->opts.target_cuda ? cg_emit_cuda(ctx, p, f) : cg_emit_c(ctx, p, f);
     if (fclose(f) != 0 && !rc) {
         ft_error(ctx, (ft_loc){0}, "cannot write '%s': %s", path, strerror(errno));
         rc = 1;
@@ -119,9 +120,53 @@ static void cg_split_flags(ft_ctx *ctx, const char *s, ft_vec *argv)
     }
 }
 
+/* nvcc: $FTC_NVCC, else on PATH, else /usr/local/cuda/bin/nvcc; NULL
+ * (after a diagnostic) when there is none. */
+static const char *cg_find_nvcc(ft_ctx *ctx)
+{
+    const char *env = getenv("FTC_NVCC");
+    if (env && *env)
+        return env;
+    const char *path = getenv("PATH");
+    while (path && *path) {
+        const char *colon = strchr(path, ':');
+        size_t n = colon ? (size_t)(colon - path) : strlen(path);
+        char *cand = ft_fmt(ctx, "%.*s/nvcc", (int)n, path);
+        if (n && access(cand, X_OK) == 0)
+            return cand;
+        path = colon ? colon + 1 : NULL;
+    }
+    if (access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
+        return "/usr/local/cuda/bin/nvcc";
+    ft_error(ctx, (ft_loc){0}, "--target cuda needs nvcc, the CUDA compiler: none on PATH "
+             "or at /usr/local/cuda/bin/nvcc (install the CUDA toolkit or set $FTC_NVCC)");
+    return NULL;
+}
+
+/* nvcc's command line for compiling the CUDA file c_path into so_tmp:
+ * -arch from --arch (sm_90 by default); --cflags replace -O3. */
+static char **cg_cuda_command(ft_ctx *ctx, const char *c_path, const char *so_tmp)
+{
+    const char *nvcc = cg_find_nvcc(ctx);
+    if (!nvcc)
+        return NULL;
+    const char *flags = ctx->opts.cflags ? ctx->opts.cflags : getenv("FTC_NVCCFLAGS");
+    ft_vec argv = {0};
+    ft_vec_push(ctx, &argv, (void *)nvcc);
+    cg_split_flags(ctx, flags ? flags : "-O3", &argv);
+    const char *fixed[] = {"-arch", ctx->opts.arch ? ctx->opts.arch : "sm_90", "-x", "cu",
+                           "-Xcompiler", "-fPIC", "-shared", "-o", so_tmp, c_path};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        ft_vec_push(ctx, &argv, (void *)fixed[i]);
+    ft_vec_push(ctx, &argv, NULL);
+    return (char **)argv.items;
+}
+
 /* The compiler's command line for compiling c_path into so_tmp. */
 static char **cg_command(ft_ctx *ctx, const char *c_path, const char *so_tmp)
 {
+    if (ctx->opts.target_cuda)
+        return cg_cuda_command(ctx, c_path, so_tmp);
     const char *cc = ctx->opts.cc ? ctx->opts.cc : getenv("FTC_CC");
     const char *flags = ctx->opts.cflags ? ctx->opts.cflags : getenv("FTC_CFLAGS");
     ft_vec argv = {0};
@@ -220,7 +265,8 @@ static int cg_build_steps(ft_ctx *ctx, const ast_program *p, const char *so_path
         return 1;
     if (cg_write_file(ctx, p, t->c_path, NULL) || cg_write_file(ctx, p, t->h_tmp, base))
         return 1;
-    if (cg_run_compiler(ctx, cg_command(ctx, t->c_path, t->so_tmp), t->log_path))
+    char **cmd = cg_command(ctx, t->c_path, t->so_tmp);
+    if (!cmd || cg_run_compiler(ctx, cmd, t->log_path))
         return 1;
     return cg_install(ctx, t, so_path, cg_header_path(ctx, so_path));
 }

@@ -33,4 +33,9 @@ int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname,
  * non-zero (with a diagnostic that includes the compiler's output). */
 int cg_build_library(ft_ctx *ctx, const ast_program *p, const char *so_path);
 
+/* backend/cg_cuda.c: write the CUDA C++ translation unit for p (the same
+ * C ABI and description table; see the file comment for how loops become
+ * kernels).  Returns 0, or non-zero after reporting an error. */
+int cg_emit_cuda(ft_ctx *ctx, const ast_program *p, FILE *out);
+
 #endif

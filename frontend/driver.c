@@ -103,6 +103,13 @@ ast_program *ft_compile(ft_ctx *ctx, const ft_source *src, const char *dump_afte
         return NULL;
     maybe_dump("schedule", dump_after, dump_out, p);
 
+    /* transforms/sched_parallelize.c, CUDA target only: needs the
+     * scheduled AST.  Leaves: in functions with no openmp, block or thread
+     * loop, the outermost parallel loops marked openmp (grid-stride kernels
+     * in backend/cg_cuda.c), colliding reductions atomic. */
+    if (ctx->opts.target_cuda)
+        xf_gpu_default(ctx, p);
+
     /* The auto-scheduler (transforms/auto/) runs here once it exists;
      * --no-auto will skip it. */
     return p;

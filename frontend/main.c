@@ -38,6 +38,8 @@ typedef struct cli {
     const char *output;         /* -o */
     const char *cc, *cflags;
     int no_auto, verbose, emit_c, emit_deps;
+    int target_cuda;            /* --target cuda */
+    const char *arch;           /* --arch */
     const char *dump_after, *schedule;
     int ndefines;
     const char **define_names;  /* malloc-owned, each name malloc-owned */
@@ -53,7 +55,7 @@ typedef struct cli {
 typedef enum cli_flag_id {
     F_HELP, F_VERSION, F_OUT, F_DEFINE, F_NO_AUTO, F_CC, F_CFLAGS, F_VERBOSE,
     F_EMIT, F_DUMP_AFTER, F_SCHEDULE, F_RANDOM, F_SEED, F_BENCH, F_OUT_DIR,
-    F_PRINT, F_NO_PRINT
+    F_PRINT, F_NO_PRINT, F_TARGET, F_ARCH
 } cli_flag_id;
 
 typedef struct cli_flag {
@@ -75,11 +77,14 @@ static const cli_flag cli_flags[] = {
     {"--random", F_RANDOM, 0, CMD_RUN},     {"--seed", F_SEED, 1, CMD_RUN},
     {"--bench", F_BENCH, 1, CMD_RUN},       {"--out-dir", F_OUT_DIR, 1, CMD_RUN},
     {"--print", F_PRINT, 0, CMD_RUN},       {"--no-print", F_NO_PRINT, 0, CMD_RUN},
+    {"--target", F_TARGET, 1, CMD_BUILD | CMD_RUN},
+    {"--arch", F_ARCH, 1, CMD_BUILD | CMD_RUN},
 };
 
 static const char usage_text[] =
     "usage:\n"
     "  ftc build PROG.ft -o libNAME.so [-D NAME=VALUE]... [--no-auto] [--cc CC] [--cflags FLAGS] [-v] [--emit=c] [--dump-after=PASS] [--schedule S.fts]\n"
+    "  ftc build PROG.ft --target cuda [--arch sm_90] [build options]\n"
     "  ftc check PROG.ft [-D ...]\n"
     "  ftc run PROG.ft|LIB.so FUNC [name=value]... [--random] [--seed S] [--bench N] [--out-dir DIR] [--print|--no-print] [-D ...] [--cc ...] [--cflags ...]\n"
     "  ftc PROG.ft [build options]   (the same as ftc build PROG.ft ...)\n"
@@ -103,7 +108,11 @@ static const char help_text[] =
     "  --cflags FLAGS     flags replacing the default -O3 -march=native -fopenmp\n"
     "                     (default $FTC_CFLAGS)\n"
     "  -v                 verbose: show what the compiler does\n"
+    "  --target c|cuda    c (default): C + OpenMP; cuda: CUDA C++ compiled with nvcc\n"
+    "                     ($FTC_NVCC, else on PATH, else /usr/local/cuda/bin/nvcc)\n"
+    "  --arch ARCH        nvcc's -arch for --target cuda (default sm_90)\n"
     "  --emit=c           write the generated C to stdout (or to -o FILE.c); do not compile\n"
+    "                     (with --target cuda, the CUDA C++, -o FILE.cu)\n"
     "  --emit=deps        print the dependences of every function (isl notation); do not compile\n"
     "  --dump-after=PASS  print the program after PASS (valid .ft) to stdout and stop\n"
     "  --schedule S.fts   apply schedules from a file (not supported yet)\n"
@@ -210,6 +219,12 @@ static int cli_set_value(cli *c, const cli_flag *f, const char *v)
     case F_DUMP_AFTER: c->dump_after = v; return 0;
     case F_SCHEDULE: c->schedule = v; return 0;
     case F_OUT_DIR: c->run.out_dir = v; return 0;
+    case F_ARCH: c->arch = v; return 0;
+    case F_TARGET:
+        if (strcmp(v, "c") && strcmp(v, "cuda"))
+            return cli_error(EXIT_USAGE, "--target %s: use --target c or --target cuda", v);
+        c->target_cuda = strcmp(v, "cuda") == 0;
+        return 0;
     case F_EMIT:
         if (strcmp(v, "deps") == 0) {
             c->emit_deps = 1;
@@ -283,7 +298,8 @@ static int cli_flag_arg(cli *c, int argc, char **argv, int *i)
         return cli_error(EXIT_USAGE, "unknown option '%s'; see ftc --help", arg);
     c->flag_args[c->nflags] = arg;
     c->flag_cmds[c->nflags++] = f->cmds;
-    if (f->id == F_DEFINE || f->id == F_CC || f->id == F_CFLAGS)
+    if (f->id == F_DEFINE || f->id == F_CC || f->id == F_CFLAGS || f->id == F_TARGET ||
+        f->id == F_ARCH)
         c->run_compile_flags = 1;
     if (!f->takes_value) {
         if (v)
@@ -382,6 +398,8 @@ static void cli_to_ctx(const cli *c, ft_ctx *ctx)
     ctx->opts.ndefines = c->ndefines;
     ctx->opts.define_names = c->define_names;
     ctx->opts.define_values = c->define_values;
+    ctx->opts.target_cuda = c->target_cuda;
+    ctx->opts.arch = c->arch;
 }
 
 /* Read and compile path in ctx; dump_after/dump_out as for ft_compile.
@@ -425,12 +443,14 @@ static char *default_lib_path(const char *input)
 /* --emit=c: write the C to stdout, or to -o when it names a .c file. */
 static int emit_c(ft_ctx *ctx, const ast_program *p, const char *output)
 {
+    int (*emit)(ft_ctx *, const ast_program *, FILE *) =
+        ctx->opts.target_cuda ? cg_emit_cuda : cg_emit_c;
     if (!output)
-        return cg_emit_c(ctx, p, stdout) ? EXIT_ERR : EXIT_OK;
+        return emit(ctx, p, stdout) ? EXIT_ERR : EXIT_OK;
     FILE *f = fopen(output, "w");
     if (!f)
         return cli_error(EXIT_ERR, "cannot create '%s': %s", output, strerror(errno));
-    int r = cg_emit_c(ctx, p, f);
+    int r = emit(ctx, p, f);
     if (fclose(f) != 0 && !r)
         r = cli_error(EXIT_ERR, "cannot write '%s': %s", output, strerror(errno));
     if (r)
@@ -462,7 +482,8 @@ static int cmd_build(const cli *c)
                          "schedules in the .ft file instead");
     if (c->dump_after && check_pass_name(c->dump_after))
         return EXIT_USAGE;
-    if (c->emit_c && c->output && !ends_with(c->output, ".c"))
+    if (c->emit_c && c->output && !ends_with(c->output, ".c") &&
+        !(c->target_cuda && ends_with(c->output, ".cu")))
         return cli_error(EXIT_USAGE, "with --emit=c, -o must name a .c file (or leave "
                          "-o out to print the C to stdout)");
     ft_ctx *ctx = ft_ctx_new();

@@ -118,3 +118,143 @@ int xf_parallelize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
     loop->u.loop.par = AST_OPENMP;
     return 0;
 }
+
+/* ------------------------------------------------------------ CUDA target */
+
+/* Whether par binds a CUDA block or thread index. */
+static int is_gpu_par(ast_par par)
+{
+    return par >= AST_BLOCK_X && par <= AST_THREAD_Z;
+}
+
+/* Whether a loop under s (s included) has binding par, or any OpenMP
+ * loop is there (counted in found_omp). */
+typedef struct bind_find {
+    ast_visitor v;
+    ast_par par;
+    int found, found_omp;
+} bind_find;
+
+static int bind_find_cb(ast_visitor *v, ast_stmt *s)
+{
+    bind_find *b = (bind_find *)v;
+    if (s->kind == AST_FOR && s->u.loop.par == b->par)
+        b->found = 1;
+    if (s->kind == AST_FOR && s->u.loop.par == AST_OPENMP)
+        b->found_omp = 1;
+    return 1;
+}
+
+/* Why binding loop to par is refused by the nesting, or NULL. */
+static const char *gpu_nesting_problem(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_par par)
+{
+    if (loop->u.loop.par != AST_SERIAL)
+        return "it is already parallel";
+    bind_find b = {.v.stmt = bind_find_cb, .par = par};
+    ast_visit(loop->u.loop.body, &b.v);
+    ft_vec anc = {0};
+    xf_ancestors(ctx, f->body, loop, &anc);
+    for (int i = 0; i < anc.len; i++) {
+        ast_stmt *a = anc.items[i];
+        if (a->kind == AST_FOR && a->u.loop.par == par)
+            b.found = 1;
+        if (a->kind == AST_FOR && a->u.loop.par == AST_OPENMP)
+            b.found_omp = 1;
+    }
+    if (b.found)
+        return "an enclosing or enclosed loop is bound to the same index";
+    if (b.found_omp)
+        return "it is nested in (or around) an openmp loop";
+    return NULL;
+}
+
+int xf_parallelize_gpu(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_par par, ft_loc loc)
+{
+    const char *lname = xf_sched_name(ctx, loop);
+    const char *why = gpu_nesting_problem(ctx, f, loop, par);
+    if (why) {
+        ft_error(ctx, loc, "cannot bind %s to a CUDA index: %s", lname, why);
+        return 1;
+    }
+    an_deps *d = an_func_deps(ctx, f);
+    if (!d)
+        return 1;
+    char *witness = NULL;
+    an_par r = an_loop_parallel(d, loop, &witness);
+    if (r == AN_PAR_NO || r == AN_PAR_ERROR) {
+        ft_error(ctx, loc, "cannot parallelize %s: %s", lname,
+                 r == AN_PAR_NO ? witness : "the dependence analysis failed");
+        an_deps_free(d);
+        return 1;
+    }
+    if (r != AN_PAR_OK)
+        mark_colliding(d, loop, 2 * xf_loop_depth_of(ctx, f, loop) + 1);
+    an_deps_free(d);
+    loop->u.loop.par = par;
+    return 0;
+}
+
+/* Whether f has a loop bound to openmp, blocks or threads. */
+static int has_any_binding(ast_stmt *s)
+{
+    if (!s)
+        return 0;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            if (has_any_binding(s->u.seq.stmts[i]))
+                return 1;
+        return 0;
+    case AST_VARDEF: return has_any_binding(s->u.def.body);
+    case AST_FOR:
+        return s->u.loop.par == AST_OPENMP || is_gpu_par(s->u.loop.par) ||
+               has_any_binding(s->u.loop.body);
+    case AST_IF: return has_any_binding(s->u.branch.then) || has_any_binding(s->u.branch.other);
+    default: return 0;
+    }
+}
+
+/* Bind the outermost parallel loops under s (see xf_gpu_default). */
+static void gpu_default_stmt(ft_ctx *ctx, ast_func *f, const an_deps *d, ast_stmt *s)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            gpu_default_stmt(ctx, f, d, s->u.seq.stmts[i]);
+        break;
+    case AST_VARDEF: gpu_default_stmt(ctx, f, d, s->u.def.body); break;
+    case AST_IF:
+        gpu_default_stmt(ctx, f, d, s->u.branch.then);
+        gpu_default_stmt(ctx, f, d, s->u.branch.other);
+        break;
+    case AST_FOR: {
+        char *witness = NULL;
+        an_par r = s->u.loop.par == AST_SERIAL ? an_loop_parallel(d, s, &witness) : AN_PAR_NO;
+        if (r == AN_PAR_NO || r == AN_PAR_ERROR) {
+            gpu_default_stmt(ctx, f, d, s->u.loop.body);
+            break;
+        }
+        if (r != AN_PAR_OK)
+            mark_colliding(d, s, 2 * xf_loop_depth_of(ctx, f, s) + 1);
+        s->u.loop.par = AST_OPENMP;
+        break;
+    }
+    default: break;
+    }
+}
+
+void xf_gpu_default(ft_ctx *ctx, ast_program *p)
+{
+    for (int i = 0; i < p->nfuncs; i++) {
+        ast_func *f = p->funcs[i];
+        if (has_any_binding(f->body))
+            continue;
+        an_deps *d = an_func_deps(ctx, f);
+        if (!d)
+            continue;
+        gpu_default_stmt(ctx, f, d, f->body);
+        an_deps_free(d);
+    }
+}

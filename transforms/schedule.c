@@ -191,6 +191,31 @@ static ast_stmt **arg_stmts(ft_ctx *ctx, ast_func *f, const sched_line *ln, int 
 
 /* ------------------------------------------------------------ primitives */
 
+/* The binding of a scope blockIdx.x .. threadIdx.z (kids[0] blockIdx or
+ * threadIdx), or -1 when its attribute is not x, y or z. */
+static int gpu_scope_par(const pt_node *scope)
+{
+    const char *a = scope->name;
+    int thread = strcmp(scope->kids[0]->name, "threadIdx") == 0;
+    if (!a || a[1] || a[0] < 'x' || a[0] > 'z')
+        return -1;
+    return (thread ? AST_THREAD_X : AST_BLOCK_X) + (a[0] - 'x');
+}
+
+/* parallelize(L, blockIdx.x) and the like (CUDA target only). */
+static int sched_parallelize_gpu(ft_ctx *ctx, ast_func *f, const sched_line *ln,
+                                 const pt_node *scope)
+{
+    int par = gpu_scope_par(scope);
+    if (par < 0) {
+        ft_error(ctx, scope->loc, "unknown CUDA index; use blockIdx.x, .y, .z or "
+                 "threadIdx.x, .y, .z");
+        return 1;
+    }
+    ast_stmt *loop = arg_stmt(ctx, f, ln->pos[0], 1);
+    return loop ? xf_parallelize_gpu(ctx, f, loop, (ast_par)par, ln->loc) : 1;
+}
+
 /* parallelize(L, openmp) */
 static int sched_parallelize(ft_ctx *ctx, ast_func *f, const sched_line *ln)
 {
@@ -202,8 +227,12 @@ static int sched_parallelize(ft_ctx *ctx, ast_func *f, const sched_line *ln)
     if (scope->kind == PT_ATTR && scope->kids[0]->kind == PT_NAME &&
         (strcmp(scope->kids[0]->name, "blockIdx") == 0 ||
          strcmp(scope->kids[0]->name, "threadIdx") == 0)) {
-        ft_unsupported(ctx, scope->loc, "binding loops to CUDA blocks and threads");
-        return 1;
+        if (!ctx->opts.target_cuda) {
+            ft_unsupported(ctx, scope->loc, "binding loops to CUDA blocks and threads on "
+                           "the C target (build with --target cuda)");
+            return 1;
+        }
+        return sched_parallelize_gpu(ctx, f, ln, scope);
     }
     if (scope->kind != PT_NAME || strcmp(scope->name, "openmp") != 0) {
         ft_error(ctx, scope->loc, "unknown parallel scope; use openmp (or blockIdx.x, "

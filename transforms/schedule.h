@@ -23,6 +23,18 @@ int xf_apply_schedules(ft_ctx *ctx, ast_program *p, const pt_node *file);
  * colliding same-operator reductions marked atomic. */
 int xf_parallelize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
 
+/* parallelize(L, blockIdx.x) ... parallelize(L, threadIdx.z) on the CUDA
+ * target: bind loop to par (AST_BLOCK_X .. AST_THREAD_Z).  Legal as for
+ * openmp; refused when the loop is already bound, when an enclosing or
+ * enclosed loop binds the same index, or around or inside an openmp loop. */
+int xf_parallelize_gpu(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_par par, ft_loc loc);
+
+/* The default GPU schedule (CUDA target): in each function with no loop
+ * bound to openmp, blocks or threads, the outermost loops that may run in
+ * parallel (an_loop_parallel) become AST_OPENMP loops, which the CUDA
+ * backend runs as grid-stride kernels (colliding reductions atomic). */
+void xf_gpu_default(ft_ctx *ctx, ast_program *p);
+
 /* vectorize(L): `#pragma omp simd`; no carried dependence at all. */
 int xf_vectorize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
 

@@ -15,6 +15,9 @@ Walks GOLDEN_DIR (recursively, in sorted order).  For every x.ft (except
   x.c    `ftc build x.ft --emit=c` must exit 0 and print x.c.
   x.deps `ftc build x.ft --emit=deps` must exit 0 and print x.deps (the
          dependences of every function, analysis/deps.c).
+  x.cu   `ftc build x.ft --target cuda --emit=c` must exit 0 and print x.cu
+         from the line after the prelude's last line (`/* end of the
+         prelude */`): the kernels and host code, not the helpers.
 
 A .ft with none of these fails.  Extra arguments for ftc (e.g. `-D W=64`)
 may be given in a comment among the file's first lines: `# ftc-args: -D W=64`.
@@ -39,7 +42,8 @@ import sys
 import tempfile
 
 TIMEOUT = 120
-KINDS = ("err", "ir", "c", "deps")
+KINDS = ("err", "ir", "c", "deps", "cu")
+CU_PRELUDE_END = "/* end of the prelude */\n"
 
 
 class Fail(Exception):
@@ -94,6 +98,12 @@ def actual(ftc, path, kind, extra):
         if r.returncode != 0:
             raise Fail(f"`ftc build --emit={kind}` exited {r.returncode}" + tail(r.stderr))
         return r.stdout
+    if kind == "cu":
+        r = run([ftc, "build", path, "--target", "cuda", "--emit=c"] + extra)
+        if r.returncode != 0:
+            raise Fail(f"`ftc build --target cuda --emit=c` exited {r.returncode}"
+                       + tail(r.stderr))
+        return r.stdout.split(CU_PRELUDE_END, 1)[-1]
     r = run([ftc, "build", path, "--dump-after=lower"] + extra)
     if r.returncode != 0:
         raise Fail(f"`ftc build --dump-after=lower` exited {r.returncode}" + tail(r.stderr))

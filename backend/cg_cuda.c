@@ -1,0 +1,1696 @@
+/* cg_cuda.c - the CUDA backend: emit CUDA C++ for an AST program.
+ *
+ * Requires: a lowered, scheduled ast_program (see cg.h); on this target the
+ * driver has run xf_gpu_default, so every function whose schedule bound no
+ * loop has its outermost parallel loops marked openmp.
+ * Provides: one CUDA translation unit with the C ABI of language.md (the
+ * same description table as the C backend), for nvcc.
+ *
+ * Where code runs.  The exported function runs on the host and only
+ * launches kernels; every tensor lives in device memory.  The host walks
+ * the function body ("host level") through sequences, local tensors,
+ * serial loops and ifs whose bounds and conditions read no tensor, as long
+ * as a bound loop lies below; everything else becomes a kernel:
+ *   - a loop marked openmp: a flat kernel, its iterations spread over
+ *     blockIdx.x x threadIdx.x by a grid-stride loop (256 threads a block);
+ *   - a loop bound to blockIdx.* / threadIdx.*: a kernel whose grid and
+ *     block sizes are the trip counts of its bound loops, computed at
+ *     launch (clamped to CUDA's limits; every bound loop is a stride loop,
+ *     so any size is right);
+ *   - a run of statements with no bound loop: one single-thread kernel.
+ * Loops bound inside a kernel to an index already in use, or openmp loops
+ * inside a kernel, run serially in their thread.
+ *
+ * Blocks and threads.  Inside a kernel with thread loops, the statements
+ * outside every thread loop ("block level") run once per block: leaves are
+ * guarded by threadIdx == 0, locals declared there live in shared memory
+ * (they need a constant size).  Between two block-level statements of a
+ * sequence, __syncthreads() is inserted when one writes a tensor that the
+ * other reads or writes (and only then); at the end of a block-level loop
+ * body when the body writes a tensor it also reads; at the end of every
+ * block iteration.
+ *
+ * Memory.  `@ gpu` parameters are device pointers; `@ cpu` ones are host
+ * pointers that the function copies to the device (in, inout) and back
+ * (out, inout).  Host-level locals are cudaMalloc'd.  Locals inside a
+ * kernel are per-thread arrays (at most 4096 bytes of constant size),
+ * `gpu/shared` ones __shared__ arrays, larger ones device-heap buffers.
+ * Everything runs on the default stream; the function returns after the
+ * device finished.
+ *
+ * Errors.  Kernels report through a device flag (the first code stored
+ * wins; a failing thread returns, and every kernel starts by returning
+ * when the flag is set); the host copies it back at the end.  A CUDA
+ * runtime failure (no device, out of memory) returns FT_ERR_NOMEM.
+ */
+#include "cg.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a tensor name stands for. */
+typedef enum cu_sym_kind {
+    CU_SYM_PTR,      /* a pointer to device memory (0-D: read as (*x)) */
+    CU_SYM_SCALAR,   /* a 0-D local of a kernel thread: a plain variable */
+    CU_SYM_ARRAY,    /* an array or pointer local to a kernel */
+} cu_sym_kind;
+
+typedef struct cu_sym {
+    const char *name;
+    const char *cname;
+    ft_dtype dtype;
+    int ndim;
+    const char **dims;       /* C text of each dimension */
+    cu_sym_kind kind;
+    int host;                /* declared at host level (a kernel argument) */
+    int is_const;            /* an `in` parameter */
+} cu_sym;
+
+/* A value of the host passed to every kernel: "int64_t n", "float *x". */
+typedef struct cu_hostval {
+    const char *decl;        /* the kernel parameter's declaration */
+    const char *arg;         /* the launch argument */
+} cu_hostval;
+
+typedef struct cu_emitter {
+    ft_ctx *ctx;
+    FILE *out;               /* where text goes now */
+    FILE *kern;              /* the kernels' definitions */
+    int indent;
+    int next_id;
+    const char *fname;       /* the exported function being emitted */
+    ft_vec syms;             /* scope stack of cu_sym * */
+    ft_vec hostvals;         /* cu_hostval *, in scope at host level */
+    int threads;             /* the kernel being emitted has thread loops */
+    unsigned active;         /* bit per ast_par: bound indices in use */
+    int nkernels;
+} cu_emitter;
+
+/* ------------------------------------------------------------ output */
+
+/* Write one indented line. */
+static void cu_line(cu_emitter *em, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void cu_line(cu_emitter *em, const char *fmt, ...)
+{
+    va_list ap;
+    for (int i = 0; i < em->indent; i++)
+        fputs("    ", em->out);
+    va_start(ap, fmt);
+    vfprintf(em->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', em->out);
+}
+
+/* Start capturing em's output into a memory stream; returns the old one. */
+static FILE *cu_capture(cu_emitter *em, char **buf, size_t *len)
+{
+    FILE *saved = em->out;
+    *buf = NULL;
+    *len = 0;
+    em->out = open_memstream(buf, len);
+    if (!em->out) {
+        ft_error(em->ctx, (ft_loc){0}, "out of memory in the CUDA backend");
+        em->out = saved;
+    }
+    return saved;
+}
+
+/* Stop capturing; returns the text (malloc'd). */
+static char *cu_release(cu_emitter *em, FILE *saved, char **buf)
+{
+    if (em->out != saved)
+        fclose(em->out);
+    em->out = saved;
+    return *buf ? *buf : calloc(1, 1);
+}
+
+/* ------------------------------------------------------------- names */
+
+static const char *const cu_reserved[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+    "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+    "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+    "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool", "true",
+    "false", "alignas", "alignof", "nullptr", "static_assert", "thread_local", "asm",
+    "main", "class", "namespace", "template", "typename", "this", "new", "delete",
+    "operator", "private", "public", "protected", "virtual", "friend", "using", "try",
+    "catch", "throw", "explicit", "mutable", "export", "constexpr", "decltype", "noexcept",
+    "and", "or", "not", "xor", "bitand", "bitor", "compl", "and_eq", "or_eq", "xor_eq",
+    "not_eq", "std", "dim3", "min", "max", "abs", "malloc", "free", "memcpy", "memset",
+    "printf", "assert", "NULL", "INFINITY", "NAN", "warpSize", "blockIdx", "threadIdx",
+    "blockDim", "gridDim", "half", "signbit", "isnan", "isinf", "isfinite", "errno",
+    "exit", "div", "index", "y0", "y1", "yn", "j0", "j1", "jn", "gamma", "log", "exp",
+    "sqrt", "sin", "cos", "tan", "tanh", "floor", "ceil", "pow", "fabs", "round", "trunc",
+    "fmin", "fmax", "erf", "rint", "log2", "log10", "exp2", "sinh", "cosh", "atan",
+    "atan2", "asin", "acos", "fma", "hypot", "cbrt", "clock", "time",
+};
+
+/* Whether a user name cannot be used as a CUDA C++ identifier as it is. */
+static int cu_is_reserved(const char *s)
+{
+    static const char *const prefixes[] = {"__", "ft_", "FT_", "cuda", "cu", "INT", "UINT",
+                                           "SIZE_", "M_", "FLT_", "DBL_", "atomic", "_"};
+    size_t n = strlen(s);
+    if (n >= 2 && strcmp(s + n - 2, "_t") == 0)
+        return 1;
+    if (s[0] == 'E' && s[1] >= 'A' && s[1] <= 'Z')
+        return 1;
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (strncmp(s, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof cu_reserved / sizeof *cu_reserved; i++) {
+        size_t m = strlen(cu_reserved[i]);
+        if (strncmp(cu_reserved[i], s, m) == 0 && (s[m] == 0 || (s[m] == 'f' && !s[m + 1])))
+            return 1;
+    }
+    return 0;
+}
+
+/* The C++ name of a user name ("_ftk" appended to reserved ones, and to
+ * names already ending in "_ftk", which keeps the map injective). */
+static const char *cu_cname(cu_emitter *em, const char *name)
+{
+    size_t n = strlen(name);
+    if ((n >= 4 && strcmp(name + n - 4, "_ftk") == 0) || cu_is_reserved(name))
+        return ft_fmt(em->ctx, "%s_ftk", name);
+    return name;
+}
+
+/* The C++ type of a dtype. */
+static const char *cu_ctype(ft_dtype t)
+{
+    static const char *const names[FT_DTYPE_COUNT] = {
+        "bool", "int32_t", "int64_t", "__half", "float", "double"};
+    return names[t];
+}
+
+/* Size in bytes of one element. */
+static int64_t cu_dtype_size(ft_dtype t)
+{
+    static const int64_t sizes[FT_DTYPE_COUNT] = {1, 4, 8, 2, 4, 8};
+    return sizes[t];
+}
+
+/* ------------------------------------------------------------- scope */
+
+/* Push a symbol with ndim dims left for the caller to fill. */
+static cu_sym *cu_push_sym(cu_emitter *em, const char *name, ft_dtype t, int ndim,
+                           cu_sym_kind kind, int host)
+{
+    cu_sym *s = ft_alloc(em->ctx, sizeof *s);
+    s->name = name;
+    s->cname = cu_cname(em, name);
+    s->dtype = t;
+    s->ndim = ndim;
+    s->kind = kind;
+    s->host = host;
+    s->dims = ndim ? ft_alloc(em->ctx, sizeof *s->dims * (size_t)ndim) : NULL;
+    ft_vec_push(em->ctx, &em->syms, s);
+    return s;
+}
+
+/* The innermost symbol named name, or NULL after an internal error. */
+static cu_sym *cu_lookup(cu_emitter *em, const char *name, ft_loc loc)
+{
+    for (int i = em->syms.len - 1; i >= 0; i--) {
+        cu_sym *s = em->syms.items[i];
+        if (strcmp(s->name, name) == 0)
+            return s;
+    }
+    ft_error(em->ctx, loc, "internal error: CUDA backend: unknown tensor '%s'", name);
+    return NULL;
+}
+
+/* Add a host value passed to every kernel launched in its scope. */
+static void cu_push_hostval(cu_emitter *em, const char *decl, const char *arg)
+{
+    cu_hostval *h = ft_alloc(em->ctx, sizeof *h);
+    h->decl = decl;
+    h->arg = arg;
+    ft_vec_push(em->ctx, &em->hostvals, h);
+}
+
+/* ------------------------------------------------------------- exprs */
+
+static void cu_expr(cu_emitter *em, const ast_expr *e, int paren);
+
+/* A floating literal of dtype t, read back exactly. */
+static void cu_float_lit(cu_emitter *em, double v, ft_dtype t)
+{
+    char buf[64];
+    const char *T = cu_ctype(t);
+    if (isnan(v) || isinf(v)) {
+        fprintf(em->out, "((%s)(%s))", T, isnan(v) ? "NAN" : v > 0 ? "INFINITY" : "-INFINITY");
+        return;
+    }
+    for (int prec = t == FT_F64 ? 15 : 6; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        double back = strtod(buf, NULL);
+        if (t == FT_F64 ? back == v : (float)back == (float)v)
+            break;
+    }
+    if (!strpbrk(buf, ".e"))
+        strcat(buf, ".0");
+    if (t == FT_F16)
+        fprintf(em->out, "((__half)%sf)", buf);
+    else
+        fprintf(em->out, v < 0 ? "(%s%s)" : "%s%s", buf, t == FT_F64 ? "" : "f");
+}
+
+/* An integer literal (negative ones in parentheses). */
+static void cu_int_lit(cu_emitter *em, int64_t v)
+{
+    if (v == INT64_MIN)
+        fputs("INT64_MIN", em->out);
+    else if (v > INT32_MAX || v < INT32_MIN)
+        fprintf(em->out, v < 0 ? "(INT64_C(%" PRId64 "))" : "INT64_C(%" PRId64 ")", v);
+    else
+        fprintf(em->out, v < 0 ? "(%" PRId64 ")" : "%" PRId64, v);
+}
+
+/* Whether C text needs no parentheses. */
+static int cu_is_simple(const char *s)
+{
+    for (; *s; s++)
+        if (!(*s == '_' || (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+              (*s >= 'A' && *s <= 'Z')))
+            return 0;
+    return 1;
+}
+
+/* The row-major linear index of idx into sym, Horner form, in int64_t. */
+static void cu_linear_index(cu_emitter *em, const cu_sym *sym, int n, ast_expr **idx)
+{
+    for (int k = 0; k + 2 < n; k++)
+        fputc('(', em->out);
+    fputs("(int64_t)", em->out);
+    cu_expr(em, idx[0], 1);
+    for (int k = 1; k < n; k++) {
+        const char *d = sym->dims[k];
+        fprintf(em->out, cu_is_simple(d) ? " * %s + (int64_t)" : " * (%s) + (int64_t)", d);
+        cu_expr(em, idx[k], 1);
+        if (k + 1 < n)
+            fputc(')', em->out);
+    }
+}
+
+/* An element of a tensor (lvalue or rvalue). */
+static void cu_access(cu_emitter *em, const char *var, int n, ast_expr **idx, ft_loc loc)
+{
+    cu_sym *sym = cu_lookup(em, var, loc);
+    if (!sym || sym->ndim != n) {
+        if (sym)
+            ft_error(em->ctx, loc, "internal error: CUDA backend: '%s' indexed with %d of "
+                     "%d dimensions", var, n, sym->ndim);
+        fputs("0", em->out);
+        return;
+    }
+    if (n == 0) {
+        fprintf(em->out, sym->kind == CU_SYM_SCALAR ? "%s" : "(*%s)", sym->cname);
+        return;
+    }
+    fprintf(em->out, "%s[", sym->cname);
+    cu_linear_index(em, sym, n, idx);
+    fputc(']', em->out);
+}
+
+/* A call of a helper template of the prelude: ft__NAME<T>(args). */
+static void cu_helper(cu_emitter *em, const char *name, ft_dtype t, int n,
+                      ast_expr *const *args)
+{
+    fprintf(em->out, "ft__%s<%s>(", name, cu_ctype(t));
+    for (int i = 0; i < n; i++) {
+        fputs(i ? ", " : "", em->out);
+        cu_expr(em, args[i], 0);
+    }
+    fputc(')', em->out);
+}
+
+/* A math function of dtype t: float versions for f32 and f16, double for
+ * f64 and integers, converted back to t. */
+static void cu_math(cu_emitter *em, const char *fn, ft_dtype t, int n, ast_expr **args)
+{
+    int single = t == FT_F32 || t == FT_F16;
+    const char *argt = single ? "(float)" : "(double)";
+    fprintf(em->out, "((%s)%s%s(", cu_ctype(t), fn, single ? "f" : "");
+    for (int i = 0; i < n; i++) {
+        fputs(i ? ", " : "", em->out);
+        fputs(argt, em->out);
+        cu_expr(em, args[i], 1);
+    }
+    fputs("))", em->out);
+}
+
+/* A builtin call. */
+static void cu_builtin(cu_emitter *em, const ast_expr *e)
+{
+    static const char *const fns[AST_BUILTIN_COUNT] = {
+        "fabs", "sqrt", "exp", "log", "sin", "cos", "tanh", NULL, "floor", "ceil", NULL};
+    ft_dtype t = e->dtype;
+    ast_builtin f = e->u.call.f;
+    int isf = ft_dtype_is_float(t);
+    if (f == AST_SQUARE)
+        cu_helper(em, "square", t, 1, e->u.call.args);
+    else if (f == AST_SIGMOID)
+        cu_helper(em, "sigmoid", t, 1, e->u.call.args);
+    else if (!isf && (f == AST_FLOOR || f == AST_CEIL || (f == AST_ABS && t == FT_BOOL)))
+        cu_expr(em, e->u.call.args[0], 1);
+    else if (!isf && f == AST_ABS)
+        cu_helper(em, "abs", t, 1, e->u.call.args);
+    else
+        cu_math(em, fns[f], t, e->u.call.n, e->u.call.args);
+}
+
+/* A binary operation with the language's semantics. */
+static void cu_binary(cu_emitter *em, const ast_expr *e, int paren)
+{
+    static const char *const ops[AST_BINOP_COUNT] = {
+        "+", "-", "*", "/", NULL, NULL, NULL, NULL, NULL,
+        "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+    static const char *const helpers[AST_BINOP_COUNT] = {
+        [AST_FLOORDIV] = "floordiv", [AST_MOD] = "mod", [AST_MIN] = "min", [AST_MAX] = "max"};
+    ft_dtype t = e->dtype;
+    ast_expr *args[2] = {e->u.bin.a, e->u.bin.b};
+    ast_binop op = e->u.bin.op;
+    if (helpers[op]) {
+        cu_helper(em, helpers[op], t, 2, args);
+        return;
+    }
+    if (op == AST_POW) {
+        int two = (args[1]->kind == AST_INT && args[1]->u.ival == 2) ||
+                  (args[1]->kind == AST_FLOAT && args[1]->u.fval == 2.0);
+        if (two)
+            cu_helper(em, "square", t, 1, args);
+        else if (ft_dtype_is_float(t))
+            cu_math(em, "pow", t, 2, args);
+        else
+            cu_helper(em, "ipow", t, 2, args);
+        return;
+    }
+    fputs(paren ? "(" : "", em->out);
+    cu_expr(em, args[0], 1);
+    fprintf(em->out, " %s ", ops[op]);
+    cu_expr(em, args[1], 1);
+    fputs(paren ? ")" : "", em->out);
+}
+
+/* An expression; paren wraps compound ones. */
+static void cu_expr(cu_emitter *em, const ast_expr *e, int paren)
+{
+    const char *lp = paren ? "(" : "", *rp = paren ? ")" : "";
+    switch (e->kind) {
+    case AST_INT: cu_int_lit(em, e->u.ival); break;
+    case AST_FLOAT: cu_float_lit(em, e->u.fval, e->dtype); break;
+    case AST_BOOLC: fputs(e->u.ival ? "true" : "false", em->out); break;
+    case AST_VAR: fputs(cu_cname(em, e->u.name), em->out); break;
+    case AST_LOAD: cu_access(em, e->u.load.var, e->u.load.n, e->u.load.idx, e->loc); break;
+    case AST_BINARY: cu_binary(em, e, paren); break;
+    case AST_UNARY:
+        fprintf(em->out, "%s%s", lp, e->u.un.op == AST_NEG ? "-" : "!");
+        cu_expr(em, e->u.un.a, 1);
+        fputs(rp, em->out);
+        break;
+    case AST_CALL: cu_builtin(em, e); break;
+    case AST_CAST:
+        fprintf(em->out, "%s(%s)", lp, cu_ctype(e->dtype));
+        cu_expr(em, e->u.cast.a, 1);
+        fputs(rp, em->out);
+        break;
+    case AST_IFEXPR:
+        fputs(lp, em->out);
+        cu_expr(em, e->u.ife.cond, 1);
+        fputs(" ? ", em->out);
+        cu_expr(em, e->u.ife.then, 1);
+        fputs(" : ", em->out);
+        cu_expr(em, e->u.ife.other, 1);
+        fputs(rp, em->out);
+        break;
+    }
+}
+
+/* An expression as C text (arena-owned). */
+static const char *cu_str(cu_emitter *em, const ast_expr *e, int paren)
+{
+    char *buf;
+    size_t len;
+    FILE *saved = cu_capture(em, &buf, &len);
+    cu_expr(em, e, paren);
+    char *s = cu_release(em, saved, &buf);
+    const char *r = ft_strdup(em->ctx, s);
+    free(s);
+    return r;
+}
+
+/* Whether e reads a tensor. */
+static int cu_has_load(const ast_expr *e)
+{
+    if (!e)
+        return 0;
+    switch (e->kind) {
+    case AST_LOAD: return 1;
+    case AST_BINARY: return cu_has_load(e->u.bin.a) || cu_has_load(e->u.bin.b);
+    case AST_UNARY: return cu_has_load(e->u.un.a);
+    case AST_CAST: return cu_has_load(e->u.cast.a);
+    case AST_CALL:
+        for (int i = 0; i < e->u.call.n; i++)
+            if (cu_has_load(e->u.call.args[i]))
+                return 1;
+        return 0;
+    case AST_IFEXPR:
+        return cu_has_load(e->u.ife.cond) || cu_has_load(e->u.ife.then) ||
+               cu_has_load(e->u.ife.other);
+    default: return 0;
+    }
+}
+
+/* ------------------------------------------------------- run-time checks */
+
+/* Store code into the device flag (first one wins) and end the thread:
+ * written after an `if (...)`. */
+static void cu_fail(cu_emitter *em, const char *code)
+{
+    fprintf(em->out, " { atomicCAS(ft__derr, 0, %s); return; }\n", code);
+}
+
+static void cu_checks_expr(cu_emitter *em, const ast_expr *e);
+
+/* Bounds checks of the data-dependent indices of var[idx]. */
+static void cu_checks_access(cu_emitter *em, const char *var, int n, ast_expr **idx,
+                             ft_loc loc)
+{
+    cu_sym *sym = cu_lookup(em, var, loc);
+    for (int k = 0; sym && k < n && k < sym->ndim; k++) {
+        cu_checks_expr(em, idx[k]);
+        if (!cu_has_load(idx[k]))
+            continue;
+        for (int i = 0; i < em->indent; i++)
+            fputs("    ", em->out);
+        const char *d = sym->dims[k];
+        fprintf(em->out, cu_is_simple(d) ? "if ((uint64_t)%s >= (uint64_t)%s)"
+                                         : "if ((uint64_t)%s >= (uint64_t)(%s))",
+                cu_str(em, idx[k], 1), d);
+        cu_fail(em, "FT_ERR_INDEX");
+    }
+}
+
+/* The checks of every data-dependent index in e.  Indices under a guard
+ * (a branch of `a if c else b`, the right of and/or) are not checked:
+ * they may legitimately be out of range when the guard is false. */
+static void cu_checks_expr(cu_emitter *em, const ast_expr *e)
+{
+    switch (e->kind) {
+    case AST_LOAD: cu_checks_access(em, e->u.load.var, e->u.load.n, e->u.load.idx, e->loc); break;
+    case AST_BINARY:
+        cu_checks_expr(em, e->u.bin.a);
+        if (e->u.bin.op != AST_AND && e->u.bin.op != AST_OR)
+            cu_checks_expr(em, e->u.bin.b);
+        break;
+    case AST_UNARY: cu_checks_expr(em, e->u.un.a); break;
+    case AST_CAST: cu_checks_expr(em, e->u.cast.a); break;
+    case AST_CALL:
+        for (int i = 0; i < e->u.call.n; i++)
+            cu_checks_expr(em, e->u.call.args[i]);
+        break;
+    case AST_IFEXPR: cu_checks_expr(em, e->u.ife.cond); break;
+    default: break;
+    }
+}
+
+/* The bytes of a tensor of element type T and dims (C texts) as C text;
+ * declares the array of dims it needs on a line of its own first. */
+static const char *cu_nbytes(cu_emitter *em, int ndim, const char *const *dims, const char *T)
+{
+    if (!ndim)
+        return ft_fmt(em->ctx, "sizeof(%s)", T);
+    int id = em->next_id++;
+    const char *list = "";
+    for (int k = 0; k < ndim; k++)
+        list = ft_fmt(em->ctx, "%s%s%s", list, k ? ", " : "", dims[k]);
+    cu_line(em, "const int64_t ft__z%d[] = {%s};", id, list);
+    return ft_fmt(em->ctx, "ft__nbytes(%d, ft__z%d, sizeof(%s))", ndim, id, T);
+}
+
+/* ----------------------------------------------------- device statements */
+
+static void cu_dstmt(cu_emitter *em, const ast_stmt *s, int block_level);
+
+/* Whether a leaf at block level must be guarded to run once per block. */
+static int cu_guard_leaf(cu_emitter *em, int block_level)
+{
+    if (!(block_level && em->threads))
+        return 0;
+    cu_line(em, "if (ft__tid0) {");
+    em->indent++;
+    return 1;
+}
+
+/* var[idx] = value, or a reduction (atomic when red.atomic is set). */
+static void cu_dleaf(cu_emitter *em, const ast_stmt *s, int block_level)
+{
+    static const char *const ops[] = {"add", "mul", "min", "max"};
+    int guarded = cu_guard_leaf(em, block_level);
+    int red = s->kind == AST_REDUCE;
+    const char *var = red ? s->u.red.var : s->u.store.var;
+    int n = red ? s->u.red.n : s->u.store.n;
+    ast_expr **idx = red ? s->u.red.idx : s->u.store.idx;
+    ast_expr *value = red ? s->u.red.value : s->u.store.value;
+    cu_checks_access(em, var, n, idx, s->loc);
+    cu_checks_expr(em, value);
+    char *buf;
+    size_t len;
+    FILE *saved = cu_capture(em, &buf, &len);
+    cu_access(em, var, n, idx, s->loc);
+    char *lv = cu_release(em, saved, &buf);
+    cu_sym *sym = cu_lookup(em, var, s->loc);
+    const char *T = sym ? cu_ctype(sym->dtype) : "float";
+    const char *v = cu_str(em, value, 0);
+    if (!red)
+        cu_line(em, "%s = %s;", lv, v);
+    else if (s->u.red.atomic)
+        cu_line(em, "ft__atomic_%s<%s>(&%s, (%s)(%s));", ops[s->u.red.op], T, lv, T, v);
+    else if (s->u.red.op <= AST_RED_MUL)
+        cu_line(em, "%s = (%s)(%s %s (%s));", lv, T, lv, s->u.red.op == AST_RED_ADD ? "+" : "*",
+                v);
+    else
+        cu_line(em, "%s = ft__%s<%s>(%s, %s);", lv, ops[s->u.red.op], T, lv, v);
+    free(lv);
+    if (guarded) {
+        em->indent--;
+        cu_line(em, "}");
+    }
+}
+
+/* The names a statement writes (writes) and reads (reads), not counting
+ * tensors declared inside it. */
+static void cu_names_expr(cu_emitter *em, const ast_expr *e, ft_vec *reads)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case AST_LOAD:
+        ft_vec_push(em->ctx, reads, (void *)e->u.load.var);
+        for (int i = 0; i < e->u.load.n; i++)
+            cu_names_expr(em, e->u.load.idx[i], reads);
+        break;
+    case AST_BINARY: cu_names_expr(em, e->u.bin.a, reads); cu_names_expr(em, e->u.bin.b, reads); break;
+    case AST_UNARY: cu_names_expr(em, e->u.un.a, reads); break;
+    case AST_CAST: cu_names_expr(em, e->u.cast.a, reads); break;
+    case AST_CALL:
+        for (int i = 0; i < e->u.call.n; i++)
+            cu_names_expr(em, e->u.call.args[i], reads);
+        break;
+    case AST_IFEXPR:
+        cu_names_expr(em, e->u.ife.cond, reads);
+        cu_names_expr(em, e->u.ife.then, reads);
+        cu_names_expr(em, e->u.ife.other, reads);
+        break;
+    default: break;
+    }
+}
+
+/* See cu_names_expr; statements. */
+static void cu_names(cu_emitter *em, const ast_stmt *s, ft_vec *writes, ft_vec *reads)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            cu_names(em, s->u.seq.stmts[i], writes, reads);
+        break;
+    case AST_VARDEF:
+        /* names declared here are local to s: a later, unrelated local of
+         * the same name would only add a harmless barrier */
+        for (int k = 0; k < s->u.def.ndim; k++)
+            cu_names_expr(em, s->u.def.shape[k], reads);
+        cu_names(em, s->u.def.body, writes, reads);
+        break;
+    case AST_FOR:
+        cu_names_expr(em, s->u.loop.begin, reads);
+        cu_names_expr(em, s->u.loop.end, reads);
+        cu_names_expr(em, s->u.loop.step, reads);
+        cu_names(em, s->u.loop.body, writes, reads);
+        break;
+    case AST_IF:
+        cu_names_expr(em, s->u.branch.cond, reads);
+        cu_names(em, s->u.branch.then, writes, reads);
+        cu_names(em, s->u.branch.other, writes, reads);
+        break;
+    case AST_STORE:
+        ft_vec_push(em->ctx, writes, (void *)s->u.store.var);
+        for (int i = 0; i < s->u.store.n; i++)
+            cu_names_expr(em, s->u.store.idx[i], reads);
+        cu_names_expr(em, s->u.store.value, reads);
+        break;
+    case AST_REDUCE:
+        ft_vec_push(em->ctx, writes, (void *)s->u.red.var);
+        ft_vec_push(em->ctx, reads, (void *)s->u.red.var);
+        for (int i = 0; i < s->u.red.n; i++)
+            cu_names_expr(em, s->u.red.idx[i], reads);
+        cu_names_expr(em, s->u.red.value, reads);
+        break;
+    case AST_ASSERT: cu_names_expr(em, s->u.cond, reads); break;
+    case AST_EVAL: cu_names_expr(em, s->u.expr, reads); break;
+    }
+}
+
+/* Whether a name of a is in b. */
+static int cu_meet(const ft_vec *a, const ft_vec *b)
+{
+    for (int i = 0; i < a->len; i++)
+        for (int j = 0; j < b->len; j++)
+            if (strcmp(a->items[i], b->items[j]) == 0)
+                return 1;
+    return 0;
+}
+
+/* The accesses of the block-level statements since the last barrier. */
+typedef struct cu_window {
+    ft_vec writes, reads;
+} cu_window;
+
+/* Whether s conflicts with the window: one writes what the other reads
+ * or writes (the dependence then crosses threads). */
+static int cu_conflicts(cu_emitter *em, const cu_window *w, const ast_stmt *s)
+{
+    ft_vec wr = {0}, rd = {0};
+    cu_names(em, s, &wr, &rd);
+    return cu_meet(&wr, &w->writes) || cu_meet(&wr, &w->reads) || cu_meet(&rd, &w->writes);
+}
+
+/* A sequence; at block level of a kernel with threads, barriers where a
+ * statement depends on an earlier one since the last barrier. */
+static void cu_dseq(cu_emitter *em, const ast_stmt *s, int block_level)
+{
+    cu_window w = {{0}, {0}};
+    for (int i = 0; i < s->u.seq.n; i++) {
+        const ast_stmt *c = s->u.seq.stmts[i];
+        if (block_level && em->threads) {
+            if (cu_conflicts(em, &w, c)) {
+                cu_line(em, "__syncthreads();");
+                w.writes.len = w.reads.len = 0;
+            }
+            cu_names(em, c, &w.writes, &w.reads);
+        }
+        cu_dstmt(em, c, block_level);
+    }
+}
+
+/* Whether a local of this size gets a per-thread (or shared) array. */
+static int64_t cu_const_elems(const ast_stmt *s)
+{
+    int64_t n = 1;
+    for (int k = 0; k < s->u.def.ndim; k++) {
+        const ast_expr *d = s->u.def.shape[k];
+        if (d->kind != AST_INT || d->u.ival < 0 || d->u.ival > (INT64_C(1) << 31))
+            return -1;
+        n *= d->u.ival;
+        if (n > (INT64_C(1) << 31))
+            return -1;
+    }
+    return n;
+}
+
+/* A local of a kernel: a register, a per-thread array, a __shared__ array
+ * (gpu/shared, or any local at block level of a kernel with threads), or
+ * a device-heap buffer freed at the end of its scope. */
+static void cu_dvardef(cu_emitter *em, const ast_stmt *s, int block_level)
+{
+    const char *T = cu_ctype(s->u.def.dtype);
+    int shared = s->u.def.mtype == FT_MT_GPU_SHARED || (block_level && em->threads);
+    int64_t n = cu_const_elems(s);
+    cu_line(em, "{");
+    em->indent++;
+    int nsyms = em->syms.len;
+    cu_sym *sym = cu_push_sym(em, s->u.def.name, s->u.def.dtype, s->u.def.ndim,
+                              CU_SYM_ARRAY, 0);
+    const char *heap = NULL;
+    if (shared && n < 0)
+        ft_unsupported(em->ctx, s->loc, "a gpu/shared or block-level local of a size not "
+                       "known at compile time");
+    if (shared) {
+        for (int k = 0; k < sym->ndim; k++)
+            sym->dims[k] = cu_str(em, s->u.def.shape[k], 0);
+        cu_line(em, "__shared__ %s %s[%" PRId64 "];", T, sym->cname, n > 0 ? n : 1);
+    } else if (s->u.def.ndim == 0) {
+        sym->kind = CU_SYM_SCALAR;
+        cu_line(em, "%s %s = 0;", T, sym->cname);
+    } else if (n >= 0 && n * cu_dtype_size(s->u.def.dtype) <= 4096) {
+        for (int k = 0; k < sym->ndim; k++)
+            sym->dims[k] = cu_str(em, s->u.def.shape[k], 0);
+        cu_line(em, "%s %s[%" PRId64 "];", T, sym->cname, n > 0 ? n : 1);
+    } else {
+        int id = em->next_id++;
+        heap = ft_fmt(em->ctx, "ft__h%d", id);
+        for (int k = 0; k < sym->ndim; k++) {
+            cu_checks_expr(em, s->u.def.shape[k]);
+            cu_line(em, "const int64_t ft__d%d_%d = %s;", id, k, cu_str(em, s->u.def.shape[k], 0));
+            sym->dims[k] = ft_fmt(em->ctx, "ft__d%d_%d", id, k);
+        }
+        const char *bytes = cu_nbytes(em, sym->ndim, sym->dims, T);
+        cu_line(em, "%s *%s = (%s *)malloc(%s);", T, sym->cname, T, bytes);
+        for (int i = 0; i < em->indent; i++)
+            fputs("    ", em->out);
+        fprintf(em->out, "if (!%s)", sym->cname);
+        cu_fail(em, "FT_ERR_NOMEM");
+        heap = sym->cname;
+    }
+    cu_dstmt(em, s->u.def.body, block_level);
+    if (heap)
+        cu_line(em, "free(%s);", heap);
+    em->syms.len = nsyms;
+    em->indent--;
+    cu_line(em, "}");
+}
+
+/* The bit of binding par in em->active. */
+static unsigned cu_bit(ast_par par)
+{
+    return 1u << par;
+}
+
+/* Whether par binds a CUDA index. */
+static int cu_is_bound(ast_par par)
+{
+    return par >= AST_BLOCK_X && par <= AST_THREAD_Z;
+}
+
+/* The CUDA expressions of a binding: index and count ("threadIdx.x",
+ * "blockDim.x"). */
+static void cu_index_names(ast_par par, const char **idx, const char **count)
+{
+    static const char *const idxs[] = {"blockIdx.x", "blockIdx.y", "blockIdx.z",
+                                       "threadIdx.x", "threadIdx.y", "threadIdx.z"};
+    static const char *const counts[] = {"gridDim.x", "gridDim.y", "gridDim.z",
+                                         "blockDim.x", "blockDim.y", "blockDim.z"};
+    *idx = idxs[par - AST_BLOCK_X];
+    *count = counts[par - AST_BLOCK_X];
+}
+
+/* A loop inside a kernel: a stride loop over its CUDA index when bound to
+ * one not in use yet, else serial. */
+static void cu_dfor(cu_emitter *em, const ast_stmt *s, int block_level)
+{
+    ast_par par = s->u.loop.par;
+    int bound = cu_is_bound(par) && !(em->active & cu_bit(par));
+    const char *it = cu_cname(em, s->u.loop.iter);
+    int id = em->next_id++;
+    cu_checks_expr(em, s->u.loop.begin);
+    cu_checks_expr(em, s->u.loop.end);
+    if (s->u.loop.step)
+        cu_checks_expr(em, s->u.loop.step);
+    const char *step = s->u.loop.step ? cu_str(em, s->u.loop.step, 0) : "1";
+    cu_line(em, "{");
+    em->indent++;
+    cu_line(em, "const int64_t ft__b%d = %s;", id, cu_str(em, s->u.loop.begin, 0));
+    cu_line(em, "const int64_t ft__s%d = %s;", id, step);
+    cu_line(em, "const int64_t ft__n%d = ft__trip(ft__b%d, %s, ft__s%d);", id, id,
+            cu_str(em, s->u.loop.end, 0), id);
+    if (bound) {
+        const char *idx, *count;
+        cu_index_names(par, &idx, &count);
+        cu_line(em, "for (int64_t ft__k%d = %s; ft__k%d < ft__n%d; ft__k%d += %s) {", id, idx,
+                id, id, id, count);
+    } else {
+        cu_line(em, "for (int64_t ft__k%d = 0; ft__k%d < ft__n%d; ft__k%d++) {", id, id, id, id);
+    }
+    em->indent++;
+    cu_line(em, "const int64_t %s = ft__b%d + ft__k%d * ft__s%d;", it, id, id, id);
+    unsigned saved = em->active;
+    if (bound)
+        em->active |= cu_bit(par);
+    int thread = bound && par >= AST_THREAD_X;
+    int inner_block = block_level && !thread;
+    cu_dstmt(em, s->u.loop.body, inner_block);
+    em->active = saved;
+    if (inner_block && em->threads) {
+        /* the next iteration may touch what this one wrote, in other threads */
+        ft_vec wr = {0}, rd = {0};
+        cu_names(em, s->u.loop.body, &wr, &rd);
+        if ((bound && par < AST_THREAD_X) || wr.len)
+            cu_line(em, "__syncthreads();");
+    }
+    em->indent--;
+    cu_line(em, "}");
+    em->indent--;
+    cu_line(em, "}");
+}
+
+/* One statement of device code; block_level: outside every thread loop. */
+static void cu_dstmt(cu_emitter *em, const ast_stmt *s, int block_level)
+{
+    if (!s)
+        return;
+    if (s->label)
+        cu_line(em, "/* %s: */", s->label);
+    switch (s->kind) {
+    case AST_SEQ: cu_dseq(em, s, block_level); break;
+    case AST_VARDEF: cu_dvardef(em, s, block_level); break;
+    case AST_FOR: cu_dfor(em, s, block_level); break;
+    case AST_IF:
+        cu_checks_expr(em, s->u.branch.cond);
+        cu_line(em, "if (%s) {", cu_str(em, s->u.branch.cond, 0));
+        em->indent++;
+        cu_dstmt(em, s->u.branch.then, block_level);
+        em->indent--;
+        if (s->u.branch.other) {
+            cu_line(em, "} else {");
+            em->indent++;
+            cu_dstmt(em, s->u.branch.other, block_level);
+            em->indent--;
+        }
+        cu_line(em, "}");
+        break;
+    case AST_STORE: case AST_REDUCE: cu_dleaf(em, s, block_level); break;
+    case AST_ASSERT: {
+        int guarded = cu_guard_leaf(em, block_level);
+        cu_checks_expr(em, s->u.cond);
+        for (int i = 0; i < em->indent; i++)
+            fputs("    ", em->out);
+        fprintf(em->out, "if (!%s)", cu_str(em, s->u.cond, 1));
+        cu_fail(em, "FT_ERR_ASSERT");
+        if (guarded) {
+            em->indent--;
+            cu_line(em, "}");
+        }
+        break;
+    }
+    case AST_EVAL:
+        cu_checks_expr(em, s->u.expr);
+        cu_line(em, "(void)%s;", cu_str(em, s->u.expr, 1));
+        break;
+    }
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+/* Whether a loop under s (s included) is bound to an index (which) or
+ * openmp (which == -1: any of them). */
+static int cu_has_binding(const ast_stmt *s, int which)
+{
+    if (!s)
+        return 0;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            if (cu_has_binding(s->u.seq.stmts[i], which))
+                return 1;
+        return 0;
+    case AST_VARDEF: return cu_has_binding(s->u.def.body, which);
+    case AST_IF:
+        return cu_has_binding(s->u.branch.then, which) ||
+               cu_has_binding(s->u.branch.other, which);
+    case AST_FOR: {
+        ast_par p = s->u.loop.par;
+        int hit = which < 0 ? (p == AST_OPENMP || cu_is_bound(p)) : (int)p == which;
+        return hit || cu_has_binding(s->u.loop.body, which);
+    }
+    default: return 0;
+    }
+}
+
+/* Whether e can be evaluated on the host (reads no tensor, names only
+ * host values). */
+static int cu_host_expr(const ast_expr *e)
+{
+    return !cu_has_load(e);
+}
+
+/* The kernel's parameter list and the launch's argument list. */
+static void cu_kernel_params(cu_emitter *em, const char **params, const char **args)
+{
+    char *pb, *ab;
+    size_t pl, al;
+    FILE *p = open_memstream(&pb, &pl), *a = open_memstream(&ab, &al);
+    fputs("int *ft__derr", p);
+    fputs("ft__derr", a);
+    for (int i = 0; i < em->hostvals.len; i++) {
+        cu_hostval *h = em->hostvals.items[i];
+        fprintf(p, ", %s", h->decl);
+        fprintf(a, ", %s", h->arg);
+    }
+    fclose(p);
+    fclose(a);
+    *params = ft_strdup(em->ctx, pb);
+    *args = ft_strdup(em->ctx, ab);
+    free(pb);
+    free(ab);
+}
+
+/* Emit the body of a kernel into em->kern (as a __global__ function named
+ * ft__k<fname>_<id>, with extra parameters extra) by body(em, arg). */
+static void cu_kernel_def(cu_emitter *em, int id, const char *extra,
+                          void (*body)(cu_emitter *, const void *), const void *arg)
+{
+    const char *params, *args;
+    cu_kernel_params(em, &params, &args);
+    FILE *saved = em->out;
+    int saved_indent = em->indent;
+    em->out = em->kern;
+    em->indent = 1;
+    fprintf(em->out, "__global__ void ft__k%s_%d(%s%s)\n{\n", em->fname, id, params, extra);
+    cu_line(em, "if (*(volatile int *)ft__derr) return;");
+    if (em->threads)
+        cu_line(em, "const bool ft__tid0 = threadIdx.x == 0 && threadIdx.y == 0 && "
+                "threadIdx.z == 0;");
+    body(em, arg);
+    fputs("}\n\n", em->out);
+    em->out = saved;
+    em->indent = saved_indent;
+}
+
+/* The body of a single-thread kernel: statements from..to-1 of seq s (or
+ * s itself when it is not a sequence). */
+typedef struct cu_run {
+    const ast_stmt *s;
+    int from, to;
+} cu_run;
+
+static void cu_serial_body(cu_emitter *em, const void *arg)
+{
+    const cu_run *r = arg;
+    if (r->s->kind != AST_SEQ) {
+        cu_dstmt(em, r->s, 0);
+        return;
+    }
+    for (int i = r->from; i < r->to; i++)
+        cu_dstmt(em, r->s->u.seq.stmts[i], 0);
+}
+
+/* Launch a single-thread kernel running r. */
+static void cu_serial_kernel(cu_emitter *em, const cu_run *r)
+{
+    int id = em->nkernels++;
+    em->threads = 0;
+    em->active = 0;
+    cu_kernel_def(em, id, "", cu_serial_body, r);
+    const char *params, *args;
+    cu_kernel_params(em, &params, &args);
+    cu_line(em, "ft__k%s_%d<<<1, 1>>>(%s);", em->fname, id, args);
+}
+
+/* The body of a flat (openmp) kernel: a grid-stride loop over the trip
+ * count ft__n. */
+static void cu_flat_body(cu_emitter *em, const void *arg)
+{
+    const ast_stmt *s = arg;
+    cu_line(em, "for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; "
+            "ft__k < ft__n;");
+    cu_line(em, "     ft__k += (int64_t)gridDim.x * blockDim.x) {");
+    em->indent++;
+    cu_line(em, "const int64_t %s = ft__b + ft__k * ft__s;", cu_cname(em, s->u.loop.iter));
+    cu_dstmt(em, s->u.loop.body, 0);
+    em->indent--;
+    cu_line(em, "}");
+}
+
+/* Launch a flat kernel for an openmp loop with host-evaluable bounds. */
+static void cu_flat_kernel(cu_emitter *em, const ast_stmt *s)
+{
+    int id = em->nkernels++;
+    em->threads = 0;
+    em->active = 0;
+    cu_kernel_def(em, id, ", int64_t ft__b, int64_t ft__s, int64_t ft__n", cu_flat_body, s);
+    const char *params, *args;
+    cu_kernel_params(em, &params, &args);
+    const char *step = s->u.loop.step ? cu_str(em, s->u.loop.step, 0) : "1";
+    cu_line(em, "{");
+    em->indent++;
+    cu_line(em, "const int64_t ft__b = %s, ft__s = %s;", cu_str(em, s->u.loop.begin, 0), step);
+    cu_line(em, "const int64_t ft__n = ft__trip(ft__b, %s, ft__s);", cu_str(em, s->u.loop.end, 0));
+    cu_line(em, "if (ft__n > 0)");
+    cu_line(em, "    ft__k%s_%d<<<ft__blocks(ft__n, 256), 256>>>(%s, ft__b, ft__s, ft__n);",
+            em->fname, id, args);
+    em->indent--;
+    cu_line(em, "}");
+}
+
+/* Collect the bound loops of a kernel (not through a loop already bound
+ * to the same index). */
+static void cu_bound_loops(cu_emitter *em, const ast_stmt *s, unsigned active, ft_vec *out)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            cu_bound_loops(em, s->u.seq.stmts[i], active, out);
+        break;
+    case AST_VARDEF: cu_bound_loops(em, s->u.def.body, active, out); break;
+    case AST_IF:
+        cu_bound_loops(em, s->u.branch.then, active, out);
+        cu_bound_loops(em, s->u.branch.other, active, out);
+        break;
+    case AST_FOR:
+        if (cu_is_bound(s->u.loop.par) && !(active & cu_bit(s->u.loop.par))) {
+            ft_vec_push(em->ctx, out, (void *)s);
+            active |= cu_bit(s->u.loop.par);
+        }
+        cu_bound_loops(em, s->u.loop.body, active, out);
+        break;
+    default: break;
+    }
+}
+
+/* Whether e names only host values (sizes and host-level iterators). */
+static int cu_names_host(cu_emitter *em, const ast_expr *e)
+{
+    if (!e)
+        return 1;
+    switch (e->kind) {
+    case AST_VAR: {
+        const char *cn = cu_cname(em, e->u.name);
+        for (int i = 0; i < em->hostvals.len; i++) {
+            const char *d = ((cu_hostval *)em->hostvals.items[i])->decl;
+            const char *sp = strrchr(d, ' ');
+            if (sp && strcmp(sp + 1, cn) == 0)
+                return 1;
+        }
+        return 0;
+    }
+    case AST_LOAD: return 0;
+    case AST_BINARY: return cu_names_host(em, e->u.bin.a) && cu_names_host(em, e->u.bin.b);
+    case AST_UNARY: return cu_names_host(em, e->u.un.a);
+    case AST_CAST: return cu_names_host(em, e->u.cast.a);
+    case AST_CALL:
+        for (int i = 0; i < e->u.call.n; i++)
+            if (!cu_names_host(em, e->u.call.args[i]))
+                return 0;
+        return 1;
+    case AST_IFEXPR:
+        return cu_names_host(em, e->u.ife.cond) && cu_names_host(em, e->u.ife.then) &&
+               cu_names_host(em, e->u.ife.other);
+    default: return 1;
+    }
+}
+
+static void cu_bound_body(cu_emitter *em, const void *arg)
+{
+    cu_dstmt(em, arg, 1);
+}
+
+/* Launch a kernel whose root s is bound to a block or thread index: the
+ * extent of each index is the largest trip count of the loops bound to it
+ * (a default where a trip count is only known inside the kernel). */
+static void cu_bound_kernel(cu_emitter *em, const ast_stmt *s)
+{
+    ft_vec loops = {0};
+    cu_bound_loops(em, s, 0, &loops);
+    int id = em->nkernels++;
+    em->threads = 0;
+    for (int i = 0; i < loops.len; i++)
+        if (((const ast_stmt *)loops.items[i])->u.loop.par >= AST_THREAD_X)
+            em->threads = 1;
+    em->active = 0;
+    cu_line(em, "{");
+    em->indent++;
+    cu_line(em, "int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};");
+    for (int i = 0; i < loops.len; i++) {
+        const ast_stmt *l = loops.items[i];
+        int k = l->u.loop.par - AST_BLOCK_X;
+        const ast_expr *st = l->u.loop.step;
+        if (!cu_names_host(em, l->u.loop.begin) || !cu_names_host(em, l->u.loop.end) ||
+            !cu_names_host(em, st)) {
+            cu_line(em, "ft__ext[%d] = ft__max<int64_t>(ft__ext[%d], %d);", k, k,
+                    k >= 3 ? 256 : 1024);
+            continue;
+        }
+        cu_line(em, "ft__ext[%d] = ft__max<int64_t>(ft__ext[%d], ft__trip(%s, %s, %s));", k, k,
+                cu_str(em, l->u.loop.begin, 0), cu_str(em, l->u.loop.end, 0),
+                st ? cu_str(em, st, 0) : "1");
+    }
+    int threads = em->threads;
+    cu_kernel_def(em, id, "", cu_bound_body, s);
+    em->threads = threads;
+    const char *params, *args;
+    cu_kernel_params(em, &params, &args);
+    cu_line(em, "dim3 ft__grid, ft__block;");
+    cu_line(em, "ft__launch_dims(ft__ext, &ft__grid, &ft__block);");
+    cu_line(em, "ft__k%s_%d<<<ft__grid, ft__block>>>(%s);", em->fname, id, args);
+    em->indent--;
+    cu_line(em, "}");
+}
+
+/* --------------------------------------------------------------- host */
+
+static void cu_hstmt(cu_emitter *em, const ast_stmt *s);
+
+/* Whether s is walked on the host: it holds a bound loop, and what the
+ * host evaluates on the way to it reads no tensor. */
+static int cu_on_host(const ast_stmt *s)
+{
+    if (!s || !cu_has_binding(s, -1))
+        return 0;
+    switch (s->kind) {
+    case AST_SEQ: return 1;
+    case AST_VARDEF:
+        for (int k = 0; k < s->u.def.ndim; k++)
+            if (!cu_host_expr(s->u.def.shape[k]))
+                return 0;
+        return s->u.def.mtype != FT_MT_GPU_SHARED && s->u.def.mtype != FT_MT_GPU_LOCAL;
+    case AST_FOR:
+        return cu_host_expr(s->u.loop.begin) && cu_host_expr(s->u.loop.end) &&
+               (!s->u.loop.step || cu_host_expr(s->u.loop.step));
+    case AST_IF: return cu_host_expr(s->u.branch.cond);
+    default: return 0;
+    }
+}
+
+/* A sequence on the host: runs of statements with nothing to walk become
+ * one single-thread kernel each. */
+static void cu_hseq(cu_emitter *em, const ast_stmt *s)
+{
+    int i = 0;
+    while (i < s->u.seq.n) {
+        if (cu_on_host(s->u.seq.stmts[i])) {
+            cu_hstmt(em, s->u.seq.stmts[i++]);
+            continue;
+        }
+        int j = i;
+        while (j < s->u.seq.n && !cu_on_host(s->u.seq.stmts[j]))
+            j++;
+        cu_run r = {s, i, j};
+        cu_serial_kernel(em, &r);
+        i = j;
+    }
+}
+
+/* A local tensor at host level: device memory for its scope. */
+static void cu_hvardef(cu_emitter *em, const ast_stmt *s)
+{
+    const char *T = cu_ctype(s->u.def.dtype);
+    int id = em->next_id++;
+    cu_line(em, "{");
+    em->indent++;
+    int nsyms = em->syms.len, nhost = em->hostvals.len;
+    cu_sym *sym = cu_push_sym(em, s->u.def.name, s->u.def.dtype, s->u.def.ndim, CU_SYM_PTR, 1);
+    for (int k = 0; k < sym->ndim; k++) {
+        cu_line(em, "const int64_t ft__d%d_%d = %s;", id, k, cu_str(em, s->u.def.shape[k], 0));
+        sym->dims[k] = ft_fmt(em->ctx, "ft__d%d_%d", id, k);
+        cu_push_hostval(em, ft_fmt(em->ctx, "int64_t %s", sym->dims[k]), sym->dims[k]);
+    }
+    cu_line(em, "%s *%s = (%s *)ft__dev_alloc(&ft__pool, %s);", T, sym->cname, T,
+            cu_nbytes(em, sym->ndim, sym->dims, T));
+    cu_line(em, "if (!%s) { ft__err = FT_ERR_NOMEM; goto ft__end; }", sym->cname);
+    cu_push_hostval(em, ft_fmt(em->ctx, "%s *%s", T, sym->cname), sym->cname);
+    cu_hstmt(em, s->u.def.body);
+    cu_line(em, "ft__dev_free(&ft__pool, %s);", sym->cname);
+    em->syms.len = nsyms;
+    em->hostvals.len = nhost;
+    em->indent--;
+    cu_line(em, "}");
+}
+
+/* A serial loop on the host (its iterator is passed to the kernels). */
+static void cu_hfor(cu_emitter *em, const ast_stmt *s)
+{
+    int id = em->next_id++;
+    const char *it = cu_cname(em, s->u.loop.iter);
+    const char *step = s->u.loop.step ? cu_str(em, s->u.loop.step, 0) : "1";
+    cu_line(em, "{");
+    em->indent++;
+    cu_line(em, "const int64_t ft__b%d = %s, ft__s%d = %s;", id, cu_str(em, s->u.loop.begin, 0),
+            id, step);
+    cu_line(em, "const int64_t ft__n%d = ft__trip(ft__b%d, %s, ft__s%d);", id, id,
+            cu_str(em, s->u.loop.end, 0), id);
+    cu_line(em, "for (int64_t ft__k%d = 0; ft__k%d < ft__n%d; ft__k%d++) {", id, id, id, id);
+    em->indent++;
+    cu_line(em, "const int64_t %s = ft__b%d + ft__k%d * ft__s%d;", it, id, id, id);
+    int nhost = em->hostvals.len;
+    cu_push_hostval(em, ft_fmt(em->ctx, "int64_t %s", it), it);
+    cu_hstmt(em, s->u.loop.body);
+    em->hostvals.len = nhost;
+    em->indent--;
+    cu_line(em, "}");
+    em->indent--;
+    cu_line(em, "}");
+}
+
+/* One statement at host level. */
+static void cu_hstmt(cu_emitter *em, const ast_stmt *s)
+{
+    if (!s)
+        return;
+    if (!cu_on_host(s)) {
+        cu_run r = {s, 0, s->kind == AST_SEQ ? s->u.seq.n : 0};
+        cu_serial_kernel(em, &r);
+        return;
+    }
+    if (s->label)
+        cu_line(em, "/* %s: */", s->label);
+    switch (s->kind) {
+    case AST_SEQ: cu_hseq(em, s); break;
+    case AST_VARDEF: cu_hvardef(em, s); break;
+    case AST_FOR:
+        if (s->u.loop.par == AST_OPENMP)
+            cu_flat_kernel(em, s);
+        else if (cu_is_bound(s->u.loop.par))
+            cu_bound_kernel(em, s);
+        else
+            cu_hfor(em, s);
+        break;
+    case AST_IF:
+        cu_line(em, "if (%s) {", cu_str(em, s->u.branch.cond, 0));
+        em->indent++;
+        cu_hstmt(em, s->u.branch.then);
+        em->indent--;
+        if (s->u.branch.other) {
+            cu_line(em, "} else {");
+            em->indent++;
+            cu_hstmt(em, s->u.branch.other);
+            em->indent--;
+        }
+        cu_line(em, "}");
+        break;
+    default: break;
+    }
+}
+
+/* ------------------------------------------------------------ functions */
+
+/* The C declaration of parameter p. */
+static const char *cu_param_decl(cu_emitter *em, const ast_param *p)
+{
+    const char *cn = cu_cname(em, p->name);
+    if (p->is_size)
+        return ft_fmt(em->ctx, "int64_t %s", cn);
+    return ft_fmt(em->ctx, "%s%s *%s", p->access == FT_ACC_IN ? "const " : "",
+                  cu_ctype(p->dtype), cn);
+}
+
+/* "int NAME(params)" of the exported function (C linkage). */
+static void cu_signature(cu_emitter *em, const ast_func *f)
+{
+    fprintf(em->out, "extern \"C\" __attribute__((visibility(\"default\"))) int %s(", f->name);
+    for (int i = 0; i < f->nparams; i++)
+        fprintf(em->out, "%s%s", i ? ", " : "", cu_param_decl(em, &f->params[i]));
+    fputs(f->nparams ? ")" : "void)", em->out);
+}
+
+/* The number of bytes of tensor parameter p, as C text (declares what it
+ * needs first). */
+static const char *cu_param_bytes(cu_emitter *em, const ast_param *p)
+{
+    const char **dims = ft_alloc(em->ctx, sizeof *dims * (size_t)(p->ndim + 1));
+    for (int k = 0; k < p->ndim; k++)
+        dims[k] = cu_str(em, p->shape[k], 0);
+    return cu_nbytes(em, p->ndim, dims, cu_ctype(p->dtype));
+}
+
+/* Set up the parameters: sizes and device pointers become host values;
+ * `@ cpu` tensors get device copies (filled for in and inout). */
+static void cu_params_in(cu_emitter *em, const ast_func *f)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        const char *cn = cu_cname(em, p->name);
+        if (p->is_size) {
+            cu_push_hostval(em, ft_fmt(em->ctx, "int64_t %s", cn), cn);
+            continue;
+        }
+        const char *T = cu_ctype(p->dtype);
+        const char *cq = p->access == FT_ACC_IN ? "const " : "";
+        cu_sym *s = cu_push_sym(em, p->name, p->dtype, p->ndim, CU_SYM_PTR, 1);
+        for (int k = 0; k < p->ndim; k++)
+            s->dims[k] = cu_str(em, p->shape[k], 0);
+        if (p->mtype != FT_MT_CPU) {
+            cu_push_hostval(em, ft_fmt(em->ctx, "%s%s *%s", cq, T, cn), cn);
+            continue;
+        }
+        const char *dev = ft_fmt(em->ctx, "ft__dev_%s", cn);
+        const char *bytes = cu_param_bytes(em, p);
+        cu_line(em, "%s *%s = (%s *)ft__dev_alloc(&ft__pool, %s);", T, dev, T, bytes);
+        cu_line(em, "if (!%s) { ft__err = FT_ERR_NOMEM; goto ft__end; }", dev);
+        if (p->access != FT_ACC_OUT)
+            cu_line(em, "if (cudaMemcpy(%s, %s, %s, cudaMemcpyHostToDevice) != cudaSuccess) "
+                    "{ ft__err = FT_ERR_NOMEM; goto ft__end; }", dev, cn, bytes);
+        cu_push_hostval(em, ft_fmt(em->ctx, "%s%s *%s", cq, T, cn), dev);
+    }
+}
+
+/* Copy the `@ cpu` out and inout tensors back to the host. */
+static void cu_params_out(cu_emitter *em, const ast_func *f)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        if (p->is_size || p->mtype != FT_MT_CPU || p->access == FT_ACC_IN)
+            continue;
+        const char *cn = cu_cname(em, p->name);
+        const char *bytes = cu_param_bytes(em, p);
+        cu_line(em, "if (!ft__err && cudaMemcpy(%s, ft__dev_%s, %s, cudaMemcpyDeviceToHost) != "
+                "cudaSuccess) ft__err = FT_ERR_NOMEM;", cn, cn, bytes);
+    }
+}
+
+/* Emit the host function of f (its kernels go to em->kern). */
+static void cu_func(cu_emitter *em, const ast_func *f)
+{
+    em->syms.len = 0;
+    em->hostvals.len = 0;
+    em->fname = f->name;
+    em->nkernels = 0;
+    char *buf;
+    size_t len;
+    FILE *saved = cu_capture(em, &buf, &len);
+    em->indent = 2;
+    cu_params_in(em, f);
+    cu_line(em, "if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto "
+            "ft__end; }");
+    cu_hstmt(em, f->body);
+    cu_line(em, "ft__err = ft__err_fetch(ft__derr);");
+    cu_params_out(em, f);
+    char *body = cu_release(em, saved, &buf);
+    cu_signature(em, f);
+    fputs("\n{\n", em->out);
+    em->indent = 1;
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].is_size)
+            cu_line(em, "if (%s < 0) return FT_ERR_SIZE;", cu_cname(em, f->params[i].name));
+    cu_line(em, "int ft__err = FT_OK;");
+    cu_line(em, "ft__pool_t ft__pool = {0};");
+    cu_line(em, "int *ft__derr = NULL;");
+    cu_line(em, "{   /* the gotos leave this block: they cross no initialisation */");
+    fputs(body, em->out);
+    free(body);
+    cu_line(em, "}");
+    fputs("ft__end:\n", em->out);
+    cu_line(em, "ft__pool_free(&ft__pool);");
+    cu_line(em, "return ft__err;");
+    fputs("}\n\n", em->out);
+    em->indent = 0;
+}
+
+/* The call wrapper, shapes function and parameter descriptions of f. */
+static void cu_func_desc(cu_emitter *em, const ast_func *f)
+{
+    FILE *o = em->out;
+    fprintf(o, "static int ft__call_%s(void *const *ft__args)\n{\n", f->name);
+    if (!f->nparams)
+        fputs("    (void)ft__args;\n", o);
+    fprintf(o, "    return %s(", f->name);
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        fputs(i ? ",\n        " : "", o);
+        if (p->is_size)
+            fprintf(o, "*(const int64_t *)ft__args[%d]", i);
+        else
+            fprintf(o, "(%s%s *)ft__args[%d]", p->access == FT_ACC_IN ? "const " : "",
+                    cu_ctype(p->dtype), i);
+    }
+    fputs(");\n}\n\n", o);
+    fprintf(o, "static void ft__shapes_%s(const int64_t *ft__sizes, int64_t *ft__dims)\n{\n",
+            f->name);
+    fputs("    (void)ft__sizes; (void)ft__dims;\n", o);
+    int nsizes = 0, ndims = 0;
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].is_size)
+            fprintf(o, "    const int64_t %s = ft__sizes[%d]; (void)%s;\n",
+                    cu_cname(em, f->params[i].name), nsizes++, cu_cname(em, f->params[i].name));
+    for (int i = 0; i < f->nparams; i++)
+        for (int k = 0; !f->params[i].is_size && k < f->params[i].ndim; k++)
+            fprintf(o, "    ft__dims[%d] = %s;\n", ndims++, cu_str(em, f->params[i].shape[k], 0));
+    fputs("}\n\n", o);
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        if (p->is_size || !p->ndim)
+            continue;
+        fprintf(o, "static const char *const ft__shape_%s_%d[] = {", f->name, i);
+        for (int k = 0; k < p->ndim; k++) {
+            fputs(k ? ", \"" : "\"", o);
+            for (const char *c = ast_expr_text(em->ctx, p->shape[k]); *c; c++)
+                fprintf(o, *c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
+            fputc('"', o);
+        }
+        fputs("};\n", o);
+    }
+    if (!f->nparams)
+        return;
+    static const char *const acc[] = {"FT_ABI_IN", "FT_ABI_OUT", "FT_ABI_INOUT", "FT_ABI_IN"};
+    static const char *const dt[] = {"FT_ABI_BOOL", "FT_ABI_I32", "FT_ABI_I64", "FT_ABI_F16",
+                                     "FT_ABI_F32", "FT_ABI_F64"};
+    fprintf(o, "static const ft_param_desc ft__params_%s[] = {\n", f->name);
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        if (p->is_size)
+            fprintf(o, "    {\"%s\", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},\n",
+                    p->name);
+        else if (!p->ndim)
+            fprintf(o, "    {\"%s\", FT_PARAM_TENSOR, %s, %s, %d, 0, NULL},\n", p->name,
+                    dt[p->dtype], acc[p->access], (int)p->mtype);
+        else
+            fprintf(o, "    {\"%s\", FT_PARAM_TENSOR, %s, %s, %d, %d, ft__shape_%s_%d},\n",
+                    p->name, dt[p->dtype], acc[p->access], (int)p->mtype, p->ndim, f->name, i);
+    }
+    fputs("};\n\n", o);
+}
+
+/* The module's description table `ft_module`. */
+static void cu_module_desc(cu_emitter *em, const ast_program *p)
+{
+    if (p->nfuncs) {
+        fputs("static const ft_func_desc ft__funcs[] = {\n", em->out);
+        for (int i = 0; i < p->nfuncs; i++) {
+            const ast_func *f = p->funcs[i];
+            fprintf(em->out, "    {\"%s\", %d, %s%s, ft__call_%s, ft__shapes_%s},\n", f->name,
+                    f->nparams, f->nparams ? "ft__params_" : "NULL",
+                    f->nparams ? f->name : "", f->name, f->name);
+        }
+        fputs("};\n\n", em->out);
+    }
+    fprintf(em->out, "extern \"C\" __attribute__((visibility(\"default\")))\n"
+            "const ft_module_desc ft_module = {\n    FT_ABI_VERSION, %d, %s\n};\n",
+            p->nfuncs, p->nfuncs ? "ft__funcs" : "NULL");
+}
+
+/* The prelude: includes, the ABI text, the device helpers. */
+static void cu_prelude(FILE *o)
+{
+    fputs("/* Generated by ftc: CUDA C++ (nvcc). */\n"
+          "#include <stdint.h>\n#include <stddef.h>\n#include <stdlib.h>\n#include <string.h>\n"
+          "#include <math.h>\n#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n\n", o);
+    fputs(ft_abi_text, o);
+    fputs("\n"
+"#define FT_HD __host__ __device__ __forceinline__\n"
+"#define FT_HOST static inline __attribute__((unused))\n"
+"/* Python's // and %: towards -inf, the sign of the divisor; by 0 gives 0. */\n"
+"template <typename T> FT_HD T ft__floordiv(T a, T b)\n"
+"{\n"
+"    if (b == 0) return 0;\n"
+"    if (b == -1) return (T)(0 - (uint64_t)a);\n"
+"    T q = a / b;\n"
+"    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n"
+"}\n"
+"template <> FT_HD float ft__floordiv<float>(float a, float b) { return floorf(a / b); }\n"
+"template <> FT_HD double ft__floordiv<double>(double a, double b) { return floor(a / b); }\n"
+"template <> FT_HD __half ft__floordiv<__half>(__half a, __half b) { return (__half)floorf((float)a / (float)b); }\n"
+"template <typename T> FT_HD T ft__mod(T a, T b)\n"
+"{\n"
+"    if (b == 0 || b == -1) return 0;\n"
+"    T r = a % b;\n"
+"    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n"
+"}\n"
+"template <> FT_HD float ft__mod<float>(float a, float b) { return a - floorf(a / b) * b; }\n"
+"template <> FT_HD double ft__mod<double>(double a, double b) { return a - floor(a / b) * b; }\n"
+"template <> FT_HD __half ft__mod<__half>(__half a, __half b) { return (__half)((float)a - floorf((float)a / (float)b) * (float)b); }\n"
+"template <typename T> FT_HD T ft__min(T a, T b) { return a < b ? a : b; }\n"
+"template <typename T> FT_HD T ft__max(T a, T b) { return a > b ? a : b; }\n"
+"template <typename T> FT_HD T ft__abs(T a) { return a < 0 ? (T)(0 - (uint64_t)a) : a; }\n"
+"template <typename T> FT_HD T ft__square(T a) { return (T)(a * a); }\n"
+"template <typename T> FT_HD T ft__sigmoid(T a) { return (T)(1.0 / (1.0 + exp(-(double)a))); }\n"
+"template <> FT_HD float ft__sigmoid<float>(float a) { return 1.0f / (1.0f + expf(-a)); }\n"
+"template <> FT_HD __half ft__sigmoid<__half>(__half a) { return (__half)(1.0f / (1.0f + expf(-(float)a))); }\n"
+"/* Integer power by squaring; a negative exponent gives 0 unless |a| is 1. */\n"
+"template <typename T> FT_HD T ft__ipow(T a, T b)\n"
+"{\n"
+"    if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;\n"
+"    uint64_t r = 1, x = (uint64_t)a;\n"
+"    for (; b; b >>= 1, x *= x) if (b & 1) r *= x;\n"
+"    return (T)r;\n"
+"}\n"
+"/* Iterations of range(b, e, s); 0 for s == 0. */\n"
+"FT_HD int64_t ft__trip(int64_t b, int64_t e, int64_t s)\n"
+"{\n"
+"    if (s > 0) return e > b ? (e - b - 1) / s + 1 : 0;\n"
+"    if (s < 0) return b > e ? (b - e - 1) / -s + 1 : 0;\n"
+"    return 0;\n"
+"}\n"
+"/* Bytes of a tensor: negative dims count as 0; SIZE_MAX on overflow. */\n"
+"FT_HD size_t ft__nbytes(int n, const int64_t *dims, size_t elem)\n"
+"{\n"
+"    size_t r = elem;\n"
+"    for (int k = 0; k < n; k++) {\n"
+"        size_t d = dims[k] < 0 ? 0 : (size_t)dims[k];\n"
+"        if (d && r > SIZE_MAX / d) return SIZE_MAX;\n"
+"        r *= d;\n"
+"    }\n"
+"    return r;\n"
+"}\n"
+"/* *p = op(*p, v) atomically: compare-and-swap on the element's aligned\n"
+" * 64-bit (8-byte types) or 32-bit word (the others; little-endian). */\n"
+"template <typename T, typename Op> __device__ void ft__atomic_op(T *p, T v, Op op)\n"
+"{\n"
+"    if (sizeof(T) == 8) {\n"
+"        unsigned long long *w = (unsigned long long *)p, old = *w, seen;\n"
+"        do {\n"
+"            seen = old;\n"
+"            T cur, nw;\n"
+"            memcpy(&cur, &seen, 8);\n"
+"            nw = op(cur, v);\n"
+"            unsigned long long bits;\n"
+"            memcpy(&bits, &nw, 8);\n"
+"            if (bits == seen) return;\n"
+"            old = atomicCAS(w, seen, bits);\n"
+"        } while (old != seen);\n"
+"        return;\n"
+"    }\n"
+"    uintptr_t a = (uintptr_t)p;\n"
+"    unsigned *w = (unsigned *)(a & ~(uintptr_t)3), shift = (unsigned)(a & 3) * 8;\n"
+"    unsigned mask = (sizeof(T) == 4 ? 0xffffffffu : ((1u << (8 * sizeof(T))) - 1)) << shift;\n"
+"    unsigned old = *w, seen;\n"
+"    do {\n"
+"        seen = old;\n"
+"        unsigned bits = seen >> shift, nb = 0;\n"
+"        T cur, nw;\n"
+"        memcpy(&cur, &bits, sizeof(T));\n"
+"        nw = op(cur, v);\n"
+"        memcpy(&nb, &nw, sizeof(T));\n"
+"        unsigned n = (seen & ~mask) | ((nb << shift) & mask);\n"
+"        if (n == seen) return;\n"
+"        old = atomicCAS(w, seen, n);\n"
+"    } while (old != seen);\n"
+"}\n"
+"struct ft__op_add { template <typename T> __device__ T operator()(T a, T b) const { return (T)(a + b); } };\n"
+"struct ft__op_mul { template <typename T> __device__ T operator()(T a, T b) const { return (T)(a * b); } };\n"
+"struct ft__op_min { template <typename T> __device__ T operator()(T a, T b) const { return a < b ? a : b; } };\n"
+"struct ft__op_max { template <typename T> __device__ T operator()(T a, T b) const { return a > b ? a : b; } };\n"
+"template <typename T> __device__ void ft__atomic_add(T *p, T v) { ft__atomic_op(p, v, ft__op_add()); }\n"
+"template <> __device__ void ft__atomic_add<float>(float *p, float v) { atomicAdd(p, v); }\n"
+"template <> __device__ void ft__atomic_add<double>(double *p, double v) { atomicAdd(p, v); }\n"
+"template <> __device__ void ft__atomic_add<int32_t>(int32_t *p, int32_t v) { atomicAdd((int *)p, (int)v); }\n"
+"template <> __device__ void ft__atomic_add<int64_t>(int64_t *p, int64_t v) { atomicAdd((unsigned long long *)p, (unsigned long long)v); }\n"
+"template <typename T> __device__ void ft__atomic_mul(T *p, T v) { ft__atomic_op(p, v, ft__op_mul()); }\n"
+"template <typename T> __device__ void ft__atomic_min(T *p, T v) { ft__atomic_op(p, v, ft__op_min()); }\n"
+"template <typename T> __device__ void ft__atomic_max(T *p, T v) { ft__atomic_op(p, v, ft__op_max()); }\n"
+"template <> __device__ void ft__atomic_min<int32_t>(int32_t *p, int32_t v) { atomicMin((int *)p, (int)v); }\n"
+"template <> __device__ void ft__atomic_max<int32_t>(int32_t *p, int32_t v) { atomicMax((int *)p, (int)v); }\n"
+"template <> __device__ void ft__atomic_min<int64_t>(int64_t *p, int64_t v) { atomicMin((long long *)p, (long long)v); }\n"
+"template <> __device__ void ft__atomic_max<int64_t>(int64_t *p, int64_t v) { atomicMax((long long *)p, (long long)v); }\n"
+"/* Blocks of `threads` threads covering n iterations (grid-stride beyond). */\n"
+"FT_HOST unsigned ft__blocks(int64_t n, int threads)\n"
+"{\n"
+"    int64_t b = (n + threads - 1) / threads;\n"
+"    return (unsigned)(b > 1048576 ? 1048576 : b);\n"
+"}\n"
+"/* Grid and block sizes from the extents of blockIdx.x..z, threadIdx.x..z,\n"
+" * clamped to CUDA's limits (bound loops are stride loops: any size works). */\n"
+"FT_HOST void ft__launch_dims(const int64_t *e, dim3 *g, dim3 *b)\n"
+"{\n"
+"    int64_t c[6];\n"
+"    for (int k = 0; k < 6; k++) c[k] = e[k] < 1 ? 1 : e[k];\n"
+"    c[0] = c[0] > 2147483647 ? 2147483647 : c[0];\n"
+"    c[1] = c[1] > 65535 ? 65535 : c[1];\n"
+"    c[2] = c[2] > 65535 ? 65535 : c[2];\n"
+"    c[3] = c[3] > 1024 ? 1024 : c[3];\n"
+"    c[4] = c[4] > 1024 / c[3] ? 1024 / c[3] : c[4];\n"
+"    c[5] = c[5] > 1024 / (c[3] * c[4]) ? 1024 / (c[3] * c[4]) : c[5];\n"
+"    c[5] = c[5] > 64 ? 64 : c[5];\n"
+"    *g = dim3((unsigned)c[0], (unsigned)c[1], (unsigned)c[2]);\n"
+"    *b = dim3((unsigned)c[3], (unsigned)c[4], (unsigned)c[5]);\n"
+"}\n"
+"/* The device buffers of one call, freed together at its end. */\n"
+"typedef struct ft__pool_t { void *p[64]; int n; void **more; int nmore, cap; } ft__pool_t;\n"
+"FT_HOST void *ft__dev_alloc(ft__pool_t *pool, size_t n)\n"
+"{\n"
+"    void *d = NULL;\n"
+"    if (n == SIZE_MAX || cudaMalloc(&d, n ? n : 1) != cudaSuccess) return NULL;\n"
+"    if (pool->n < 64) { pool->p[pool->n++] = d; return d; }\n"
+"    if (pool->nmore == pool->cap) {\n"
+"        int cap = pool->cap ? 2 * pool->cap : 64;\n"
+"        void **m = (void **)realloc(pool->more, sizeof *m * (size_t)cap);\n"
+"        if (!m) { cudaFree(d); return NULL; }\n"
+"        pool->more = m;\n"
+"        pool->cap = cap;\n"
+"    }\n"
+"    pool->more[pool->nmore++] = d;\n"
+"    return d;\n"
+"}\n"
+"/* Free one buffer of the pool now (the end of its scope). */\n"
+"FT_HOST void ft__dev_free(ft__pool_t *pool, void *d)\n"
+"{\n"
+"    for (int i = 0; i < pool->n; i++) if (pool->p[i] == d) { pool->p[i] = NULL; break; }\n"
+"    for (int i = 0; i < pool->nmore; i++) if (pool->more[i] == d) { pool->more[i] = NULL; break; }\n"
+"    cudaFree(d);\n"
+"}\n"
+"FT_HOST void ft__pool_free(ft__pool_t *pool)\n"
+"{\n"
+"    for (int i = 0; i < pool->n; i++) if (pool->p[i]) cudaFree(pool->p[i]);\n"
+"    for (int i = 0; i < pool->nmore; i++) if (pool->more[i]) cudaFree(pool->more[i]);\n"
+"    free(pool->more);\n"
+"}\n"
+"/* The device error flag of one call, zeroed. */\n"
+"FT_HOST int ft__err_init(ft__pool_t *pool, int **derr)\n"
+"{\n"
+"    *derr = (int *)ft__dev_alloc(pool, sizeof(int));\n"
+"    return !*derr || cudaMemset(*derr, 0, sizeof(int)) != cudaSuccess;\n"
+"}\n"
+"/* Wait for the device; the first error code a kernel stored, or\n"
+" * FT_ERR_NOMEM when a launch or the device failed. */\n"
+"FT_HOST int ft__err_fetch(int *derr)\n"
+"{\n"
+"    int e = 0;\n"
+"    if (cudaGetLastError() != cudaSuccess ||\n"
+"        cudaMemcpy(&e, derr, sizeof e, cudaMemcpyDeviceToHost) != cudaSuccess)\n"
+"        return FT_ERR_NOMEM;\n"
+"    return e;\n"
+"}\n"
+"/* end of the prelude */\n\n", o);
+}
+
+/* Refuse exported names that cannot be C function names. */
+static int cu_check_names(ft_ctx *ctx, const ast_program *p)
+{
+    int bad = 0;
+    for (int i = 0; i < p->nfuncs; i++) {
+        const char *n = p->funcs[i]->name;
+        size_t len = strlen(n);
+        if (cu_is_reserved(n) || (len >= 4 && strcmp(n + len - 4, "_ftk") == 0)) {
+            ft_error(ctx, p->funcs[i]->loc, "exported function name '%s' clashes with a "
+                     "CUDA C++ keyword or library name; rename the function", n);
+            bad = 1;
+        }
+    }
+    return bad;
+}
+
+int cg_emit_cuda(ft_ctx *ctx, const ast_program *p, FILE *out)
+{
+    if (cu_check_names(ctx, p))
+        return 1;
+    int nerrors = ctx->nerrors;
+    cu_emitter em = {.ctx = ctx};
+    char *hbuf = NULL, *kbuf = NULL;
+    size_t hlen = 0, klen = 0;
+    em.out = open_memstream(&hbuf, &hlen);
+    em.kern = open_memstream(&kbuf, &klen);
+    if (!em.out || !em.kern) {
+        ft_error(ctx, (ft_loc){0}, "out of memory in the CUDA backend");
+        return 1;
+    }
+    for (int i = 0; i < p->nfuncs; i++) {
+        cu_func(&em, p->funcs[i]);
+        cu_func_desc(&em, p->funcs[i]);
+    }
+    cu_module_desc(&em, p);
+    fclose(em.out);
+    fclose(em.kern);
+    cu_prelude(out);
+    fputs(kbuf ? kbuf : "", out);
+    fputs(hbuf ? hbuf : "", out);
+    free(hbuf);
+    free(kbuf);
+    return ctx->nerrors != nerrors || ferror(out);
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Every example, stdlib test program and numeric program emits CUDA that
+nvcc compiles.
+
+    python3 tests/cuda/compile_all.py PATH/TO/ftc SOURCE_ROOT [-j N] [-k SUBSTRING]
+
+For each .ft in examples/, tests/numeric/stdlib/ and tests/numeric/progs/,
+runs `ftc build X.ft --target cuda --emit=c -o X.cu` and then
+`nvcc -arch=sm_90 -Xcompiler -fPIC -shared` on it (N compilations at a
+time, default: the number of CPUs).  Any ftc or nvcc error fails the case.
+nvcc is $FTC_NVCC, else on PATH, else /usr/local/cuda/bin/nvcc; without it
+the test prints why and exits 77 (meson's "skipped").  Prints one line per
+case with its nvcc time, then `N passed, M failed` and the total time.
+"""
+import concurrent.futures
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP = 77
+
+
+def find_nvcc():
+    env = os.environ.get("FTC_NVCC")
+    if env:
+        return env
+    return shutil.which("nvcc") or (
+        "/usr/local/cuda/bin/nvcc" if os.access("/usr/local/cuda/bin/nvcc", os.X_OK) else None)
+
+
+def programs(root):
+    pats = ["examples/*.ft", "tests/numeric/stdlib/*.ft", "tests/numeric/progs/*.ft"]
+    return [p for pat in pats for p in sorted(glob.glob(os.path.join(root, pat)))]
+
+
+def one(ftc, nvcc, prog, tmp, root):
+    name = os.path.relpath(prog, root)
+    cu = os.path.join(tmp, name.replace("/", "_")[:-3] + ".cu")
+    r = subprocess.run([ftc, "build", prog, "--target", "cuda", "--emit=c", "-o", cu],
+                       capture_output=True, text=True, errors="replace", timeout=300)
+    if r.returncode != 0:
+        return name, False, 0.0, "ftc: " + r.stderr[-3000:]
+    t0 = time.time()
+    r = subprocess.run([nvcc, "-arch=sm_90", "-x", "cu", "-Xcompiler", "-fPIC", "-shared",
+                        "-o", cu[:-3] + ".so", cu],
+                       capture_output=True, text=True, errors="replace", timeout=600)
+    dt = time.time() - t0
+    if r.returncode != 0:
+        return name, False, dt, "nvcc: " + (r.stdout + r.stderr)[-3000:]
+    return name, True, dt, ""
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__)
+        return 2
+    ftc, root = os.path.abspath(argv[1]), argv[2]
+    jobs = os.cpu_count() or 2
+    only = None
+    if "-j" in argv:
+        jobs = int(argv[argv.index("-j") + 1])
+    if "-k" in argv:
+        only = argv[argv.index("-k") + 1]
+    nvcc = find_nvcc()
+    if not nvcc:
+        print("skipped: no nvcc (not on PATH, not at /usr/local/cuda/bin/nvcc, $FTC_NVCC "
+              "unset): the CUDA compile test needs the CUDA toolkit")
+        return SKIP
+    progs = [p for p in programs(root) if not only or only in p]
+    t0 = time.time()
+    npass = nfail = 0
+    with tempfile.TemporaryDirectory(prefix="ftc-cuda-") as tmp, \
+            concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        futs = [pool.submit(one, ftc, nvcc, p, tmp, root) for p in progs]
+        for f in futs:
+            name, ok, dt, why = f.result()
+            if ok:
+                npass += 1
+                print(f"ok {name} (nvcc {dt:.1f} s)")
+            else:
+                nfail += 1
+                print(f"FAIL {name}:\n{why}")
+    print(f"{npass} passed, {nfail} failed in {time.time() - t0:.1f} s")
+    return 1 if nfail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

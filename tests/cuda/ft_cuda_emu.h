@@ -1,0 +1,159 @@
+/* ft_cuda_emu.h - just enough of the CUDA runtime to run the CUDA that ftc
+ * emits on the CPU (tests/cuda/fake_nvcc), so that CI without a GPU checks
+ * the numbers of the CUDA target: host code, copies, kernels, barriers,
+ * atomics.  Device memory is host memory.  A launch runs its blocks one
+ * after another; a kernel without __syncthreads runs its threads one after
+ * another too, a kernel with barriers runs the threads of a block as
+ * std::threads meeting at a generation barrier (__shared__ variables are
+ * statics, one instance for the block running).  Not a model of CUDA's
+ * memory consistency or timing: a test of what the code computes.
+ */
+#ifndef FT_CUDA_EMU_H
+#define FT_CUDA_EMU_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __shared__ static
+
+/* f16: stored and computed in float here (not rounded to half). */
+struct __half {
+    float v;
+    __half(double x = 0) : v((float)x) {}
+    operator float() const { return v; }
+};
+
+struct dim3 {
+    unsigned x, y, z;
+    dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+static thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+typedef int cudaError_t;
+enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2 };
+enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice };
+enum cudaLimit { cudaLimitMallocHeapSize };
+
+static inline cudaError_t cudaMalloc(void *p, size_t n)
+{
+    void *q = malloc(n ? n : 1);
+    memcpy(p, &q, sizeof q);
+    return q ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+static inline cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
+static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind)
+{
+    memmove(d, s, n);
+    return cudaSuccess;
+}
+static inline cudaError_t cudaMemset(void *d, int v, size_t n) { memset(d, v, n); return cudaSuccess; }
+static inline cudaError_t cudaGetLastError(void) { return cudaSuccess; }
+static inline cudaError_t cudaDeviceSetLimit(cudaLimit, size_t) { return cudaSuccess; }
+
+/* Atomics on host memory (GCC builtins). */
+template <typename T> static inline T atomicCAS(T *p, T expect, T desired)
+{
+    __atomic_compare_exchange_n(p, &expect, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    return expect;   /* the old value either way */
+}
+template <typename T, typename F> static inline T ft__emu_rmw(T *p, T v, F f)
+{
+    T old, nw;
+    __atomic_load(p, &old, __ATOMIC_SEQ_CST);
+    do {
+        nw = f(old, v);
+    } while (!__atomic_compare_exchange(p, &old, &nw, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+    return old;
+}
+template <typename T> static inline T atomicAdd(T *p, T v)
+{
+    return ft__emu_rmw(p, v, [](T a, T b) { return (T)(a + b); });
+}
+template <typename T> static inline T atomicMin(T *p, T v)
+{
+    return ft__emu_rmw(p, v, [](T a, T b) { return a < b ? a : b; });
+}
+template <typename T> static inline T atomicMax(T *p, T v)
+{
+    return ft__emu_rmw(p, v, [](T a, T b) { return a > b ? a : b; });
+}
+
+/* The barrier of the block running (threads of one block only). */
+struct ft__emu_barrier {
+    std::mutex m;
+    std::condition_variable cv;
+    unsigned count = 0, n = 1, gen = 0;
+};
+static ft__emu_barrier ft__emu_bar;
+
+static inline void __syncthreads(void)
+{
+    ft__emu_barrier &b = ft__emu_bar;
+    std::unique_lock<std::mutex> lk(b.m);
+    unsigned g = b.gen;
+    if (++b.count == b.n) {
+        b.count = 0;
+        b.gen++;
+        b.cv.notify_all();
+        return;
+    }
+    b.cv.wait(lk, [&] { return b.gen != g; });
+}
+
+/* Set the indices of the calling thread. */
+static inline void ft__emu_set(dim3 g, dim3 bd, dim3 b, dim3 t)
+{
+    gridDim = g;
+    blockDim = bd;
+    blockIdx = b;
+    threadIdx = t;
+}
+
+/* Run kernel k over grid g of blocks b; threaded: barriers inside. */
+static inline void ft__emu_launch(dim3 g, dim3 bd, bool threaded, const std::function<void()> &k)
+{
+    unsigned nt = bd.x * bd.y * bd.z;
+    for (unsigned bz = 0; bz < g.z; bz++)
+        for (unsigned by = 0; by < g.y; by++)
+            for (unsigned bx = 0; bx < g.x; bx++) {
+                dim3 b(bx, by, bz);
+                if (!threaded || nt == 1) {
+                    for (unsigned t = 0; t < nt; t++) {
+                        ft__emu_set(g, bd, b, dim3(t % bd.x, t / bd.x % bd.y, t / (bd.x * bd.y)));
+                        k();
+                    }
+                    continue;
+                }
+                ft__emu_bar.n = nt;
+                ft__emu_bar.count = 0;
+                std::vector<std::thread> ts;
+                for (unsigned t = 0; t < nt; t++)
+                    ts.emplace_back([=, &k] {
+                        ft__emu_set(g, bd, b, dim3(t % bd.x, t / bd.x % bd.y, t / (bd.x * bd.y)));
+                        k();
+                        /* a thread that ended still counts at later barriers */
+                        std::unique_lock<std::mutex> lk(ft__emu_bar.m);
+                        ft__emu_bar.n--;
+                        if (ft__emu_bar.count == ft__emu_bar.n && ft__emu_bar.n) {
+                            ft__emu_bar.count = 0;
+                            ft__emu_bar.gen++;
+                            ft__emu_bar.cv.notify_all();
+                        }
+                    });
+                for (auto &th : ts)
+                    th.join();
+            }
+}
+
+#endif

@@ -1,0 +1,106 @@
+
+__global__ void ft__khist_0(int *ft__derr, int64_t n, int64_t nb, const int32_t *v, float *h, int32_t *m, int64_t ft__b, int64_t ft__s, int64_t ft__n)
+{
+    if (*(volatile int *)ft__derr) return;
+    for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
+         ft__k += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t b = ft__b + ft__k * ft__s;
+        h[(int64_t)b] = 0.0f;
+    }
+}
+
+__global__ void ft__khist_1(int *ft__derr, int64_t n, int64_t nb, const int32_t *v, float *h, int32_t *m)
+{
+    if (*(volatile int *)ft__derr) return;
+    (*m) = 0;
+}
+
+__global__ void ft__khist_2(int *ft__derr, int64_t n, int64_t nb, const int32_t *v, float *h, int32_t *m, int64_t ft__b, int64_t ft__s, int64_t ft__n)
+{
+    if (*(volatile int *)ft__derr) return;
+    for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
+         ft__k += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = ft__b + ft__k * ft__s;
+        if ((uint64_t)v[(int64_t)i] >= (uint64_t)nb) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); return; }
+        ft__atomic_add<float>(&h[(int64_t)v[(int64_t)i]], (float)(1.0f));
+        ft__atomic_max<int32_t>(&(*m), (int32_t)(v[(int64_t)i]));
+    }
+}
+
+extern "C" __attribute__((visibility("default"))) int hist(int64_t n, int64_t nb, const int32_t *v, float *h, int32_t *m)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (nb < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    ft__pool_t ft__pool = {0};
+    int *ft__derr = NULL;
+    {   /* the gotos leave this block: they cross no initialisation */
+        const int64_t ft__z0[] = {n};
+        int32_t *ft__dev_v = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z0, sizeof(int32_t)));
+        if (!ft__dev_v) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (cudaMemcpy(ft__dev_v, v, ft__nbytes(1, ft__z0, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        const int64_t ft__z1[] = {nb};
+        float *ft__dev_h = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z1, sizeof(float)));
+        if (!ft__dev_h) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        int32_t *ft__dev_m = (int32_t *)ft__dev_alloc(&ft__pool, sizeof(int32_t));
+        if (!ft__dev_m) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        {
+            const int64_t ft__b = 0, ft__s = 1;
+            const int64_t ft__n = ft__trip(ft__b, nb, ft__s);
+            if (ft__n > 0)
+                ft__khist_0<<<ft__blocks(ft__n, 256), 256>>>(ft__derr, n, nb, ft__dev_v, ft__dev_h, ft__dev_m, ft__b, ft__s, ft__n);
+        }
+        ft__khist_1<<<1, 1>>>(ft__derr, n, nb, ft__dev_v, ft__dev_h, ft__dev_m);
+        {
+            const int64_t ft__b = 0, ft__s = 1;
+            const int64_t ft__n = ft__trip(ft__b, n, ft__s);
+            if (ft__n > 0)
+                ft__khist_2<<<ft__blocks(ft__n, 256), 256>>>(ft__derr, n, nb, ft__dev_v, ft__dev_h, ft__dev_m, ft__b, ft__s, ft__n);
+        }
+        ft__err = ft__err_fetch(ft__derr);
+        const int64_t ft__z2[] = {nb};
+        if (!ft__err && cudaMemcpy(h, ft__dev_h, ft__nbytes(1, ft__z2, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        if (!ft__err && cudaMemcpy(m, ft__dev_m, sizeof(int32_t), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+    }
+ft__end:
+    ft__pool_free(&ft__pool);
+    return ft__err;
+}
+
+static int ft__call_hist(void *const *ft__args)
+{
+    return hist(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const int32_t *)ft__args[2],
+        (float *)ft__args[3],
+        (int32_t *)ft__args[4]);
+}
+
+static void ft__shapes_hist(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nb = ft__sizes[1]; (void)nb;
+    ft__dims[0] = n;
+    ft__dims[1] = nb;
+}
+
+static const char *const ft__shape_hist_2[] = {"n"};
+static const char *const ft__shape_hist_3[] = {"nb"};
+static const ft_param_desc ft__params_hist[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"nb", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"v", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_hist_2},
+    {"h", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_hist_3},
+    {"m", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_OUT, 0, 0, NULL},
+};
+
+static const ft_func_desc ft__funcs[] = {
+    {"hist", 5, ft__params_hist, ft__call_hist, ft__shapes_hist},
+};
+
+extern "C" __attribute__((visibility("default")))
+const ft_module_desc ft_module = {
+    FT_ABI_VERSION, 1, ft__funcs
+};
