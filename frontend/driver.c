@@ -46,8 +46,36 @@ static void maybe_dump(const char *name, const char *dump_after, FILE *out,
 ast_program *ft_compile(ft_ctx *ctx, const ft_source *src, const char *dump_after,
                         FILE *dump_out)
 {
-    /* lang/: tokens (re2c) and the parse tree (Lemon).  Leaves: a PT_FILE. */
+    return ft_compile_scheduled(ctx, src, NULL, dump_after, dump_out);
+}
+
+/* Append the `schedule` blocks of the file sched to file (`--schedule`);
+ * 0 after an error (anything else in sched). */
+static int append_schedules(ft_ctx *ctx, pt_node *file, const ft_source *sched)
+{
+    pt_node *more = ft_parse(ctx, sched);
+    if (!more)
+        return 0;
+    for (int i = 0; i < more->nkids; i++) {
+        pt_node *k = more->kids[i];
+        if (k->kind != PT_SCHEDULE) {
+            ft_error(ctx, k->loc, "a schedule file (--schedule) holds only `schedule f:` "
+                     "blocks");
+            return 0;
+        }
+        pt_add(ctx, file, k);
+    }
+    return 1;
+}
+
+ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_source *sched,
+                                  const char *dump_after, FILE *dump_out)
+{
+    /* lang/: tokens (re2c) and the parse tree (Lemon).  Leaves: a PT_FILE,
+     * with the blocks of a --schedule file appended. */
     pt_node *file = ft_parse(ctx, src);
+    if (file && sched && !append_schedules(ctx, file, sched))
+        return NULL;
     const pt_node **libs = file ? parse_stdlib(ctx) : NULL;
     if (!libs)
         return NULL;

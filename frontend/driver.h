@@ -13,6 +13,10 @@ extern const char *const ft_pass_names[];
  * any error was reported through ctx. */
 ast_program *ft_compile(ft_ctx *ctx, const ft_source *src,
                         const char *dump_after, FILE *dump_out);
+/* The same with the `schedule` blocks of the file sched (`--schedule
+ * s.fts`; NULL: none) applied as if appended to src. */
+ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_source *sched,
+                                  const char *dump_after, FILE *dump_out);
 
 /* Print the dependences of every function of p (`ftc --emit=deps`):
  * statements, RAW/WAR/WAW relations in isl notation, and what each loop

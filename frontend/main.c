@@ -115,7 +115,7 @@ static const char help_text[] =
     "                     (with --target cuda, the CUDA C++, -o FILE.cu)\n"
     "  --emit=deps        print the dependences of every function (isl notation); do not compile\n"
     "  --dump-after=PASS  print the program after PASS (valid .ft) to stdout and stop\n"
-    "  --schedule S.fts   apply schedules from a file (not supported yet)\n"
+    "  --schedule S.fts   apply the schedule blocks of a file\n"
     "  --random           random data for every in/inout tensor not given: floats\n"
     "                     uniform in [-1, 1); ints uniform in [0, m), m the smallest\n"
     "                     size value (without sizes, the smallest dimension), at\n"
@@ -412,6 +412,18 @@ static ast_program *compile_file(ft_ctx *ctx, const char *path, const char *dump
     return ft_compile(ctx, src, dump_after, dump_after ? stdout : NULL);
 }
 
+/* compile_file with the schedule file sched_path (NULL: none) applied as
+ * if appended to the program (--schedule). */
+static ast_program *compile_scheduled(ft_ctx *ctx, const char *path, const char *sched_path,
+                                      const char *dump_after)
+{
+    ft_source *src = ft_source_read(ctx, path);
+    ft_source *sched = src && sched_path ? ft_source_read(ctx, sched_path) : NULL;
+    if (!src || (sched_path && !sched))
+        return NULL;
+    return ft_compile_scheduled(ctx, src, sched, dump_after, dump_after ? stdout : NULL);
+}
+
 /* Whether name is a pass --dump-after accepts; if not, list them. */
 static int check_pass_name(const char *name)
 {
@@ -477,9 +489,6 @@ static int build_output(const cli *c, ft_ctx *ctx, const ast_program *p)
 /* ftc build: compile PROG.ft into a library, C text or a pass dump. */
 static int cmd_build(const cli *c)
 {
-    if (c->schedule)
-        return cli_error(EXIT_ERR, "--schedule is not supported yet; write the "
-                         "schedules in the .ft file instead");
     if (c->dump_after && check_pass_name(c->dump_after))
         return EXIT_USAGE;
     if (c->emit_c && c->output && !ends_with(c->output, ".c") &&
@@ -490,7 +499,7 @@ static int cmd_build(const cli *c)
     if (!ctx)
         return cli_error(EXIT_ERR, "out of memory");
     cli_to_ctx(c, ctx);
-    ast_program *p = compile_file(ctx, c->pos[1], c->dump_after);
+    ast_program *p = compile_scheduled(ctx, c->pos[1], c->schedule, c->dump_after);
     int r;
     if (c->dump_after)
         r = ctx->nerrors ? EXIT_ERR : EXIT_OK;

@@ -541,6 +541,26 @@ for n in (0, 1, 3, 4, 5, 12, 37):
     case(f"sched_tails[{n}]", sched_tails, n)
 
 
+def sched_file(n):
+    """--schedule FILE: the dump after the schedule, compiled again, runs."""
+    with tempfile.TemporaryDirectory(prefix="ftc-numeric-") as d:
+        r = subprocess.run([FTC, "build", prog("sched_file.ft"), "--schedule",
+                            prog("sched_file.fts"), "--dump-after=schedule"],
+                           capture_output=True, text=True, timeout=TIMEOUT)
+        if r.returncode != 0 or "parallelize(o, openmp)" not in r.stdout:
+            raise Fail("ftc build --schedule failed or did not schedule:" + r.stderr + r.stdout)
+        dumped = os.path.join(d, "dumped.ft")
+        with open(dumped, "w") as f:
+            f.write(r.stdout)
+        x = np.random.default_rng(n).integers(-8, 8, n).astype(f32)
+        outs = ftc_run(dumped, "scaled", {"n": n}, {"x": x}, 2)
+        exact(outs, "y", x * 2 + 1, f32)
+
+
+for n in (1, 6, 33):
+    case(f"sched_file[{n}]", sched_file, n)
+
+
 # tests/numeric/progs/local.ft
 
 def local(n):
