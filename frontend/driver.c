@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "auto/auto.h"
 #include "cleanup.h"
 #include "lower.h"
 #include "schedule.h"
@@ -16,7 +17,7 @@
 
 const char *const ft_pass_names[] = {"lower", "simplify", "retarget", "prop_temps",
                                      "remove_copies", "shrink_vars", "hoist", "remove_dead",
-                                     "schedule", NULL};
+                                     "schedule", "auto", NULL};
 
 /* The stdlib (stdlib/NAME.ft), embedded at build time by stdlib/embed.py. */
 extern const int ft_stdlib_count;
@@ -138,8 +139,13 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
     if (ctx->opts.target_cuda)
         xf_gpu_default(ctx, p);
 
-    /* The auto-scheduler (transforms/auto/) runs here once it exists;
-     * --no-auto will skip it. */
+    /* transforms/auto/: the auto-scheduler (auto.h), on the functions
+     * without a schedule block; --no-auto skips it.  Needs: the AST.
+     * Leaves: loops fused, vectorized, parallelized, unrolled where legal
+     * (each decision on stderr with -v). */
+    if (!ctx->opts.no_auto)
+        xf_auto_schedule(ctx, p, file);
+    maybe_dump("auto", dump_after, dump_out, p);
     return p;
 }
 

@@ -69,7 +69,7 @@ static const cli_flag cli_flags[] = {
     {"--help", F_HELP, 0, CMD_ALL},         {"-h", F_HELP, 0, CMD_ALL},
     {"--version", F_VERSION, 0, CMD_ALL},
     {"-o", F_OUT, 1, CMD_BUILD},            {"-D", F_DEFINE, 1, CMD_ALL},
-    {"--no-auto", F_NO_AUTO, 0, CMD_BUILD}, {"--cc", F_CC, 1, CMD_BUILD | CMD_RUN},
+    {"--no-auto", F_NO_AUTO, 0, CMD_BUILD | CMD_RUN}, {"--cc", F_CC, 1, CMD_BUILD | CMD_RUN},
     {"--cflags", F_CFLAGS, 1, CMD_BUILD | CMD_RUN},
     {"-v", F_VERBOSE, 0, CMD_BUILD},        {"--emit", F_EMIT, 1, CMD_BUILD},
     {"--dump-after", F_DUMP_AFTER, 1, CMD_BUILD},

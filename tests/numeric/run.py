@@ -561,6 +561,38 @@ for n in (1, 6, 33):
     case(f"sched_file[{n}]", sched_file, n)
 
 
+# tests/numeric/progs/auto.ft (the auto-scheduler keeps the results)
+
+def auto_prog(n, m, threads):
+    rng = np.random.default_rng(n * 5 + m)
+    x = rng.integers(-8, 8, n).astype(f32)
+    outs = ftc_run(prog("auto.ft"), "fused", {"n": n}, {"x": x}, threads)
+    t = x * 2
+    exact(outs, "y", t + 1, f32)
+    exact(outs, "z", t * t[::-1], f32)
+    exact(outs, "s", np.ones(1, dtype=f32), f32)
+    x2 = rng.integers(-8, 8, (n, m)).astype(f32)
+    outs = ftc_run(prog("auto.ft"), "transposed", {"n": n, "m": m}, {"x": x2}, threads)
+    exact(outs, "y", x2 * 2 + np.arange(n, dtype=f32)[:, None], f32)
+    x3 = rng.integers(-8, 8, (8, 16)).astype(f32)
+    outs = ftc_run(prog("auto.ft"), "merged", {}, {"x": x3}, threads)
+    exact(outs, "y", x3 + np.arange(8, dtype=f32)[:, None], f32)
+    exact(outs, "s", x3.sum(axis=1), f32)
+    adj = rng.integers(0, n, (n, 3)).astype(i32)
+    e = rng.integers(-8, 8, n).astype(f32)
+    outs = ftc_run(prog("auto.ft"), "neighbours", {"n": n}, {"adj": adj, "e": e}, threads)
+    exact(outs, "y", (e[adj] * np.arange(1, 4, dtype=f32)).sum(axis=1), f32)
+    outs = ftc_run(prog("auto.ft"), "bounded", {"n": n}, {"x": x}, threads)
+    q = min(n, 16)
+    w = x.astype(f64)[:, None] * np.arange(q)
+    exact(outs, "y", (w * w[:, ::-1]).sum(axis=1).astype(f32), f32)
+
+
+for n, m in ((1, 1), (7, 5), (40, 33)):
+    for t in (1, 2):
+        case(f"auto[{n}x{m}]/t{t}", auto_prog, n, m, t)
+
+
 # tests/numeric/progs/local.ft
 
 def local(n):

@@ -1,0 +1,42 @@
+/* auto.c - the auto-scheduler's driver: which functions, which passes.
+ *
+ * Requires: the AST after the user's schedules.
+ * Provides: every function without a `schedule` block scheduled by the
+ * passes of auto.h, in order: fusion first (it makes the loops the later
+ * passes look at), vectorization before parallelization (a reorder that
+ * brings a contiguous loop innermost would move a parallel loop inwards),
+ * unrolling last (only the innermost short loops the others left alone).
+ */
+#include "auto.h"
+
+#include <string.h>
+
+#include "auto_util.h"
+
+/* Whether a PT_SCHEDULE of file names function name. */
+static int has_schedule(const pt_node *file, const char *name)
+{
+    for (int i = 0; i < file->nkids; i++)
+        if (file->kids[i]->kind == PT_SCHEDULE && strcmp(file->kids[i]->name, name) == 0)
+            return 1;
+    return 0;
+}
+
+typedef int (*auto_pass)(xf_auto *a);
+
+static const auto_pass passes[] = {
+    xf_auto_fuse,     xf_auto_vectorize, xf_auto_parallelize,
+    xf_auto_mem_type, xf_auto_use_lib,   xf_auto_unroll,      NULL};
+
+void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
+{
+    for (int i = 0; i < p->nfuncs; i++) {
+        xf_auto a = {ctx, p->funcs[i]};
+        if (has_schedule(file, a.f->name)) {
+            xf_auto_log(&a, "auto", a.f->name, "skipped: the function has a schedule block");
+            continue;
+        }
+        for (int k = 0; passes[k]; k++)
+            passes[k](&a);
+    }
+}

@@ -1,0 +1,28 @@
+/* auto.h - the auto-scheduler (transforms/auto/): schedules for the
+ * functions that have none.
+ *
+ * Requires: the AST after the user's schedules (transforms/schedule.c).
+ * Provides: for every exported function without a `schedule` block (and
+ * unless --no-auto), the passes below, in this order, each one a file that
+ * only applies legal transforms through the dependence-checked primitives of
+ * schedule.h (a refused primitive leaves the function as it was):
+ *   auto_fuse.c        neighbouring loops over the same range fused
+ *   auto_vectorize.c   a contiguous-access loop brought innermost, vectorized
+ *   auto_parallelize.c the outermost parallel loop of each nest on OpenMP
+ *   auto_mem_type.c    small temporaries of bounded size on the stack
+ *   auto_use_lib.c     matrix products handed to a library (needs as_lib)
+ *   auto_unroll.c      very short constant loops unrolled
+ * With -v (ctx->opts.verbose) every decision is one line on ctx->diag_out:
+ *   ftc: auto_parallelize: matmul: Li: parallelized
+ */
+#ifndef FT_AUTO_H
+#define FT_AUTO_H
+
+#include "../../ast/ast.h"
+#include "../../lang/pt.h"
+
+/* Run the auto-scheduler on every function of p that no PT_SCHEDULE of
+ * file names.  Never fails and never reports errors. */
+void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file);
+
+#endif

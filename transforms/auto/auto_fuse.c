@@ -1,0 +1,238 @@
+/* auto_fuse.c - fuse neighbouring loops over the same range.
+ *
+ * Requires: f's AST (normalised: flat sequences).
+ * Provides: two loops of one sequence with the same begin, end and step,
+ * at most MAX_GAP statements apart, fused with xf_fuse (which checks the
+ * dependences and shrinks the temporaries that become per-iteration), after
+ * moving the second one up next to the first with xf_swap when statements
+ * sit between them.  The fusion is undone when one of the loops could run
+ * its iterations in parallel and the fused loop cannot.  The scan starts
+ * again after each fusion: the bodies of fused loops may now hold
+ * neighbouring loops of their own.
+ *
+ * Cost: xf_fuse and xf_swap check the new order of every dependence of the
+ * function, which takes seconds on functions of a few dozen statements, so
+ * the pass looks first at the dependences between the two loops (and the
+ * statements between them) and skips larger functions (xf_auto_small).
+ */
+#include "auto_util.h"
+
+#include "../schedule.h"
+#include "../sched_util.h"
+#include "../xf_util.h"
+#include "visit.h"
+
+enum { MAX_GAP = 2 };
+
+static const char *const PASS = "auto_fuse";
+
+/* The pairs of loop IDs tried already. */
+typedef struct fuse_state {
+    xf_auto *a;
+    ft_vec tried;     /* (intptr_t)(id1 << 20 | id2) */
+} fuse_state;
+
+/* Whether the pair was tried (and remember it). */
+static int tried(fuse_state *st, const ast_stmt *l1, const ast_stmt *l2)
+{
+    intptr_t key = (intptr_t)l1->id << 20 | (intptr_t)l2->id;
+    for (int i = 0; i < st->tried.len; i++)
+        if ((intptr_t)st->tried.items[i] == key)
+            return 1;
+    ft_vec_push(st->a->ctx, &st->tried, (void *)key);
+    return 0;
+}
+
+static int same_range(const ast_stmt *l1, const ast_stmt *l2)
+{
+    return ast_expr_equal(l1->u.loop.begin, l2->u.loop.begin) &&
+           ast_expr_equal(l1->u.loop.end, l2->u.loop.end) &&
+           ast_expr_equal(l1->u.loop.step, l2->u.loop.step);
+}
+
+/* Whether the accesses of var in l1's and l2's bodies all touch one element
+ * per iteration, the same one in both (l2's iterator read as l1's). */
+static int elementwise(ft_ctx *ctx, const ast_stmt *l1, const ast_stmt *l2, const char *var)
+{
+    ft_vec acc = {0};
+    xf_collect_accesses(ctx, l1->u.loop.body, var, &acc);
+    int n1 = acc.len;
+    xf_collect_accesses(ctx, l2->u.loop.body, var, &acc);
+    if (n1 == 0 || acc.len == n1)
+        return 0;
+    const xf_access *first = acc.items[0];
+    const char *i1 = l1->u.loop.iter, *i2 = l2->u.loop.iter;
+    ast_expr *v1 = ast_var(ctx, l1->loc, i1);
+    int uses = 0;
+    for (int k = 0; k < *first->n; k++)
+        uses |= xf_expr_uses_var((*first->idx)[k], i1);
+    for (int i = 1; uses && i < acc.len; i++) {
+        const xf_access *x = acc.items[i];
+        if (*x->n != *first->n)
+            return 0;
+        for (int k = 0; k < *x->n; k++) {
+            ast_expr *e = (*x->idx)[k];
+            if (i >= n1)
+                e = xf_subst_vars(ctx, e, 1, &i2, &v1);
+            if (!ast_expr_equal(e, (*first->idx)[k]))
+                return 0;
+        }
+    }
+    return uses;
+}
+
+/* A cheap look before xf_fuse's full check: NULL when every dependence
+ * between l1 and l2 is element-wise (l2 reads at iteration i what l1 wrote
+ * at iteration i), else why they will not fuse.  *par: whether l1 or l2
+ * runs its iterations independently (d: f's dependences).  between: the
+ * statements l2 moves up past (NULL-terminated), which it must not depend
+ * on. */
+static const char *prefilter(xf_auto *a, const an_deps *d, const ast_stmt *l1,
+                             const ast_stmt *l2, ast_stmt *const *between, int *par)
+{
+    char *w = NULL;
+    *par = an_loop_parallel(d, l1, &w) == AN_PAR_OK || an_loop_parallel(d, l2, &w) == AN_PAR_OK;
+    an_between b = {0};
+    for (ast_stmt *const *s = between; *s; s++)
+        if (an_deps_between(d, *s, l2, &b))
+            return ft_fmt(a->ctx, "it cannot move up past %s: %s", xf_auto_name(a, *s),
+                          xf_auto_first_line(a->ctx, b.witness));
+    b = (an_between){0};
+    if (!an_deps_between(d, l1, l2, &b))
+        return NULL;
+    for (int t = 0; t < b.ntensors; t++)
+        if (!elementwise(a->ctx, l1, l2, b.tensors[t]))
+            return ft_fmt(a->ctx, "the dependence on '%s' is not element by element: %s",
+                          b.tensors[t], xf_auto_first_line(a->ctx, b.witness));
+    return NULL;
+}
+
+/* Whether loop runs its iterations independently. */
+static int parallel(xf_auto *a, const ast_stmt *loop)
+{
+    const char *why;
+    return xf_auto_loop_par(a, loop, &why) == AN_PAR_OK;
+}
+
+/* Move items[j] of seq up to i + 1 (swap); NULL when done, else why not. */
+static const char *move_up(xf_auto *a, ast_stmt *seq, int i, int j)
+{
+    int n = j - i;
+    ast_stmt **order = ft_alloc(a->ctx, sizeof(ast_stmt *) * (size_t)n);
+    order[0] = seq->u.seq.stmts[j];
+    for (int k = i + 1; k < j; k++)
+        order[k - i] = seq->u.seq.stmts[k];
+    xf_quiet q;
+    xf_auto_quiet_begin(a->ctx, &q);
+    int bad = xf_swap(a->ctx, a->f, n, order, order[0]->loc);
+    const char *why = xf_auto_quiet_end(a->ctx, &q);
+    return bad ? why : NULL;
+}
+
+/* Fuse items[j] of seq into items[i]; 1 when the function changed (fused,
+ * or restored after a refusal: the scan starts again either way). */
+static int attempt(fuse_state *st, ast_stmt *seq, int i, int j)
+{
+    xf_auto *a = st->a;
+    ast_stmt *l1 = seq->u.seq.stmts[i], *l2 = seq->u.seq.stmts[j];
+    const char *n1 = xf_auto_name(a, l1), *n2 = xf_auto_name(a, l2);
+    int id1 = l1->id, par = 0;
+    an_deps *d = an_func_deps(a->ctx, a->f);
+    ast_stmt **between = ft_alloc(a->ctx, sizeof(ast_stmt *) * (size_t)(j - i));
+    for (int k = i + 1; k < j; k++)
+        between[k - i - 1] = seq->u.seq.stmts[k];
+    const char *why = d ? prefilter(a, d, l1, l2, between, &par)
+                        : "the dependence analysis failed";
+    if (d)
+        an_deps_free(d);
+    if (why) {
+        xf_auto_log(a, PASS, n1, "not fused with %s: %s", n2, why);
+        return 0;
+    }
+    ast_stmt *snap = xf_auto_snapshot(a);
+    why = j > i + 1 ? move_up(a, seq, i, j) : NULL;
+    if (why) {
+        xf_auto_log(a, PASS, n1, "not fused with %s: cannot move it next: %s", n2, why);
+        return 0;
+    }
+    if (j > i + 1 && !(l1 = xf_auto_loop_by_id(a->ctx, a->f, id1))) {
+        xf_auto_restore(a, snap);
+        return 1;
+    }
+    int at = -1;
+    ast_stmt *p = xf_parent_seq(a->ctx, a->f->body, l1, &at);
+    l2 = p && at + 1 < p->u.seq.n ? p->u.seq.stmts[at + 1] : NULL;
+    xf_quiet q;
+    xf_auto_quiet_begin(a->ctx, &q);
+    int bad = !l2 || xf_fuse(a->ctx, a->f, l1, l2, NULL, l1->loc);
+    why = xf_auto_quiet_end(a->ctx, &q);
+    ast_stmt *fused = bad ? NULL : xf_auto_loop_by_id(a->ctx, a->f, id1);
+    if (!bad && (!fused || (par && !parallel(a, fused)))) {
+        bad = 1;
+        why = "the fused loop would not be parallel";
+    }
+    if (bad) {
+        xf_auto_restore(a, snap);
+        xf_auto_log(a, PASS, n1, "not fused with %s: %s", n2, why ? why : "refused");
+        return 1;
+    }
+    xf_auto_log(a, PASS, n1, "fused with %s%s", n2, j > i + 1 ? " (moved up past the "
+                "statements between)" : "");
+    return 1;
+}
+
+/* Look for a pair to fuse in seq; 1 when the function changed. */
+static int scan_seq(fuse_state *st, ast_stmt *seq)
+{
+    int n = seq->u.seq.n;
+    for (int i = 0; i + 1 < n; i++) {
+        ast_stmt *l1 = seq->u.seq.stmts[i];
+        if (l1->kind != AST_FOR || l1->u.loop.par != AST_SERIAL)
+            continue;
+        for (int j = i + 1; j < n && j <= i + 1 + MAX_GAP; j++) {
+            ast_stmt *l2 = seq->u.seq.stmts[j];
+            if (l2->kind != AST_FOR || !same_range(l1, l2) || l2->u.loop.par != AST_SERIAL)
+                continue;
+            if (!tried(st, l1, l2) && attempt(st, seq, i, j))
+                return 1;
+            break;
+        }
+    }
+    return 0;
+}
+
+/* The sequences of f. */
+typedef struct seq_walk {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec seqs;
+} seq_walk;
+
+static int seq_walk_cb(ast_visitor *v, ast_stmt *s)
+{
+    seq_walk *w = (seq_walk *)v;
+    if (s->kind == AST_SEQ)
+        ft_vec_push(w->ctx, &w->seqs, s);
+    return 1;
+}
+
+int xf_auto_fuse(xf_auto *a)
+{
+    fuse_state st = {.a = a};
+    int size;
+    if (!xf_auto_small(a, &size)) {
+        xf_auto_log(a, PASS, a->f->name, "skipped: %d statements (the fuse check maps "
+                    "every dependence of the function; at most %d)", size, XF_AUTO_CHECK_MAX);
+        return 0;
+    }
+    int changed = 1, rounds = 0, n = 0;
+    while (changed && rounds++ < 256) {
+        changed = 0;
+        seq_walk w = {.v.stmt = seq_walk_cb, .ctx = a->ctx};
+        ast_visit(a->f->body, &w.v);
+        for (int i = 0; i < w.seqs.len && !changed; i++)
+            changed = scan_seq(&st, w.seqs.items[i]);
+        n += changed;
+    }
+    return n;
+}

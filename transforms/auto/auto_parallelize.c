@@ -1,0 +1,202 @@
+/* auto_parallelize.c - run the outermost parallel loop of each nest with
+ * OpenMP.
+ *
+ * Requires: f's AST (after auto_vectorize).
+ * Provides: in every loop nest, the outermost loop whose iterations are
+ * independent (an_loop_parallel answers OK) marked AST_OPENMP through
+ * xf_parallelize; the loops inside it are left alone.  A loop that is
+ * short (a constant trip count of at most SHORT_TRIPS) or that carries a
+ * dependence is passed over for the loops in its body.  Loops where only
+ * same-operator reductions collide are passed over too: the atomics that
+ * would make them parallel usually cost more than they give.  When the
+ * chosen loop is short (fewer than MERGE_BELOW iterations) and its body is
+ * only one more parallel loop, the two are merged first (xf_merge) so that
+ * the threads share more iterations.  A vectorized loop (auto_vectorize)
+ * that the walk reaches, no enclosing loop being parallel, runs with
+ * threads instead.
+ */
+#include "auto_util.h"
+
+#include "../schedule.h"
+#include "../xf_util.h"
+
+enum { SHORT_TRIPS = 4, MERGE_BELOW = 64 };
+
+static const char *const PASS = "auto_parallelize";
+
+/* The walk's state: loops already logged (IDs), so that a rescan after a
+ * merge does not log them twice. */
+typedef struct par_walk {
+    xf_auto *a;
+    ft_vec seen;
+    ft_vec nomerge;       /* IDs of loops whose merge did not pay */
+} par_walk;
+
+/* Whether loop was seen before (and remember it). */
+static int seen(par_walk *w, const ast_stmt *loop)
+{
+    for (int i = 0; i < w->seen.len; i++)
+        if (w->seen.items[i] == (void *)(intptr_t)loop->id)
+            return 1;
+    ft_vec_push(w->a->ctx, &w->seen, (void *)(intptr_t)loop->id);
+    return 0;
+}
+
+static int walk(par_walk *w, ast_stmt *s);
+
+/* The loop that is all of loop's body, when there is one. */
+static ast_stmt *only_inner_loop(ast_stmt *loop)
+{
+    ast_stmt *b = loop->u.loop.body;
+    if (b->kind == AST_SEQ && b->u.seq.n == 1)
+        b = b->u.seq.stmts[0];
+    return b->kind == AST_FOR ? b : NULL;
+}
+
+/* Merge a short parallel loop with the parallel loop that is its whole
+ * body, then parallelize the result; 1 when done. */
+static int merge_and_parallelize(par_walk *w, ast_stmt *loop, int64_t n)
+{
+    xf_auto *a = w->a;
+    ast_stmt *inner = only_inner_loop(loop);
+    const char *why;
+    if (!inner || inner->u.loop.par == AST_OPENMP || xf_auto_loop_par(a, inner, &why) != AN_PAR_OK)
+        return 0;
+    const char *lname = xf_auto_name(a, loop), *iname = xf_auto_name(a, inner);
+    int id = loop->id;
+    for (int i = 0; i < w->nomerge.len; i++)
+        if (w->nomerge.items[i] == (void *)(intptr_t)id)
+            return 0;
+    ast_stmt *snap = xf_auto_snapshot(a);
+    ast_par was = inner->u.loop.par;
+    inner->u.loop.par = AST_SERIAL;       /* merge takes serial loops */
+    xf_quiet q;
+    xf_auto_quiet_begin(a->ctx, &q);
+    int bad = xf_merge(a->ctx, a->f, loop, inner, NULL, loop->loc);
+    why = xf_auto_quiet_end(a->ctx, &q);
+    if (bad) {
+        inner->u.loop.par = was;
+        xf_auto_log(a, PASS, lname, "not merged with %s: %s", iname, why);
+        return 0;
+    }
+    ast_stmt *m = xf_auto_loop_by_id(a->ctx, a->f, id);
+    xf_auto_quiet_begin(a->ctx, &q);
+    bad = !m || xf_parallelize(a->ctx, a->f, m, m->loc);
+    why = xf_auto_quiet_end(a->ctx, &q);
+    if (bad) {
+        xf_auto_restore(a, snap);
+        ft_vec_push(a->ctx, &w->nomerge, (void *)(intptr_t)id);
+        xf_auto_log(a, PASS, lname, "not merged with %s: the merged loop would not be "
+                    "parallel: %s", iname, why);
+        return 1;
+    }
+    xf_auto_label(a, m);
+    seen(w, m);
+    xf_auto_log(a, PASS, lname, "merged with %s%s (%lld iterations outside) into %s, "
+                "parallelized", iname, was == AST_VECTORIZE ? " (no longer vectorized)" : "",
+                (long long)n, xf_auto_name(a, m));
+    return 1;
+}
+
+/* A vectorized loop that no parallel loop encloses: run it with threads
+ * instead when it can (each thread's chunk is still a simple loop the C
+ * compiler vectorizes); else leave it vectorized. */
+static int vectorized_loop(par_walk *w, ast_stmt *loop, int quiet)
+{
+    xf_auto *a = w->a;
+    const char *lname = xf_auto_name(a, loop);
+    int64_t n = 0;
+    if (xf_auto_const_trips(a->ctx, loop, &n) && n <= MERGE_BELOW) {
+        if (!quiet)
+            xf_auto_log(a, PASS, lname, "left vectorized (%lld iterations)", (long long)n);
+        return 0;
+    }
+    loop->u.loop.par = AST_SERIAL;
+    xf_quiet q;
+    xf_auto_quiet_begin(a->ctx, &q);
+    int bad = xf_parallelize(a->ctx, a->f, loop, loop->loc);
+    const char *why = xf_auto_quiet_end(a->ctx, &q);
+    if (bad) {
+        loop->u.loop.par = AST_VECTORIZE;
+        if (!quiet)
+            xf_auto_log(a, PASS, lname, "left vectorized: %s", why);
+        return 0;
+    }
+    xf_auto_label(a, loop);
+    xf_auto_log(a, PASS, lname, "parallelized instead of vectorized (no enclosing loop "
+                "is parallel)");
+    return 0;
+}
+
+/* Decide loop: parallelize it, or go into its body.  1 when the tree
+ * changed shape (the walk starts again). */
+static int try_loop(par_walk *w, ast_stmt *loop)
+{
+    xf_auto *a = w->a;
+    int quiet = seen(w, loop);
+    const char *lname = xf_auto_name(a, loop), *why = NULL;
+    if (loop->u.loop.par == AST_VECTORIZE)
+        return vectorized_loop(w, loop, quiet);
+    if (loop->u.loop.par != AST_SERIAL)
+        return 0;
+    int64_t n = 0;
+    int is_const = xf_auto_const_trips(a->ctx, loop, &n);
+    if (is_const && n <= SHORT_TRIPS) {
+        if (!quiet)
+            xf_auto_log(a, PASS, lname, "passed over: %lld iterations", (long long)n);
+        return walk(w, loop->u.loop.body);
+    }
+    an_par r = xf_auto_loop_par(a, loop, &why);
+    if (r != AN_PAR_OK) {
+        if (!quiet)
+            xf_auto_log(a, PASS, lname, "not parallel: %s", r == AN_PAR_NO ? why
+                        : r == AN_PAR_ERROR ? "the dependence analysis failed"
+                        : "reductions of different iterations collide (would need atomics)");
+        return walk(w, loop->u.loop.body);
+    }
+    if (is_const && n < MERGE_BELOW && merge_and_parallelize(w, loop, n))
+        return 1;
+    xf_quiet q;
+    xf_auto_quiet_begin(a->ctx, &q);
+    int bad = xf_parallelize(a->ctx, a->f, loop, loop->loc);
+    why = xf_auto_quiet_end(a->ctx, &q);
+    if (bad) {
+        xf_auto_log(a, PASS, lname, "refused: %s", why);
+        return walk(w, loop->u.loop.body);
+    }
+    xf_auto_label(a, loop);
+    xf_auto_log(a, PASS, lname, "parallelized");
+    return 0;
+}
+
+/* Walk s for the outermost loops; 1 when the tree changed shape. */
+static int walk(par_walk *w, ast_stmt *s)
+{
+    if (!s)
+        return 0;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            if (walk(w, s->u.seq.stmts[i]))
+                return 1;
+        return 0;
+    case AST_VARDEF: return walk(w, s->u.def.body);
+    case AST_IF: return walk(w, s->u.branch.then) || walk(w, s->u.branch.other);
+    case AST_FOR: return try_loop(w, s);
+    default: return 0;
+    }
+}
+
+int xf_auto_parallelize(xf_auto *a)
+{
+    par_walk w = {.a = a};
+    int rounds = 0;
+    while (walk(&w, a->f->body) && ++rounds < 64)
+        ;
+    int n = 0;
+    ft_vec loops = {0};
+    xf_auto_loops(a->ctx, a->f, &loops);
+    for (int i = 0; i < loops.len; i++)
+        n += ((ast_stmt *)loops.items[i])->u.loop.par == AST_OPENMP;
+    return n;
+}

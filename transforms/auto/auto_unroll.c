@@ -1,0 +1,54 @@
+/* auto_unroll.c - unroll very short constant loops.
+ *
+ * Requires: f's AST (after the other auto passes).
+ * Provides: every serial innermost loop (no loop in its body) with a
+ * constant range of at most MAX_TRIPS iterations replaced by copies of its
+ * body (xf_unroll), so that the C compiler sees straight-line code (the
+ * three neighbours of a mesh face, a 2 x 2 window).
+ */
+#include "auto_util.h"
+
+#include "../schedule.h"
+
+enum { MAX_TRIPS = 4 };
+
+static const char *const PASS = "auto_unroll";
+
+/* Unroll the first candidate loop of f; 1 when one was unrolled. */
+static int unroll_one(xf_auto *a, ft_vec *done)
+{
+    ft_vec loops = {0};
+    xf_auto_loops(a->ctx, a->f, &loops);
+    for (int i = 0; i < loops.len; i++) {
+        ast_stmt *l = loops.items[i];
+        int64_t n;
+        int old = 0;
+        for (int k = 0; k < done->len && !old; k++)
+            old = done->items[k] == (void *)(intptr_t)l->id;
+        if (old || l->u.loop.par != AST_SERIAL || xf_auto_has_loop(l->u.loop.body) ||
+            !xf_auto_const_trips(a->ctx, l, &n) || n > MAX_TRIPS)
+            continue;
+        ft_vec_push(a->ctx, done, (void *)(intptr_t)l->id);
+        const char *lname = xf_auto_name(a, l);
+        xf_quiet q;
+        xf_auto_quiet_begin(a->ctx, &q);
+        int bad = xf_unroll(a->ctx, a->f, l, l->loc);
+        const char *why = xf_auto_quiet_end(a->ctx, &q);
+        if (bad) {
+            xf_auto_log(a, PASS, lname, "not unrolled: %s", why);
+            continue;
+        }
+        xf_auto_log(a, PASS, lname, "unrolled (%lld iterations)", (long long)n);
+        return 1;
+    }
+    return 0;
+}
+
+int xf_auto_unroll(xf_auto *a)
+{
+    ft_vec done = {0};
+    int n = 0;
+    while (n < 1024 && unroll_one(a, &done))
+        n++;
+    return n;
+}

@@ -1,0 +1,231 @@
+/* auto_util.c - quiet primitives, the -v log and loop helpers shared by
+ * the auto-scheduler's passes (auto_util.h). */
+#include "auto_util.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sched_util.h"
+#include "../xf_util.h"
+#include "visit.h"
+
+/* ------------------------------------------------------------ quiet mode */
+
+void xf_auto_quiet_begin(ft_ctx *ctx, xf_quiet *q)
+{
+    *q = (xf_quiet){.saved_out = ctx->diag_out, .saved_nerrors = ctx->nerrors};
+    q->mem = open_memstream(&q->buf, &q->len);
+    if (q->mem)
+        ctx->diag_out = q->mem;
+    ctx->nerrors = 0;
+}
+
+/* The message of the first "error: " line of text, arena-owned. */
+static const char *first_error(ft_ctx *ctx, const char *text)
+{
+    const char *e = text ? strstr(text, "error: ") : NULL;
+    return e ? xf_auto_first_line(ctx, e + strlen("error: ")) : NULL;
+}
+
+const char *xf_auto_quiet_end(ft_ctx *ctx, xf_quiet *q)
+{
+    const char *why = NULL;
+    if (q->mem) {
+        fclose(q->mem);
+        why = ctx->nerrors ? first_error(ctx, q->buf) : NULL;
+        free(q->buf);
+    }
+    if (ctx->nerrors && !why)
+        why = "refused";
+    ctx->diag_out = q->saved_out;
+    ctx->nerrors = q->saved_nerrors;
+    return why;
+}
+
+/* ---------------------------------------------------------------- log */
+
+void xf_auto_log(xf_auto *a, const char *pass, const char *what, const char *fmt, ...)
+{
+    if (!a->ctx->opts.verbose)
+        return;
+    FILE *out = a->ctx->diag_out;
+    fprintf(out, "ftc: %s: %s: %s: ", pass, a->f->name, what);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(out, fmt, ap);
+    va_end(ap);
+    fputc('\n', out);
+}
+
+const char *xf_auto_name(xf_auto *a, const ast_stmt *s)
+{
+    return ft_fmt(a->ctx, "%s (#%d)", xf_sched_name(a->ctx, s), s->id);
+}
+
+const char *xf_auto_first_line(ft_ctx *ctx, const char *text)
+{
+    if (!text)
+        return "";
+    const char *nl = strchr(text, '\n');
+    return nl ? ft_strndup(ctx, text, (size_t)(nl - text)) : ft_strdup(ctx, text);
+}
+
+/* ------------------------------------------------------------- loops */
+
+typedef struct loop_walk {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec *out;
+    const char *iter;      /* count loops over this iterator */
+    int n_iter;
+} loop_walk;
+
+static int loop_walk_cb(ast_visitor *v, ast_stmt *s)
+{
+    loop_walk *w = (loop_walk *)v;
+    if (s->kind != AST_FOR)
+        return 1;
+    if (w->out)
+        ft_vec_push(w->ctx, w->out, s);
+    if (w->iter && strcmp(s->u.loop.iter, w->iter) == 0)
+        w->n_iter++;
+    return 1;
+}
+
+void xf_auto_loops(ft_ctx *ctx, ast_func *f, ft_vec *out)
+{
+    loop_walk w = {.v.stmt = loop_walk_cb, .ctx = ctx, .out = out};
+    ast_visit(f->body, &w.v);
+}
+
+ast_stmt *xf_auto_loop_by_id(ft_ctx *ctx, ast_func *f, int id)
+{
+    ft_vec loops = {0};
+    xf_auto_loops(ctx, f, &loops);
+    for (int i = 0; i < loops.len; i++)
+        if (((ast_stmt *)loops.items[i])->id == id)
+            return loops.items[i];
+    return NULL;
+}
+
+void xf_auto_enclosing_loops(ft_ctx *ctx, ast_func *f, const ast_stmt *s, ft_vec *out)
+{
+    ft_vec anc = {0};
+    xf_ancestors(ctx, f->body, s, &anc);
+    for (int i = 0; i < anc.len; i++)
+        if (((ast_stmt *)anc.items[i])->kind == AST_FOR)
+            ft_vec_push(ctx, out, anc.items[i]);
+}
+
+/* Stops the walk at the first loop under the root. */
+typedef struct loop_find {
+    ast_visitor v;
+    const ast_stmt *root;
+    int found;
+} loop_find;
+
+static int loop_find_cb(ast_visitor *v, ast_stmt *s)
+{
+    loop_find *w = (loop_find *)v;
+    if (s != w->root && s->kind == AST_FOR)
+        w->found = 1;
+    return !w->found;
+}
+
+int xf_auto_has_loop(ast_stmt *s)
+{
+    loop_find w = {.v.stmt = loop_find_cb, .root = s};
+    if (s)
+        ast_visit(s, &w.v);
+    return w.found;
+}
+
+int xf_auto_const_trips(ft_ctx *ctx, const ast_stmt *loop, int64_t *n)
+{
+    ast_expr *t = xf_trip_count(ctx, loop);
+    if (!t || t->kind != AST_INT)
+        return 0;
+    *n = t->u.ival > 0 ? t->u.ival : 0;
+    return 1;
+}
+
+/* Whether a statement under s has the label name. */
+typedef struct label_find {
+    ast_visitor v;
+    const char *name;
+    int found;
+} label_find;
+
+static int label_find_cb(ast_visitor *v, ast_stmt *s)
+{
+    label_find *w = (label_find *)v;
+    if (s->label && strcmp(s->label, w->name) == 0)
+        w->found = 1;
+    return !w->found;
+}
+
+static int label_used(ast_stmt *s, const char *name)
+{
+    label_find w = {.v.stmt = label_find_cb, .name = name};
+    ast_visit(s, &w.v);
+    return w.found;
+}
+
+void xf_auto_label(xf_auto *a, ast_stmt *loop)
+{
+    if (loop->label)
+        return;
+    loop_walk w = {.v.stmt = loop_walk_cb, .iter = loop->u.loop.iter};
+    ast_visit(a->f->body, &w.v);
+    if (w.n_iter <= 1)
+        return;
+    const char *name = ft_fmt(a->ctx, "L_%s", loop->u.loop.iter);
+    for (int k = 1; label_used(a->f->body, name); k++)
+        name = ft_fmt(a->ctx, "L_%s_%d", loop->u.loop.iter, k);
+    loop->label = name;
+}
+
+an_par xf_auto_loop_par(xf_auto *a, const ast_stmt *loop, const char **why)
+{
+    an_deps *d = an_func_deps(a->ctx, a->f);
+    if (!d) {
+        *why = "the dependence analysis failed";
+        return AN_PAR_ERROR;
+    }
+    char *witness = NULL;
+    an_par r = an_loop_parallel(d, loop, &witness);
+    *why = witness ? xf_auto_first_line(a->ctx, witness) : "";
+    an_deps_free(d);
+    return r;
+}
+
+typedef struct leaf_count {
+    ast_visitor v;
+    int n;
+} leaf_count;
+
+static int leaf_count_cb(ast_visitor *v, ast_stmt *s)
+{
+    if (s->kind == AST_STORE || s->kind == AST_REDUCE || s->kind == AST_ASSERT)
+        ((leaf_count *)v)->n++;
+    return 1;
+}
+
+int xf_auto_small(xf_auto *a, int *n)
+{
+    leaf_count c = {.v.stmt = leaf_count_cb};
+    ast_visit(a->f->body, &c.v);
+    *n = c.n;
+    return c.n <= XF_AUTO_CHECK_MAX;
+}
+
+ast_stmt *xf_auto_snapshot(xf_auto *a)
+{
+    return xf_clone_stmt(a->ctx, a->f->body, 1);
+}
+
+void xf_auto_restore(xf_auto *a, ast_stmt *snap)
+{
+    a->f->body = snap;
+}

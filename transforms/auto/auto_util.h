@@ -1,0 +1,92 @@
+/* auto_util.h - what the auto-scheduler's passes (transforms/auto/) share.
+ *
+ * A pass gets an xf_auto for one function.  It calls the primitives of
+ * schedule.h between xf_auto_quiet_begin and xf_auto_quiet_end, so that a
+ * refusal is not reported as an error of the program but becomes the reason
+ * the pass logs (-v).  Passes rescan the function after every change, so
+ * they find loops again by statement ID rather than keep pointers.
+ */
+#ifndef FT_AUTO_UTIL_H
+#define FT_AUTO_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../analysis/deps.h"
+#include "../../ast/ast.h"
+
+/* The function an auto pass works on. */
+typedef struct xf_auto {
+    ft_ctx *ctx;
+    ast_func *f;
+} xf_auto;
+
+/* One pass over a->f; each returns the number of transforms applied. */
+int xf_auto_fuse(xf_auto *a);
+int xf_auto_vectorize(xf_auto *a);
+int xf_auto_parallelize(xf_auto *a);
+int xf_auto_mem_type(xf_auto *a);
+int xf_auto_use_lib(xf_auto *a);
+int xf_auto_unroll(xf_auto *a);
+
+/* ------------------------------------------------------------ quiet mode */
+
+/* Saved diagnostics state while primitives run quietly. */
+typedef struct xf_quiet {
+    FILE *saved_out;
+    int saved_nerrors;
+    char *buf;
+    size_t len;
+    FILE *mem;
+} xf_quiet;
+
+/* Send diagnostics to a memory buffer instead of ctx->diag_out. */
+void xf_auto_quiet_begin(ft_ctx *ctx, xf_quiet *q);
+/* Restore ctx->diag_out and ctx->nerrors; returns the first error message
+ * reported meanwhile (its first line, without location; arena-owned), or
+ * NULL when there was none. */
+const char *xf_auto_quiet_end(ft_ctx *ctx, xf_quiet *q);
+
+/* ---------------------------------------------------------------- log */
+
+/* With -v, print "ftc: PASS: FUNC: WHAT: message" on ctx->diag_out. */
+void xf_auto_log(xf_auto *a, const char *pass, const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* The name a log line uses for a statement: label, iterator, or S<id>,
+ * with its ID: "Li (#12)". */
+const char *xf_auto_name(xf_auto *a, const ast_stmt *s);
+/* The first line of text (a witness or an error), arena-owned. */
+const char *xf_auto_first_line(ft_ctx *ctx, const char *text);
+
+/* ------------------------------------------------------------- loops */
+
+/* Every loop of f, outer ones before the loops inside them (pre-order). */
+void xf_auto_loops(ft_ctx *ctx, ast_func *f, ft_vec *out);
+/* The loop of f with statement ID id, or NULL. */
+ast_stmt *xf_auto_loop_by_id(ft_ctx *ctx, ast_func *f, int id);
+/* The loops enclosing s in f, outermost first. */
+void xf_auto_enclosing_loops(ft_ctx *ctx, ast_func *f, const ast_stmt *s, ft_vec *out);
+/* Whether a loop is under s (s excluded). */
+int xf_auto_has_loop(ast_stmt *s);
+/* The constant trip count of loop in *n; 0 when it is not constant. */
+int xf_auto_const_trips(ft_ctx *ctx, const ast_stmt *loop, int64_t *n);
+/* Give loop a label when it has none and its iterator names other loops of
+ * f too, so that the printed `schedule` block names it (dumps parse back). */
+void xf_auto_label(xf_auto *a, ast_stmt *loop);
+/* What running loop's iterations in parallel needs (an_loop_parallel on
+ * f's current dependences); *why: the first line of the witness. */
+an_par xf_auto_loop_par(xf_auto *a, const ast_stmt *loop, const char **why);
+
+/* Whether f is small enough (at most XF_AUTO_CHECK_MAX stores, reductions,
+ * asserts) for the primitives whose legality check maps every dependence of
+ * the function through a new order (fuse, swap, reorder: xf_check_order):
+ * that check grows fast with the function; *n: the count. */
+enum { XF_AUTO_CHECK_MAX = 10 };
+int xf_auto_small(xf_auto *a, int *n);
+
+/* A copy of f's body to go back to when a sequence of primitives does not
+ * pay off (statement IDs and labels kept). */
+ast_stmt *xf_auto_snapshot(xf_auto *a);
+void xf_auto_restore(xf_auto *a, ast_stmt *snap);
+
+#endif
