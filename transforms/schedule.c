@@ -18,7 +18,7 @@
 #include "visit.h"
 
 static const char *const later_primitives[] = {
-    "blend", "as_lib", NULL};
+    "as_lib", NULL};
 
 /* ---------------------------------------------------------- finding loops */
 
@@ -243,7 +243,7 @@ static int sched_parallelize(ft_ctx *ctx, ast_func *f, const sched_line *ln)
     return loop ? xf_parallelize(ctx, f, loop, ln->loc) : 1;
 }
 
-/* vectorize(L), unroll(L), separate_tail(L) */
+/* vectorize(L), unroll(L), separate_tail(L), blend(L) */
 static int sched_one_loop(ft_ctx *ctx, ast_func *f, const sched_line *ln)
 {
     int bad = 0;
@@ -255,6 +255,8 @@ static int sched_one_loop(ft_ctx *ctx, ast_func *f, const sched_line *ln)
         return 1;
     if (strcmp(ln->prim, "separate_tail") == 0)
         return xf_separate_tail(ctx, f, loop, ln->loc);
+    if (strcmp(ln->prim, "blend") == 0)
+        return xf_blend(ctx, f, loop, ln->loc);
     return strcmp(ln->prim, "unroll") == 0 ? xf_unroll(ctx, f, loop, ln->loc)
                                            : xf_vectorize(ctx, f, loop, ln->loc);
 }
@@ -513,6 +515,7 @@ static const struct { const char *name; sched_fn fn; } primitives[] = {
     {"var_merge", sched_var_merge},
     {"inline", sched_inline},
     {"separate_tail", sched_one_loop},
+    {"blend", sched_one_loop},
     {NULL, NULL}};
 
 /* One schedule statement. */

@@ -106,6 +106,11 @@ int xf_inline(ft_ctx *ctx, ast_func *f, const char *var, ft_loc loc);
  * are all true (the guards dropped) and the ones before and after. */
 int xf_separate_tail(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
 
+/* blend(L): a short constant loop unrolled with the statements of its
+ * iterations interleaved (through the loops of its body that do not depend
+ * on it). */
+int xf_blend(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
+
 /* The VarDef of f's local named (or labelled) name; NULL after an error
  * at loc naming prim ("set_mtype of") when there is none, it is ambiguous
  * or name is a parameter. */

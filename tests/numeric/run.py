@@ -561,6 +561,17 @@ for n in (1, 6, 33):
     case(f"sched_file[{n}]", sched_file, n)
 
 
+def sched_blended(n):
+    x = np.random.default_rng(n).integers(-8, 8, (3, n)).astype(f32)
+    outs = ftc_run(prog("schedules.ft"), "blended", {"n": n}, {"x": x}, 2)
+    exact(outs, "y", x * 2 + np.arange(3, dtype=f32)[:, None], f32)
+    exact(outs, "z", x[:, 0] + 1, f32)
+
+
+for n in (1, 8, 33):
+    case(f"sched_blended[{n}]", sched_blended, n)
+
+
 # tests/numeric/progs/auto.ft (the auto-scheduler keeps the results)
 
 def auto_prog(n, m, threads):
