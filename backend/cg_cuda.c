@@ -920,6 +920,25 @@ static int cu_host_expr(const ast_expr *e)
     return !cu_has_load(e);
 }
 
+/* The name a host value's declaration declares ("x" of "const float *x"). */
+static const char *cu_hostval_name(const cu_hostval *h)
+{
+    const char *sp = strrchr(h->decl, ' ');
+    const char *n = sp ? sp + 1 : h->decl;
+    return *n == '*' ? n + 1 : n;
+}
+
+/* Whether host value i is shadowed by a later one of the same name (an
+ * inner local tensor named like an outer one). */
+static int cu_hostval_shadowed(cu_emitter *em, int i)
+{
+    const char *n = cu_hostval_name(em->hostvals.items[i]);
+    for (int j = i + 1; j < em->hostvals.len; j++)
+        if (strcmp(n, cu_hostval_name(em->hostvals.items[j])) == 0)
+            return 1;
+    return 0;
+}
+
 /* The kernel's parameter list and the launch's argument list. */
 static void cu_kernel_params(cu_emitter *em, const char **params, const char **args)
 {
@@ -930,6 +949,8 @@ static void cu_kernel_params(cu_emitter *em, const char **params, const char **a
     fputs("ft__derr", a);
     for (int i = 0; i < em->hostvals.len; i++) {
         cu_hostval *h = em->hostvals.items[i];
+        if (cu_hostval_shadowed(em, i))
+            continue;
         fprintf(p, ", %s", h->decl);
         fprintf(a, ", %s", h->arg);
     }
