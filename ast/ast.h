@@ -206,10 +206,22 @@ typedef struct ast_func {
     ft_loc loc;
 } ast_func;
 
+/* A size function of the library: `size_t NAME(int64_t size, ...)`
+ * returning value (an expression of the size params), e.g. a gradient's
+ * tape size in bytes (autodiff/). */
+typedef struct ast_sizefn {
+    const char *name;
+    int nparams;             /* size parameters only */
+    ast_param *params;
+    ast_expr *value;
+} ast_sizefn;
+
 /* A compiled module: the exported functions, in source order. */
 typedef struct ast_program {
     int nfuncs;
     ast_func **funcs;
+    int nsizefns;            /* size functions (may be 0) */
+    ast_sizefn **sizefns;
 } ast_program;
 
 /* Print as valid .ft source (print -> parse -> print is a fixed point). */

@@ -34,6 +34,8 @@ typedef struct ft_options {
     const char *cflags;      /* flags replacing the default optimisation flags */
     int no_auto;             /* --no-auto: skip the auto-scheduler */
     int verbose;             /* -v */
+    int explain_tapes;       /* --explain-tapes: print autodiff's tape decisions */
+    int promote_f64;         /* --promote-f64: compute in f64 (gradcheck) */
     int ndefines;            /* -D NAME=VALUE overrides of `const` */
     const char **define_names;
     int64_t *define_values;

@@ -1128,6 +1128,29 @@ static void cg_func(cg_emitter *em, const ast_func *f)
     em->indent = 0;
 }
 
+/* Write "size_t NAME(int64_t n, ...)" of a size function. */
+static void cg_sizefn_signature(cg_emitter *em, const ast_sizefn *s)
+{
+    fprintf(em->out, "size_t %s(", s->name);
+    for (int i = 0; i < s->nparams; i++)
+        fprintf(em->out, "%sint64_t %s", i ? ", " : "", cg_cname(em, s->params[i].name));
+    fputs(s->nparams ? ")" : "void)", em->out);
+}
+
+/* Emit a size function (a gradient's tape bytes): its value, or 0 when a
+ * size is negative. */
+static void cg_sizefn(cg_emitter *em, const ast_sizefn *s)
+{
+    em->syms.len = 0;
+    const char *v = cg_expr_str(em, s->value, 0);
+    cg_sizefn_signature(em, s);
+    fputs("\n{\n", em->out);
+    for (int i = 0; i < s->nparams; i++)
+        cg_line(em, "    if (%s < 0) return 0;", cg_cname(em, s->params[i].name));
+    cg_line(em, "    return (size_t)(%s);", v);
+    fputs("}\n\n", em->out);
+}
+
 /* The call wrapper of f: ft__args[k] points to an int64_t for a size, is
  * the data pointer for a tensor (reserved names here and in the shapes
  * function, so a size or function named `args` or `dims` cannot clash). */
@@ -1413,6 +1436,8 @@ int cg_emit_c(ft_ctx *ctx, const ast_program *p, FILE *out)
         cg_shapes_fn(&em, f);
         cg_param_descs(&em, f);
     }
+    for (int i = 0; i < p->nsizefns; i++)
+        cg_sizefn(&em, p->sizefns[i]);
     cg_module_desc(&em, p);
     fclose(em.out);
     cg_prelude(&em, out);
@@ -1481,6 +1506,12 @@ int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname, FILE 
     for (int i = 0; i < p->nfuncs; i++) {
         cg_header_doc(&em, p->funcs[i]);
         cg_signature(&em, p->funcs[i]);
+        fputs(";\n\n", out);
+    }
+    for (int i = 0; i < p->nsizefns; i++) {
+        fprintf(out, "/* %s: bytes of the tape of a gradient (0 for a negative size). */\n",
+                p->sizefns[i]->name);
+        cg_sizefn_signature(&em, p->sizefns[i]);
         fputs(";\n\n", out);
     }
     fprintf(out, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", g);

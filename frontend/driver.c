@@ -14,10 +14,11 @@
 #include "schedule.h"
 #include "simplify.h"
 #include "deps.h"
+#include "ad.h"
 
 const char *const ft_pass_names[] = {"lower", "simplify", "retarget", "prop_temps",
                                      "remove_copies", "shrink_vars", "hoist", "remove_dead",
-                                     "schedule", "auto", NULL};
+                                     "grad", "schedule", "auto", NULL};
 
 /* The stdlib (stdlib/NAME.ft), embedded at build time by stdlib/embed.py. */
 extern const int ft_stdlib_count;
@@ -89,6 +90,10 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
     if (!p)
         return NULL;
     maybe_dump("lower", dump_after, dump_out, p);
+    /* autodiff/promote.c, --promote-f64 only (gradcheck): needs the AST.
+     * Leaves: every f32 tensor and value f64. */
+    if (ctx->opts.promote_f64)
+        ad_promote_f64(ctx, p);
 
     /* transforms/simplify.c: needs the AST.  Leaves: constants folded,
      * comparisons, `//`, `%`, min/max decided under the loop ranges and
@@ -125,6 +130,13 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
      * unused locals, no empty loops or branches. */
     xf_remove_dead(ctx, p);
     maybe_dump("remove_dead", dump_after, dump_out, p);
+
+    /* autodiff/grad.c: the `grad` declarations.  Needs: the cleaned AST.
+     * Leaves: g_fwd, g_bwd and g appended as exported functions (scheduled
+     * like any other by the passes after), g_tape_bytes as a size function. */
+    if (ad_grad_program(ctx, p, file))
+        return NULL;
+    maybe_dump("grad", dump_after, dump_out, p);
 
     /* transforms/schedule.c: the user's `schedule` blocks.  Needs: the AST.
      * Leaves: parallel loops marked, colliding reductions marked atomic. */

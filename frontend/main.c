@@ -18,6 +18,7 @@
 #include "backend/cg.h"
 #include "frontend/driver.h"
 #include "runtime/rt.h"
+#include "autodiff/ad.h"
 
 #ifndef FTC_VERSION
 #define FTC_VERSION "0.1.0"
@@ -26,7 +27,7 @@
 enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2 };
 
 /* Commands, as bits so that a flag can list the commands that accept it. */
-enum { CMD_BUILD = 1, CMD_CHECK = 2, CMD_RUN = 4, CMD_ALL = 7 };
+enum { CMD_BUILD = 1, CMD_CHECK = 2, CMD_RUN = 4, CMD_GRADCHECK = 8, CMD_ALL = 15 };
 
 /* Everything the command line said.  Strings point into argv except the
  * -D names, which are malloc-owned (freed by cli_free). */
@@ -39,6 +40,7 @@ typedef struct cli {
     const char *cc, *cflags;
     int no_auto, verbose, emit_c, emit_deps;
     int target_cuda;            /* --target cuda */
+    int explain_tapes, promote_f64;   /* --explain-tapes, --promote-f64 */
     const char *arch;           /* --arch */
     const char *dump_after, *schedule;
     int ndefines;
@@ -55,7 +57,7 @@ typedef struct cli {
 typedef enum cli_flag_id {
     F_HELP, F_VERSION, F_OUT, F_DEFINE, F_NO_AUTO, F_CC, F_CFLAGS, F_VERBOSE,
     F_EMIT, F_DUMP_AFTER, F_SCHEDULE, F_RANDOM, F_SEED, F_BENCH, F_OUT_DIR,
-    F_PRINT, F_NO_PRINT, F_TARGET, F_ARCH
+    F_PRINT, F_NO_PRINT, F_TARGET, F_ARCH, F_EXPLAIN_TAPES, F_PROMOTE_F64
 } cli_flag_id;
 
 typedef struct cli_flag {
@@ -74,10 +76,12 @@ static const cli_flag cli_flags[] = {
     {"-v", F_VERBOSE, 0, CMD_BUILD},        {"--emit", F_EMIT, 1, CMD_BUILD},
     {"--dump-after", F_DUMP_AFTER, 1, CMD_BUILD},
     {"--schedule", F_SCHEDULE, 1, CMD_BUILD},
-    {"--random", F_RANDOM, 0, CMD_RUN},     {"--seed", F_SEED, 1, CMD_RUN},
+    {"--random", F_RANDOM, 0, CMD_RUN},     {"--seed", F_SEED, 1, CMD_RUN | CMD_GRADCHECK},
     {"--bench", F_BENCH, 1, CMD_RUN},       {"--out-dir", F_OUT_DIR, 1, CMD_RUN},
     {"--print", F_PRINT, 0, CMD_RUN},       {"--no-print", F_NO_PRINT, 0, CMD_RUN},
     {"--target", F_TARGET, 1, CMD_BUILD | CMD_RUN},
+    {"--explain-tapes", F_EXPLAIN_TAPES, 0, CMD_BUILD | CMD_CHECK | CMD_GRADCHECK},
+    {"--promote-f64", F_PROMOTE_F64, 0, CMD_BUILD | CMD_CHECK | CMD_RUN},
     {"--arch", F_ARCH, 1, CMD_BUILD | CMD_RUN},
 };
 
@@ -86,6 +90,7 @@ static const char usage_text[] =
     "  ftc build PROG.ft -o libNAME.so [-D NAME=VALUE]... [--no-auto] [--cc CC] [--cflags FLAGS] [-v] [--emit=c] [--dump-after=PASS] [--schedule S.fts]\n"
     "  ftc build PROG.ft --target cuda [--arch sm_90] [build options]\n"
     "  ftc check PROG.ft [-D ...]\n"
+    "  ftc gradcheck PROG.ft FUNC wrt X [Y]... [name=value]... [--seed S] [-D ...]\n"
     "  ftc run PROG.ft|LIB.so FUNC [name=value]... [--random] [--seed S] [--bench N] [--out-dir DIR] [--print|--no-print] [-D ...] [--cc ...] [--cflags ...]\n"
     "  ftc PROG.ft [build options]   (the same as ftc build PROG.ft ...)\n"
     "  ftc --help\n"
@@ -114,6 +119,8 @@ static const char help_text[] =
     "  --emit=c           write the generated C to stdout (or to -o FILE.c); do not compile\n"
     "                     (with --target cuda, the CUDA C++, -o FILE.cu)\n"
     "  --emit=deps        print the dependences of every function (isl notation); do not compile\n"
+    "  --explain-tapes    print each gradient's tape decisions (save or recompute) and costs\n"
+    "  --promote-f64      compute in f64: every f32 tensor and value becomes f64\n"
     "  --dump-after=PASS  print the program after PASS (valid .ft) to stdout and stop\n"
     "  --schedule S.fts   apply the schedule blocks of a file\n"
     "  --random           random data for every in/inout tensor not given: floats\n"
@@ -260,6 +267,8 @@ static void cli_set_switch(cli *c, const cli_flag *f)
     case F_RANDOM: c->run.random = 1; break;
     case F_PRINT: c->run.print = 1; break;
     case F_NO_PRINT: c->run.print = 0; break;
+    case F_EXPLAIN_TAPES: c->explain_tapes = 1; break;
+    case F_PROMOTE_F64: c->promote_f64 = 1; break;
     default: break;
     }
 }
@@ -343,8 +352,8 @@ static int cli_parse(cli *c, int argc, char **argv)
  * given applies to it and that the positionals fit it. */
 static int cli_check(cli *c)
 {
-    static const char *const names[] = {"build", "check", "run"};
-    static const int need[] = {1, 1, 2};
+    static const char *const names[] = {"build", "check", "run", "gradcheck"};
+    static const int need[] = {1, 1, 2, 4};
     if (c->npos == 0)
         return cli_error(EXIT_USAGE, "no command given; expected build, check or run "
                          "(see ftc --help)");
@@ -355,9 +364,9 @@ static int cli_check(cli *c)
         c->pos[0] = "build";
     }
     int k = 0;
-    while (k < 3 && strcmp(c->pos[0], names[k]))
+    while (k < 4 && strcmp(c->pos[0], names[k]))
         k++;
-    if (k == 3)
+    if (k == 4)
         return cli_error(EXIT_USAGE, "unknown command '%s'; expected build, check or run "
                          "(see ftc --help)", c->pos[0]);
     c->cmd = 1 << k;
@@ -366,7 +375,7 @@ static int cli_check(cli *c)
             return cli_error(EXIT_USAGE, "option '%s' does not apply to `ftc %s`; see "
                              "ftc --help", c->flag_args[i], names[k]);
     int got = c->npos - 1;
-    if (got < need[k] || (c->cmd != CMD_RUN && got > need[k]))
+    if (got < need[k] || (c->cmd != CMD_RUN && c->cmd != CMD_GRADCHECK && got > need[k]))
         return cli_error(EXIT_USAGE, "`ftc %s` expects %s, got %d argument%s; see ftc --help",
                          names[k], c->cmd == CMD_RUN ? "PROG.ft|LIB.so FUNC [name=value]..."
                                                      : "one PROG.ft",
@@ -399,6 +408,8 @@ static void cli_to_ctx(const cli *c, ft_ctx *ctx)
     ctx->opts.define_names = c->define_names;
     ctx->opts.define_values = c->define_values;
     ctx->opts.target_cuda = c->target_cuda;
+    ctx->opts.explain_tapes = c->explain_tapes;
+    ctx->opts.promote_f64 = c->promote_f64 || c->cmd == CMD_GRADCHECK;
     ctx->opts.arch = c->arch;
 }
 
@@ -600,6 +611,60 @@ static int cmd_run(const cli *c)
     return r;
 }
 
+/* ftc gradcheck PROG.ft FUNC wrt X...: build PROG in f64 with the gradient
+ * of FUNC and compare it with finite differences (runtime/gradcheck.c). */
+static int cmd_gradcheck(const cli *c)
+{
+    if (strcmp(c->pos[3], "wrt"))
+        return cli_error(EXIT_USAGE, "`ftc gradcheck PROG.ft FUNC wrt X...`: expected `wrt` "
+                         "after the function name");
+    int nwrt = 0, nargs = 0;
+    const char **wrt = calloc((size_t)c->npos, sizeof *wrt);
+    char **args = calloc((size_t)c->npos, sizeof *args);
+    for (int i = 4; i < c->npos; i++) {
+        if (strchr(c->pos[i], '='))
+            args[nargs++] = c->pos[i];
+        else
+            wrt[nwrt++] = c->pos[i];
+    }
+    const char *tmp = getenv("TMPDIR");
+    char *dir = NULL, *so = NULL;
+    int r = EXIT_ERR;
+    ft_ctx *ctx = ft_ctx_new();
+    if (ctx && asprintf(&dir, "%s/ftc-gc-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= 0 &&
+        mkdtemp(dir)) {
+        cli_to_ctx(c, ctx);
+        ast_program *p = compile_file(ctx, c->pos[1], NULL);
+        ast_func *f = NULL;
+        for (int i = 0; p && i < p->nfuncs; i++)
+            if (!strcmp(p->funcs[i]->name, c->pos[2]))
+                f = p->funcs[i];
+        if (p && !f)
+            fprintf(stderr, "ftc gradcheck: no exported function `%s`\n", c->pos[2]);
+        const char *gname = f ? ft_fmt(ctx, "%s_gradcheck", f->name) : NULL;
+        if (f && !ad_grad_func(ctx, p, f, nwrt, wrt, AD_TAPE_AUTO, gname, f->loc) &&
+            asprintf(&so, "%s/libgc.so", dir) >= 0 && !cg_build_library(ctx, p, so)) {
+            char err[1024];
+            rt_lib *lib = rt_open(so, err, sizeof err);
+            if (!lib)
+                fprintf(stderr, "ftc: error: %s\n", err);
+            else {
+                r = rt_gradcheck(lib, c->pos[2], gname, nwrt, wrt, nargs, args,
+                                 c->run.seed, stdout, stderr) ? EXIT_ERR : EXIT_OK;
+                rt_close(lib);
+            }
+        }
+        remove_tree(dir);
+    }
+    if (ctx)
+        ft_ctx_free(ctx);
+    free(dir);
+    free(so);
+    free(wrt);
+    free(args);
+    return r;
+}
+
 /* ---------------------------------------------------------------- main */
 
 /* --help: the usage, the options and the passes of --dump-after. */
@@ -629,7 +694,8 @@ int main(int argc, char **argv)
     else if (!r && c.version)
         printf("ftc %s\n", FTC_VERSION);
     else if (!r && !(r = cli_check(&c)))
-        r = c.cmd == CMD_BUILD ? cmd_build(&c) : c.cmd == CMD_CHECK ? cmd_check(&c) : cmd_run(&c);
+        r = c.cmd == CMD_BUILD ? cmd_build(&c) : c.cmd == CMD_CHECK ? cmd_check(&c)
+          : c.cmd == CMD_GRADCHECK ? cmd_gradcheck(&c) : cmd_run(&c);
     cli_free(&c);
     return r;
 }

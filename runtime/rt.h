@@ -62,4 +62,14 @@ typedef struct rt_run_opts {
 int rt_run(rt_lib *lib, const char *fname, int nargs, char **args,
            const rt_run_opts *opts, FILE *out, FILE *err);
 
+/* `ftc gradcheck` (runtime/gradcheck.c): in a library built in f64 holding
+ * f and its gradient gname with respect to wrt, compare the gradient with
+ * central differences on random inputs (sizes and tensors may be given as
+ * name=value in args, as for rt_run).  Prints the largest relative error
+ * per wrt tensor to out.  Returns 0, 1 on a usage error or a failed call,
+ * 2 when an error exceeds 1e-6. */
+int rt_gradcheck(rt_lib *lib, const char *fname, const char *gname, int nwrt,
+                 const char *const *wrt, int nargs, char **args, uint64_t seed, FILE *out,
+                 FILE *err);
+
 #endif

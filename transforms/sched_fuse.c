@@ -128,7 +128,7 @@ int xf_fuse(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, const char *na
     if (name)
         l1->label = name;
     xf_sched_finish(ctx, f);
-    ast_program one = {1, &f};
+    ast_program one = {.nfuncs = 1, .funcs = &f};
     xf_shrink_vars(ctx, &one);
     xf_remove_dead(ctx, &one);
     return 0;

@@ -691,6 +691,59 @@ for n, m in [(0, 3), (3, 0), (1, 1), (2, 5), (7, 4), (40, 33)]:
 case("cleanup/bad_index", cleanup_bad_index)
 
 
+# tests/numeric/progs/grad_*.ft: gradients (autodiff/).  grad_elementwise
+# against the analytic gradient, through `ftc run` of g, g_fwd + g_bwd; the
+# others with `ftc gradcheck` (central differences in f64, rel err < 1e-6).
+
+def grad_elementwise(n):
+    rng = np.random.default_rng(n)
+    x1, x2, x3, dy = (rng.uniform(-1, 1, n).astype(f32) for _ in range(4))
+    o = ftc_run(prog("grad_elementwise.ft"), "g", {"n": n},
+                {"x1": x1, "x2": x2, "x3": x3, "d_y": dy})
+    close(o, "y", (x1 + x2) * x3, f32)
+    close(o, "d_x1", dy * x3, f32)
+    close(o, "d_x2", dy * x3, f32)
+    close(o, "d_x3", dy * (x1 + x2), f32)
+    b = ftc_run(prog("grad_elementwise.ft"), "g_bwd", {"n": n},
+                {"x1": x1, "x2": x2, "x3": x3, "y": (x1 + x2) * x3, "d_y": dy,
+                 "tape": np.zeros(0, f32)})
+    close(b, "d_x3", dy * (x1 + x2), f32)
+
+
+def gradcheck(where, file, func, wrt, sizes, defines=()):
+    path = os.path.join(ROOT, *where.split("/"), file)
+    args = [FTC, "gradcheck", path, func, "wrt", *wrt]
+    args += [f"{k}={v}" for k, v in sizes.items()]
+    for d in defines:
+        args += ["-D", d]
+    try:
+        r = subprocess.run(args, capture_output=True, text=True, errors="replace",
+                           timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise Fail(f"ftc gradcheck timed out after {TIMEOUT} s")
+    if r.returncode != 0:
+        raise Fail(f"ftc gradcheck exited {r.returncode}: {last_lines(r.stderr + r.stdout)}"
+                   + verbose(" ".join(args)))
+    errs = [float(line.rsplit(" ", 1)[1]) for line in r.stdout.splitlines()
+            if "largest relative error" in line]
+    if len(errs) != len(wrt) or max(errs) >= 1e-6:
+        raise Fail(f"gradcheck errors {errs}: {r.stdout}")
+
+
+case("grad/elementwise[7]", grad_elementwise, 7)
+case("grad/builtins", gradcheck, "tests/numeric/progs", "grad_builtins.ft", "builtins", ["x", "w"], {"n": 9})
+case("grad/control", gradcheck, "tests/numeric/progs", "grad_control.ft", "control", ["x", "w"], {"n": 12, "m": 5})
+case("grad/stdlib_mlp", gradcheck, "tests/numeric/progs", "grad_stdlib.ft", "mlp", ["a", "b"],
+     {"n": 3, "k": 4, "m": 5})
+case("grad/stdlib_reduce", gradcheck, "tests/numeric/progs", "grad_stdlib.ft", "reduce", ["x"], {"n": 3, "m": 4})
+case("grad/recurrence", gradcheck, "tests/golden", "grad_recurrence.ft", "f",
+     ["x"], {"n": 6})
+case("grad/subdivnet_full", gradcheck, "examples", "subdivnet_full.ft", "subdivnet_full", ["e", "w0", "w1", "w2", "w3"],
+     {"n_faces": 10, "in_feats": 4, "out_feats": 3})
+case("grad/longformer[W=2]", gradcheck, "examples", "longformer.ft", "longformer", ["q", "k", "v"],
+     {"seq_len": 12, "feat_len": 3}, ["W=2"])
+
+
 # tests/numeric/progs/retarget.ft (results computed in their destination)
 
 def retarget(n, k, m):

@@ -1,0 +1,123 @@
+/* ad.h - reverse-mode automatic differentiation on the AST.
+ *
+ * `grad f wrt x, w [tape auto|all|none] -> g` adds to the program, beside f:
+ *   g_fwd(f's params, tape)                 f's body, saving the tape
+ *   g_bwd(f's params, d_outs, d_wrt, tape)  the adjoint, reading the tape
+ *   g(f's params, d_outs, d_wrt)            both, with a local tape
+ * and the size function g_tape_bytes(f's size params).
+ *
+ * The model (autodiff/grad.c): the backward pass walks f's statements in
+ * reverse (loops run backwards, branches replayed with the same
+ * conditions).  Entering the scope of a local t, the backward pass restores
+ * t to the value it had at the end of that scope in the forward pass,
+ * either from the tape (saved: one version per instance of the scope, the
+ * version index built from the iterators of the loops around t) or by
+ * running again the forward statements that write t (recomputed).  That
+ * value is the one every read of t saw, because a tensor whose value the
+ * backward pass needs must not be written after it is read (no WAR
+ * dependence on it inside one scope instance, found with isl); programs
+ * that do that are refused ("not supported yet").
+ *
+ * Requires: the lowered, simplified and cleaned AST (flat sequences, a
+ * VarDef last in its sequence).  Provides: the new functions, appended to
+ * the program (before the schedules run).
+ */
+#ifndef FT_AD_H
+#define FT_AD_H
+
+#include "../ast/ast.h"
+
+typedef enum ad_tape_mode { AD_TAPE_AUTO, AD_TAPE_ALL, AD_TAPE_NONE } ad_tape_mode;
+
+/* What the backward pass does about one local of f. */
+typedef enum ad_decision {
+    AD_UNUSED,        /* the backward pass never reads its value */
+    AD_SAVE,          /* saved on the tape, every version */
+    AD_RECOMPUTE,     /* its forward statements run again */
+} ad_decision;
+
+/* One local (VarDef) of f. */
+typedef struct ad_local {
+    ast_stmt *def;            /* the VarDef in f */
+    int nloops;               /* loops of f around it, outermost first */
+    ast_stmt **loops;
+    int needed;               /* the backward pass reads its value */
+    ad_decision decision;
+    const char *why;          /* the reason, for --explain-tapes */
+    ast_expr *versions;       /* instances of its scope; NULL: not symbolic */
+    ast_expr *size;           /* elements; NULL: not symbolic */
+    ast_expr *offset;         /* first element on the tape (AD_SAVE) */
+    ast_stmt *replay;         /* forward statements that recompute it */
+    ast_expr *work;           /* statement instances of one replay */
+    ast_stmt *slot;           /* the empty Seq of the backward VarDef that
+                                 receives the restore */
+} ad_local;
+
+/* One gradient being built. */
+typedef struct ad_grad {
+    ft_ctx *ctx;
+    ast_func *f;
+    const char *name;         /* g */
+    ad_tape_mode mode;
+    int nwrt;
+    const char **wrt;
+    ft_vec locals;            /* ad_local *, outer VarDefs first */
+    ft_vec overs;             /* ad_local * whose def is a Store that
+                                 overwrites a value read before (a WAR
+                                 sink): the old value is saved per version
+                                 of the Store and restored backwards */
+    ft_vec war_sinks;         /* the Stores that are WAR sinks */
+    ft_vec restored;          /* out params copied into a local in g_bwd */
+    ft_vec active;            /* names of float tensors depending on wrt */
+    ft_vec dnames;            /* "x", "d_x" pairs: the adjoint of each tensor */
+    ft_vec copied;            /* out params whose adjoint is a local copy */
+    ft_vec taken;             /* names made up so far */
+    struct an_deps *deps;     /* f's dependences (analysis/deps.h) */
+    const char *tape;         /* the tape's name */
+    ft_dtype tape_dtype;
+    ast_expr *tape_elems;     /* elements of the tape */
+    int ntemps;
+} ad_grad;
+
+/* Handle every `grad` declaration of the parse tree `file` (a PT_FILE):
+ * add the functions to p.  Returns non-zero after errors. */
+struct pt_node;
+int ad_grad_program(ft_ctx *ctx, ast_program *p, const struct pt_node *file);
+
+/* Add the gradient `name` of function f of p with respect to wrt.
+ * Returns non-zero after reporting errors at loc. */
+int ad_grad_func(ft_ctx *ctx, ast_program *p, ast_func *f, int nwrt, const char **wrt,
+                 ad_tape_mode mode, const char *name, ft_loc loc);
+
+/* Retype every f32 tensor, parameter and value of p as f64 (--promote-f64,
+ * used by `ftc gradcheck`). */
+void ad_promote_f64(ft_ctx *ctx, ast_program *p);
+
+/* ---- shared by the autodiff files */
+
+/* tape.c: versions and layout. */
+ast_expr *ad_trip_count(ft_ctx *ctx, const ast_stmt *loop);
+ast_expr *ad_mul(ft_ctx *ctx, ast_expr *a, ast_expr *b);
+ast_expr *ad_add(ft_ctx *ctx, ast_expr *a, ast_expr *b);
+void ad_local_shape(ad_grad *g, ad_local *l);
+ast_expr *ad_version_index(ad_grad *g, const ad_local *l);
+ast_stmt *ad_tape_copy(ad_grad *g, const ad_local *l, int to_tape);
+/* `var = 0` (src NULL) or `var = src` over the whole shape. */
+ast_stmt *ad_fill(ad_grad *g, const char *var, ft_dtype t, int ndim, ast_expr **shape,
+                  const char *src);
+void ad_layout_tape(ad_grad *g);
+void ad_layout_overs(ad_grad *g);
+ast_expr *ad_loops_versions(ad_grad *g, int nloops, ast_stmt **loops);
+ft_dtype ad_tensor_dtype(ad_grad *g, const char *name);
+const char *ad_fresh(ad_grad *g, const char *base);
+
+/* materialize.c: the decisions, the tape layout (tape.c) and the restores
+ * in the backward pass bwd; --explain-tapes. */
+int ad_decide(ad_grad *g, ast_stmt *bwd);
+void ad_explain(ad_grad *g, FILE *out);
+
+/* grad.c helpers used by materialize.c */
+ast_stmt *ad_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int keep_labels);
+ad_local *ad_find_local(ad_grad *g, const char *name);
+
+#endif

@@ -1,0 +1,267 @@
+/* materialize.c - selective materialization: save or recompute each local.
+ *
+ * A local the backward pass reads (directly, or through the recomputation
+ * of another local) is restored on entry to its scope in the backward pass,
+ * from the tape or by running its forward statements again (its replay:
+ * the writes to it and to the locals declared in its scope that they read,
+ * under their loops and branches).  The costs, per local t:
+ *   save       versions(t) * size(t) elements of tape
+ *   recompute  versions(t) * work(t) statement instances run again
+ * `tape all` saves every local it can count (versions and size symbolic in
+ * the sizes), `tape none` recomputes all, and `tape auto` (FreeTensor's
+ * Fig. 15(c)) recomputes a local whose replay runs no loop, i.e. is
+ * recomputed in place, inside the iteration of the backward pass that uses
+ * it, at the cost of the statements that computed it, and saves one whose
+ * replay would run loops again (a reduction, or a tensor computed by one
+ * loop nest and used by another).
+ */
+#include "ad.h"
+
+#include <string.h>
+
+#include "../transforms/xf_util.h"
+
+static ft_loc noloc;
+
+/* Add to want the locals declared inside body that the writes to want
+ * (and the loops and branches around them, within body) read; add the
+ * locals declared outside to outside.  Returns how many were added. */
+static int grow_want(ad_grad *g, const ast_stmt *body, const ast_stmt *s, ft_vec *ctl,
+                     ft_vec *want, ft_vec *outside)
+{
+    if (!s)
+        return 0;
+    int added = 0;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            added += grow_want(g, body, s->u.seq.stmts[i], ctl, want, outside);
+        return added;
+    case AST_VARDEF: return grow_want(g, body, s->u.def.body, ctl, want, outside);
+    case AST_FOR: case AST_IF:
+        ft_vec_push(g->ctx, ctl, (void *)s);
+        if (s->kind == AST_FOR) {
+            added += grow_want(g, body, s->u.loop.body, ctl, want, outside);
+        } else {
+            added += grow_want(g, body, s->u.branch.then, ctl, want, outside);
+            added += grow_want(g, body, s->u.branch.other, ctl, want, outside);
+        }
+        ctl->len--;
+        return added;
+    case AST_STORE: case AST_REDUCE: break;
+    default: return 0;
+    }
+    const char *var = s->kind == AST_STORE ? s->u.store.var : s->u.red.var;
+    if (!xf_has_name(want, var))
+        return 0;
+    ft_vec names = {0};
+    xf_stmt_loaded(g->ctx, s, &names);
+    for (int i = 0; i < ctl->len; i++) {
+        const ast_stmt *c = ctl->items[i];
+        if (c->kind == AST_IF) {
+            xf_expr_loaded(g->ctx, c->u.branch.cond, &names);
+        } else {
+            xf_expr_loaded(g->ctx, c->u.loop.begin, &names);
+            xf_expr_loaded(g->ctx, c->u.loop.end, &names);
+        }
+    }
+    for (int i = 0; i < names.len; i++) {
+        const char *n = names.items[i];
+        if (!ad_find_local(g, n))
+            continue;
+        if (xf_defines(body, n)) {
+            if (!xf_has_name(want, n)) {
+                ft_vec_push(g->ctx, want, (void *)n);
+                added++;
+            }
+        } else if (!xf_has_name(outside, n)) {
+            ft_vec_push(g->ctx, outside, (void *)n);
+        }
+    }
+    return added;
+}
+
+/* The statements of s that write tensors of want, with their loops,
+ * branches and VarDefs; *work += their instances (times mult); *loops set
+ * when a loop is kept.  NULL when nothing is kept. */
+static ast_stmt *filter(ad_grad *g, const ast_stmt *s, const ft_vec *want, ast_expr *mult,
+                        ast_expr **work, int *loops)
+{
+    if (!s)
+        return NULL;
+    ft_ctx *c = g->ctx;
+    switch (s->kind) {
+    case AST_SEQ: {
+        ast_stmt **v = ft_alloc(c, sizeof *v * (size_t)(s->u.seq.n + 1));
+        int n = 0;
+        for (int i = 0; i < s->u.seq.n; i++)
+            if ((v[n] = filter(g, s->u.seq.stmts[i], want, mult, work, loops)))
+                n++;
+        return n ? ast_seq(c, s->loc, n, v) : NULL;
+    }
+    case AST_VARDEF: {
+        ast_stmt *b = filter(g, s->u.def.body, want, mult, work, loops);
+        if (!b)
+            return NULL;
+        ast_stmt *d = ad_clone_stmt(c, s, 0);
+        d->u.def.body = b;
+        return d;
+    }
+    case AST_FOR: {
+        ast_expr *t = ad_trip_count(c, s);
+        ast_expr *m = mult && t ? ad_mul(c, xf_clone_expr(c, mult), t) : NULL;
+        ast_expr *w0 = *work;
+        ast_stmt *b = filter(g, s->u.loop.body, want, m, work, loops);
+        if (!b)
+            return NULL;
+        if (!m && w0 == *work)
+            *work = NULL;
+        *loops = 1;
+        ast_stmt *f = ast_for(c, s->loc, s->u.loop.iter, xf_clone_expr(c, s->u.loop.begin),
+                              xf_clone_expr(c, s->u.loop.end),
+                              s->u.loop.step ? xf_clone_expr(c, s->u.loop.step) : NULL, b);
+        return f;
+    }
+    case AST_IF: {
+        ast_stmt *t = filter(g, s->u.branch.then, want, mult, work, loops);
+        ast_stmt *o = filter(g, s->u.branch.other, want, mult, work, loops);
+        if (!t && !o)
+            return NULL;
+        return ast_if(c, s->loc, xf_clone_expr(c, s->u.branch.cond),
+                      t ? t : ast_seq(c, s->loc, 0, NULL), o);
+    }
+    case AST_STORE: case AST_REDUCE: {
+        const char *var = s->kind == AST_STORE ? s->u.store.var : s->u.red.var;
+        if (!xf_has_name(want, var))
+            return NULL;
+        if (*work)
+            *work = mult ? ad_add(c, *work, xf_clone_expr(c, mult)) : NULL;
+        return ad_clone_stmt(c, s, 0);
+    }
+    default: return NULL;
+    }
+}
+
+/* Build l's replay; add the locals outside its scope that it reads to
+ * outside.  Returns whether the replay runs a loop. */
+static int build_replay(ad_grad *g, ad_local *l, ft_vec *outside)
+{
+    ft_vec want = {0}, ctl = {0};
+    ft_vec_push(g->ctx, &want, (void *)l->def->u.def.name);
+    const ast_stmt *body = l->def->u.def.body;
+    while (grow_want(g, body, body, &ctl, &want, outside))
+        ;
+    int loops = 0;
+    l->work = ast_int(g->ctx, noloc, 0);
+    l->replay = filter(g, body, &want, ast_int(g->ctx, noloc, 1), &l->work, &loops);
+    return loops;
+}
+
+/* Decide for local l by the tape mode; set l->why. */
+static void choose(ad_grad *g, ad_local *l, int replay_loops)
+{
+    int countable = l->versions && l->size;
+    if (g->mode == AD_TAPE_NONE) {
+        l->decision = AD_RECOMPUTE;
+        l->why = "tape none";
+    } else if (!countable) {
+        l->decision = AD_RECOMPUTE;
+        l->why = "its versions or size are not expressions of the sizes";
+    } else if (g->mode == AD_TAPE_ALL) {
+        l->decision = AD_SAVE;
+        l->why = "tape all";
+    } else if (replay_loops) {
+        l->decision = AD_SAVE;
+        l->why = "recomputing it would run loops again";
+    } else {
+        l->decision = AD_RECOMPUTE;
+        l->why = "recomputed in place, inside the iteration that uses it";
+    }
+}
+
+/* Mark the locals of names as needed; returns how many were new. */
+static int mark_needed(ad_grad *g, const ft_vec *names)
+{
+    int n = 0;
+    for (int k = 0; k < g->locals.len; k++) {     /* names may repeat */
+        ad_local *l = g->locals.items[k];
+        if (!l->needed && xf_has_name(names, l->def->u.def.name)) {
+            l->needed = 1;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Fill the restore slot of each needed local. */
+static void fill_slots(ad_grad *g)
+{
+    for (int i = 0; i < g->locals.len; i++) {
+        ad_local *l = g->locals.items[i];
+        if (!l->slot || l->decision == AD_UNUSED)
+            continue;
+        ast_stmt *r = l->decision == AD_SAVE ? ad_tape_copy(g, l, 0) : l->replay;
+        if (!r)
+            continue;
+        ast_stmt **v = ft_alloc(g->ctx, sizeof *v);
+        v[0] = r;
+        l->slot->u.seq.n = 1;
+        l->slot->u.seq.stmts = v;
+    }
+}
+
+int ad_decide(ad_grad *g, ast_stmt *bwd)
+{
+    ft_vec names = {0};
+    xf_stmt_loaded(g->ctx, bwd, &names);
+    mark_needed(g, &names);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < g->locals.len; i++) {
+            ad_local *l = g->locals.items[i];
+            if (!l->needed || l->decision != AD_UNUSED)
+                continue;
+            ad_local_shape(g, l);
+            ft_vec outside = {0};
+            int loops = build_replay(g, l, &outside);
+            choose(g, l, loops);
+            if (l->decision == AD_RECOMPUTE)
+                mark_needed(g, &outside);
+            changed = 1;
+        }
+    }
+    ad_layout_tape(g);
+    fill_slots(g);
+    return 0;
+}
+
+/* The text of e, or "?" when it is not symbolic. */
+static const char *text(ad_grad *g, ast_expr *e)
+{
+    return e ? ast_expr_text(g->ctx, e) : "?";
+}
+
+void ad_explain(ad_grad *g, FILE *out)
+{
+    fprintf(out, "tapes of %s (grad of %s, tape %s):\n", g->name, g->f->name,
+            g->mode == AD_TAPE_ALL ? "all" : g->mode == AD_TAPE_NONE ? "none" : "auto");
+    for (int i = 0; i < g->locals.len; i++) {
+        ad_local *l = g->locals.items[i];
+        const char *name = l->def->u.def.name;
+        if (!l->needed) {
+            fprintf(out, "  %s: not read by the backward pass\n", name);
+            continue;
+        }
+        fprintf(out, "  %s: %s (%s); save %s x %s elements, recompute %s x %s statement "
+                "instances\n", name, l->decision == AD_SAVE ? "save" : "recompute", l->why,
+                text(g, l->versions), text(g, l->size), text(g, l->versions),
+                text(g, l->work));
+    }
+    for (int i = 0; i < g->overs.len; i++) {
+        ad_local *o = g->overs.items[i];
+        fprintf(out, "  %s (overwritten at line %d): save the old value, %s elements\n",
+                o->def->u.store.var, o->def->loc.line, text(g, o->versions));
+    }
+    fprintf(out, "  tape: %s elements of %s\n", text(g, g->tape_elems),
+            ft_dtype_name(g->tape_dtype));
+}

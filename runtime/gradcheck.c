@@ -1,0 +1,248 @@
+/* gradcheck.c - `ftc gradcheck`: a gradient against central differences.
+ *
+ * The library is built in f64 (--promote-f64) with the gradient g of f.
+ * With random inputs (floats in [-1, 1), ints in [0, smallest size)) or
+ * .npy files, and random output weights r, the scalar L = sum(r * outs)
+ * has the gradient g(params, d_outs = r) gives; each checked element x[j]
+ * of a wrt tensor is compared with (L(x[j] + h) - L(x[j] - h)) / 2h,
+ * h = 1e-5 * max(1, |x[j]|).  The error of an element is
+ * |fd - g| / max(|fd|, |g|, 1e-3 * largest |g| of the tensor), so that
+ * entries that are zero up to rounding are measured against the tensor's
+ * scale.  At most RT_GC_MAX elements per tensor are checked, evenly spread.
+ */
+#include "rt.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RT_GC_MAX 400
+
+/* One argument slot of a call: a size or a tensor. */
+typedef struct gc_arg {
+    int64_t size;
+    double *data;          /* floats are f64 in a promoted library */
+    void *raw;             /* the tensor's data (any dtype) */
+    size_t n;              /* elements */
+} gc_arg;
+
+/* splitmix64, as rt_run's random data. */
+static uint64_t gc_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* "d_NAME" (malloc-owned). */
+static char *gc_d_name(const char *name)
+{
+    char *s = malloc(strlen(name) + 3);
+    sprintf(s, "d_%s", name);
+    return s;
+}
+
+/* The value given as name=value in args, or NULL. */
+static const char *gc_arg_value(int nargs, char **args, const char *name)
+{
+    size_t len = strlen(name);
+    for (int i = 0; i < nargs; i++)
+        if (!strncmp(args[i], name, len) && args[i][len] == '=')
+            return args[i] + len + 1;
+    return NULL;
+}
+
+/* The index of parameter name in fn, or -1. */
+static int gc_param(const ft_func_desc *fn, const char *name)
+{
+    for (int k = 0; k < fn->nparams; k++)
+        if (!strcmp(fn->params[k].name, name))
+            return k;
+    return -1;
+}
+
+/* Fill a tensor of dtype dt with n random values. */
+static void gc_random(void *p, int dt, size_t n, uint64_t *s, int64_t m)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = gc_next(s);
+        switch (dt) {
+        case FT_ABI_F64: ((double *)p)[i] = (double)(r >> 11) * 0x1p-52 * 2.0 - 1.0; break;
+        case FT_ABI_F32: ((float *)p)[i] = (float)((double)(r >> 11) * 0x1p-52 * 2.0 - 1.0); break;
+        case FT_ABI_I32: ((int32_t *)p)[i] = (int32_t)(r % (uint64_t)m); break;
+        case FT_ABI_I64: ((int64_t *)p)[i] = (int64_t)(r % (uint64_t)m); break;
+        case FT_ABI_BOOL: ((uint8_t *)p)[i] = (uint8_t)(r >> 63); break;
+        default: break;
+        }
+    }
+}
+
+/* Set up f's arguments: sizes, then tensors (from .npy or random). */
+static int gc_setup(const ft_func_desc *fn, int nargs, char **args, uint64_t seed, gc_arg *a,
+                    int64_t *dims, FILE *err)
+{
+    int64_t sizes[64];
+    int ns = 0;
+    int64_t m = INT64_MAX;
+    for (int k = 0; k < fn->nparams; k++) {
+        if (fn->params[k].kind != FT_PARAM_SIZE)
+            continue;
+        const char *v = gc_arg_value(nargs, args, fn->params[k].name);
+        a[k].size = v ? strtoll(v, NULL, 10) : 4;
+        sizes[ns++] = a[k].size;
+        if (a[k].size < m)
+            m = a[k].size;
+    }
+    if (m < 1 || m == INT64_MAX)
+        m = 1;
+    fn->shapes(sizes, dims);
+    uint64_t s = seed;
+    int64_t *d = dims;
+    for (int k = 0; k < fn->nparams; k++) {
+        const ft_param_desc *p = &fn->params[k];
+        if (p->kind == FT_PARAM_SIZE)
+            continue;
+        size_t n = 1;
+        for (int j = 0; j < p->ndim; j++)
+            n *= (size_t)d[j];
+        d += p->ndim;
+        a[k].n = n;
+        a[k].raw = calloc(n ? n : 1, rt_dtype_size(p->dtype));
+        const char *v = gc_arg_value(nargs, args, p->name);
+        if (v) {
+            rt_array arr;
+            char e[512];
+            if (rt_npy_read(v, &arr, e, sizeof e) || arr.dtype != p->dtype ||
+                arr.nbytes != n * rt_dtype_size(p->dtype)) {
+                fprintf(err, "ftc gradcheck: %s=%s: %s\n", p->name, v,
+                        e[0] ? e : "wrong dtype or shape");
+                return 1;
+            }
+            memcpy(a[k].raw, arr.data, arr.nbytes);
+            rt_array_free(&arr);
+        } else if (p->access != FT_ABI_OUT) {
+            gc_random(a[k].raw, p->dtype, n, &s, m);
+        }
+        if (p->dtype == FT_ABI_F64)
+            a[k].data = a[k].raw;
+    }
+    return 0;
+}
+
+/* Call fn with arguments taken by name from f's slots (fa) and the extra
+ * slots (xa, named xnames). */
+static int gc_call(const ft_func_desc *fn, const ft_func_desc *f, gc_arg *fa, int nx,
+                   const char **xnames, gc_arg *xa)
+{
+    void *ptrs[128];
+    for (int k = 0; k < fn->nparams && k < 128; k++) {
+        const char *name = fn->params[k].name;
+        int i = gc_param(f, name);
+        gc_arg *a = NULL;
+        if (i >= 0)
+            a = &fa[i];
+        for (int j = 0; !a && j < nx; j++)
+            if (!strcmp(xnames[j], name))
+                a = &xa[j];
+        if (!a)
+            return -1;
+        ptrs[k] = fn->params[k].kind == FT_PARAM_SIZE ? (void *)&a->size : a->raw;
+    }
+    return fn->call(ptrs);
+}
+
+/* L = sum over float outs of r * out, after running f (inouts reset). */
+static double gc_loss(const ft_func_desc *f, gc_arg *a, gc_arg *r, gc_arg *orig)
+{
+    for (int k = 0; k < f->nparams; k++)
+        if (f->params[k].access == FT_ABI_INOUT)
+            memcpy(a[k].raw, orig[k].raw, a[k].n * rt_dtype_size(f->params[k].dtype));
+    gc_call(f, f, a, 0, NULL, NULL);
+    double L = 0;
+    for (int k = 0; k < f->nparams; k++)
+        if (f->params[k].kind == FT_PARAM_TENSOR && f->params[k].access != FT_ABI_IN && r[k].data)
+            for (size_t i = 0; i < a[k].n; i++)
+                L += r[k].data[i] * a[k].data[i];
+    return L;
+}
+
+int rt_gradcheck(rt_lib *lib, const char *fname, const char *gname, int nwrt,
+                 const char *const *wrt, int nargs, char **args, uint64_t seed, FILE *out,
+                 FILE *err)
+{
+    const ft_func_desc *f = rt_find(lib, fname), *g = rt_find(lib, gname);
+    if (!f || !g || f->nparams > 60) {
+        fprintf(err, "ftc gradcheck: no function `%s` in the library\n", fname);
+        return 1;
+    }
+    int np = f->nparams;
+    gc_arg a[64] = {{0}}, r[64] = {{0}}, orig[64] = {{0}}, x[128] = {{0}};
+    const char *xn[128];
+    int64_t dims[512];
+    if (gc_setup(f, nargs, args, seed, a, dims, err))
+        return 1;
+    uint64_t s = seed ^ 0x5eedull;
+    int nx = 0;
+    for (int k = 0; k < np; k++) {
+        const ft_param_desc *p = &f->params[k];
+        if (p->kind != FT_PARAM_TENSOR)
+            continue;
+        orig[k].raw = malloc(a[k].n * rt_dtype_size(p->dtype) + 1);
+        memcpy(orig[k].raw, a[k].raw, a[k].n * rt_dtype_size(p->dtype));
+        if (p->access == FT_ABI_IN || p->dtype != FT_ABI_F64)
+            continue;
+        r[k].n = a[k].n;
+        r[k].raw = r[k].data = calloc(a[k].n + 1, sizeof(double));
+        gc_random(r[k].data, FT_ABI_F64, a[k].n, &s, 1);
+        xn[nx] = gc_d_name(p->name);
+        x[nx++] = r[k];
+    }
+    for (int w = 0; w < nwrt; w++) {
+        int k = gc_param(f, wrt[w]);
+        xn[nx] = gc_d_name(wrt[w]);
+        x[nx].n = a[k].n;
+        x[nx].raw = x[nx].data = calloc(a[k].n + 1, sizeof(double));
+        nx++;
+    }
+    int rc = gc_call(g, f, a, nx, xn, x);
+    if (rc) {
+        fprintf(err, "ftc gradcheck: `%s` returned %d\n", gname, rc);
+        return 1;
+    }
+    double worst = 0;
+    for (int w = 0; w < nwrt; w++) {
+        int k = gc_param(f, wrt[w]);
+        double *an = x[nx - nwrt + w].data, gmax = 0, werr = 0;
+        size_t n = a[k].n, step = n > RT_GC_MAX ? n / RT_GC_MAX : 1, checked = 0;
+        for (size_t i = 0; i < n; i++)
+            gmax = fmax(gmax, fabs(an[i]));
+        for (size_t i = 0; i < n; i += step, checked++) {
+            double x0 = a[k].data[i], h = 1e-5 * fmax(1.0, fabs(x0));
+            a[k].data[i] = x0 + h;
+            double lp = gc_loss(f, a, r, orig);
+            a[k].data[i] = x0 - h;
+            double lm = gc_loss(f, a, r, orig);
+            a[k].data[i] = x0;
+            double fd = (lp - lm) / (2 * h);
+            double e = fabs(fd - an[i]) / fmax(fmax(fabs(fd), fabs(an[i])), fmax(1e-3 * gmax, 1e-12));
+            werr = fmax(werr, e);
+        }
+        fprintf(out, "gradcheck %s wrt %s: %zu of %zu elements, largest relative error %.3g\n",
+                fname, wrt[w], checked, n, werr);
+        worst = fmax(worst, werr);
+    }
+    for (int k = 0; k < np; k++) {
+        free(a[k].raw);
+        free(orig[k].raw);
+    }
+    for (int j = 0; j < nx; j++) {
+        free(x[j].raw);
+        free((char *)xn[j]);
+    }
+    if (worst > 1e-6) {
+        fprintf(err, "ftc gradcheck: largest relative error %.3g exceeds 1e-6\n", worst);
+        return 2;
+    }
+    return 0;
+}
