@@ -187,8 +187,13 @@ lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call)
     L->scope_base = base;
     lw_pop_scope(L, mark);
     lw_val *r = fr.ret;
-    if (L->ctx->nerrors > errors_before)
-        return NULL;    /* reported in the body: no value (not None) to go on with */
+    if (L->ctx->nerrors > errors_before) {
+        /* reported in the body: no value (not None) to go on with; an error
+         * in another file (the stdlib) also names the call that led there */
+        if (call->loc.src != fn->loc.src)
+            ft_note(L->ctx, call->loc, "in this call of %s()", fn->name);
+        return NULL;
+    }
     if (!r) {
         r = ft_alloc(L->ctx, sizeof *r);
         r->kind = V_NONE;

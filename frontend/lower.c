@@ -290,6 +290,9 @@ static void lower_if(lw *L, const pt_node *n)
     ast_expr *c = cv ? lw_to_scalar(L, cv, n->kids[0]->loc) : NULL;
     const pt_node *o = n->nkids > 2 ? n->kids[2] : NULL;
     int known = c ? lw_const_bool(lw_scalar_val(L, c)) : -1;
+    if (!c && L->frame)
+        return;     /* in an inlined call the condition may have chosen between
+                     * compile-time branches: lowering both reports false errors */
     if (known >= 0) {
         const pt_node *b = known ? n->kids[1] : o;
         lw_sym *mark = lw_push_scope(L);

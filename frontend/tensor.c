@@ -259,17 +259,51 @@ typedef struct lw_sub {
     ast_expr *start, *len;
 } lw_sub;
 
+/* Whether a - b is known at compile time to be above `above` (a is
+ * cloned, b too: neither is used up). */
+static int known_above(lw *L, ast_expr *a, ast_expr *b, int64_t above)
+{
+    int64_t v;
+    ast_expr *d = b ? lw_binary(L, a->loc, AST_SUB, xf_clone_expr(L->ctx, a),
+                                xf_clone_expr(L->ctx, b))
+                    : a;
+    return d && lw_const_int(d, &v) && v > above;
+}
+
+/* Report an index or slice bound that is out of the dimension of size dim
+ * at compile time: negative (there is no wrap-around), or past the end
+ * (an index at dim or above, a slice stop above dim). */
+static int bound_in_range(lw *L, ft_loc loc, ast_expr *e, ast_expr *dim, int is_stop)
+{
+    int64_t v;
+    if (lw_const_int(e, &v) && v < 0) {
+        ft_error(L->ctx, loc, "this %s is negative (%lld); there is no wrap-around from the "
+                 "end", is_stop ? "slice bound" : "index", (long long)v);
+        return 0;
+    }
+    if (dim && known_above(L, e, dim, is_stop ? 0 : -1)) {
+        ft_error(L->ctx, loc, "this %s is past the end of its dimension (of size %s)",
+                 is_stop ? "slice bound" : "index", ast_expr_text(L->ctx, dim));
+        return 0;
+    }
+    return 1;
+}
+
 /* Lower subscript sub of a dimension of size dim; 0 after an error. */
 static int lower_sub(lw *L, const pt_node *sub, ast_expr *dim, lw_sub *out)
 {
     out->is_slice = sub->kind == PT_SLICE;
     if (!out->is_slice)
-        return (out->start = lw_int_expr(L, sub, "an index")) != NULL;
+        return (out->start = lw_int_expr(L, sub, "an index")) != NULL &&
+               bound_in_range(L, sub->loc, out->start, dim, 0);
     ast_expr *start = sub->kids[0] ? lw_int_expr(L, sub->kids[0], "a slice bound")
                                    : ast_int(L->ctx, sub->loc, 0);
     ast_expr *stop = sub->kids[1] ? lw_int_expr(L, sub->kids[1], "a slice bound")
                                   : xf_clone_expr(L->ctx, dim);
     if (!start || !stop)
+        return 0;
+    if (!bound_in_range(L, sub->kids[0] ? sub->kids[0]->loc : sub->loc, start, dim, 1) ||
+        !bound_in_range(L, sub->kids[1] ? sub->kids[1]->loc : sub->loc, stop, dim, 1))
         return 0;
     out->start = start;
     out->len = lw_binary(L, sub->loc, AST_SUB, stop, xf_clone_expr(L->ctx, start));
