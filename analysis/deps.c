@@ -209,6 +209,10 @@ an_deps *an_compute_deps(an_accesses *a)
 
 an_deps *an_func_deps(ft_ctx *ctx, ast_func *f)
 {
+    if (ctx->deps_budget == 0)
+        return NULL;             /* quietly: the caller's budget is spent */
+    if (ctx->deps_budget > 0)
+        ctx->deps_budget--;
     an_accesses *a = an_collect_accesses(ctx, f);
     an_deps *d = a ? an_compute_deps(a) : NULL;
     if (!d) {

@@ -43,6 +43,7 @@ ft_ctx *ft_ctx_new(void)
     ctx->diag_out = stderr;
     ctx->max_errors = 50;
     ctx->next_stmt_id = 1;
+    ctx->deps_budget = -1;
     return ctx;
 }
 

@@ -49,6 +49,8 @@ typedef struct ft_ctx {
     int nerrors;
     int max_errors;          /* stop reporting after this many */
     int next_stmt_id;        /* stable statement IDs, unique per compilation */
+    int deps_budget;         /* dependence analyses allowed (-1: no limit); the
+                                auto-scheduler bounds its search with it */
     ft_options opts;
     struct isl_ctx *isl;     /* created on first use by ft_isl, freed with ctx */
 } ft_ctx;

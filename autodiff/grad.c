@@ -208,7 +208,8 @@ static void collect_locals(ad_grad *g, ast_stmt *s, ft_vec *loops)
         l->def = s;
         l->nloops = loops->len;
         l->loops = ft_alloc(g->ctx, sizeof *l->loops * (size_t)(loops->len + 1));
-        memcpy(l->loops, loops->items, sizeof *l->loops * (size_t)loops->len);
+        if (loops->len)
+            memcpy(l->loops, loops->items, sizeof *l->loops * (size_t)loops->len);
         ft_vec_push(g->ctx, &g->locals, l);
         collect_locals(g, s->u.def.body, loops);
         break;
@@ -229,7 +230,8 @@ static void collect_locals(ad_grad *g, ast_stmt *s, ft_vec *loops)
             o->def = s;
             o->nloops = loops->len;
             o->loops = ft_alloc(g->ctx, sizeof *o->loops * (size_t)(loops->len + 1));
-            memcpy(o->loops, loops->items, sizeof *o->loops * (size_t)loops->len);
+            if (loops->len)
+                memcpy(o->loops, loops->items, sizeof *o->loops * (size_t)loops->len);
             ft_vec_push(g->ctx, &g->overs, o);
         }
         break;
@@ -869,7 +871,8 @@ static void tidy(ft_ctx *ctx, int n, ast_func **fs)
 static void add_func(ft_ctx *ctx, ast_program *p, ast_func *fn)
 {
     ast_func **v = ft_alloc(ctx, sizeof *v * (size_t)(p->nfuncs + 1));
-    memcpy(v, p->funcs, sizeof *v * (size_t)p->nfuncs);
+    if (p->nfuncs)
+        memcpy(v, p->funcs, sizeof *v * (size_t)p->nfuncs);
     v[p->nfuncs++] = fn;
     p->funcs = v;
 }

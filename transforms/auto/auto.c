@@ -36,7 +36,9 @@ void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
             xf_auto_log(&a, "auto", a.f->name, "skipped: the function has a schedule block");
             continue;
         }
+        ctx->deps_budget = XF_AUTO_ANALYSES;
         for (int k = 0; passes[k]; k++)
             passes[k](&a);
+        ctx->deps_budget = -1;
     }
 }

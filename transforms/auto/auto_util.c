@@ -186,9 +186,17 @@ void xf_auto_label(xf_auto *a, ast_stmt *loop)
     loop->label = name;
 }
 
-an_par xf_auto_loop_par(xf_auto *a, const ast_stmt *loop, const char **why)
+an_deps *xf_auto_deps(xf_auto *a)
 {
     an_deps *d = an_func_deps(a->ctx, a->f);
+    if (!d && a->ctx->deps_budget == 0)
+        xf_auto_log(a, "auto", a->f->name, "analysis budget spent: no further tries");
+    return d;
+}
+
+an_par xf_auto_loop_par(xf_auto *a, const ast_stmt *loop, const char **why)
+{
+    an_deps *d = xf_auto_deps(a);
     if (!d) {
         *why = "the dependence analysis failed";
         return AN_PAR_ERROR;

@@ -21,6 +21,16 @@ typedef struct xf_auto {
     ast_func *f;
 } xf_auto;
 
+/* Dependence analyses the auto-scheduler may run per function, its own and
+ * those of the primitives it tries (ctx->deps_budget): each maps every
+ * dependence of the function with isl, so an unbounded search made compile
+ * times grow with the square of the function's size. */
+enum { XF_AUTO_ANALYSES = 12 };
+
+/* The dependences of a->f, or NULL (logged) when the function's budget of
+ * analyses is spent or the analysis failed. */
+an_deps *xf_auto_deps(xf_auto *a);
+
 /* One pass over a->f; each returns the number of transforms applied. */
 int xf_auto_fuse(xf_auto *a);
 int xf_auto_vectorize(xf_auto *a);
