@@ -137,7 +137,7 @@ static int attempt(fuse_state *st, ast_stmt *seq, int i, int j)
     ast_stmt *l1 = seq->u.seq.stmts[i], *l2 = seq->u.seq.stmts[j];
     const char *n1 = xf_auto_name(a, l1), *n2 = xf_auto_name(a, l2);
     int id1 = l1->id, par = 0;
-    an_deps *d = an_func_deps(a->ctx, a->f);
+    an_deps *d = xf_auto_deps(a);
     ast_stmt **between = ft_alloc(a->ctx, sizeof(ast_stmt *) * (size_t)(j - i));
     for (int k = i + 1; k < j; k++)
         between[k - i - 1] = seq->u.seq.stmts[k];

@@ -226,7 +226,7 @@ int xf_auto_vectorize(xf_auto *a)
         changed = 0;
         ft_vec loops = {0};
         xf_auto_loops(a->ctx, a->f, &loops);
-        an_deps *d = an_func_deps(a->ctx, a->f);
+        an_deps *d = xf_auto_deps(a);
         if (!d)
             break;
         for (int i = 0; i < loops.len && !changed; i++) {
