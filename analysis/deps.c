@@ -209,8 +209,15 @@ an_deps *an_compute_deps(an_accesses *a)
 
 an_deps *an_func_deps(ft_ctx *ctx, ast_func *f)
 {
-    if (ctx->deps_budget == 0)
+    char *key;
+    size_t len = 0;
+    an_deps *hit = an_deps_cache_find(ctx, f, &key, &len);
+    if (hit)
+        return hit;
+    if (ctx->deps_budget == 0) {
+        free(key);
         return NULL;             /* quietly: the caller's budget is spent */
+    }
     if (ctx->deps_budget > 0)
         ctx->deps_budget--;
     an_accesses *a = an_collect_accesses(ctx, f);
@@ -219,9 +226,11 @@ an_deps *an_func_deps(ft_ctx *ctx, ast_func *f)
         an_accesses_free(a);
         ft_error(ctx, f->loc, "internal error: the dependence analysis of '%s' failed "
                  "in isl", f->name);
+        free(key);
         return NULL;
     }
     d->owns_acc = 1;
+    an_deps_cache_store(ctx, f, d, key, len);
     return d;
 }
 
@@ -229,6 +238,10 @@ void an_deps_free(an_deps *d)
 {
     if (!d)
         return;
+    if (d->shared > 0) {
+        d->shared--;             /* another holder still uses it */
+        return;
+    }
     for (int k = 0; k < AN_DEP_KINDS; k++)
         d->tagged[k] = isl_union_map_free(d->tagged[k]);
     for (int i = 0; i < d->n; i++)

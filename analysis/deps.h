@@ -52,6 +52,8 @@ typedef struct an_deps {
     isl_union_map *tagged[AN_DEP_KINDS];   /* owned: [S[i] -> R[]] -> [T[j] -> R'[]] */
     int n;                   /* deps, sorted by kind, source, sink, tensor */
     an_dep **deps;
+    int shared;              /* holders besides the first (deps_cache.c):
+                                an_deps_free only counts them down */
 } an_deps;
 
 /* The dependences of the accesses a (which must outlive the result). */
@@ -59,6 +61,18 @@ an_deps *an_compute_deps(an_accesses *a);
 /* Collect f's accesses and compute their dependences (owning both). */
 an_deps *an_func_deps(ft_ctx *ctx, ast_func *f);
 void an_deps_free(an_deps *d);
+
+/* deps_cache.c: between begin and end, an_func_deps hands out its last
+ * result again (shared; each holder still calls an_deps_free) while the
+ * function's body is the same version (same text, same nodes). */
+void an_deps_cache_begin(ft_ctx *ctx);
+void an_deps_cache_end(ft_ctx *ctx);
+/* The cached dependences of f's current version (a new reference), or
+ * NULL; *key (malloc'd, *len bytes; NULL on a hit or with no cache) is the
+ * version's fingerprint to pass to an_deps_cache_store. */
+an_deps *an_deps_cache_find(ft_ctx *ctx, const ast_func *f, char **key, size_t *len);
+/* Remember d (one more reference) for f's version key (taken). */
+void an_deps_cache_store(ft_ctx *ctx, const ast_func *f, an_deps *d, char *key, size_t len);
 
 /* One function per kind: tagged relations [S[i] -> R<k>[]] -> [T[j] -> R<l>[]]
  * (same-operator reduction pairs left out of the first three). */

@@ -41,6 +41,8 @@ typedef struct ft_options {
     int64_t *define_values;
     int target_cuda;         /* --target cuda: CUDA C++ compiled with nvcc */
     const char *arch;        /* --arch: the nvcc -arch value (NULL: sm_90) */
+    int check_refusals;      /* --check-refusals: a refused schedule line must
+                                leave its function unchanged (testing) */
 } ft_options;
 
 typedef struct ft_ctx {
@@ -51,6 +53,7 @@ typedef struct ft_ctx {
     int next_stmt_id;        /* stable statement IDs, unique per compilation */
     int deps_budget;         /* dependence analyses allowed (-1: no limit); the
                                 auto-scheduler bounds its search with it */
+    struct an_deps_cache *deps_cache;  /* analysis/deps_cache.c (NULL: off) */
     ft_options opts;
     struct isl_ctx *isl;     /* created on first use by ft_isl, freed with ctx */
 } ft_ctx;

@@ -30,6 +30,7 @@ static const auto_pass passes[] = {
 
 void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
 {
+    an_deps_cache_begin(ctx);   /* the passes ask many questions of one version */
     for (int i = 0; i < p->nfuncs; i++) {
         xf_auto a = {ctx, p->funcs[i]};
         if (has_schedule(file, a.f->name)) {
@@ -41,4 +42,5 @@ void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
             passes[k](&a);
         ctx->deps_budget = -1;
     }
+    an_deps_cache_end(ctx);
 }
