@@ -127,6 +127,7 @@ typedef enum ast_par {
     AST_BLOCK_X, AST_BLOCK_Y, AST_BLOCK_Z,
     AST_THREAD_X, AST_THREAD_Y, AST_THREAD_Z,
     AST_VECTORIZE,    /* SIMD lanes of one thread (`#pragma omp simd`) */
+    AST_LIB,          /* as_lib: the nest is one BLAS gemm call (lib_gemm.h) */
 } ast_par;
 
 typedef enum ast_stmt_kind {

@@ -316,7 +316,8 @@ static void print_param(FILE *out, const ast_param *p)
     print_type(out, p->dtype, p->ndim, p->shape, p->mtype, ft_access_name(p->access));
 }
 
-/* Print `parallelize(L, openmp)` for every parallel loop under s. */
+/* Print `parallelize(L, openmp)`, `vectorize(L)` or `as_lib(L)` for every
+ * loop under s marked so. */
 static void print_parallel_loops(FILE *out, const ast_stmt *s, int *any,
                                  const char *fname)
 {
@@ -333,15 +334,18 @@ static void print_parallel_loops(FILE *out, const ast_stmt *s, int *any,
         print_parallel_loops(out, s->u.branch.other, any, fname);
         break;
     case AST_FOR:
-        if (s->u.loop.par == AST_OPENMP || s->u.loop.par == AST_VECTORIZE) {
+        if (s->u.loop.par == AST_OPENMP || s->u.loop.par == AST_VECTORIZE ||
+            s->u.loop.par == AST_LIB) {
             if (!*any)
                 fprintf(out, "\nschedule %s:\n", fname);
             *any = 1;
+            const char *name = s->label ? s->label : s->u.loop.iter;
             if (s->u.loop.par == AST_OPENMP)
-                fprintf(out, "    parallelize(%s, openmp)\n",
-                        s->label ? s->label : s->u.loop.iter);
+                fprintf(out, "    parallelize(%s, openmp)\n", name);
+            else if (s->u.loop.par == AST_LIB)
+                fprintf(out, "    as_lib(%s)\n", name);
             else
-                fprintf(out, "    vectorize(%s)\n", s->label ? s->label : s->u.loop.iter);
+                fprintf(out, "    vectorize(%s)\n", name);
         }
         print_parallel_loops(out, s->u.loop.body, any, fname);
         break;

@@ -14,6 +14,8 @@
  */
 #include "cg.h"
 
+#include "../transforms/lib_gemm.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -145,7 +147,8 @@ static const char *cg_find_nvcc(ft_ctx *ctx)
 
 /* nvcc's command line for compiling the CUDA file c_path into so_tmp:
  * -arch from --arch (sm_90 by default); --cflags replace -O3. */
-static char **cg_cuda_command(ft_ctx *ctx, const char *c_path, const char *so_tmp)
+static char **cg_cuda_command(ft_ctx *ctx, const char *c_path, const char *so_tmp,
+                              int blas)
 {
     const char *nvcc = cg_find_nvcc(ctx);
     if (!nvcc)
@@ -158,15 +161,18 @@ static char **cg_cuda_command(ft_ctx *ctx, const char *c_path, const char *so_tm
                            "-Xcompiler", "-fPIC", "-shared", "-o", so_tmp, c_path};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
         ft_vec_push(ctx, &argv, (void *)fixed[i]);
+    if (blas)
+        ft_vec_push(ctx, &argv, (void *)"-lcublas");
     ft_vec_push(ctx, &argv, NULL);
     return (char **)argv.items;
 }
 
-/* The compiler's command line for compiling c_path into so_tmp. */
-static char **cg_command(ft_ctx *ctx, const char *c_path, const char *so_tmp)
+/* The compiler's command line for compiling c_path into so_tmp; blas: the
+ * module calls BLAS (as_lib), linked with -lopenblas (-lcublas on CUDA). */
+static char **cg_command(ft_ctx *ctx, const char *c_path, const char *so_tmp, int blas)
 {
     if (ctx->opts.target_cuda)
-        return cg_cuda_command(ctx, c_path, so_tmp);
+        return cg_cuda_command(ctx, c_path, so_tmp, blas);
     const char *cc = ctx->opts.cc ? ctx->opts.cc : getenv("FTC_CC");
     const char *flags = ctx->opts.cflags ? ctx->opts.cflags : getenv("FTC_CFLAGS");
     ft_vec argv = {0};
@@ -175,6 +181,8 @@ static char **cg_command(ft_ctx *ctx, const char *c_path, const char *so_tmp)
     const char *fixed[] = {"-shared", "-fPIC", "-o", so_tmp, c_path, "-lm"};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
         ft_vec_push(ctx, &argv, (void *)fixed[i]);
+    if (blas)
+        ft_vec_push(ctx, &argv, (void *)"-lopenblas");
     ft_vec_push(ctx, &argv, NULL);
     return (char **)argv.items;
 }
@@ -265,7 +273,7 @@ static int cg_build_steps(ft_ctx *ctx, const ast_program *p, const char *so_path
         return 1;
     if (cg_write_file(ctx, p, t->c_path, NULL) || cg_write_file(ctx, p, t->h_tmp, base))
         return 1;
-    char **cmd = cg_command(ctx, t->c_path, t->so_tmp);
+    char **cmd = cg_command(ctx, t->c_path, t->so_tmp, xf_program_uses_lib(p));
     if (!cmd || cg_run_compiler(ctx, cmd, t->log_path))
         return 1;
     return cg_install(ctx, t, so_path, cg_header_path(ctx, so_path));

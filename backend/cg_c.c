@@ -41,6 +41,8 @@
  */
 #include "cg.h"
 
+#include "../transforms/lib_gemm.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -92,6 +94,8 @@ typedef struct cg_emitter {
     int next_id;             /* numbers internal names */
     ft_vec syms;             /* scope stack of cg_sym * */
     unsigned char used[CG_H_COUNT][FT_DTYPE_COUNT];
+    const ast_func *func;    /* the function being emitted */
+    int uses_blas;           /* an as_lib loop was emitted (CBLAS prototypes) */
 } cg_emitter;
 
 /* A substream: text emitted between cg_sub_begin and cg_sub_end is captured
@@ -211,6 +215,7 @@ static const char *const cg_math_names[] = {
 static const char *const cg_reserved_prefixes[] = {
     "__", "ft_", "FT_", "INT", "UINT", "SIZE_", "PTRDIFF_", "WCHAR_",
     "WINT_", "SIG_ATOMIC_", "M_", "FP_", "MATH_", "FLT_", "DBL_", "LDBL_",
+    "cblas_", "Cblas", "CBLAS_",       /* the CBLAS declarations of as_lib */
 };
 
 /* Whether s is in a table of n names. */
@@ -855,10 +860,106 @@ static void cg_pass_error(cg_emitter *em)
     fprintf(em->out, " goto ft__end%d;\n", em->region->label);
 }
 
+/* The address of the first element of a gemm operand ("x" when it is
+ * x[0, ..., 0]). */
+static const char *cg_gemm_ptr(cg_emitter *em, const xf_gemm_operand *op, ft_loc loc)
+{
+    int zero = 1;
+    for (int d = 0; d < op->n; d++)
+        zero &= op->base[d]->kind == AST_INT && op->base[d]->u.ival == 0;
+    const char *lv = cg_lvalue_str(em, op->var, op->n, op->base, loc);
+    if (!zero)
+        return ft_fmt(em->ctx, "&%s", lv);
+    cg_sym *sym = cg_lookup(em, op->var, loc);
+    return sym ? sym->cname : lv;
+}
+
+/* A leading dimension as a C int of at least 1 (BLAS refuses 0 even when
+ * the matrix is empty). */
+static const char *cg_gemm_ld(cg_emitter *em, const ast_expr *ld)
+{
+    if (ld->kind == AST_INT)
+        return ft_fmt(em->ctx, "%" PRId64, ld->u.ival > 1 ? ld->u.ival : 1);
+    const char *t = cg_expr_str(em, ld, 1);
+    return ft_fmt(em->ctx, "(int)(%s > 1 ? %s : 1)", t, t);
+}
+
+/* Emit the gemm call of a recognised nest (after its batch loops). */
+static void cg_gemm_call(cg_emitter *em, const ast_stmt *s, const xf_gemm *g)
+{
+    const char *t = g->dtype == FT_F32 ? "f" : "";
+    int id = em->next_id++;
+    cg_line(em, "{");
+    em->indent++;
+    cg_line(em, "const int64_t ft__m%d = %s, ft__n%d = %s, ft__k%d = %s;", id,
+            cg_expr_str(em, g->m, 0), id, cg_expr_str(em, g->n, 0), id,
+            cg_expr_str(em, g->k, 0));
+    const char *alpha = g->alpha ? cg_expr_str(em, g->alpha, 0) : ft_fmt(em->ctx, "1.0%s", t);
+    const char *pa = cg_gemm_ptr(em, &g->a, s->loc), *pb = cg_gemm_ptr(em, &g->b, s->loc);
+    const char *pc = cg_gemm_ptr(em, &g->c, s->loc);
+    const char *lda = cg_gemm_ld(em, g->a.ld), *ldb = cg_gemm_ld(em, g->b.ld);
+    const char *ldc = cg_gemm_ld(em, g->c.ld);
+    cg_line(em, "if (ft__m%d > 0 && ft__n%d > 0)", id, id);
+    em->indent++;
+    cg_line(em, "cblas_%sgemm(CblasRowMajor, %s, %s, (int)ft__m%d, (int)ft__n%d, "
+            "(int)(ft__k%d > 0 ? ft__k%d : 0), %s, %s, %s, %s, %s, %s, %s, %s);",
+            g->dtype == FT_F32 ? "s" : "d", g->a.trans ? "CblasTrans" : "CblasNoTrans",
+            g->b.trans ? "CblasTrans" : "CblasNoTrans", id, id, id, id, alpha, pa, lda, pb, ldb,
+            g->beta ? ft_fmt(em->ctx, "1.0%s", t) : ft_fmt(em->ctx, "0.0%s", t), pc, ldc);
+    em->indent--;
+    em->indent--;
+    cg_line(em, "}");
+}
+
+/* An as_lib loop: its batch loops, then one BLAS gemm call (see
+ * transforms/lib_gemm.h).  A nest that no longer matches (an internal
+ * error: later passes do not touch AST_LIB nests) is reported. */
+static void cg_lib(cg_emitter *em, const ast_stmt *s)
+{
+    xf_gemm g;
+    const char *why = NULL;
+    if (!xf_gemm_match(em->ctx, em->func, s, &g, &why)) {
+        ft_error(em->ctx, s->loc, "internal error: C backend: the as_lib nest %s is no "
+                 "longer a matrix product: %s", s->u.loop.iter, why);
+        return;
+    }
+    em->uses_blas = 1;
+    cg_line(em, "/* as_lib(%s): %s %s= %s%s%s%s @ %s%s (BLAS) */",
+            s->label ? s->label : s->u.loop.iter, g.c.var, g.beta ? "+" : "",
+            g.alpha ? cg_expr_str(em, g.alpha, 1) : "", g.alpha ? " * " : "", g.a.var,
+            g.a.trans ? "^T" : "", g.b.var, g.b.trans ? "^T" : "");
+    for (int i = 0; i < g.nbatch; i++) {
+        const ast_stmt *l = g.batch[i];
+        const char *it = cg_cname(em, l->u.loop.iter);
+        cg_checks(em, l->u.loop.begin);
+        cg_checks(em, l->u.loop.end);
+        int id = em->next_id++;
+        cg_line(em, "const int64_t ft__e%d = %s;", id, cg_expr_str(em, l->u.loop.end, 0));
+        cg_line(em, "for (int64_t %s = %s; %s < ft__e%d; %s++) {", it,
+                cg_expr_str(em, l->u.loop.begin, 0), it, id, it);
+        em->indent++;
+    }
+    if (g.alpha)
+        cg_checks(em, g.alpha);
+    cg_gemm_call(em, s, &g);
+    for (int i = 0; i < g.nbatch; i++) {
+        em->indent--;
+        cg_line(em, "}");
+    }
+}
+
 /* for iter in range(begin, end, step), serial or OpenMP. */
 static void cg_for(cg_emitter *em, const ast_stmt *s)
 {
     ast_par par = s->u.loop.par;
+    if (par == AST_LIB) {
+        cg_line(em, "{");
+        em->indent++;
+        cg_lib(em, s);
+        em->indent--;
+        cg_line(em, "}");
+        return;
+    }
     if (par != AST_SERIAL && par != AST_OPENMP && par != AST_VECTORIZE) {
         ft_unsupported(em->ctx, s->loc, "GPU (CUDA) parallel loops in the C backend");
         return;
@@ -1103,6 +1204,7 @@ static void cg_push_params(cg_emitter *em, const ast_func *f)
 /* Emit the C function for f. */
 static void cg_func(cg_emitter *em, const ast_func *f)
 {
+    em->func = f;
     em->syms.len = 0;
     cg_push_params(em, f);
     cg_sub sub;
@@ -1385,6 +1487,20 @@ static void cg_helper_def(FILE *o, cg_helper h, ft_dtype t)
     }
 }
 
+/* The CBLAS declarations as_lib calls (linked with -lopenblas), written
+ * out rather than included: <cblas.h> pulls in <complex.h> and OpenBLAS's
+ * configuration macros (`I`, `complex`, `xdouble`, ...), which would clash
+ * with user names.  The enum values and the 32-bit `blasint` are those of
+ * Debian's libopenblas0 (not the 64-bit-index libopenblas64). */
+static const char cg_cblas_decls[] =
+    "enum CBLAS_ORDER { CblasRowMajor = 101, CblasColMajor = 102 };\n"
+    "enum CBLAS_TRANSPOSE { CblasNoTrans = 111, CblasTrans = 112 };\n"
+    "void cblas_sgemm(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, "
+    "int, int, float, const float *, int, const float *, int, float, float *, int);\n"
+    "void cblas_dgemm(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, "
+    "int, int, double, const double *, int, const double *, int, double, double *, "
+    "int);\n";
+
 /* Write the prelude: includes, the ABI text, the helpers in use. */
 static void cg_prelude(cg_emitter *em, FILE *o)
 {
@@ -1397,6 +1513,8 @@ static void cg_prelude(cg_emitter *em, FILE *o)
         for (int t = 0; t < FT_DTYPE_COUNT; t++)
             if (em->used[h][t])
                 cg_helper_def(o, (cg_helper)h, (ft_dtype)t);
+    if (em->uses_blas)
+        fputs(cg_cblas_decls, o);
     fputs("\n", o);
 }
 

@@ -12,6 +12,7 @@
 #include "schedule.h"
 
 #include "../analysis/deps.h"
+#include "lib_gemm.h"
 #include "sched_util.h"
 #include <isl/space.h>
 
@@ -95,6 +96,11 @@ static void mark_colliding(const an_deps *d, ast_stmt *loop, int level)
 int xf_parallelize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
 {
     const char *lname = xf_sched_name(ctx, loop);
+    if (xf_has_lib_loop(loop)) {
+        ft_error(ctx, loc, "cannot parallelize %s: it holds a nest that as_lib hands to BLAS, "
+                 "and a BLAS call must not run inside a parallel loop", lname);
+        return 1;
+    }
     if (loop->u.loop.par == AST_OPENMP || has_openmp(loop->u.loop.body) ||
         inside_openmp(ctx, f, loop)) {
         ft_error(ctx, loc, "cannot parallelize %s: it is already parallel or nested in (or "
@@ -150,6 +156,8 @@ static const char *gpu_nesting_problem(ft_ctx *ctx, ast_func *f, ast_stmt *loop,
 {
     if (loop->u.loop.par != AST_SERIAL)
         return "it is already parallel";
+    if (xf_has_lib_loop(loop))
+        return "it holds a nest that as_lib hands to cuBLAS, which the host calls";
     bind_find b = {.v.stmt = bind_find_cb, .par = par};
     ast_visit(loop->u.loop.body, &b.v);
     ft_vec anc = {0};
@@ -231,7 +239,10 @@ static void gpu_default_stmt(ft_ctx *ctx, ast_func *f, const an_deps *d, ast_stm
         break;
     case AST_FOR: {
         char *witness = NULL;
-        an_par r = s->u.loop.par == AST_SERIAL ? an_loop_parallel(d, s, &witness) : AN_PAR_NO;
+        if (s->u.loop.par == AST_LIB)
+            break;      /* the BLAS call runs on the host */
+        an_par r = s->u.loop.par == AST_SERIAL && !xf_has_lib_loop(s)
+                 ? an_loop_parallel(d, s, &witness) : AN_PAR_NO;
         if (r == AN_PAR_NO || r == AN_PAR_ERROR) {
             gpu_default_stmt(ctx, f, d, s->u.loop.body);
             break;

@@ -17,8 +17,7 @@
 #include "sched_util.h"
 #include "visit.h"
 
-static const char *const later_primitives[] = {
-    "as_lib", NULL};
+static const char *const later_primitives[] = {NULL};
 
 /* ---------------------------------------------------------- finding loops */
 
@@ -162,6 +161,12 @@ static ast_stmt *arg_stmt(ft_ctx *ctx, ast_func *f, const pt_node *a, int want_l
         ft_error(ctx, a->loc, "'%s' is not a loop", a->name);
         return NULL;
     }
+    const ast_stmt *lib = s ? xf_lib_loop_of(ctx, f, s) : NULL;
+    if (lib) {
+        ft_error(ctx, a->loc, "'%s' is %sthe nest that as_lib(%s) hands to BLAS; schedule "
+                 "it before as_lib", a->name, lib == s ? "" : "inside ", xf_sched_name(ctx, lib));
+        return NULL;
+    }
     return s;
 }
 
@@ -257,6 +262,8 @@ static int sched_one_loop(ft_ctx *ctx, ast_func *f, const sched_line *ln)
         return xf_separate_tail(ctx, f, loop, ln->loc);
     if (strcmp(ln->prim, "blend") == 0)
         return xf_blend(ctx, f, loop, ln->loc);
+    if (strcmp(ln->prim, "as_lib") == 0)
+        return xf_as_lib(ctx, f, loop, ln->loc);
     return strcmp(ln->prim, "unroll") == 0 ? xf_unroll(ctx, f, loop, ln->loc)
                                            : xf_vectorize(ctx, f, loop, ln->loc);
 }
@@ -516,6 +523,7 @@ static const struct { const char *name; sched_fn fn; } primitives[] = {
     {"inline", sched_inline},
     {"separate_tail", sched_one_loop},
     {"blend", sched_one_loop},
+    {"as_lib", sched_one_loop},
     {NULL, NULL}};
 
 /* One schedule statement. */

@@ -111,6 +111,15 @@ int xf_separate_tail(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
  * on it). */
 int xf_blend(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
 
+/* as_lib(L): the matrix product computed by the nest under L (lib_gemm.h)
+ * becomes one BLAS gemm call per batch iteration (L marked AST_LIB).
+ * Refused when the nest is not such a product, when L is not serial or
+ * when a loop around it is parallel. */
+int xf_as_lib(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
+/* The loop marked AST_LIB that is s or encloses s in f, or NULL: the nests
+ * under such loops are no longer scheduled (the BLAS call replaces them). */
+const ast_stmt *xf_lib_loop_of(ft_ctx *ctx, ast_func *f, const ast_stmt *s);
+
 /* The VarDef of f's local named (or labelled) name; NULL after an error
  * at loc naming prim ("set_mtype of") when there is none, it is ambiguous
  * or name is a parameter. */

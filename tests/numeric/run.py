@@ -797,6 +797,40 @@ for shape in [(1, 1, 1), (3, 4, 5), (17, 9, 2)]:
     case("intrinsics[%dx%dx%d]" % shape, intrinsics, *shape)
 
 
+# tests/numeric/progs/as_lib.ft (as_lib: matrix products through BLAS)
+
+def as_lib_prog(m, n, k):
+    rng = np.random.default_rng(m * 101 + n * 7 + k)
+    P = prog("as_lib.ft")
+    sz = {"m": m, "n": n, "k": k}
+
+    def r(*shape, dtype=f32):
+        return rng.standard_normal(shape).astype(dtype)
+
+    a, b = r(m, k), r(k, n)
+    close(ftc_run(P, "acc", sz, {"a": a, "b": b}), "c", a.astype(f64) @ b, f32)
+    a, b = r(m, k, dtype=f64), r(k, n, dtype=f64)
+    close(ftc_run(P, "init_ji", sz, {"a": a, "b": b}), "c", a @ b, f64, 1e-12)
+    s, a, b = r(1), r(k, m), r(n, k)
+    ref = 1 + float(s[0]) * (a.astype(f64).T @ b.astype(f64).T)
+    close(ftc_run(P, "trans_pji", sz, {"s": s, "a": a, "b": b}), "c", ref, f32)
+    a, b = r(m, k, dtype=f64), r(k, n, dtype=f64)
+    close(ftc_run(P, "ctrans", sz, {"a": a, "b": b}), "c", (a @ b).T, f64, 1e-12)
+    a, b = r(m + 2, k + 3), r(k + 1, n + 4)
+    ref = -np.ones((m + 1, n + 5))
+    ref[1:, 2:n + 2] = a[2:, 1:k + 1].astype(f64) @ b[1:, 3:n + 3]
+    close(ftc_run(P, "views", sz, {"a": a, "b": b}), "c", ref, f32)
+    a, b = r(2, m, k), r(2, k, n)
+    close(ftc_run(P, "batched", dict(sz, bt=2), {"a": a, "b": b}), "c",
+          a.astype(f64) @ b, f32)
+    a, b = r(m, k, dtype=f64), r(3, k, n, dtype=f64)
+    close(ftc_run(P, "batched64", sz, {"a": a, "b": b}), "c", a @ b, f64, 1e-12)
+
+
+for m, n, k in ((1, 1, 1), (3, 5, 0), (0, 4, 2), (7, 5, 3), (33, 17, 65)):
+    case(f"as_lib[{m}x{n}x{k}]", as_lib_prog, m, n, k)
+
+
 def main():
     global FTC, ROOT, VERBOSE
     argv = sys.argv[1:]
