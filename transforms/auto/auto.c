@@ -32,14 +32,16 @@ void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
 {
     an_deps_cache_begin(ctx);   /* the passes ask many questions of one version */
     for (int i = 0; i < p->nfuncs; i++) {
-        xf_auto a = {ctx, p->funcs[i]};
+        xf_auto a = {ctx, p->funcs[i], {0}};
         if (has_schedule(file, a.f->name)) {
             xf_auto_log(&a, "auto", a.f->name, "skipped: the function has a schedule block");
             continue;
         }
         ctx->deps_budget = XF_AUTO_ANALYSES;
-        for (int k = 0; passes[k]; k++)
+        for (int k = 0; passes[k]; k++) {
             passes[k](&a);
+            xf_auto_label_flush(&a);
+        }
         ctx->deps_budget = -1;
     }
     an_deps_cache_end(ctx);

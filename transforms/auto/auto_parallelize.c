@@ -90,7 +90,7 @@ static int merge_and_parallelize(par_walk *w, ast_stmt *loop, int64_t n)
                     "parallel: %s", iname, why);
         return 1;
     }
-    xf_auto_label(a, m);
+    xf_auto_label_later(a, m);
     seen(w, m);
     xf_auto_log(a, PASS, lname, "merged with %s%s (%lld iterations outside) into %s, "
                 "parallelized", iname, was == AST_VECTORIZE ? " (no longer vectorized)" : "",
@@ -122,7 +122,7 @@ static int vectorized_loop(par_walk *w, ast_stmt *loop, int quiet)
             xf_auto_log(a, PASS, lname, "left vectorized: %s", why);
         return 0;
     }
-    xf_auto_label(a, loop);
+    xf_auto_label_later(a, loop);
     xf_auto_log(a, PASS, lname, "parallelized instead of vectorized (no enclosing loop "
                 "is parallel)");
     return 0;
@@ -164,7 +164,7 @@ static int try_loop(par_walk *w, ast_stmt *loop)
         xf_auto_log(a, PASS, lname, "refused: %s", why);
         return walk(w, loop->u.loop.body);
     }
-    xf_auto_label(a, loop);
+    xf_auto_label_later(a, loop);
     xf_auto_log(a, PASS, lname, "parallelized");
     return 0;
 }

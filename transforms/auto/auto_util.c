@@ -186,6 +186,21 @@ void xf_auto_label(xf_auto *a, ast_stmt *loop)
     loop->label = name;
 }
 
+void xf_auto_label_later(xf_auto *a, const ast_stmt *loop)
+{
+    ft_vec_push(a->ctx, &a->to_label, (void *)(intptr_t)loop->id);
+}
+
+void xf_auto_label_flush(xf_auto *a)
+{
+    for (int i = 0; i < a->to_label.len; i++) {
+        ast_stmt *loop = xf_auto_loop_by_id(a->ctx, a->f, (int)(intptr_t)a->to_label.items[i]);
+        if (loop)
+            xf_auto_label(a, loop);
+    }
+    a->to_label.len = 0;
+}
+
 an_deps *xf_auto_deps(xf_auto *a)
 {
     an_deps *d = an_func_deps(a->ctx, a->f);

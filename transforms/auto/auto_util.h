@@ -19,6 +19,8 @@
 typedef struct xf_auto {
     ft_ctx *ctx;
     ast_func *f;
+    ft_vec to_label;         /* IDs of loops xf_auto_label names at the end
+                                of the pass (xf_auto_label_flush) */
 } xf_auto;
 
 /* Dependence analyses the auto-scheduler may run per function, its own and
@@ -83,6 +85,12 @@ int xf_auto_const_trips(ft_ctx *ctx, const ast_stmt *loop, int64_t *n);
 /* Give loop a label when it has none and its iterator names other loops of
  * f too, so that the printed `schedule` block names it (dumps parse back). */
 void xf_auto_label(xf_auto *a, ast_stmt *loop);
+/* The same, once the pass is over (xf_auto_label_flush): a label is part
+ * of the analysed program (statement tuples are named after labels), so
+ * naming loops one by one would make every later question of the pass
+ * recompute the dependences (analysis/deps_cache.c). */
+void xf_auto_label_later(xf_auto *a, const ast_stmt *loop);
+void xf_auto_label_flush(xf_auto *a);
 /* What running loop's iterations in parallel needs (an_loop_parallel on
  * f's current dependences); *why: the first line of the witness. */
 an_par xf_auto_loop_par(xf_auto *a, const ast_stmt *loop, const char **why);

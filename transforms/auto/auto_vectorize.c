@@ -144,7 +144,7 @@ static int reorder_and_vectorize(xf_auto *a, int n, ast_stmt **chain, int k, con
     const char *why = xf_auto_quiet_end(a->ctx, &q);
     ast_stmt *p = bad ? NULL : xf_auto_loop_by_id(a->ctx, a->f, id);
     if (p && !(why = vectorize(a, p))) {
-        xf_auto_label(a, p);
+        xf_auto_label_later(a, p);
         xf_auto_log(a, PASS, lname, "%s (contiguous) brought innermost and vectorized", pname);
         return 1;
     }
@@ -210,7 +210,7 @@ static int try_loop(xf_auto *a, const an_deps *d, ast_stmt *loop)
             xf_auto_log(a, PASS, lname, "not vectorized: %s", why);
             return 0;
         }
-        xf_auto_label(a, loop);
+        xf_auto_label_later(a, loop);
         xf_auto_log(a, PASS, lname, "vectorized (contiguous accesses)");
         return 0;
     }
