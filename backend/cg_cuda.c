@@ -30,6 +30,17 @@
  * body when the body writes a tensor it also reads; at the end of every
  * block iteration.
  *
+ * Reductions.  A thread loop (threadIdx.x, at block level, in a kernel
+ * binding no threadIdx.y/z) whose only colliding accesses are reductions
+ * of one element, with one operator, at indices fixed for the loop, keeps
+ * a per-thread partial instead of atomics; after the loop every thread of
+ * the block calls ft__block_reduce (a __shfl_down_sync tree in each warp,
+ * then warp 0 over the warps' results in shared memory) and thread 0 folds
+ * the total into the element (atomically in device memory, which other
+ * blocks may reduce into).  A failing check inside such a loop leaves the
+ * loop by a goto instead of returning, so every thread reaches the
+ * shuffles and barriers.  Other colliding reductions stay atomic.
+ *
  * Memory.  `@ gpu` parameters are device pointers; `@ cpu` ones are host
  * pointers that the function copies to the device (in, inout) and back
  * (out, inout).  Host-level locals are cudaMalloc'd.  Locals inside a
@@ -87,6 +98,11 @@ typedef struct cu_emitter {
     int threads;             /* the kernel being emitted has thread loops */
     unsigned active;         /* bit per ast_par: bound indices in use */
     int nkernels;
+    int thread_yz;           /* the kernel binds threadIdx.y or .z somewhere */
+    const ast_stmt *red;     /* the reduction a block-reduced thread loop folds */
+    const char *red_acc;     /* its per-thread accumulator */
+    const char *red_skip;    /* where a failing thread of that loop goes */
+    int red_skips;           /* gotos to red_skip emitted */
 } cu_emitter;
 
 /* ------------------------------------------------------------ output */
@@ -473,6 +489,13 @@ static int cu_has_load(const ast_expr *e)
  * written after an `if (...)`. */
 static void cu_fail(cu_emitter *em, const char *code)
 {
+    if (em->red_skip) {
+        /* inside a block-reduced loop: the thread must still reach the
+         * block's shuffles and barriers, so it only leaves the loop */
+        fprintf(em->out, " { atomicCAS(ft__derr, 0, %s); goto %s; }\n", code, em->red_skip);
+        em->red_skips++;
+        return;
+    }
     fprintf(em->out, " { atomicCAS(ft__derr, 0, %s); return; }\n", code);
 }
 
@@ -568,7 +591,10 @@ static void cu_dleaf(cu_emitter *em, const ast_stmt *s, int block_level)
     cu_sym *sym = cu_lookup(em, var, s->loc);
     const char *T = sym ? cu_ctype(sym->dtype) : "float";
     const char *v = cu_str(em, value, 0);
-    if (!red)
+    if (red && em->red && strcmp(var, em->red->u.red.var) == 0)
+        cu_line(em, "%s = ft__op_%s()(%s, (%s)(%s));", em->red_acc, ops[s->u.red.op],
+                em->red_acc, T, v);
+    else if (!red)
         cu_line(em, "%s = %s;", lv, v);
     else if (s->u.red.atomic)
         cu_line(em, "ft__atomic_%s<%s>(&%s, (%s)(%s));", ops[s->u.red.op], T, lv, T, v);
@@ -767,6 +793,212 @@ static void cu_dvardef(cu_emitter *em, const ast_stmt *s, int block_level)
     cu_line(em, "}");
 }
 
+/* --------------------------------------------- block-wide reductions */
+
+static int cu_is_bound(ast_par par);
+
+
+/* Collect the names of the scalars (AST_VAR) that e reads. */
+static void cu_vars_expr(cu_emitter *em, const ast_expr *e, ft_vec *out)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case AST_VAR: ft_vec_push(em->ctx, out, (void *)e->u.name); break;
+    case AST_LOAD:
+        for (int i = 0; i < e->u.load.n; i++)
+            cu_vars_expr(em, e->u.load.idx[i], out);
+        break;
+    case AST_BINARY: cu_vars_expr(em, e->u.bin.a, out); cu_vars_expr(em, e->u.bin.b, out); break;
+    case AST_UNARY: cu_vars_expr(em, e->u.un.a, out); break;
+    case AST_CAST: cu_vars_expr(em, e->u.cast.a, out); break;
+    case AST_CALL:
+        for (int i = 0; i < e->u.call.n; i++)
+            cu_vars_expr(em, e->u.call.args[i], out);
+        break;
+    case AST_IFEXPR:
+        cu_vars_expr(em, e->u.ife.cond, out);
+        cu_vars_expr(em, e->u.ife.then, out);
+        cu_vars_expr(em, e->u.ife.other, out);
+        break;
+    default: break;
+    }
+}
+
+/* What a thread loop's body does to the candidate reduction target. */
+typedef struct cu_red_scan {
+    const ast_stmt *first;   /* the first atomic reduction found */
+    ft_vec inner;            /* iterators and locals declared in the loop */
+    int bad;                 /* the loop cannot be block-reduced */
+} cu_red_scan;
+
+/* Whether two reductions hit the same element with the same operator. */
+static int cu_same_red(const ast_stmt *a, const ast_stmt *b)
+{
+    if (a->u.red.op != b->u.red.op || a->u.red.n != b->u.red.n ||
+        strcmp(a->u.red.var, b->u.red.var) != 0)
+        return 0;
+    for (int i = 0; i < a->u.red.n; i++)
+        if (!ast_expr_equal(a->u.red.idx[i], b->u.red.idx[i]))
+            return 0;
+    return 1;
+}
+
+/* Pass 1: find the reductions of s; every one must be an atomic reduction
+ * of one element, with one operator, at indices that read no tensor. */
+static void cu_red_find(cu_emitter *em, const ast_stmt *s, cu_red_scan *sc)
+{
+    if (!s || sc->bad)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            cu_red_find(em, s->u.seq.stmts[i], sc);
+        break;
+    case AST_VARDEF:
+        ft_vec_push(em->ctx, &sc->inner, (void *)s->u.def.name);
+        cu_red_find(em, s->u.def.body, sc);
+        break;
+    case AST_FOR:
+        if (cu_is_bound(s->u.loop.par))
+            sc->bad = 1;
+        ft_vec_push(em->ctx, &sc->inner, (void *)s->u.loop.iter);
+        cu_red_find(em, s->u.loop.body, sc);
+        break;
+    case AST_IF:
+        cu_red_find(em, s->u.branch.then, sc);
+        cu_red_find(em, s->u.branch.other, sc);
+        break;
+    case AST_REDUCE:
+        if (!s->u.red.atomic)
+            break;
+        if (!sc->first)
+            sc->first = s;
+        else if (!cu_same_red(sc->first, s))
+            sc->bad = 1;
+        for (int i = 0; i < s->u.red.n; i++)
+            if (cu_has_load(s->u.red.idx[i]))
+                sc->bad = 1;
+        break;
+    default: break;
+    }
+}
+
+/* Pass 2: the names s writes and reads, not counting the target's
+ * reductions like r themselves (their indices and values do count). */
+static void cu_red_uses(cu_emitter *em, const ast_stmt *s, const ast_stmt *r, ft_vec *wr,
+                        ft_vec *rd)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            cu_red_uses(em, s->u.seq.stmts[i], r, wr, rd);
+        break;
+    case AST_VARDEF:
+        for (int k = 0; k < s->u.def.ndim; k++)
+            cu_names_expr(em, s->u.def.shape[k], rd);
+        cu_red_uses(em, s->u.def.body, r, wr, rd);
+        break;
+    case AST_FOR:
+        cu_names_expr(em, s->u.loop.begin, rd);
+        cu_names_expr(em, s->u.loop.end, rd);
+        cu_names_expr(em, s->u.loop.step, rd);
+        cu_red_uses(em, s->u.loop.body, r, wr, rd);
+        break;
+    case AST_IF:
+        cu_names_expr(em, s->u.branch.cond, rd);
+        cu_red_uses(em, s->u.branch.then, r, wr, rd);
+        cu_red_uses(em, s->u.branch.other, r, wr, rd);
+        break;
+    case AST_REDUCE:
+        if (s->u.red.atomic && cu_same_red(r, s)) {
+            for (int i = 0; i < s->u.red.n; i++)
+                cu_names_expr(em, s->u.red.idx[i], rd);
+            cu_names_expr(em, s->u.red.value, rd);
+            break;
+        }
+        cu_names(em, s, wr, rd);
+        break;
+    default: cu_names(em, s, wr, rd); break;
+    }
+}
+
+/* The reductions of loop s's body that can become one per-thread partial
+ * plus a block-wide reduction, or NULL: every reduction the loop's threads
+ * may collide on (the atomic ones) hits one element, with one operator,
+ * at indices fixed for the whole loop, and the body neither reads nor
+ * stores that tensor otherwise; no bound loop is inside. */
+static const ast_stmt *cu_red_site(cu_emitter *em, const ast_stmt *s)
+{
+    cu_red_scan sc = {0};
+    ft_vec_push(em->ctx, &sc.inner, (void *)s->u.loop.iter);
+    cu_red_find(em, s->u.loop.body, &sc);
+    if (sc.bad || !sc.first || sc.first->u.red.op > AST_RED_MAX)
+        return NULL;
+    const ast_stmt *r = sc.first;
+    cu_sym *sym = cu_lookup(em, r->u.red.var, r->loc);
+    if (!sym || sym->dtype == FT_BOOL)
+        return NULL;
+    for (int i = 0; i < sc.inner.len; i++)
+        if (strcmp(sc.inner.items[i], r->u.red.var) == 0)
+            return NULL;
+    ft_vec vars = {0};
+    for (int i = 0; i < r->u.red.n; i++)
+        cu_vars_expr(em, r->u.red.idx[i], &vars);
+    for (int i = 0; i < vars.len; i++)
+        for (int j = 0; j < sc.inner.len; j++)
+            if (strcmp(vars.items[i], sc.inner.items[j]) == 0)
+                return NULL;
+    /* a store to the target, or a read of it, other than the reductions */
+    ft_vec wr = {0}, rd = {0};
+    cu_red_uses(em, s->u.loop.body, r, &wr, &rd);
+    for (int i = 0; i < wr.len; i++)
+        if (strcmp(wr.items[i], r->u.red.var) == 0)
+            return NULL;
+    for (int i = 0; i < rd.len; i++)
+        if (strcmp(rd.items[i], r->u.red.var) == 0)
+            return NULL;
+    return r;
+}
+
+/* Declare the accumulator and scratch of block-reduced loop id (reducing
+ * r): every thread starts from the operator's identity. */
+static void cu_red_open(cu_emitter *em, const ast_stmt *r, int id)
+{
+    cu_sym *sym = cu_lookup(em, r->u.red.var, r->loc);
+    const char *T = cu_ctype(sym ? sym->dtype : FT_F32);
+    cu_line(em, "%s ft__r%d = ft__red_init<%s>(%d);", T, id, T, (int)r->u.red.op);
+    cu_line(em, "__shared__ %s ft__w%d[32];", T, id);
+}
+
+/* After block-reduced loop id: the threads' partials reduced over the
+ * block (warp shuffles, then the warps' results through shared memory),
+ * and thread 0 folds the total into the element (atomically for device
+ * memory, which other blocks may reduce into too). */
+static void cu_red_close(cu_emitter *em, const ast_stmt *r, int id, int skips)
+{
+    static const char *const ops[] = {"add", "mul", "min", "max"};
+    cu_sym *sym = cu_lookup(em, r->u.red.var, r->loc);
+    const char *T = cu_ctype(sym ? sym->dtype : FT_F32);
+    const char *op = ops[r->u.red.op];
+    if (skips)
+        cu_line(em, "ft__rdone%d: ;", id);
+    cu_line(em, "ft__r%d = ft__block_reduce<%s>(ft__r%d, ft__op_%s(), ft__w%d);", id, T, id, op,
+            id);
+    char *buf;
+    size_t len;
+    FILE *saved = cu_capture(em, &buf, &len);
+    cu_access(em, r->u.red.var, r->u.red.n, r->u.red.idx, r->loc);
+    char *lv = cu_release(em, saved, &buf);
+    if (sym && sym->kind == CU_SYM_PTR)
+        cu_line(em, "if (ft__tid0) ft__atomic_%s<%s>(&%s, ft__r%d);", op, T, lv, id);
+    else
+        cu_line(em, "if (ft__tid0) %s = ft__op_%s()(%s, ft__r%d);", lv, op, lv, id);
+    free(lv);
+}
+
 /* The bit of binding par in em->active. */
 static unsigned cu_bit(ast_par par)
 {
@@ -810,6 +1042,11 @@ static void cu_dfor(cu_emitter *em, const ast_stmt *s, int block_level)
     cu_line(em, "const int64_t ft__s%d = %s;", id, step);
     cu_line(em, "const int64_t ft__n%d = ft__trip(ft__b%d, %s, ft__s%d);", id, id,
             cu_str(em, s->u.loop.end, 0), id);
+    const ast_stmt *red = NULL;
+    if (bound && par == AST_THREAD_X && block_level && em->threads && !em->thread_yz)
+        red = cu_red_site(em, s);
+    if (red)
+        cu_red_open(em, red, id);
     if (bound) {
         const char *idx, *count;
         cu_index_names(par, &idx, &count);
@@ -825,7 +1062,21 @@ static void cu_dfor(cu_emitter *em, const ast_stmt *s, int block_level)
         em->active |= cu_bit(par);
     int thread = bound && par >= AST_THREAD_X;
     int inner_block = block_level && !thread;
+    const ast_stmt *saved_red = em->red;
+    const char *saved_acc = em->red_acc, *saved_skip = em->red_skip;
+    int saved_skips = em->red_skips;
+    if (red) {
+        em->red = red;
+        em->red_acc = ft_fmt(em->ctx, "ft__r%d", id);
+        em->red_skip = ft_fmt(em->ctx, "ft__rdone%d", id);
+        em->red_skips = 0;
+    }
     cu_dstmt(em, s->u.loop.body, inner_block);
+    int skips = em->red_skips;
+    em->red = saved_red;
+    em->red_acc = saved_acc;
+    em->red_skip = saved_skip;
+    em->red_skips = saved_skips;
     em->active = saved;
     if (inner_block && em->threads) {
         /* the next iteration may touch what this one wrote, in other threads */
@@ -836,6 +1087,8 @@ static void cu_dfor(cu_emitter *em, const ast_stmt *s, int block_level)
     }
     em->indent--;
     cu_line(em, "}");
+    if (red)
+        cu_red_close(em, red, id, skips);
     em->indent--;
     cu_line(em, "}");
 }
@@ -1123,9 +1376,14 @@ static void cu_bound_kernel(cu_emitter *em, const ast_stmt *s)
     cu_bound_loops(em, s, 0, &loops);
     int id = em->nkernels++;
     em->threads = 0;
-    for (int i = 0; i < loops.len; i++)
-        if (((const ast_stmt *)loops.items[i])->u.loop.par >= AST_THREAD_X)
+    em->thread_yz = 0;
+    for (int i = 0; i < loops.len; i++) {
+        ast_par lp = ((const ast_stmt *)loops.items[i])->u.loop.par;
+        if (lp >= AST_THREAD_X)
             em->threads = 1;
+        if (lp == AST_THREAD_Y || lp == AST_THREAD_Z)
+            em->thread_yz = 1;
+    }
     em->active = 0;
     cu_line(em, "{");
     em->indent++;
@@ -1600,6 +1858,54 @@ static void cu_prelude(FILE *o)
 "template <> __device__ void ft__atomic_max<int32_t>(int32_t *p, int32_t v) { atomicMax((int *)p, (int)v); }\n"
 "template <> __device__ void ft__atomic_min<int64_t>(int64_t *p, int64_t v) { atomicMin((long long *)p, (long long)v); }\n"
 "template <> __device__ void ft__atomic_max<int64_t>(int64_t *p, int64_t v) { atomicMax((long long *)p, (long long)v); }\n"
+"/* The identity of reduction op (0 add, 1 mul, 2 min, 3 max) on T. */\n"
+"template <typename T> struct ft__lim;\n"
+"template <> struct ft__lim<int32_t> { static FT_HD int32_t lo() { return INT32_MIN; } static FT_HD int32_t hi() { return INT32_MAX; } };\n"
+"template <> struct ft__lim<int64_t> { static FT_HD int64_t lo() { return INT64_MIN; } static FT_HD int64_t hi() { return INT64_MAX; } };\n"
+"template <> struct ft__lim<float> { static FT_HD float lo() { return -INFINITY; } static FT_HD float hi() { return INFINITY; } };\n"
+"template <> struct ft__lim<double> { static FT_HD double lo() { return -INFINITY; } static FT_HD double hi() { return INFINITY; } };\n"
+"template <> struct ft__lim<__half> { static FT_HD __half lo() { return (__half)(-INFINITY); } static FT_HD __half hi() { return (__half)INFINITY; } };\n"
+"template <typename T> FT_HD T ft__red_init(int op)\n"
+"{\n"
+"    return op == 0 ? (T)0 : op == 1 ? (T)1 : op == 2 ? ft__lim<T>::hi() : ft__lim<T>::lo();\n"
+"}\n"
+"/* v of the lane d above, among the lanes of mask (any type of at most 8 bytes). */\n"
+"template <typename T> __device__ T ft__shfl_down(unsigned mask, T v, unsigned d)\n"
+"{\n"
+"    unsigned long long b = 0;\n"
+"    memcpy(&b, &v, sizeof(T));\n"
+"    b = __shfl_down_sync(mask, b, d);\n"
+"    memcpy(&v, &b, sizeof(T));\n"
+"    return v;\n"
+"}\n"
+"/* Reduce v over the threads of the block with op: a shuffle tree in each\n"
+" * warp (lanes past the end of a partial warp take no part), then warp 0\n"
+" * reduces the warps' results, passed through scratch (32 slots of shared\n"
+" * memory).  Every thread of the block calls it; thread 0 gets the total. */\n"
+"template <typename T, typename Op> __device__ T ft__block_reduce(T v, Op op, T *scratch)\n"
+"{\n"
+"    const unsigned nt = blockDim.x * blockDim.y * blockDim.z;\n"
+"    const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
+"    const unsigned lane = tid & 31, warp = tid >> 5, nw = (nt + 31) >> 5;\n"
+"    const unsigned count = nt - warp * 32 < 32 ? nt - warp * 32 : 32;\n"
+"    const unsigned mask = count == 32 ? 0xffffffffu : (1u << count) - 1;\n"
+"    for (unsigned d = 16; d; d >>= 1) {\n"
+"        T o = ft__shfl_down(mask, v, d);\n"
+"        if (lane + d < count) v = op(v, o);\n"
+"    }\n"
+"    if (nw == 1) return v;\n"
+"    if (lane == 0) scratch[warp] = v;\n"
+"    __syncthreads();\n"
+"    if (warp == 0) {\n"
+"        v = lane < nw ? scratch[lane] : v;\n"
+"        for (unsigned d = 16; d; d >>= 1) {\n"
+"            T o = ft__shfl_down(0xffffffffu, v, d);\n"
+"            if (lane + d < nw) v = op(v, o);\n"
+"        }\n"
+"    }\n"
+"    __syncthreads();   /* scratch is free again */\n"
+"    return v;\n"
+"}\n"
 "/* Blocks of `threads` threads covering n iterations (grid-stride beyond). */\n"
 "FT_HOST unsigned ft__blocks(int64_t n, int threads)\n"
 "{\n"

@@ -1,11 +1,12 @@
 /* ft_cuda_emu.h - just enough of the CUDA runtime to run the CUDA that ftc
  * emits on the CPU (tests/cuda/fake_nvcc), so that CI without a GPU checks
  * the numbers of the CUDA target: host code, copies, kernels, barriers,
- * atomics.  Device memory is host memory.  A launch runs its blocks one
+ * warp shuffles, atomics.  Device memory is host memory.  A launch runs its blocks one
  * after another; a kernel without __syncthreads runs its threads one after
  * another too, a kernel with barriers runs the threads of a block as
  * std::threads meeting at a generation barrier (__shared__ variables are
- * statics, one instance for the block running).  Not a model of CUDA's
+ * statics, one instance for the block running); a shuffle is a barrier of
+ * the lanes in its mask around an exchange of their values.  Not a model of CUDA's
  * memory consistency or timing: a test of what the code computes.
  */
 #ifndef FT_CUDA_EMU_H
@@ -109,6 +110,51 @@ static inline void __syncthreads(void)
         return;
     }
     b.cv.wait(lk, [&] { return b.gen != g; });
+}
+
+/* One warp's exchange slots and barrier (warp w: threads 32w..32w+31 of
+ * the block, by linear thread index). */
+struct ft__emu_warp {
+    std::mutex m;
+    std::condition_variable cv;
+    unsigned count = 0, gen = 0;
+    unsigned long long val[32];
+};
+static ft__emu_warp ft__emu_warps[32];
+
+/* Wait until the n lanes taking part in warp w's exchange arrived. */
+static inline void ft__emu_warp_wait(ft__emu_warp &w, unsigned n)
+{
+    std::unique_lock<std::mutex> lk(w.m);
+    unsigned g = w.gen;
+    if (++w.count == n) {
+        w.count = 0;
+        w.gen++;
+        w.cv.notify_all();
+        return;
+    }
+    w.cv.wait(lk, [&] { return w.gen != g; });
+}
+
+/* v of the lane d above the caller's (the caller's own v when that lane
+ * is past the warp or not in mask); every lane of mask calls it. */
+static inline unsigned long long __shfl_down_sync(unsigned mask, unsigned long long v, unsigned d)
+{
+    unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    unsigned lane = tid & 31, n = (unsigned)__builtin_popcount(mask);
+    ft__emu_warp &w = ft__emu_warps[tid >> 5];
+    {
+        std::lock_guard<std::mutex> lk(w.m);
+        w.val[lane] = v;
+    }
+    ft__emu_warp_wait(w, n);
+    unsigned long long r = v;
+    if (lane + d < 32 && ((mask >> (lane + d)) & 1)) {
+        std::lock_guard<std::mutex> lk(w.m);
+        r = w.val[lane + d];
+    }
+    ft__emu_warp_wait(w, n);
+    return r;
 }
 
 /* Set the indices of the calling thread. */

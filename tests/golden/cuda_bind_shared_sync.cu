@@ -21,10 +21,14 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
                     const int64_t ft__b3 = 0;
                     const int64_t ft__s3 = 1;
                     const int64_t ft__n3 = ft__trip(ft__b3, m, ft__s3);
+                    float ft__r3 = ft__red_init<float>(0);
+                    __shared__ float ft__w3[32];
                     for (int64_t ft__k3 = threadIdx.x; ft__k3 < ft__n3; ft__k3 += blockDim.x) {
                         const int64_t j = ft__b3 + ft__k3 * ft__s3;
-                        ft__atomic_add<float>(&(*s), (float)(x[(int64_t)i * m + (int64_t)j] * x[(int64_t)i * m + (int64_t)j]));
+                        ft__r3 = ft__op_add()(ft__r3, (float)(x[(int64_t)i * m + (int64_t)j] * x[(int64_t)i * m + (int64_t)j]));
                     }
+                    ft__r3 = ft__block_reduce<float>(ft__r3, ft__op_add(), ft__w3);
+                    if (ft__tid0) (*s) = ft__op_add()((*s), ft__r3);
                 }
                 __syncthreads();
                 /* Lk: */

@@ -1,0 +1,211 @@
+
+__global__ void ft__kspmv_0(int *ft__derr, int64_t nr, int64_t nnz, int64_t n, const int32_t *ptr, const int32_t *col, const float *val, const float *x, float *y)
+{
+    if (*(volatile int *)ft__derr) return;
+    const bool ft__tid0 = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    /* Lr: */
+    {
+        const int64_t ft__b5 = 0;
+        const int64_t ft__s5 = 1;
+        const int64_t ft__n5 = ft__trip(ft__b5, nr, ft__s5);
+        for (int64_t ft__k5 = blockIdx.x; ft__k5 < ft__n5; ft__k5 += gridDim.x) {
+            const int64_t r = ft__b5 + ft__k5 * ft__s5;
+            if (ft__tid0) {
+                y[(int64_t)r] = 0.0f;
+            }
+            __syncthreads();
+            /* Lk: */
+            {
+                const int64_t ft__b6 = ptr[(int64_t)r];
+                const int64_t ft__s6 = 1;
+                const int64_t ft__n6 = ft__trip(ft__b6, ptr[(int64_t)(r + 1)], ft__s6);
+                float ft__r6 = ft__red_init<float>(0);
+                __shared__ float ft__w6[32];
+                for (int64_t ft__k6 = threadIdx.x; ft__k6 < ft__n6; ft__k6 += blockDim.x) {
+                    const int64_t k = ft__b6 + ft__k6 * ft__s6;
+                    if ((uint64_t)col[(int64_t)k] >= (uint64_t)n) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); goto ft__rdone6; }
+                    ft__r6 = ft__op_add()(ft__r6, (float)(val[(int64_t)k] * x[(int64_t)col[(int64_t)k]]));
+                }
+                ft__rdone6: ;
+                ft__r6 = ft__block_reduce<float>(ft__r6, ft__op_add(), ft__w6);
+                if (ft__tid0) ft__atomic_add<float>(&y[(int64_t)r], ft__r6);
+            }
+            __syncthreads();
+        }
+    }
+}
+
+__global__ void ft__khist_0(int *ft__derr, int64_t n, int64_t nb, const int32_t *v, int32_t *h)
+{
+    if (*(volatile int *)ft__derr) return;
+    const bool ft__tid0 = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    /* Li: */
+    {
+        const int64_t ft__b10 = 0;
+        const int64_t ft__s10 = 1;
+        const int64_t ft__n10 = ft__trip(ft__b10, n, ft__s10);
+        for (int64_t ft__k10 = threadIdx.x; ft__k10 < ft__n10; ft__k10 += blockDim.x) {
+            const int64_t i = ft__b10 + ft__k10 * ft__s10;
+            if ((uint64_t)v[(int64_t)i] >= (uint64_t)nb) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); return; }
+            ft__atomic_add<int32_t>(&h[(int64_t)v[(int64_t)i]], (int32_t)(1));
+        }
+    }
+}
+
+extern "C" __attribute__((visibility("default"))) int spmv(int64_t nr, int64_t nnz, int64_t n, const int32_t *ptr, const int32_t *col, const float *val, const float *x, float *y)
+{
+    if (nr < 0) return FT_ERR_SIZE;
+    if (nnz < 0) return FT_ERR_SIZE;
+    if (n < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    ft__pool_t ft__pool = {0};
+    int *ft__derr = NULL;
+    {   /* the gotos leave this block: they cross no initialisation */
+        const int64_t ft__z0[] = {nr + 1};
+        int32_t *ft__dev_ptr = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z0, sizeof(int32_t)));
+        if (!ft__dev_ptr) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (cudaMemcpy(ft__dev_ptr, ptr, ft__nbytes(1, ft__z0, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        const int64_t ft__z1[] = {nnz};
+        int32_t *ft__dev_col = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z1, sizeof(int32_t)));
+        if (!ft__dev_col) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (cudaMemcpy(ft__dev_col, col, ft__nbytes(1, ft__z1, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        const int64_t ft__z2[] = {nnz};
+        float *ft__dev_val = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z2, sizeof(float)));
+        if (!ft__dev_val) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (cudaMemcpy(ft__dev_val, val, ft__nbytes(1, ft__z2, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        const int64_t ft__z3[] = {n};
+        float *ft__dev_x = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z3, sizeof(float)));
+        if (!ft__dev_x) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(1, ft__z3, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        const int64_t ft__z4[] = {nr};
+        float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z4, sizeof(float)));
+        if (!ft__dev_y) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        /* Lr: */
+        {
+            int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
+            ft__ext[0] = ft__max<int64_t>(ft__ext[0], ft__trip(0, nr, 1));
+            ft__ext[3] = ft__max<int64_t>(ft__ext[3], 256);
+            dim3 ft__grid, ft__block;
+            ft__launch_dims(ft__ext, &ft__grid, &ft__block);
+            ft__kspmv_0<<<ft__grid, ft__block>>>(ft__derr, nr, nnz, n, ft__dev_ptr, ft__dev_col, ft__dev_val, ft__dev_x, ft__dev_y);
+        }
+        ft__err = ft__err_fetch(ft__derr);
+        const int64_t ft__z7[] = {nr};
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(1, ft__z7, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+    }
+ft__end:
+    ft__pool_free(&ft__pool);
+    return ft__err;
+}
+
+static int ft__call_spmv(void *const *ft__args)
+{
+    return spmv(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        *(const int64_t *)ft__args[2],
+        (const int32_t *)ft__args[3],
+        (const int32_t *)ft__args[4],
+        (const float *)ft__args[5],
+        (const float *)ft__args[6],
+        (float *)ft__args[7]);
+}
+
+static void ft__shapes_spmv(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t nr = ft__sizes[0]; (void)nr;
+    const int64_t nnz = ft__sizes[1]; (void)nnz;
+    const int64_t n = ft__sizes[2]; (void)n;
+    ft__dims[0] = nr + 1;
+    ft__dims[1] = nnz;
+    ft__dims[2] = nnz;
+    ft__dims[3] = n;
+    ft__dims[4] = nr;
+}
+
+static const char *const ft__shape_spmv_3[] = {"nr + 1"};
+static const char *const ft__shape_spmv_4[] = {"nnz"};
+static const char *const ft__shape_spmv_5[] = {"nnz"};
+static const char *const ft__shape_spmv_6[] = {"n"};
+static const char *const ft__shape_spmv_7[] = {"nr"};
+static const ft_param_desc ft__params_spmv[] = {
+    {"nr", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"ptr", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_spmv_3},
+    {"col", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_spmv_4},
+    {"val", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_spmv_5},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_spmv_6},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_spmv_7},
+};
+
+extern "C" __attribute__((visibility("default"))) int hist(int64_t n, int64_t nb, const int32_t *v, int32_t *h)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (nb < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    ft__pool_t ft__pool = {0};
+    int *ft__derr = NULL;
+    {   /* the gotos leave this block: they cross no initialisation */
+        const int64_t ft__z8[] = {n};
+        int32_t *ft__dev_v = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z8, sizeof(int32_t)));
+        if (!ft__dev_v) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (cudaMemcpy(ft__dev_v, v, ft__nbytes(1, ft__z8, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        const int64_t ft__z9[] = {nb};
+        int32_t *ft__dev_h = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z9, sizeof(int32_t)));
+        if (!ft__dev_h) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (cudaMemcpy(ft__dev_h, h, ft__nbytes(1, ft__z9, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        /* Li: */
+        {
+            int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
+            ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, n, 1));
+            dim3 ft__grid, ft__block;
+            ft__launch_dims(ft__ext, &ft__grid, &ft__block);
+            ft__khist_0<<<ft__grid, ft__block>>>(ft__derr, n, nb, ft__dev_v, ft__dev_h);
+        }
+        ft__err = ft__err_fetch(ft__derr);
+        const int64_t ft__z11[] = {nb};
+        if (!ft__err && cudaMemcpy(h, ft__dev_h, ft__nbytes(1, ft__z11, sizeof(int32_t)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+    }
+ft__end:
+    ft__pool_free(&ft__pool);
+    return ft__err;
+}
+
+static int ft__call_hist(void *const *ft__args)
+{
+    return hist(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const int32_t *)ft__args[2],
+        (int32_t *)ft__args[3]);
+}
+
+static void ft__shapes_hist(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nb = ft__sizes[1]; (void)nb;
+    ft__dims[0] = n;
+    ft__dims[1] = nb;
+}
+
+static const char *const ft__shape_hist_2[] = {"n"};
+static const char *const ft__shape_hist_3[] = {"nb"};
+static const ft_param_desc ft__params_hist[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"nb", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"v", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_hist_2},
+    {"h", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_INOUT, 0, 1, ft__shape_hist_3},
+};
+
+static const ft_func_desc ft__funcs[] = {
+    {"spmv", 8, ft__params_spmv, ft__call_spmv, ft__shapes_spmv},
+    {"hist", 4, ft__params_hist, ft__call_hist, ft__shapes_hist},
+};
+
+extern "C" __attribute__((visibility("default")))
+const ft_module_desc ft_module = {
+    FT_ABI_VERSION, 2, ft__funcs
+};
