@@ -4,8 +4,8 @@
  * Requires: f's AST.
  * Provides: L (which keeps its ID and label) over the middle range where
  * every guard it could analyse is proven true, with those guards replaced
- * by their then-branch; copies of L (new IDs, no labels, iterators
- * renamed x_head and x_tail) over the iterations before and after, guards
+ * by their then-branch; copies of L (new IDs, no labels, the iterators of
+ * L and of the loops inside renamed x_head and x_tail) over the iterations before and after, guards
  * kept (and dropped when the simplifier proves them false there):
  *
  *     for o in range(ceil(n / 4)):          for o in range(n // 4):
@@ -34,6 +34,7 @@
 #include "../analysis/bounds.h"
 #include "cleanup.h"
 #include "sched_util.h"
+#include "visit.h"
 #include "xf_util.h"
 
 /* The guards found and the range of x where they all hold. */
@@ -218,16 +219,38 @@ static ast_expr *clamp(ft_ctx *ctx, ast_expr *e, const ast_expr *lo, const ast_e
     return ast_binary(ctx, e->loc, AST_MIN, m, xf_clone_expr(ctx, hi));
 }
 
-/* A copy of loop (new IDs, no labels) over begin..end, its iterator
- * renamed base + suffix (kept free) so that L's iterator names L alone. */
+/* Renames the iterators of the loops met by a walk over a copy. */
+typedef struct rename_state {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ast_func *f;
+    const char *suffix;
+} rename_state;
+
+/* Rename loop s's iterator x to x + suffix (kept free) in s and its body,
+ * so that the names of the loops inside L keep naming L's own loops. */
+static int rename_visit(ast_visitor *v, ast_stmt *s)
+{
+    rename_state *st = (rename_state *)v;
+    if (s->kind != AST_FOR)
+        return 1;
+    const char *x = s->u.loop.iter;
+    const char *y = xf_free_name(st->ctx, st->f, ft_fmt(st->ctx, "%s%s", x, st->suffix));
+    ast_expr *e = ast_var(st->ctx, s->loc, y);
+    xf_subst_stmt(st->ctx, s->u.loop.body, 1, &x, &e);
+    s->u.loop.iter = y;
+    return 1;
+}
+
+/* A copy of loop (new IDs, no labels) over begin..end, the iterators of it
+ * and of every loop inside renamed base + suffix (kept free) so that the
+ * iterators of L and of its inner loops name them alone. */
 static ast_stmt *part(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, ast_expr *begin,
                       ast_expr *end, const char *suffix)
 {
     ast_stmt *c = xf_clone_stmt(ctx, loop, 0);
-    const char *x = loop->u.loop.iter, *y = xf_free_name(ctx, f, ft_fmt(ctx, "%s%s", x, suffix));
-    ast_expr *v = ast_var(ctx, loop->loc, y);
-    xf_subst_stmt(ctx, c->u.loop.body, 1, &x, &v);
-    c->u.loop.iter = y;
+    rename_state st = {.v.stmt = rename_visit, .ctx = ctx, .f = f, .suffix = suffix};
+    ast_visit(c, &st.v);
     c->u.loop.begin = begin;
     c->u.loop.end = end;
     return c;

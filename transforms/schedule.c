@@ -330,21 +330,23 @@ static int sched_list(ft_ctx *ctx, ast_func *f, const sched_line *ln)
     return reorder ? xf_reorder(ctx, f, ln->npos, l, ln->loc) : xf_swap(ctx, f, ln->npos, l, ln->loc);
 }
 
-/* fission(L, after=S) */
+/* fission(L, after=S), fission(L, before=S) */
 static int sched_fission(ft_ctx *ctx, ast_func *f, const sched_line *ln)
 {
-    static const char *const allowed[] = {"after", NULL};
+    static const char *const allowed[] = {"after", "before", NULL};
     int bad = 0;
     const pt_node *after = kwarg(ctx, ln, "after", allowed, &bad);
-    if (bad || !check_shape(ctx, ln, 1, 1, 2, "a loop and a statement: fission(L, after=S)"))
+    const pt_node *before = kwarg(ctx, ln, "before", allowed, &bad);
+    const char *usage = "a loop and a statement: fission(L, after=S) or fission(L, before=S)";
+    if (bad || !check_shape(ctx, ln, 1, 1, 2, usage))
         return 1;
-    if (!after) {
-        ft_error(ctx, ln->loc, "fission takes a loop and a statement: fission(L, after=S)");
+    if (!after == !before) {
+        ft_error(ctx, ln->loc, "fission takes %s", usage);
         return 1;
     }
     ast_stmt *loop = arg_stmt(ctx, f, ln->pos[0], 1);
-    ast_stmt *s = loop ? arg_stmt(ctx, f, after, 0) : NULL;
-    return s ? xf_fission(ctx, f, loop, s, ln->nres > 0 ? ln->res[0] : NULL,
+    ast_stmt *s = loop ? arg_stmt(ctx, f, after ? after : before, 0) : NULL;
+    return s ? xf_fission(ctx, f, loop, s, before != NULL, ln->nres > 0 ? ln->res[0] : NULL,
                           ln->nres > 1 ? ln->res[1] : NULL, ln->loc) : 1;
 }
 

@@ -64,9 +64,11 @@ int xf_reorder(ft_ctx *ctx, ast_func *f, int n, ast_stmt **order, ft_loc loc);
 int xf_fuse(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, const char *name,
             ft_loc loc);
 
-/* fission(L, after=S): L split into a loop up to S and one after it. */
-int xf_fission(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_stmt *after, const char *name1,
-               const char *name2, ft_loc loc);
+/* fission(L, after=S) / fission(L, before=S) (before != 0): L split into a
+ * loop up to S (or up to the statement before S) and one over the rest;
+ * locals making up L's body that S is inside are expanded over L. */
+int xf_fission(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_stmt *at_stmt, int before,
+               const char *name1, const char *name2, ft_loc loc);
 
 /* swap(S1, ..., Sn): neighbouring statements of one sequence, in this
  * order. */
