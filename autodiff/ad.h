@@ -27,6 +27,12 @@
 
 #include "../ast/ast.h"
 
+/* The cost model of `tape auto` (materialize.c): sizes are taken as
+ * AD_COST_SIZE when costs are compared, and a saved element costs
+ * AD_SAVE_ACCESSES statement instances (stored, then loaded). */
+#define AD_COST_SIZE 1000
+#define AD_SAVE_ACCESSES 2
+
 typedef enum ad_tape_mode { AD_TAPE_AUTO, AD_TAPE_ALL, AD_TAPE_NONE } ad_tape_mode;
 
 /* What the backward pass does about one local of f. */
@@ -49,6 +55,8 @@ typedef struct ad_local {
     ast_expr *offset;         /* first element on the tape (AD_SAVE) */
     ast_stmt *replay;         /* forward statements that recompute it */
     ast_expr *work;           /* statement instances of one replay */
+    double save_cost;         /* per version, materialize.c; -1: unknown */
+    double recompute_cost;
     ast_stmt *slot;           /* the empty Seq of the backward VarDef that
                                  receives the restore */
 } ad_local;

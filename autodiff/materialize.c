@@ -9,11 +9,17 @@
  *   recompute  versions(t) * work(t) statement instances run again
  * `tape all` saves every local it can count (versions and size symbolic in
  * the sizes), `tape none` recomputes all, and `tape auto` (FreeTensor's
- * Fig. 15(c)) recomputes a local whose replay runs no loop, i.e. is
- * recomputed in place, inside the iteration of the backward pass that uses
- * it, at the cost of the statements that computed it, and saves one whose
- * replay would run loops again (a reduction, or a tensor computed by one
- * loop nest and used by another).
+ * Fig. 15(c)) compares the two costs per version, as numbers with every
+ * size parameter taken as AD_COST_SIZE:
+ *   save       AD_SAVE_ACCESSES * size(t): each element is stored to the
+ *              tape in the forward pass and loaded in the backward pass,
+ *              two accesses to a buffer too large for the caches;
+ *   recompute  work(t): one per statement instance of the replay (its
+ *              loads mostly hit what the backward iteration touches anyway)
+ * and recomputes t only when that is strictly cheaper.  A scalar computed
+ * by one statement (1 < 2) is recomputed in the backward iteration that
+ * uses it; a reduction, or a tensor computed by one loop nest and used by
+ * another (n instances or more for n elements), is saved.
  */
 #include "ad.h"
 
@@ -157,25 +163,56 @@ static int build_replay(ad_grad *g, ad_local *l, ft_vec *outside)
     return loops;
 }
 
-/* Decide for local l by the tape mode; set l->why. */
-static void choose(ad_grad *g, ad_local *l, int replay_loops)
+/* The value of e with every name taken as AD_COST_SIZE (sizes are the only
+ * names in versions, size and work); -1 when e is NULL or not countable. */
+static double cost_value(const ast_expr *e)
+{
+    if (!e)
+        return -1;
+    switch (e->kind) {
+    case AST_INT: return (double)e->u.ival;
+    case AST_VAR: return AD_COST_SIZE;
+    case AST_BINARY: {
+        double a = cost_value(e->u.bin.a), b = cost_value(e->u.bin.b);
+        if (a < 0 || b < 0)
+            return -1;
+        switch (e->u.bin.op) {
+        case AST_ADD: return a + b;
+        case AST_SUB: return a > b ? a - b : 0;
+        case AST_MUL: return a * b;
+        case AST_FLOORDIV: return b > 0 ? a / b : -1;
+        case AST_MAX: return a > b ? a : b;
+        case AST_MIN: return a < b ? a : b;
+        default: return -1;
+        }
+    }
+    default: return -1;
+    }
+}
+
+/* Decide for local l by the tape mode and, for `tape auto`, the costs of
+ * one version (l->save_cost, l->recompute_cost); set l->why. */
+static void choose(ad_grad *g, ad_local *l)
 {
     int countable = l->versions && l->size;
+    l->save_cost = countable ? AD_SAVE_ACCESSES * cost_value(l->size) : -1;
+    l->recompute_cost = cost_value(l->work);
     if (g->mode == AD_TAPE_NONE) {
         l->decision = AD_RECOMPUTE;
         l->why = "tape none";
-    } else if (!countable) {
+    } else if (!countable || l->save_cost < 0) {
         l->decision = AD_RECOMPUTE;
         l->why = "its versions or size are not expressions of the sizes";
     } else if (g->mode == AD_TAPE_ALL) {
         l->decision = AD_SAVE;
         l->why = "tape all";
-    } else if (replay_loops) {
-        l->decision = AD_SAVE;
-        l->why = "recomputing it would run loops again";
-    } else {
+    } else if (l->recompute_cost >= 0 && l->recompute_cost < l->save_cost) {
         l->decision = AD_RECOMPUTE;
-        l->why = "recomputed in place, inside the iteration that uses it";
+        l->why = "recomputing is cheaper";
+    } else {
+        l->decision = AD_SAVE;
+        l->why = l->recompute_cost < 0 ? "its recomputation cannot be counted"
+                                       : "saving is cheaper";
     }
 }
 
@@ -223,8 +260,8 @@ int ad_decide(ad_grad *g, ast_stmt *bwd)
                 continue;
             ad_local_shape(g, l);
             ft_vec outside = {0};
-            int loops = build_replay(g, l, &outside);
-            choose(g, l, loops);
+            build_replay(g, l, &outside);
+            choose(g, l);
             if (l->decision == AD_RECOMPUTE)
                 mark_needed(g, &outside);
             changed = 1;
@@ -243,25 +280,28 @@ static const char *text(ad_grad *g, ast_expr *e)
 
 void ad_explain(ad_grad *g, FILE *out)
 {
-    fprintf(out, "tapes of %s (grad of %s, tape %s):\n", g->name, g->f->name,
+    fprintf(out, "# tapes of %s (grad of %s, tape %s):\n", g->name, g->f->name,
             g->mode == AD_TAPE_ALL ? "all" : g->mode == AD_TAPE_NONE ? "none" : "auto");
     for (int i = 0; i < g->locals.len; i++) {
         ad_local *l = g->locals.items[i];
         const char *name = l->def->u.def.name;
         if (!l->needed) {
-            fprintf(out, "  %s: not read by the backward pass\n", name);
+            fprintf(out, "#   %s: not read by the backward pass\n", name);
             continue;
         }
-        fprintf(out, "  %s: %s (%s); save %s x %s elements, recompute %s x %s statement "
-                "instances\n", name, l->decision == AD_SAVE ? "save" : "recompute", l->why,
-                text(g, l->versions), text(g, l->size), text(g, l->versions),
-                text(g, l->work));
+        fprintf(out, "#   %s: %s (%s); versions %s; per version: save %s elements, recompute "
+                "%s statement instances", name, l->decision == AD_SAVE ? "save" : "recompute",
+                l->why, text(g, l->versions), text(g, l->size), text(g, l->work));
+        if (l->save_cost >= 0 && l->recompute_cost >= 0)
+            fprintf(out, "; costs at sizes %d: save %g, recompute %g", AD_COST_SIZE,
+                    l->save_cost, l->recompute_cost);
+        fputc('\n', out);
     }
     for (int i = 0; i < g->overs.len; i++) {
         ad_local *o = g->overs.items[i];
-        fprintf(out, "  %s (overwritten at line %d): save the old value, %s elements\n",
+        fprintf(out, "#   %s (overwritten at line %d): save the old value, %s elements\n",
                 o->def->u.store.var, o->def->loc.line, text(g, o->versions));
     }
-    fprintf(out, "  tape: %s elements of %s\n", text(g, g->tape_elems),
+    fprintf(out, "#   tape: %s elements of %s\n", text(g, g->tape_elems),
             ft_dtype_name(g->tape_dtype));
 }

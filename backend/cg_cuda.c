@@ -56,6 +56,8 @@
  */
 #include "cg.h"
 
+#include "../transforms/lib_gemm.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -93,6 +95,8 @@ typedef struct cu_emitter {
     int indent;
     int next_id;
     const char *fname;       /* the exported function being emitted */
+    const ast_func *func;    /* that function */
+    int uses_blas;           /* an as_lib nest was emitted (cuBLAS) */
     ft_vec syms;             /* scope stack of cu_sym * */
     ft_vec hostvals;         /* cu_hostval *, in scope at host level */
     int threads;             /* the kernel being emitted has thread loops */
@@ -169,7 +173,8 @@ static const char *const cu_reserved[] = {
 static int cu_is_reserved(const char *s)
 {
     static const char *const prefixes[] = {"__", "ft_", "FT_", "cuda", "cu", "INT", "UINT",
-                                           "SIZE_", "M_", "FLT_", "DBL_", "atomic", "_"};
+                                           "SIZE_", "M_", "FLT_", "DBL_", "atomic", "_",
+                                           "CUBLAS", "CUDA"};
     size_t n = strlen(s);
     if (n >= 2 && strcmp(s + n - 2, "_t") == 0)
         return 1;
@@ -1159,7 +1164,8 @@ static int cu_has_binding(const ast_stmt *s, int which)
                cu_has_binding(s->u.branch.other, which);
     case AST_FOR: {
         ast_par p = s->u.loop.par;
-        int hit = which < 0 ? (p == AST_OPENMP || cu_is_bound(p)) : (int)p == which;
+        int hit = which < 0 ? (p == AST_OPENMP || cu_is_bound(p) || p == AST_LIB)
+                            : (int)p == which;
         return hit || cu_has_binding(s->u.loop.body, which);
     }
     default: return 0;
@@ -1509,6 +1515,117 @@ static void cu_hfor(cu_emitter *em, const ast_stmt *s)
     cu_line(em, "}");
 }
 
+/* The device address of the first element of a gemm operand, on the
+ * host: the tensor's device pointer (its host value) plus the offset. */
+static const char *cu_gemm_ptr(cu_emitter *em, const xf_gemm_operand *op, ft_loc loc)
+{
+    cu_sym *sym = cu_lookup(em, op->var, loc);
+    if (!sym)
+        return "0";
+    const char *base = sym->cname;
+    for (int i = em->hostvals.len - 1; i >= 0; i--)
+        if (strcmp(cu_hostval_name(em->hostvals.items[i]), sym->cname) == 0) {
+            base = ((cu_hostval *)em->hostvals.items[i])->arg;
+            break;
+        }
+    int zero = 1;
+    for (int d = 0; d < op->n; d++)
+        zero &= op->base[d]->kind == AST_INT && op->base[d]->u.ival == 0;
+    if (zero)
+        return base;
+    char *buf;
+    size_t len;
+    FILE *saved = cu_capture(em, &buf, &len);
+    fprintf(em->out, "(%s + ", base);
+    cu_linear_index(em, sym, op->n, op->base);
+    fputc(')', em->out);
+    char *s = cu_release(em, saved, &buf);
+    const char *r = ft_strdup(em->ctx, s);
+    free(s);
+    return r;
+}
+
+/* A leading dimension as an int of at least 1. */
+static const char *cu_gemm_ld(cu_emitter *em, const ast_expr *ld)
+{
+    if (ld->kind == AST_INT)
+        return ft_fmt(em->ctx, "%" PRId64, ld->u.ival > 1 ? ld->u.ival : 1);
+    const char *t = cu_str(em, ld, 1);
+    return ft_fmt(em->ctx, "(int)(%s > 1 ? %s : 1)", t, t);
+}
+
+/* The cuBLAS call of a recognised product.  cuBLAS is column-major: the
+ * row-major C = op(A) @ op(B) is the column-major C^T = op(B)^T @ op(A)^T,
+ * so the operands are passed swapped, each with its own transpose flag. */
+static void cu_gemm_call(cu_emitter *em, const ast_stmt *s, const xf_gemm *g)
+{
+    const char *T = g->dtype == FT_F32 ? "float" : "double";
+    int id = em->next_id++;
+    cu_line(em, "{");
+    em->indent++;
+    cu_line(em, "const int64_t ft__m%d = %s, ft__n%d = %s, ft__k%d = %s;", id,
+            cu_str(em, g->m, 0), id, cu_str(em, g->n, 0), id, cu_str(em, g->k, 0));
+    cu_line(em, "const %s ft__alpha%d = %s, ft__beta%d = %s;", T, id,
+            g->alpha ? cu_str(em, g->alpha, 0) : "1", id, g->beta ? "1" : "0");
+    cu_line(em, "cublasHandle_t ft__h%d = ft__cublas();", id);
+    cu_line(em, "if (!ft__h%d) { ft__err = FT_ERR_NOMEM; goto ft__end; }", id);
+    cu_line(em, "if (ft__m%d > 0 && ft__n%d > 0 && cublas%cgemm(ft__h%d, %s, %s, (int)ft__n%d, "
+            "(int)ft__m%d, (int)(ft__k%d > 0 ? ft__k%d : 0), &ft__alpha%d, %s, %s, %s, %s, "
+            "&ft__beta%d, %s, %s) != CUBLAS_STATUS_SUCCESS) { ft__err = FT_ERR_NOMEM; goto "
+            "ft__end; }", id, id, g->dtype == FT_F32 ? 'S' : 'D', id,
+            g->b.trans ? "CUBLAS_OP_T" : "CUBLAS_OP_N", g->a.trans ? "CUBLAS_OP_T" : "CUBLAS_OP_N",
+            id, id, id, id, id, cu_gemm_ptr(em, &g->b, s->loc), cu_gemm_ld(em, g->b.ld),
+            cu_gemm_ptr(em, &g->a, s->loc), cu_gemm_ld(em, g->a.ld), id,
+            cu_gemm_ptr(em, &g->c, s->loc), cu_gemm_ld(em, g->c.ld));
+    em->indent--;
+    cu_line(em, "}");
+}
+
+/* An as_lib loop at host level: its batch loops on the host around one
+ * cuBLAS gemm each (transforms/lib_gemm.h).  A product whose sizes or
+ * alpha read a tensor (device memory) runs as a single-thread kernel of
+ * loops instead. */
+static void cu_hlib(cu_emitter *em, const ast_stmt *s)
+{
+    xf_gemm g;
+    const char *why = NULL;
+    if (!xf_gemm_match(em->ctx, em->func, s, &g, &why)) {
+        ft_error(em->ctx, s->loc, "internal error: CUDA backend: the as_lib nest %s is no "
+                 "longer a matrix product: %s", s->u.loop.iter, why);
+        return;
+    }
+    int host = (!g.alpha || !cu_has_load(g.alpha)) && !cu_has_load(g.m) &&
+               !cu_has_load(g.n) && !cu_has_load(g.k);
+    for (int i = 0; i < g.nbatch; i++)
+        host &= !cu_has_load(g.batch[i]->u.loop.begin) && !cu_has_load(g.batch[i]->u.loop.end);
+    if (!host) {
+        cu_run r = {s, 0, 0};
+        cu_serial_kernel(em, &r);
+        return;
+    }
+    em->uses_blas = 1;
+    cu_line(em, "/* as_lib(%s): %s %s= %s%s @ %s%s (cuBLAS) */",
+            s->label ? s->label : s->u.loop.iter, g.c.var, g.beta ? "+" : "", g.a.var,
+            g.a.trans ? "^T" : "", g.b.var, g.b.trans ? "^T" : "");
+    cu_line(em, "{");
+    em->indent++;
+    for (int i = 0; i < g.nbatch; i++) {
+        const char *it = cu_cname(em, g.batch[i]->u.loop.iter);
+        int id = em->next_id++;
+        cu_line(em, "const int64_t ft__e%d = %s;", id, cu_str(em, g.batch[i]->u.loop.end, 0));
+        cu_line(em, "for (int64_t %s = %s; %s < ft__e%d; %s++) {", it,
+                cu_str(em, g.batch[i]->u.loop.begin, 0), it, id, it);
+        em->indent++;
+    }
+    cu_gemm_call(em, s, &g);
+    for (int i = 0; i < g.nbatch; i++) {
+        em->indent--;
+        cu_line(em, "}");
+    }
+    em->indent--;
+    cu_line(em, "}");
+}
+
 /* One statement at host level. */
 static void cu_hstmt(cu_emitter *em, const ast_stmt *s)
 {
@@ -1527,6 +1644,8 @@ static void cu_hstmt(cu_emitter *em, const ast_stmt *s)
     case AST_FOR:
         if (s->u.loop.par == AST_OPENMP)
             cu_flat_kernel(em, s);
+        else if (s->u.loop.par == AST_LIB)
+            cu_hlib(em, s);
         else if (cu_is_bound(s->u.loop.par))
             cu_bound_kernel(em, s);
         else
@@ -1631,6 +1750,7 @@ static void cu_func(cu_emitter *em, const ast_func *f)
     em->syms.len = 0;
     em->hostvals.len = 0;
     em->fname = f->name;
+    em->func = f;
     em->nkernels = 0;
     char *buf;
     size_t len;
@@ -1993,6 +2113,21 @@ static int cu_check_names(ft_ctx *ctx, const ast_program *p)
     return bad;
 }
 
+/* What a module with as_lib nests adds after the prelude (linked with
+ * -lcublas): one cuBLAS handle for the process, made on first use (C++11
+ * makes the static's initialisation thread-safe) and never destroyed; on
+ * the default stream, so it is ordered with the kernels. */
+static const char cu_cublas_text[] =
+    "#include <cublas_v2.h>\n\n"
+    "static cublasHandle_t ft__cublas(void)\n"
+    "{\n"
+    "    static cublasHandle_t h = [] {\n"
+    "        cublasHandle_t x = NULL;\n"
+    "        return cublasCreate(&x) == CUBLAS_STATUS_SUCCESS ? x : NULL;\n"
+    "    }();\n"
+    "    return h;\n"
+    "}\n\n";
+
 int cg_emit_cuda(ft_ctx *ctx, const ast_program *p, FILE *out)
 {
     if (cu_check_names(ctx, p))
@@ -2015,6 +2150,8 @@ int cg_emit_cuda(ft_ctx *ctx, const ast_program *p, FILE *out)
     fclose(em.out);
     fclose(em.kern);
     cu_prelude(out);
+    if (em.uses_blas)
+        fputs(cu_cublas_text, out);
     fputs(kbuf ? kbuf : "", out);
     fputs(hbuf ? hbuf : "", out);
     free(hbuf);

@@ -202,4 +202,52 @@ static inline void ft__emu_launch(dim3 g, dim3 bd, bool threaded, const std::fun
             }
 }
 
+/* cuBLAS (as_lib): the column-major gemm of the reference BLAS, on the
+ * emulated device memory (host memory); C is not read when beta is 0. */
+typedef struct ft__emu_cublas *cublasHandle_t;
+typedef enum { CUBLAS_STATUS_SUCCESS = 0 } cublasStatus_t;
+typedef enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 } cublasOperation_t;
+
+static inline cublasStatus_t cublasCreate(cublasHandle_t *h)
+{
+    static int one;
+    *h = (cublasHandle_t)(void *)&one;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+template <typename T>
+static cublasStatus_t ft__emu_gemm(cublasOperation_t ta, cublasOperation_t tb, int m, int n,
+                                   int k, const T *alpha, const T *a, int lda, const T *b,
+                                   int ldb, const T *beta, T *c, int ldc)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            T s = 0;
+            for (int p = 0; p < k; p++)
+                s += (ta == CUBLAS_OP_N ? a[i + (int64_t)p * lda] : a[p + (int64_t)i * lda]) *
+                     (tb == CUBLAS_OP_N ? b[p + (int64_t)j * ldb] : b[j + (int64_t)p * ldb]);
+            T *e = &c[i + (int64_t)j * ldc];
+            *e = *alpha * s + (*beta == 0 ? T(0) : *beta * *e);
+        }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+static inline cublasStatus_t cublasSgemm(cublasHandle_t, cublasOperation_t ta,
+                                         cublasOperation_t tb, int m, int n, int k,
+                                         const float *alpha, const float *a, int lda,
+                                         const float *b, int ldb, const float *beta, float *c,
+                                         int ldc)
+{
+    return ft__emu_gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+static inline cublasStatus_t cublasDgemm(cublasHandle_t, cublasOperation_t ta,
+                                         cublasOperation_t tb, int m, int n, int k,
+                                         const double *alpha, const double *a, int lda,
+                                         const double *b, int ldb, const double *beta,
+                                         double *c, int ldc)
+{
+    return ft__emu_gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 #endif

@@ -17,6 +17,7 @@ writes each out/inout tensor as DIR/NAME.npy with the declared dtype, and
 `--no-print` keeps stdout quiet.  Sizes are always passed explicitly.
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -730,7 +731,30 @@ def gradcheck(where, file, func, wrt, sizes, defines=()):
         raise Fail(f"gradcheck errors {errs}: {r.stdout}")
 
 
+def grad_explain():
+    """`tape auto`'s cost model (autodiff/materialize.c), read from
+    --explain-tapes: the scalar u is recomputed, the tensor t, the
+    reduction s and the row max mx are saved; the gradient itself checked
+    with gradcheck."""
+    with tempfile.TemporaryDirectory() as d:
+        r = subprocess.run([FTC, "build", prog("grad_explain.ft"), "--explain-tapes",
+                            "--emit=c", "-o", os.path.join(d, "g.c")],
+                           capture_output=True, text=True, errors="replace", timeout=TIMEOUT)
+    if r.returncode != 0:
+        raise Fail(f"ftc build exited {r.returncode}: {last_lines(r.stderr)}")
+    got = {}
+    for line in r.stdout.splitlines():
+        m = re.match(r"#   (\w+): (save|recompute) \(", line)
+        if m:
+            got[m.group(1)] = m.group(2)
+    want = {"t": "save", "u": "recompute", "s": "save", "mx": "save"}
+    if got != want:
+        raise Fail(f"decisions {got}, expected {want}: {r.stdout}")
+    gradcheck("tests/numeric/progs", "grad_explain.ft", "f", ["x", "w"], {"n": 5, "m": 3})
+
+
 case("grad/elementwise[7]", grad_elementwise, 7)
+case("grad/explain", grad_explain)
 case("grad/builtins", gradcheck, "tests/numeric/progs", "grad_builtins.ft", "builtins", ["x", "w"], {"n": 9})
 case("grad/control", gradcheck, "tests/numeric/progs", "grad_control.ft", "control", ["x", "w"], {"n": 12, "m": 5})
 case("grad/stdlib_mlp", gradcheck, "tests/numeric/progs", "grad_stdlib.ft", "mlp", ["a", "b"],
@@ -829,6 +853,36 @@ def as_lib_prog(m, n, k):
 
 for m, n, k in ((1, 1, 1), (3, 5, 0), (0, 4, 2), (7, 5, 3), (33, 17, 65)):
     case(f"as_lib[{m}x{n}x{k}]", as_lib_prog, m, n, k)
+
+
+def as_lib_auto(m, n, k, threads):
+    """auto_use_lib: the -v log names the products handed to BLAS (and the
+    one kept as loops); the results match NumPy."""
+    P = prog("as_lib_auto.ft")
+    with tempfile.TemporaryDirectory(prefix="ftc-numeric-") as d:
+        r = subprocess.run([FTC, "build", P, "-v", "-o", os.path.join(d, "libx.so")],
+                           capture_output=True, text=True, timeout=TIMEOUT)
+    log = [l for l in r.stderr.splitlines() if l.startswith("ftc: auto_use_lib:")]
+    want = ("mm: L_matmul_i", "handed to BLAS"), ("small: L_matmul_i", "kept as loops"), \
+        ("batched: L_matmul_batch", "handed to BLAS")
+    for where, what in want:
+        if not any(where in l and what in l for l in log):
+            raise Fail(f"no auto_use_lib line '{where} ... {what}' in the -v log: {log}")
+    rng = np.random.default_rng(m + n + k)
+    a, b = rng.standard_normal((m, k)).astype(f32), rng.standard_normal((k, n)).astype(f32)
+    outs = ftc_run(P, "mm", {"m": m, "n": n, "k": k}, {"a": a, "b": b}, threads)
+    close(outs, "c", a.astype(f64) @ b, f32)
+    a, b = rng.standard_normal((8, 8)), rng.standard_normal((8, 8))
+    close(ftc_run(P, "small", {}, {"a": a, "b": b}, threads), "c", a @ b, f64, 1e-12)
+    a, b = rng.standard_normal((64, 128)), rng.standard_normal((4, 128, 64))
+    outs = ftc_run(P, "batched", {}, {"a": a, "b": b}, threads)
+    close(outs, "c", a @ b, f64, 1e-12)
+    close(outs, "d", a[:, 0] * 2, f64, 1e-12)
+
+
+for m, n, k in ((2, 3, 4), (70, 65, 66)):
+    for t in (1, 2):
+        case(f"as_lib_auto[{m}x{n}x{k}]/t{t}", as_lib_auto, m, n, k, t)
 
 
 def main():

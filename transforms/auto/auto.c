@@ -2,7 +2,8 @@
  *
  * Requires: the AST after the user's schedules.
  * Provides: every function without a `schedule` block scheduled by the
- * passes of auto.h, in order: fusion first (it makes the loops the later
+ * passes of auto.h, in order: matrix products handed to BLAS first (any
+ * other pass could reshape their nests), then fusion (it makes the loops the later
  * passes look at), vectorization before parallelization (a reorder that
  * brings a contiguous loop innermost would move a parallel loop inwards),
  * unrolling last (only the innermost short loops the others left alone).
@@ -25,8 +26,8 @@ static int has_schedule(const pt_node *file, const char *name)
 typedef int (*auto_pass)(xf_auto *a);
 
 static const auto_pass passes[] = {
-    xf_auto_fuse,     xf_auto_vectorize, xf_auto_parallelize,
-    xf_auto_mem_type, xf_auto_use_lib,   xf_auto_unroll,      NULL};
+    xf_auto_use_lib,  xf_auto_fuse,      xf_auto_vectorize, xf_auto_parallelize,
+    xf_auto_mem_type, xf_auto_unroll,    NULL};
 
 void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
 {

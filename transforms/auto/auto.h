@@ -6,11 +6,11 @@
  * unless --no-auto), the passes below, in this order, each one a file that
  * only applies legal transforms through the dependence-checked primitives of
  * schedule.h (a refused primitive leaves the function as it was):
+ *   auto_use_lib.c     matrix products (m*n*k >= 64^3 or sizes unknown) to BLAS
  *   auto_fuse.c        neighbouring loops over the same range fused
  *   auto_vectorize.c   a contiguous-access loop brought innermost, vectorized
  *   auto_parallelize.c the outermost parallel loop of each nest on OpenMP
  *   auto_mem_type.c    small temporaries of bounded size on the stack
- *   auto_use_lib.c     matrix products handed to a library (needs as_lib)
  *   auto_unroll.c      very short constant loops unrolled
  * With -v (ctx->opts.verbose) every decision is one line on ctx->diag_out:
  *   ftc: auto_parallelize: matmul: Li: parallelized

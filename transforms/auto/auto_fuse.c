@@ -211,6 +211,8 @@ typedef struct seq_walk {
 static int seq_walk_cb(ast_visitor *v, ast_stmt *s)
 {
     seq_walk *w = (seq_walk *)v;
+    if (s->kind == AST_FOR && s->u.loop.par == AST_LIB)
+        return 0;       /* a BLAS call (as_lib): its nest stays as it is */
     if (s->kind == AST_SEQ)
         ft_vec_push(w->ctx, &w->seqs, s);
     return 1;

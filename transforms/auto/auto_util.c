@@ -86,6 +86,8 @@ static int loop_walk_cb(ast_visitor *v, ast_stmt *s)
     loop_walk *w = (loop_walk *)v;
     if (s->kind != AST_FOR)
         return 1;
+    if (w->out && s->u.loop.par == AST_LIB)
+        return 0;       /* a BLAS call (as_lib): nothing under it to schedule */
     if (w->out)
         ft_vec_push(w->ctx, w->out, s);
     if (w->iter && strcmp(s->u.loop.iter, w->iter) == 0)

@@ -72,7 +72,8 @@ const char *xf_auto_first_line(ft_ctx *ctx, const char *text);
 
 /* ------------------------------------------------------------- loops */
 
-/* Every loop of f, outer ones before the loops inside them (pre-order). */
+/* Every loop of f, outer ones before the loops inside them (pre-order),
+ * except the loops marked AST_LIB and those under them (BLAS calls). */
 void xf_auto_loops(ft_ctx *ctx, ast_func *f, ft_vec *out);
 /* The loop of f with statement ID id, or NULL. */
 ast_stmt *xf_auto_loop_by_id(ft_ctx *ctx, ast_func *f, int id);
