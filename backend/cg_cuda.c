@@ -51,8 +51,10 @@
  *
  * Errors.  Kernels report through a device flag (the first code stored
  * wins; a failing thread returns, and every kernel starts by returning
- * when the flag is set); the host copies it back at the end.  A CUDA
- * runtime failure (no device, out of memory) returns FT_ERR_NOMEM.
+ * when the flag is set); the host copies it back at the end.  Without a
+ * usable device (cudaGetDeviceCount fails or finds none) the function
+ * returns FT_ERR_NODEVICE before anything else; a later CUDA runtime
+ * failure (out of memory, a failed launch) returns FT_ERR_NOMEM.
  */
 #include "cg.h"
 
@@ -1769,6 +1771,7 @@ static void cu_func(cu_emitter *em, const ast_func *f)
     for (int i = 0; i < f->nparams; i++)
         if (f->params[i].is_size)
             cu_line(em, "if (%s < 0) return FT_ERR_SIZE;", cu_cname(em, f->params[i].name));
+    cu_line(em, "if (!ft__have_device()) return FT_ERR_NODEVICE;");
     cu_line(em, "int ft__err = FT_OK;");
     cu_line(em, "ft__pool_t ft__pool = {0};");
     cu_line(em, "int *ft__derr = NULL;");
@@ -2077,6 +2080,12 @@ static void cu_prelude(FILE *o)
 "    for (int i = 0; i < pool->n; i++) if (pool->p[i]) cudaFree(pool->p[i]);\n"
 "    for (int i = 0; i < pool->nmore; i++) if (pool->more[i]) cudaFree(pool->more[i]);\n"
 "    free(pool->more);\n"
+"}\n"
+"/* Whether the CUDA runtime finds a device. */\n"
+"FT_HOST int ft__have_device(void)\n"
+"{\n"
+"    int n = 0;\n"
+"    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;\n"
 "}\n"
 "/* The device error flag of one call, zeroed. */\n"
 "FT_HOST int ft__err_init(ft__pool_t *pool, int **derr)\n"

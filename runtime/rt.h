@@ -43,6 +43,18 @@ void rt_close(rt_lib *lib);
 const ft_module_desc *rt_module(const rt_lib *lib);
 const ft_func_desc *rt_find(const rt_lib *lib, const char *name);
 
+/* Device memory through the CUDA runtime, loaded at run time
+ * (runtime/device.c; no link-time dependency).  rt_cuda_open fails with a
+ * message starting "no CUDA device: " when libcudart cannot be loaded or
+ * finds no device. */
+typedef struct rt_cuda rt_cuda;
+rt_cuda *rt_cuda_open(char *err, size_t errlen);
+void rt_cuda_close(rt_cuda *cu);
+int rt_cuda_alloc(rt_cuda *cu, size_t n, void **out, char *err, size_t errlen);
+void rt_cuda_free(rt_cuda *cu, void *d);
+int rt_cuda_copy(rt_cuda *cu, void *dst, const void *src, size_t n, int to_device, char *err,
+                 size_t errlen);
+
 /* Options of `ftc run` after the library is built. */
 typedef struct rt_run_opts {
     const char *out_dir;     /* --out-dir: write each out/inout as NAME.npy */

@@ -13,7 +13,10 @@
  *      in [0, m) where m is the smallest size value, or without size
  *      parameters the smallest tensor dimension, at least 1; bools 0/1);
  *   6. call (once, or once to warm up and N timed times with --bench; each
- *      timed call starts from the same inputs);
+ *      timed call starts from the same inputs); `@ gpu` tensors (CUDA
+ *      modules) get device buffers through the CUDA runtime, loaded then
+ *      (runtime/device.c), filled from the host arrays before each call
+ *      (outside the timed part) and copied back after the last;
  *   7. print the outputs and write them as .npy (--out-dir, or an `out`
  *      parameter given a path: its result is written to that path).
  * Random data is deterministic in the seed and the parameter's name.
@@ -39,6 +42,7 @@ typedef struct rt_pstate {
     rt_array arr;           /* tensors: the data */
     void *orig;             /* inout under --bench: the data before any call */
     const int64_t *dims;    /* tensors: the expected shape (into rt_call.dims) */
+    void *dev;              /* `@ gpu` tensors: the device copy of arr */
 } rt_pstate;
 
 /* One run in progress; everything here is freed by rt_call_free. */
@@ -49,6 +53,7 @@ typedef struct rt_call {
     rt_pstate *ps;          /* fn->nparams entries */
     int64_t *dims;          /* all tensor dimensions, flattened */
     void **args;            /* what desc->call receives */
+    rt_cuda *cu;            /* the CUDA runtime, when a tensor is `@ gpu` */
 } rt_call;
 
 /* Print "error: MSG" to the run's error stream; returns 1 for `return`. */
@@ -352,9 +357,9 @@ static int rt_read_inputs(rt_call *c)
         rt_pstate *p = &c->ps[k];
         if (p->d->kind != FT_PARAM_TENSOR)
             continue;
-        if (p->d->mtype != 0)
-            return rt_fail(c, "parameter '%s' lives in gpu memory; `ftc run` passes "
-                           "cpu memory only for now", p->d->name);
+        if (p->d->mtype > 1)
+            return rt_fail(c, "parameter '%s' is gpu/shared or gpu/local memory, which "
+                           "a caller cannot pass", p->d->name);
         if (p->value && p->d->access != FT_ABI_OUT && rt_read_input(c, p))
             return 1;
     }
@@ -511,6 +516,7 @@ static const char *rt_code_text(int code)
     case FT_ERR_ASSERT: return "assertion failed";
     case FT_ERR_INDEX: return "index out of bounds";
     case FT_ERR_NOMEM: return "out of memory allocating a local tensor";
+    case FT_ERR_NODEVICE: return "no CUDA device (the library was built for --target cuda)";
     default: return "unknown error code";
     }
 }
@@ -524,6 +530,57 @@ static int rt_make_args(rt_call *c)
     for (int k = 0; k < c->fn->nparams; k++)
         c->args[k] = c->ps[k].d->kind == FT_PARAM_SIZE ? (void *)&c->ps[k].size
                                                        : c->ps[k].arr.data;
+    return 0;
+}
+
+/* Whether parameter p is a tensor in device memory. */
+static int rt_on_device(const rt_pstate *p)
+{
+    return p->d->kind == FT_PARAM_TENSOR && p->d->mtype == 1;
+}
+
+/* Load the CUDA runtime when a tensor is `@ gpu`, and point the call's
+ * arguments at device buffers of the tensors' sizes. */
+static int rt_dev_setup(rt_call *c)
+{
+    char msg[512];
+    for (int k = 0; k < c->fn->nparams; k++) {
+        rt_pstate *p = &c->ps[k];
+        if (!rt_on_device(p))
+            continue;
+        if (!c->cu && !(c->cu = rt_cuda_open(msg, sizeof msg)))
+            return rt_fail(c, "%s (parameter '%s' of '%s' is `@ gpu`)", msg, p->d->name,
+                           c->fn->name);
+        if (rt_cuda_alloc(c->cu, p->arr.nbytes, &p->dev, msg, sizeof msg))
+            return rt_fail(c, "parameter '%s': %s", p->d->name, msg);
+        c->args[k] = p->dev;
+    }
+    return 0;
+}
+
+/* Copy every `@ gpu` tensor's host array to the device (outs: zeros). */
+static int rt_dev_upload(rt_call *c)
+{
+    char msg[512];
+    for (int k = 0; k < c->fn->nparams; k++) {
+        rt_pstate *p = &c->ps[k];
+        if (rt_on_device(p) &&
+            rt_cuda_copy(c->cu, p->dev, p->arr.data, p->arr.nbytes, 1, msg, sizeof msg))
+            return rt_fail(c, "parameter '%s': %s", p->d->name, msg);
+    }
+    return 0;
+}
+
+/* Copy the `@ gpu` out and inout tensors back into their host arrays. */
+static int rt_dev_download(rt_call *c)
+{
+    char msg[512];
+    for (int k = 0; k < c->fn->nparams; k++) {
+        rt_pstate *p = &c->ps[k];
+        if (rt_on_device(p) && p->d->access != FT_ABI_IN &&
+            rt_cuda_copy(c->cu, p->arr.data, p->dev, p->arr.nbytes, 0, msg, sizeof msg))
+            return rt_fail(c, "parameter '%s': %s", p->d->name, msg);
+    }
     return 0;
 }
 
@@ -589,9 +646,13 @@ static int rt_bench(rt_call *c, int n)
     double *t = calloc((size_t)n, sizeof *t);
     if (!t)
         return rt_fail(c, "out of memory");
-    int r = rt_call_once(c);
+    int r = rt_dev_upload(c);
+    if (!r)
+        r = rt_call_once(c);
     for (int i = 0; i < n && !r; i++) {
         rt_restore(c);
+        if ((r = rt_dev_upload(c)) != 0)
+            break;
         double t0 = rt_now();
         r = rt_call_once(c);
         t[i] = (rt_now() - t0) * 1e3;
@@ -760,9 +821,12 @@ static int rt_outputs(rt_call *c)
 static void rt_call_free(rt_call *c)
 {
     for (int k = 0; c->ps && k < c->fn->nparams; k++) {
+        if (c->cu)
+            rt_cuda_free(c->cu, c->ps[k].dev);
         rt_array_free(&c->ps[k].arr);
         free(c->ps[k].orig);
     }
+    rt_cuda_close(c->cu);
     free(c->ps);
     free(c->dims);
     free(c->args);
@@ -795,9 +859,13 @@ int rt_run(rt_lib *lib, const char *fname, int nargs, char **args,
         c.ps[k].d = &fn->params[k];
     int r = rt_parse_args(&c, nargs, args) || rt_read_inputs(&c) ||
             rt_infer_sizes(&c) || rt_check_shapes(&c) || rt_alloc_tensors(&c) ||
-            rt_make_args(&c);
+            rt_make_args(&c) || rt_dev_setup(&c);
+    if (!r && opts->bench > 0)
+        r = rt_bench(&c, opts->bench);
+    else if (!r && !(r = rt_dev_upload(&c)))
+        r = rt_call_once(&c);
     if (!r)
-        r = opts->bench > 0 ? rt_bench(&c, opts->bench) : rt_call_once(&c);
+        r = rt_dev_download(&c);
     if (!r)
         r = rt_outputs(&c);
     rt_call_free(&c);

@@ -42,7 +42,7 @@ struct dim3 {
 static thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
 
 typedef int cudaError_t;
-enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2 };
+enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorNoDevice = 100 };
 enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice };
 enum cudaLimit { cudaLimitMallocHeapSize };
 
@@ -60,6 +60,12 @@ static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcp
 }
 static inline cudaError_t cudaMemset(void *d, int v, size_t n) { memset(d, v, n); return cudaSuccess; }
 static inline cudaError_t cudaGetLastError(void) { return cudaSuccess; }
+/* One device, or none when FT_EMU_NO_DEVICE is set (tests of the error). */
+static inline cudaError_t cudaGetDeviceCount(int *n)
+{
+    *n = getenv("FT_EMU_NO_DEVICE") ? 0 : 1;
+    return *n ? cudaSuccess : cudaErrorNoDevice;
+}
 static inline cudaError_t cudaDeviceSetLimit(cudaLimit, size_t) { return cudaSuccess; }
 
 /* Atomics on host memory (GCC builtins). */

@@ -31,6 +31,7 @@ extern "C" __attribute__((visibility("default"))) int hist(int64_t n, int64_t nb
 {
     if (n < 0) return FT_ERR_SIZE;
     if (nb < 0) return FT_ERR_SIZE;
+    if (!ft__have_device()) return FT_ERR_NODEVICE;
     int ft__err = FT_OK;
     ft__pool_t ft__pool = {0};
     int *ft__derr = NULL;

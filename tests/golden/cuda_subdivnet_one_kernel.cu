@@ -32,6 +32,7 @@ extern "C" __attribute__((visibility("default"))) int subdivnet(int64_t n_faces,
 {
     if (n_faces < 0) return FT_ERR_SIZE;
     if (in_feats < 0) return FT_ERR_SIZE;
+    if (!ft__have_device()) return FT_ERR_NODEVICE;
     int ft__err = FT_OK;
     ft__pool_t ft__pool = {0};
     int *ft__derr = NULL;

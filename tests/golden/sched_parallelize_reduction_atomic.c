@@ -50,6 +50,7 @@
 #define FT_ERR_ASSERT 2     /* an `assert` failed */
 #define FT_ERR_INDEX 3      /* a data-dependent index was out of bounds */
 #define FT_ERR_NOMEM 4      /* a local tensor could not be allocated */
+#define FT_ERR_NODEVICE 5   /* CUDA modules: no usable CUDA device */
 
 typedef struct ft_param_desc {
     const char *name;
