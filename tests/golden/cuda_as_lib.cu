@@ -15,6 +15,7 @@ extern "C" __attribute__((visibility("default"))) int f(int64_t m, int64_t n, in
     if (m < 0) return FT_ERR_SIZE;
     if (n < 0) return FT_ERR_SIZE;
     if (k < 0) return FT_ERR_SIZE;
+    if (!ft__have_device()) return FT_ERR_NODEVICE;
     int ft__err = FT_OK;
     ft__pool_t ft__pool = {0};
     int *ft__derr = NULL;
