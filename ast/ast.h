@@ -205,6 +205,10 @@ typedef struct ast_func {
     ast_param *params;
     ast_stmt *body;
     ft_loc loc;
+    /* autodiff's combined gradient g: its body is g_fwd's then g_bwd's
+     * (autodiff/compose.c rebuilds it from theirs after scheduling);
+     * NULL for every other function */
+    struct ast_func *ad_fwd, *ad_bwd;
 } ast_func;
 
 /* A size function of the library: `size_t NAME(int64_t size, ...)`

@@ -97,6 +97,12 @@ int ad_grad_program(ft_ctx *ctx, ast_program *p, const struct pt_node *file);
 int ad_grad_func(ft_ctx *ctx, ast_program *p, ast_func *f, int nwrt, const char **wrt,
                  ad_tape_mode mode, const char *name, ft_loc loc);
 
+/* compose.c: around the auto-scheduler, empty each combined gradient g
+ * (no schedule block of its own, C target), then rebuild its body from the
+ * scheduled g_fwd and g_bwd. */
+void ad_detach_combined(ft_ctx *ctx, ast_program *p, const struct pt_node *file);
+void ad_compose_combined(ft_ctx *ctx, ast_program *p, const struct pt_node *file);
+
 /* Retype every f32 tensor, parameter and value of p as f64 (--promote-f64,
  * used by `ftc gradcheck`). */
 void ad_promote_f64(ft_ctx *ctx, ast_program *p);

@@ -929,6 +929,8 @@ static void emit_funcs(ad_grad *g, ast_program *p, ast_stmt *bwd)
                       (ast_expr *[]){cl(g, g->tape_elems)}, FT_ACC_CACHE, FT_MT_CPU, body);
     fs[2] = new_func(g, g->name, 1, 0, -1, xf_normalize(c, body));
     tidy(c, 3, fs);
+    fs[2]->ad_fwd = fs[0];
+    fs[2]->ad_bwd = fs[1];
     for (int i = 0; i < 3; i++)
         add_func(c, p, fs[i]);
     add_tape_bytes(g, p);

@@ -155,8 +155,13 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
      * without a schedule block; --no-auto skips it.  Needs: the AST.
      * Leaves: loops fused, vectorized, parallelized, unrolled where legal
      * (each decision on stderr with -v). */
-    if (!ctx->opts.no_auto)
+    if (!ctx->opts.no_auto) {
+        /* autodiff/compose.c: a combined gradient g is not auto-scheduled
+         * itself but rebuilt from its scheduled g_fwd and g_bwd. */
+        ad_detach_combined(ctx, p, file);
         xf_auto_schedule(ctx, p, file);
+        ad_compose_combined(ctx, p, file);
+    }
     maybe_dump("auto", dump_after, dump_out, p);
     return p;
 }

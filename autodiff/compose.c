@@ -1,0 +1,101 @@
+/* compose.c - the combined gradient g built from the scheduled g_fwd and
+ * g_bwd.
+ *
+ * g runs f's forward pass, saving into a local tape, then the backward
+ * pass: its body is g_fwd's followed by g_bwd's.  grad.c builds it that
+ * way (for --dump-after=grad and for a `schedule g:` block), but
+ * auto-scheduling it as a function of its own repeats, on a body as large
+ * as both, every dependence analysis the auto-scheduler runs on g_fwd and
+ * g_bwd (the analyses are quadratic in the accesses: most of a gradient's
+ * compile time).  So the driver empties g before the auto-scheduler
+ * (ad_detach_combined) and rebuilds it afterwards from clones of the
+ * scheduled g_fwd and g_bwd (ad_compose_combined): the same decisions,
+ * taken once.  A g with a schedule block of its own keeps its body, and so
+ * does g on the CUDA target.
+ *
+ * Requires: g's ad_fwd / ad_bwd set by grad.c; g_fwd's last parameter is
+ * the tape.  Provides: g's body = VarDef tape { fwd; bwd }, the locals of
+ * the bwd copy renamed apart from the fwd copy's.
+ */
+#include "ad.h"
+
+#include <string.h>
+
+#include "../lang/pt.h"
+#include "../transforms/sched_util.h"
+#include "../transforms/xf_util.h"
+
+/* Whether a PT_SCHEDULE of file names function name. */
+static int has_schedule(const pt_node *file, const char *name)
+{
+    for (int i = 0; i < file->nkids; i++) {
+        const pt_node *k = file->kids[i];
+        if (k && k->kind == PT_SCHEDULE && k->name && !strcmp(k->name, name))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether f is a combined gradient the auto-scheduler should not see (not
+ * on the CUDA target, where g's local tape must go through the GPU passes
+ * as grad.c wrote it). */
+static int detachable(ft_ctx *ctx, const ast_func *f, const pt_node *file)
+{
+    return f->ad_fwd && f->ad_bwd && !ctx->opts.target_cuda && !has_schedule(file, f->name);
+}
+
+void ad_detach_combined(ft_ctx *ctx, ast_program *p, const pt_node *file)
+{
+    for (int i = 0; i < p->nfuncs; i++)
+        if (detachable(ctx, p->funcs[i], file))
+            p->funcs[i]->body = ast_seq(ctx, p->funcs[i]->loc, 0, NULL);
+}
+
+/* Rename the VarDefs of bwd whose names a VarDef of fwd also declares
+ * (g declares both in one function): free names of g, derived from
+ * NAME_b. */
+static void rename_apart(ft_ctx *ctx, ast_func *g, ast_stmt *fwd, ast_stmt *bwd)
+{
+    ft_vec fd = {0}, bd = {0}, fnames = {0};
+    xf_collect_vardefs(ctx, fwd, &fd);
+    xf_collect_vardefs(ctx, bwd, &bd);
+    for (int i = 0; i < fd.len; i++)
+        ft_vec_push(ctx, &fnames, (void *)((ast_stmt *)fd.items[i])->u.def.name);
+    for (int i = 0; i < bd.len; i++) {
+        ast_stmt *d = bd.items[i];
+        if (!xf_has_name(&fnames, d->u.def.name))
+            continue;
+        const char *to = xf_free_name(ctx, g, ft_fmt(ctx, "%s_b", d->u.def.name));
+        xf_rename_tensor(ctx, d->u.def.body, d->u.def.name, to);
+        d->u.def.name = to;
+    }
+}
+
+/* g's body from its scheduled parts: VarDef tape { fwd; bwd }. */
+static ast_stmt *combined_body(ft_ctx *ctx, ast_func *g)
+{
+    const ast_func *fw = g->ad_fwd;
+    const ast_param *tp = &fw->params[fw->nparams - 1];
+    ast_stmt **v = ft_alloc(ctx, sizeof *v * 2);
+    v[0] = xf_clone_stmt(ctx, fw->body, 0);
+    v[1] = xf_clone_stmt(ctx, g->ad_bwd->body, 0);
+    g->body = ast_seq(ctx, g->loc, 2, v);     /* so that xf_free_name sees both */
+    rename_apart(ctx, g, v[0], v[1]);
+    ft_vec used = {0};
+    xf_stmt_loaded(ctx, g->body, &used);
+    xf_stmt_written(ctx, g->body, &used);
+    if (!xf_has_name(&used, tp->name))
+        return g->body;
+    ast_expr **sh = ft_alloc(ctx, sizeof *sh * (size_t)(tp->ndim + 1));
+    for (int k = 0; k < tp->ndim; k++)
+        sh[k] = xf_clone_expr(ctx, tp->shape[k]);
+    return ast_vardef(ctx, g->loc, tp->name, tp->dtype, tp->ndim, sh, FT_ACC_CACHE,
+                      FT_MT_CPU, g->body);
+}
+
+void ad_compose_combined(ft_ctx *ctx, ast_program *p, const pt_node *file)
+{
+    for (int i = 0; i < p->nfuncs; i++)
+        if (detachable(ctx, p->funcs[i], file))
+            p->funcs[i]->body = combined_body(ctx, p->funcs[i]);
+}
