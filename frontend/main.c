@@ -41,6 +41,7 @@ typedef struct cli {
     int no_auto, verbose, emit_c, emit_deps;
     int target_cuda;            /* --target cuda */
     int explain_tapes, promote_f64;   /* --explain-tapes, --promote-f64 */
+    int check_refusals;         /* --check-refusals */
     const char *arch;           /* --arch */
     const char *dump_after, *schedule;
     int ndefines;
@@ -57,7 +58,8 @@ typedef struct cli {
 typedef enum cli_flag_id {
     F_HELP, F_VERSION, F_OUT, F_DEFINE, F_NO_AUTO, F_CC, F_CFLAGS, F_VERBOSE,
     F_EMIT, F_DUMP_AFTER, F_SCHEDULE, F_RANDOM, F_SEED, F_BENCH, F_OUT_DIR,
-    F_PRINT, F_NO_PRINT, F_TARGET, F_ARCH, F_EXPLAIN_TAPES, F_PROMOTE_F64
+    F_PRINT, F_NO_PRINT, F_TARGET, F_ARCH, F_EXPLAIN_TAPES, F_PROMOTE_F64,
+    F_CHECK_REFUSALS
 } cli_flag_id;
 
 typedef struct cli_flag {
@@ -75,7 +77,7 @@ static const cli_flag cli_flags[] = {
     {"--cflags", F_CFLAGS, 1, CMD_BUILD | CMD_RUN},
     {"-v", F_VERBOSE, 0, CMD_BUILD},        {"--emit", F_EMIT, 1, CMD_BUILD},
     {"--dump-after", F_DUMP_AFTER, 1, CMD_BUILD},
-    {"--schedule", F_SCHEDULE, 1, CMD_BUILD},
+    {"--schedule", F_SCHEDULE, 1, CMD_BUILD | CMD_CHECK},
     {"--random", F_RANDOM, 0, CMD_RUN},     {"--seed", F_SEED, 1, CMD_RUN | CMD_GRADCHECK},
     {"--bench", F_BENCH, 1, CMD_RUN},       {"--out-dir", F_OUT_DIR, 1, CMD_RUN},
     {"--print", F_PRINT, 0, CMD_RUN},       {"--no-print", F_NO_PRINT, 0, CMD_RUN},
@@ -83,13 +85,14 @@ static const cli_flag cli_flags[] = {
     {"--explain-tapes", F_EXPLAIN_TAPES, 0, CMD_BUILD | CMD_CHECK | CMD_GRADCHECK},
     {"--promote-f64", F_PROMOTE_F64, 0, CMD_BUILD | CMD_CHECK | CMD_RUN},
     {"--arch", F_ARCH, 1, CMD_BUILD | CMD_RUN},
+    {"--check-refusals", F_CHECK_REFUSALS, 0, CMD_BUILD | CMD_CHECK},
 };
 
 static const char usage_text[] =
     "usage:\n"
     "  ftc build PROG.ft -o libNAME.so [-D NAME=VALUE]... [--no-auto] [--cc CC] [--cflags FLAGS] [-v] [--emit=c] [--dump-after=PASS] [--schedule S.fts]\n"
     "  ftc build PROG.ft --target cuda [--arch sm_90] [build options]\n"
-    "  ftc check PROG.ft [-D ...]\n"
+    "  ftc check PROG.ft [-D ...] [--schedule S.fts]\n"
     "  ftc gradcheck PROG.ft FUNC wrt X [Y]... [name=value]... [--seed S] [-D ...]\n"
     "  ftc run PROG.ft|LIB.so FUNC [name=value]... [--random] [--seed S] [--bench N] [--out-dir DIR] [--print|--no-print] [-D ...] [--cc ...] [--cflags ...]\n"
     "  ftc PROG.ft [build options]   (the same as ftc build PROG.ft ...)\n"
@@ -123,6 +126,8 @@ static const char help_text[] =
     "  --promote-f64      compute in f64: every f32 tensor and value becomes f64\n"
     "  --dump-after=PASS  print the program after PASS (valid .ft) to stdout and stop\n"
     "  --schedule S.fts   apply the schedule blocks of a file\n"
+    "  --check-refusals   (testing) check that every refused schedule line left its\n"
+    "                     function exactly as it was (an internal error if not)\n"
     "  --random           random data for every in/inout tensor not given: floats\n"
     "                     uniform in [-1, 1); ints uniform in [0, m), m the smallest\n"
     "                     size value (without sizes, the smallest dimension), at\n"
@@ -269,6 +274,7 @@ static void cli_set_switch(cli *c, const cli_flag *f)
     case F_NO_PRINT: c->run.print = 0; break;
     case F_EXPLAIN_TAPES: c->explain_tapes = 1; break;
     case F_PROMOTE_F64: c->promote_f64 = 1; break;
+    case F_CHECK_REFUSALS: c->check_refusals = 1; break;
     default: break;
     }
 }
@@ -411,6 +417,9 @@ static void cli_to_ctx(const cli *c, ft_ctx *ctx)
     ctx->opts.explain_tapes = c->explain_tapes;
     ctx->opts.promote_f64 = c->promote_f64 || c->cmd == CMD_GRADCHECK;
     ctx->opts.arch = c->arch;
+    ctx->opts.check_refusals = c->check_refusals;
+    if (c->check_refusals)
+        ctx->max_errors = 1 << 30;  /* the fuzzer reads every refusal of a batch */
 }
 
 /* Read and compile path in ctx; dump_after/dump_out as for ft_compile.
@@ -529,7 +538,7 @@ static int cmd_check(const cli *c)
     if (!ctx)
         return cli_error(EXIT_ERR, "out of memory");
     cli_to_ctx(c, ctx);
-    ast_program *p = compile_file(ctx, c->pos[1], NULL);
+    ast_program *p = compile_scheduled(ctx, c->pos[1], c->schedule, NULL);
     int r = p && !ctx->nerrors ? EXIT_OK : EXIT_ERR;
     ft_ctx_free(ctx);
     return r;

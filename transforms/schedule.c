@@ -556,6 +556,26 @@ static int sched_stmt(ft_ctx *ctx, ast_func *f, const pt_node *s)
     return 1;
 }
 
+/* One schedule statement under --check-refusals: when it is refused, f's
+ * body must equal (ast_stmt_equal: labels, loop kinds and atomic flags
+ * included) a copy taken before it, or the refusal is reported as an
+ * internal error (tests/schedule/fuzz.py relies on this). */
+static int sched_stmt_checked(ft_ctx *ctx, ast_func *f, const pt_node *s)
+{
+    ast_stmt *before = xf_clone_stmt(ctx, f->body, 1);
+    int nerrors = ctx->nerrors;
+    int r = sched_stmt(ctx, f, s);
+    if (r && !ast_stmt_equal(before, f->body)) {
+        ft_error(ctx, s->loc, "internal error: a refused schedule line changed '%s'",
+                 f->name);
+        ast_print_stmt(ctx->diag_out, f->body, 1);
+    } else if (r && ctx->nerrors == nerrors) {
+        ft_error(ctx, s->loc, "internal error: a schedule line was refused without an "
+                 "error message");
+    }
+    return r;
+}
+
 /* ------------------------------------------------------ schedule blocks */
 
 static ast_func *find_func(ast_program *p, const char *name)
@@ -582,7 +602,8 @@ int xf_apply_schedules(ft_ctx *ctx, ast_program *p, const pt_node *file)
         }
         const pt_node *block = k->kids[0];
         for (int j = 0; j < block->nkids; j++)
-            bad |= sched_stmt(ctx, f, block->kids[j]);
+            bad |= ctx->opts.check_refusals ? sched_stmt_checked(ctx, f, block->kids[j])
+                                            : sched_stmt(ctx, f, block->kids[j]);
     }
     return bad;
 }

@@ -20,7 +20,8 @@ Walks GOLDEN_DIR (recursively, in sorted order).  For every x.ft (except
          prelude */`): the kernels and host code, not the helpers.
 
 A .ft with none of these fails.  Extra arguments for ftc (e.g. `-D W=64`)
-may be given in a comment among the file's first lines: `# ftc-args: -D W=64`.
+may be given in a comment among the file's first lines: `# ftc-args: -D W=64`
+(`{dir}` in them is the .ft's folder: `--schedule {dir}/x.fts`).
 
 --update rewrites the expected files from the actual output, for review
 (`git diff tests/golden`).  A .ft with no expected file gets x.err when its
@@ -82,7 +83,7 @@ def header(path, key):
 def strip_dirs(text, path):
     """x.ft instead of any/dir/x.ft at the start of diagnostic lines."""
     base = os.path.basename(path)
-    text = text.replace(path, base)
+    text = text.replace(path, base).replace(os.path.dirname(path) + "/", "")
     return re.sub(r"(?m)^[^\s:]*/" + re.escape(base) + r"(?=:)", base, text)
 
 
@@ -177,7 +178,8 @@ def main():
                 print(f"FAIL {rel}: unknown kind in `# golden:`: {' '.join(bad)}")
                 failed += 1
                 continue
-        extra = header(path, "ftc-args") or []
+        extra = [a.replace("{dir}", os.path.dirname(path))
+                 for a in header(path, "ftc-args") or []]
         for kind in kinds:
             want_path = f"{path[:-3]}.{kind}"
             try:
