@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """Block-wide reductions of the CUDA target, run without a GPU.
 
-    /usr/bin/python3 tests/cuda/block_reduce.py PATH/TO/ftc SOURCE_ROOT
+    /usr/bin/python3 tests/cuda/block_reduce.py PATH/TO/ftc SOURCE_ROOT [--gpu]
 
 Builds tests/cuda/progs/block_reduce.ft for --target cuda, checks that every
 thread-bound reduction loop became a warp-shuffle block reduction (no
 per-thread atomic left in those kernels), then runs each function through
 FTC_NVCC=tests/cuda/fake_nvcc (the CUDA compiled for the CPU, threads of a
 block in lockstep at barriers and shuffles) on sizes around the warp and
-block limits, and compares with NumPy.  Exits 1 when any case failed.
+block limits, and compares with NumPy.  With --gpu (tests/gpu/run) the
+runs use ftc's nvcc ($FTC_NVCC or the default) and the real GPU instead.
+Exits 1 when any case failed.
 """
 import os
 import re
@@ -90,7 +92,9 @@ def main(argv):
         return 2
     ftc, root = os.path.abspath(argv[1]), os.path.abspath(argv[2])
     prog = os.path.join(root, "tests", "cuda", "progs", "block_reduce.ft")
-    env = dict(os.environ, FTC_NVCC=os.path.join(root, "tests", "cuda", "fake_nvcc"))
+    env = dict(os.environ)
+    if "--gpu" not in argv:
+        env["FTC_NVCC"] = os.path.join(root, "tests", "cuda", "fake_nvcc")
     rng = np.random.default_rng(8)
     cases = [("structure", lambda: check_structure(ftc, prog))]
 

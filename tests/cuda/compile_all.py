@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
-"""Every example, stdlib test program and numeric program emits CUDA that
-nvcc compiles.
+"""Every example, stdlib test program, numeric program and benchmark
+workload (forward and gradient) emits CUDA that nvcc compiles.
 
     python3 tests/cuda/compile_all.py PATH/TO/ftc SOURCE_ROOT [-j N] [-k SUBSTRING]
 
-For each .ft in examples/, tests/numeric/stdlib/ and tests/numeric/progs/,
-runs `ftc build X.ft --target cuda --emit=c -o X.cu` and then
+For each .ft in examples/, tests/numeric/stdlib/, tests/numeric/progs/ and
+bench/ft/, and for each bench/ft/NAME.ft's gradient (the file with its
+`# bench-grad: grad ...` line appended, as bench/run builds it), runs `ftc build X.ft --target cuda --emit=c -o X.cu` and then
 `nvcc -arch=sm_90 -Xcompiler -fPIC -shared` on it (N compilations at a
 time, default: the number of CPUs).  Any ftc or nvcc error fails the case.
 nvcc is $FTC_NVCC, else on PATH, else /usr/local/cuda/bin/nvcc; without it
-the test prints why and exits 77 (meson's "skipped").  Prints one line per
-case with its nvcc time, then `N passed, M failed` and the total time.
+the test prints why and exits 77 (meson's "skipped").  A gradient that
+ftc's autodiff does not support yet ("not supported yet") is reported as
+`skip`, not failed.  Prints one line per case with its nvcc time, then
+`N passed, M failed` and the total time.
 """
 import concurrent.futures
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -32,17 +36,41 @@ def find_nvcc():
         "/usr/local/cuda/bin/nvcc" if os.access("/usr/local/cuda/bin/nvcc", os.X_OK) else None)
 
 
-def programs(root):
-    pats = ["examples/*.ft", "tests/numeric/stdlib/*.ft", "tests/numeric/progs/*.ft"]
-    return [p for pat in pats for p in sorted(glob.glob(os.path.join(root, pat)))]
+def grad_sources(root, tmp):
+    """The gradient programs of the benchmark workloads, written into tmp:
+    [(name, path)]."""
+    out = []
+    for src in sorted(glob.glob(os.path.join(root, "bench", "ft", "*.ft"))):
+        text = open(src).read()
+        m = re.search(r"^#\s*bench-grad:\s*(grad .*)$", text, re.M)
+        if not m:
+            continue
+        base = os.path.basename(src)[:-3]
+        path = os.path.join(tmp, base + "_grad.ft")
+        with open(path, "w") as f:
+            f.write(text.rstrip("\n") + "\n\n" + m.group(1).strip() + "\n")
+        out.append((f"bench/ft/{base}.ft (gradient)", path))
+    return out
 
 
-def one(ftc, nvcc, prog, tmp, root):
-    name = os.path.relpath(prog, root)
-    cu = os.path.join(tmp, name.replace("/", "_")[:-3] + ".cu")
+def programs(root, tmp):
+    """[(name, path)] of every program to compile."""
+    pats = ["examples/*.ft", "tests/numeric/stdlib/*.ft", "tests/numeric/progs/*.ft",
+            "bench/ft/*.ft"]
+    progs = [(os.path.relpath(p, root), p)
+             for pat in pats for p in sorted(glob.glob(os.path.join(root, pat)))]
+    return progs + grad_sources(root, tmp)
+
+
+def one(ftc, nvcc, name, prog, tmp):
+    """Compile one program: (name, ok, nvcc seconds, why; ok None: skipped)."""
+    cu = os.path.join(tmp, re.sub(r"[^A-Za-z0-9_.]", "_", name)[:-3] + ".cu")
     r = subprocess.run([ftc, "build", prog, "--target", "cuda", "--emit=c", "-o", cu],
-                       capture_output=True, text=True, errors="replace", timeout=300)
+                       capture_output=True, text=True, errors="replace", timeout=600)
     if r.returncode != 0:
+        if name.endswith("(gradient)") and "not supported yet" in r.stderr:
+            why = [l for l in r.stderr.splitlines() if "not supported yet" in l][0]
+            return name, None, 0.0, why.split("error: ", 1)[-1]
         return name, False, 0.0, "ftc: " + r.stderr[-3000:]
     t0 = time.time()
     r = subprocess.run([nvcc, "-arch=sm_90", "-x", "cu", "-Xcompiler", "-fPIC", "-shared",
@@ -70,15 +98,17 @@ def main(argv):
         print("skipped: no nvcc (not on PATH, not at /usr/local/cuda/bin/nvcc, $FTC_NVCC "
               "unset): the CUDA compile test needs the CUDA toolkit")
         return SKIP
-    progs = [p for p in programs(root) if not only or only in p]
     t0 = time.time()
     npass = nfail = 0
     with tempfile.TemporaryDirectory(prefix="ftc-cuda-") as tmp, \
             concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        futs = [pool.submit(one, ftc, nvcc, p, tmp, root) for p in progs]
+        progs = [(n, p) for n, p in programs(root, tmp) if not only or only in n]
+        futs = [pool.submit(one, ftc, nvcc, n, p, tmp) for n, p in progs]
         for f in futs:
             name, ok, dt, why = f.result()
-            if ok:
+            if ok is None:
+                print(f"skip {name}: {why}")
+            elif ok:
                 npass += 1
                 print(f"ok {name} (nvcc {dt:.1f} s)")
             else:
