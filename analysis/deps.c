@@ -487,12 +487,18 @@ int an_deps_between(const an_deps *d, const ast_stmt *s, const ast_stmt *t,
 }
 
 /* The pairs of dep whose times in new_sched are not in order (the source
- * at or after the sink). */
+ * at or after the sink).  The schedule is first restricted to the
+ * instances the dependence relates: comparing the whole schedule with
+ * itself costs a map per pair of statements, for every dependence (a
+ * swap in subdivnet_full ran for minutes). */
 static isl_union_map *reversed_pairs(const an_dep *dep, isl_union_map *new_sched)
 {
     isl_union_map *rel = isl_union_map_from_map(isl_map_copy(dep->rel));
-    isl_union_map *ge = isl_union_map_lex_ge_union_map(isl_union_map_copy(new_sched),
-                                                       isl_union_map_copy(new_sched));
+    isl_union_set *src = isl_union_set_from_set(isl_map_domain(isl_map_copy(dep->rel)));
+    isl_union_set *snk = isl_union_set_from_set(isl_map_range(isl_map_copy(dep->rel)));
+    isl_union_map *ge = isl_union_map_lex_ge_union_map(
+        isl_union_map_intersect_domain(isl_union_map_copy(new_sched), src),
+        isl_union_map_intersect_domain(isl_union_map_copy(new_sched), snk));
     return isl_union_map_intersect(rel, ge);
 }
 
