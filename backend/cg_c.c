@@ -42,6 +42,8 @@
 #include "cg.h"
 
 #include "../transforms/lib_gemm.h"
+#include "../transforms/xf_util.h"
+#include "cg_facts.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -96,6 +98,13 @@ typedef struct cg_emitter {
     unsigned char used[CG_H_COUNT][FT_DTYPE_COUNT];
     const ast_func *func;    /* the function being emitted */
     int uses_blas;           /* an as_lib loop was emitted (CBLAS prototypes) */
+    ft_vec known;            /* bounds-check conditions known to hold here (C
+                                text): checked before the loop, or implied by
+                                an enclosing `if` (cg_facts.h) */
+    const ast_stmt *hoist;   /* while emitting the checks before this loop:
+                                only those invariant in it */
+    int in_leaf;             /* emitting a store, reduce, assert or eval: a
+                                check that passed holds for the rest of it */
 } cg_emitter;
 
 /* A substream: text emitted between cg_sub_begin and cg_sub_end is captured
@@ -642,13 +651,40 @@ static void cg_checks_guarded(cg_emitter *em, const ast_expr *e, cg_guards *g,
     g->n--;
 }
 
-/* Emit the bounds check of index k of a load or store of var. */
+/* The failing condition of a bounds check of index text x against
+ * dimension text d (arena-owned). */
+static const char *cg_check_cond(cg_emitter *em, const char *x, const char *d)
+{
+    return ft_fmt(em->ctx, cg_is_simple(d) ? "(uint64_t)%s >= (uint64_t)%s"
+                  : "(uint64_t)%s >= (uint64_t)(%s)", x, d);
+}
+
+/* Whether check condition c is known to hold false here (em->known). */
+static int cg_known(cg_emitter *em, const char *c)
+{
+    for (int i = 0; i < em->known.len; i++)
+        if (strcmp(em->known.items[i], c) == 0)
+            return 1;
+    return 0;
+}
+
+/* Emit the bounds check of index k of a load or store of var, unless it is
+ * known to pass here; while hoisting (em->hoist), only an unguarded check
+ * invariant in the loop, which is then known inside it. */
 static void cg_check_index(cg_emitter *em, const char *var, int k, const ast_expr *idx,
                            cg_guards *g, ft_loc loc)
 {
+    const ast_stmt *h = em->hoist;
+    if (h && (g->n || xf_defines(h->u.loop.body, var) || !cg_expr_invariant(em->ctx, idx, h)))
+        return;
     cg_sym *sym = cg_lookup(em, var, loc);
     if (!sym || k >= sym->ndim)
         return;
+    const char *c = cg_check_cond(em, cg_expr_str(em, idx, 1), sym->dims[k]);
+    if (cg_known(em, c))
+        return;
+    if (h || (em->in_leaf && !g->n))
+        ft_vec_push(em->ctx, &em->known, (void *)c);
     cg_ind(em);
     fputs("if (", em->out);
     for (int i = 0; i < g->n; i++) {
@@ -656,10 +692,7 @@ static void cg_check_index(cg_emitter *em, const char *var, int k, const ast_exp
         cg_expr(em, g->cond[i], 1);
         fputs(" && ", em->out);
     }
-    fputs("(uint64_t)", em->out);
-    cg_expr(em, idx, 1);
-    const char *d = sym->dims[k];
-    fprintf(em->out, cg_is_simple(d) ? " >= (uint64_t)%s)" : " >= (uint64_t)(%s))", d);
+    fprintf(em->out, "%s)", c);
     cg_fail(em, "FT_ERR_INDEX");
 }
 
@@ -948,6 +981,57 @@ static void cg_lib(cg_emitter *em, const ast_stmt *s)
     }
 }
 
+/* Emit the checks of the statements of a loop body that run in every
+ * iteration (through sequences and local definitions, up to an assert,
+ * which must fail first); cg_check_index keeps the invariant ones. */
+static void cg_hoist_walk(cg_emitter *em, const ast_stmt *s, int *stop)
+{
+    if (!s || *stop)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            cg_hoist_walk(em, s->u.seq.stmts[i], stop);
+        break;
+    case AST_VARDEF: cg_hoist_walk(em, s->u.def.body, stop); break;
+    case AST_STORE:
+        cg_checks_target(em, s->u.store.var, s->u.store.n, s->u.store.idx, s->loc);
+        cg_checks(em, s->u.store.value);
+        break;
+    case AST_REDUCE:
+        cg_checks_target(em, s->u.red.var, s->u.red.n, s->u.red.idx, s->loc);
+        cg_checks(em, s->u.red.value);
+        break;
+    case AST_ASSERT: *stop = 1; break;
+    default: break;
+    }
+}
+
+/* Check the data-dependent indices that do not change inside serial loop s
+ * (constant step `step`) once before it, when it runs at all, rather than in
+ * every iteration: an early exit in a loop keeps gcc from vectorizing it.
+ * The conditions go to em->known for the body (the caller pops them). */
+static void cg_hoist_checks(cg_emitter *em, const ast_stmt *s, int64_t step)
+{
+    cg_sub sub;
+    const ast_stmt *outer = em->hoist;
+    int stop = 0;
+    em->indent++;
+    cg_sub_begin(em, &sub);
+    em->hoist = s;
+    cg_hoist_walk(em, s->u.loop.body, &stop);
+    em->hoist = outer;
+    char *text = cg_sub_end(em, &sub);
+    em->indent--;
+    if (*text) {
+        cg_line(em, "if (%s %s %s) {", cg_expr_str(em, s->u.loop.begin, 1), step > 0 ? "<" : ">",
+                cg_expr_str(em, s->u.loop.end, 1));
+        fputs(text, em->out);
+        cg_line(em, "}");
+    }
+    free(text);
+}
+
 /* for iter in range(begin, end, step), serial or OpenMP. */
 static void cg_for(cg_emitter *em, const ast_stmt *s)
 {
@@ -977,6 +1061,9 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         cg_line(em, "/* range(..., step 0) runs no iteration */");
         return;
     }
+    int known = em->known.len;
+    if (par != AST_OPENMP && step != 0)
+        cg_hoist_checks(em, s, step);
     /* a parallel loop runs in a parallel region whose threads each keep
      * the heap buffers of the body for all their iterations */
     ft_vec heap = {0};
@@ -1033,8 +1120,23 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         em->indent--;
         cg_line(em, "}");
     }
+    em->known.len = known;
     if (can_fail)
         cg_pass_error(em);
+}
+
+/* Add to em->known the checks that cond being true makes pass in then
+ * (0 <= x < d with x and d kept by then; cg_facts.h). */
+static void cg_if_facts(cg_emitter *em, const ast_expr *cond, const ast_stmt *then)
+{
+    ft_vec xs = {0}, ds = {0};
+    cg_range_facts(em->ctx, cond, &xs, &ds);
+    for (int i = 0; i < xs.len; i++)
+        if (cg_expr_kept_by(em->ctx, xs.items[i], then) &&
+            cg_expr_kept_by(em->ctx, ds.items[i], then))
+            ft_vec_push(em->ctx, &em->known,
+                        (void *)cg_check_cond(em, cg_expr_str(em, xs.items[i], 1),
+                                              cg_expr_str(em, ds.items[i], 0)));
 }
 
 /* if cond: then else: other */
@@ -1043,7 +1145,10 @@ static void cg_if(cg_emitter *em, const ast_stmt *s)
     cg_checks(em, s->u.branch.cond);
     cg_line(em, "if (%s) {", cg_expr_str(em, s->u.branch.cond, 0));
     em->indent++;
+    int known = em->known.len;
+    cg_if_facts(em, s->u.branch.cond, s->u.branch.then);
     cg_stmt(em, s->u.branch.then);
+    em->known.len = known;
     em->indent--;
     if (s->u.branch.other) {
         cg_line(em, "} else {");
@@ -1141,6 +1246,9 @@ static void cg_stmt(cg_emitter *em, const ast_stmt *s)
         return;
     if (s->label)
         cg_line(em, "/* %s: */", s->label);
+    int known = em->known.len;
+    em->in_leaf = s->kind == AST_STORE || s->kind == AST_REDUCE || s->kind == AST_ASSERT ||
+                  s->kind == AST_EVAL;
     switch (s->kind) {
     case AST_SEQ:
         for (int i = 0; i < s->u.seq.n; i++)
@@ -1162,6 +1270,8 @@ static void cg_stmt(cg_emitter *em, const ast_stmt *s)
         cg_line(em, "(void)%s;", cg_expr_str(em, s->u.expr, 1));
         break;
     }
+    em->in_leaf = 0;
+    em->known.len = known;
 }
 
 /* ---------------------------------------------------------- functions */

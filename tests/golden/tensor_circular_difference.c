@@ -119,9 +119,11 @@ int subdivnet(int64_t n_faces, int64_t in_feats, const int32_t *adj, const float
             y[i * in_feats + i_1] = 0.0f;
         }
         for (int64_t j = 0; j < 3; j++) {
-            for (int64_t i_1 = 0; i_1 < in_feats; i_1++) {
+            if (0 < in_feats) {
                 if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n_faces) { ft__err = FT_ERR_INDEX; goto ft__end0; }
                 if ((uint64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] >= (uint64_t)n_faces) { ft__err = FT_ERR_INDEX; goto ft__end0; }
+            }
+            for (int64_t i_1 = 0; i_1 < in_feats; i_1++) {
                 y[i * in_feats + i_1] += fabsf(e[(int64_t)adj[i * 3 + j] * in_feats + i_1] - e[(int64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] * in_feats + i_1]);
             }
         }
@@ -179,9 +181,11 @@ int subdivnet_rows(int64_t n_faces, int64_t in_feats, const int32_t *adj, const 
             {
                 if (!ft__grow(&ft__h9, ft__nbytes(1, (const int64_t[]){in_feats}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end5; }
                 float *d = (float *)ft__h9;
-                for (int64_t i_1 = 0; i_1 < in_feats; i_1++) {
+                if (0 < in_feats) {
                     if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n_faces) { ft__err = FT_ERR_INDEX; goto ft__end5; }
                     if ((uint64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] >= (uint64_t)n_faces) { ft__err = FT_ERR_INDEX; goto ft__end5; }
+                }
+                for (int64_t i_1 = 0; i_1 < in_feats; i_1++) {
                     d[i_1] = e[(int64_t)adj[i * 3 + j] * in_feats + i_1] - e[(int64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] * in_feats + i_1];
                 }
                 for (int64_t i_1 = 0; i_1 < in_feats; i_1++) {
