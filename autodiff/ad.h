@@ -120,7 +120,7 @@ ast_stmt *ad_tape_copy(ad_grad *g, const ad_local *l, int to_tape);
 ast_stmt *ad_fill(ad_grad *g, const char *var, ft_dtype t, int ndim, ast_expr **shape,
                   const char *src);
 void ad_layout_tape(ad_grad *g);
-void ad_layout_overs(ad_grad *g);
+void ad_layout_overs(ad_grad *g, int wide);
 ast_expr *ad_loops_versions(ad_grad *g, int nloops, ast_stmt **loops);
 ft_dtype ad_tensor_dtype(ad_grad *g, const char *name);
 const char *ad_fresh(ad_grad *g, const char *base);

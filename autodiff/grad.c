@@ -936,39 +936,70 @@ static void emit_funcs(ad_grad *g, ast_program *p, ast_stmt *bwd)
     add_tape_bytes(g, p);
 }
 
+/* Whether a saved local of g is not f32 (the tape must then be f64). */
+static int needs_f64(const ad_grad *g)
+{
+    for (int i = 0; i < g->locals.len; i++) {
+        const ad_local *l = g->locals.items[i];
+        if (l->decision == AD_SAVE && l->def->u.def.dtype != FT_F32)
+            return 1;
+    }
+    return 0;
+}
+
+/* Build the gradient g (its deps found) and add its functions to p, the
+ * tape f64 when wide, else f32 as long as every saved value is f32.
+ * Returns 0, 1 after errors, or -1 when a saved local needs the f64 tape
+ * that !wide did not give (nothing added: build again with wide set). */
+static int build_grad(ad_grad *g, ast_program *p, int wide)
+{
+    ft_ctx *ctx = g->ctx;
+    int errors = ctx->nerrors;
+    ft_vec loops = {0};
+    find_war_sinks(g);
+    collect_locals(g, g->f->body, &loops);
+    find_active(g);
+    find_copied(g);
+    g->tape = ad_fresh(g, "tape");
+    ad_layout_overs(g, wide);
+    ast_stmt *core = rev(g, g->f->body);
+    ast_stmt *bwd = bwd_wrap(g, core);
+    ft_vec needed = {0};
+    if (ctx->nerrors == errors && !ad_decide(g, bwd)) {
+        loaded_names(g, bwd, &needed);
+        check_overwrites(g, &needed);
+    }
+    if (ctx->nerrors != errors)
+        return 1;
+    if (g->tape_dtype == FT_F32 && needs_f64(g))
+        return -1;
+    if (ctx->opts.explain_tapes)
+        ad_explain(g, stdout);
+    emit_funcs(g, p, bwd);
+    return ctx->nerrors != errors;
+}
+
 int ad_grad_func(ft_ctx *ctx, ast_program *p, ast_func *f, int nwrt, const char **wrt,
                  ad_tape_mode mode, const char *name, ft_loc loc)
 {
     ad_grad g = {.ctx = ctx, .f = f, .name = name, .mode = mode, .nwrt = nwrt, .wrt = wrt};
-    int errors = ctx->nerrors;
     if (check_params(&g, loc))
         return 1;
-    g.deps = an_func_deps(ctx, f);
-    if (!g.deps) {
+    an_deps *deps = an_func_deps(ctx, f);
+    if (!deps) {
         ft_error(ctx, loc, "`grad %s`: the dependence analysis failed", f->name);
         return 1;
     }
-    ft_vec loops = {0};
-    find_war_sinks(&g);
-    collect_locals(&g, f->body, &loops);
-    find_active(&g);
-    find_copied(&g);
-    g.tape = ad_fresh(&g, "tape");
-    ad_layout_overs(&g);
-    ast_stmt *core = rev(&g, f->body);
-    ast_stmt *bwd = bwd_wrap(&g, core);
-    ft_vec needed = {0};
-    if (ctx->nerrors == errors && !ad_decide(&g, bwd)) {
-        loaded_names(&g, bwd, &needed);
-        check_overwrites(&g, &needed);
+    g.deps = deps;
+    int r = build_grad(&g, p, 0);
+    if (r < 0) {    /* again from scratch, with an f64 tape */
+        g = (ad_grad){.ctx = ctx, .f = f, .name = name, .mode = mode, .nwrt = nwrt,
+                      .wrt = wrt, .deps = deps};
+        check_params(&g, loc);
+        r = build_grad(&g, p, 1);
     }
-    if (ctx->nerrors == errors) {
-        if (ctx->opts.explain_tapes)
-            ad_explain(&g, stdout);
-        emit_funcs(&g, p, bwd);
-    }
-    an_deps_free(g.deps);
-    return ctx->nerrors != errors;
+    an_deps_free(deps);
+    return r != 0;
 }
 
 /* The tape mode named by a `grad` declaration. */

@@ -13,8 +13,8 @@
  * The tape is one tensor parameter carved into consecutive regions, one per
  * saved local: region(t) = versions(t) * size(t) elements, element
  * offset(t) + version * size(t) + row-major index.  Its dtype is f32 when
- * every saved local is f32, else f64 (which holds f32, i32 and bool values
- * exactly).
+ * every saved local and overwritten value is f32, else f64 (which holds
+ * f32, i32 and bool values exactly).
  */
 #include "ad.h"
 
@@ -212,17 +212,16 @@ ast_stmt *ad_tape_copy(ad_grad *g, const ad_local *l, int to_tape)
     return nest(c, nd, d->u.def.shape, its, st);
 }
 
-/* The tape's dtype: f32 when every local of f and every overwritten
- * tensor is f32, else f64; and the regions of the overwritten values (one
- * element per instance of each overwriting Store), first on the tape. */
-void ad_layout_overs(ad_grad *g)
+/* The tape's dtype: f64 when wide or when an overwritten tensor is not
+ * f32, else f32 (grad.c builds again with wide set when a saved local
+ * turns out not to be f32); and the regions of the overwritten values
+ * (one element per instance of each overwriting Store), first on the
+ * tape. */
+void ad_layout_overs(ad_grad *g, int wide)
 {
     ft_ctx *c = g->ctx;
     ast_expr *total = ast_int(c, noloc, 0);
-    g->tape_dtype = FT_F32;
-    for (int i = 0; i < g->locals.len; i++)
-        if (((ad_local *)g->locals.items[i])->def->u.def.dtype != FT_F32)
-            g->tape_dtype = FT_F64;
+    g->tape_dtype = wide ? FT_F64 : FT_F32;
     for (int i = 0; i < g->overs.len; i++) {
         ad_local *o = g->overs.items[i];
         o->versions = ad_loops_versions(g, o->nloops, o->loops);

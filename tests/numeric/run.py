@@ -753,7 +753,32 @@ def grad_explain():
     gradcheck("tests/numeric/progs", "grad_explain.ft", "f", ["x", "w"], {"n": 5, "m": 3})
 
 
+def grad_tape_dtype(n):
+    """tests/golden/grad_tape_dtype.ft: g_auto (f32 tape) and g_all (f64
+    tape, the i32 local saved) against central differences of a NumPy f64
+    implementation of f."""
+    rng = np.random.default_rng(n)
+    x = rng.uniform(-1, 1, n).astype(f32)
+    idx = rng.integers(0, 1000, n).astype(i32)
+    dy = rng.uniform(-1, 1, n).astype(f32)
+
+    def loss(xv):
+        k = idx % n
+        j, l = np.arange(n)[:, None], np.arange(n)[None, :]
+        y = np.array([(xv[l] * xv[(j + l + k[i]) % n]).sum(1).sum() * xv[k[i]]
+                      for i in range(n)])
+        return float((dy.astype(f64) * y).sum())
+    h = 1e-6
+    ref = np.array([(loss(x.astype(f64) + h * e) - loss(x.astype(f64) - h * e)) / (2 * h)
+                    for e in np.eye(n)])
+    path = os.path.join(ROOT, "tests", "golden", "grad_tape_dtype.ft")
+    for g in ("g_auto", "g_all"):
+        o = ftc_run(path, g, {"n": n}, {"x": x, "idx": idx, "d_y": dy})
+        close(o, "d_x", ref, f32)
+
+
 case("grad/elementwise[7]", grad_elementwise, 7)
+case("grad/tape_dtype[6]", grad_tape_dtype, 6)
 case("grad/explain", grad_explain)
 case("grad/builtins", gradcheck, "tests/numeric/progs", "grad_builtins.ft", "builtins", ["x", "w"], {"n": 9})
 case("grad/control", gradcheck, "tests/numeric/progs", "grad_control.ft", "control", ["x", "w"], {"n": 12, "m": 5})
