@@ -78,6 +78,22 @@ static int not_rectangular(ft_ctx *ctx, int n, ast_stmt **chain, const char *wha
     return 0;
 }
 
+/* Whether the new order (outermost first) puts a parallel loop (openmp,
+ * blocks, threads) inside a vectorized one, which C cannot express (no
+ * `omp parallel` inside `omp simd`); reports. */
+static int parallel_in_simd(ft_ctx *ctx, int n, ast_stmt **order, const char *what, ft_loc loc)
+{
+    for (int p = 0; p < n; p++)
+        for (int q = p + 1; q < n && order[p]->u.loop.par == AST_VECTORIZE; q++)
+            if (order[q]->u.loop.par != AST_SERIAL && order[q]->u.loop.par != AST_VECTORIZE) {
+                ft_error(ctx, loc, "cannot %s: the parallel loop %s would be inside the "
+                         "vectorized loop %s", what, xf_sched_name(ctx, order[q]),
+                         xf_sched_name(ctx, order[p]));
+                return 1;
+            }
+    return 0;
+}
+
 int xf_reorder(ft_ctx *ctx, ast_func *f, int n, ast_stmt **order, ft_loc loc)
 {
     const char *what = ft_fmt(ctx, "reorder %s", loop_list(ctx, n, order));
@@ -88,6 +104,8 @@ int xf_reorder(ft_ctx *ctx, ast_func *f, int n, ast_stmt **order, ft_loc loc)
         }
     ast_stmt **chain = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)n);
     if (!find_nest(ctx, f, n, order, chain, what, loc) || not_rectangular(ctx, n, chain, what, loc))
+        return 1;
+    if (parallel_in_simd(ctx, n, order, what, loc))
         return 1;
     int k0 = xf_loop_depth_of(ctx, f, chain[0]);
     an_deps *d = an_func_deps(ctx, f);
