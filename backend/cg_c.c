@@ -42,8 +42,10 @@
 #include "cg.h"
 
 #include "../transforms/lib_gemm.h"
+#include "../transforms/xf_checks.h"
 #include "../transforms/xf_util.h"
 #include "cg_facts.h"
+#include "visit.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -675,7 +677,7 @@ static void cg_check_index(cg_emitter *em, const char *var, int k, const ast_exp
                            cg_guards *g, ft_loc loc)
 {
     const ast_stmt *h = em->hoist;
-    if (h && (g->n || xf_defines(h->u.loop.body, var) || !cg_expr_invariant(em->ctx, idx, h)))
+    if (h && (g->n || !xf_check_hoistable(em->ctx, h, var, idx)))
         return;
     cg_sym *sym = cg_lookup(em, var, loc);
     if (!sym || k >= sym->ndim)
@@ -1032,6 +1034,41 @@ static void cg_hoist_checks(cg_emitter *em, const ast_stmt *s, int64_t step)
     free(text);
 }
 
+/* Collects the SIMD reduction clauses of a vectorized loop. */
+typedef struct cg_simd_red {
+    ast_visitor v;
+    cg_emitter *em;
+    const ast_stmt *body;
+    ft_vec vars;             /* names already in a clause */
+    char *clauses;           /* arena: " reduction(+: t) ..." */
+} cg_simd_red;
+
+static int cg_simd_red_cb(ast_visitor *v, ast_stmt *s)
+{
+    static const char *const ops[] = {"+", "*", "min", "max"};
+    cg_simd_red *w = (cg_simd_red *)v;
+    if (s->kind != AST_REDUCE || s->u.red.n != 0 || xf_defines(w->body, s->u.red.var) ||
+        xf_has_name(&w->vars, s->u.red.var))
+        return 1;
+    cg_sym *sym = cg_lookup(w->em, s->u.red.var, s->loc);
+    if (!sym || sym->kind != CG_SYM_SCALAR)
+        return 1;
+    ft_vec_push(w->em->ctx, &w->vars, (void *)s->u.red.var);
+    w->clauses = ft_fmt(w->em->ctx, "%s reduction(%s: %s)", w->clauses, ops[s->u.red.op],
+                        sym->cname);
+    return 1;
+}
+
+/* The pragma of a vectorized loop: `omp simd`, with a reduction clause per
+ * 0-D local that the body reduces into (xf_vectorize allows only those). */
+static const char *cg_simd_pragma(cg_emitter *em, const ast_stmt *s)
+{
+    cg_simd_red w = {.v.stmt = cg_simd_red_cb, .em = em, .body = s->u.loop.body,
+                     .clauses = ""};
+    ast_visit(s->u.loop.body, &w.v);
+    return ft_fmt(em->ctx, "#pragma omp simd%s", w.clauses);
+}
+
 /* for iter in range(begin, end, step), serial or OpenMP. */
 static void cg_for(cg_emitter *em, const ast_stmt *s)
 {
@@ -1054,7 +1091,7 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
     cg_checks(em, st);
     const char *it = cg_cname(em, s->u.loop.iter);
     const char *pragma = par == AST_OPENMP ? "#pragma omp for"
-                       : par == AST_VECTORIZE ? "#pragma omp simd" : NULL;
+                       : par == AST_VECTORIZE ? cg_simd_pragma(em, s) : NULL;
     int id = em->next_id++;
     int64_t step = !st ? 1 : st->kind == AST_INT ? st->u.ival : 0;
     if (st && st->kind == AST_INT && step == 0) {
@@ -1132,8 +1169,8 @@ static void cg_if_facts(cg_emitter *em, const ast_expr *cond, const ast_stmt *th
     ft_vec xs = {0}, ds = {0};
     cg_range_facts(em->ctx, cond, &xs, &ds);
     for (int i = 0; i < xs.len; i++)
-        if (cg_expr_kept_by(em->ctx, xs.items[i], then) &&
-            cg_expr_kept_by(em->ctx, ds.items[i], then))
+        if (xf_expr_kept_by(em->ctx, xs.items[i], then) &&
+            xf_expr_kept_by(em->ctx, ds.items[i], then))
             ft_vec_push(em->ctx, &em->known,
                         (void *)cg_check_cond(em, cg_expr_str(em, xs.items[i], 1),
                                               cg_expr_str(em, ds.items[i], 0)));

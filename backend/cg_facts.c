@@ -4,41 +4,6 @@
 
 #include <string.h>
 
-#include "../transforms/xf_util.h"
-#include "visit.h"
-
-/* The names an expression reads: tensors it loads and iterators / sizes. */
-typedef struct names_walk {
-    ast_visitor v;
-    ft_ctx *ctx;
-    ft_vec *names;
-} names_walk;
-
-static void names_expr(ast_visitor *v, ast_expr *e)
-{
-    names_walk *w = (names_walk *)v;
-    const char *n = e->kind == AST_VAR ? e->u.name : e->kind == AST_LOAD ? e->u.load.var : NULL;
-    if (n && !xf_has_name(w->names, n))
-        ft_vec_push(w->ctx, w->names, (void *)n);
-}
-
-int cg_expr_kept_by(ft_ctx *ctx, const ast_expr *e, const ast_stmt *s)
-{
-    ft_vec names = {0};
-    names_walk w = {.v.expr = names_expr, .ctx = ctx, .names = &names};
-    ast_visit_expr((ast_expr *)e, &w.v);
-    for (int i = 0; i < names.len; i++) {
-        const char *n = names.items[i];
-        if (xf_writes(s, n) || xf_defines(s, n) || xf_binds_iter(s, n))
-            return 0;
-    }
-    return 1;
-}
-
-int cg_expr_invariant(ft_ctx *ctx, const ast_expr *e, const ast_stmt *loop)
-{
-    return !xf_expr_uses_var(e, loop->u.loop.iter) && cg_expr_kept_by(ctx, e, loop->u.loop.body);
-}
 
 /* Whether e is the integer constant v. */
 static int is_int(const ast_expr *e, int64_t v)

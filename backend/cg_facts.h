@@ -6,22 +6,14 @@
  * keep inner loops free of early exits (gcc does not vectorize a loop that
  * may jump out of it):
  *   - the index does not change inside a loop: the check is done once
- *     before the loop (when the loop runs at all) instead of per iteration;
+ *     before the loop (when the loop runs at all) instead of per iteration
+ *     (transforms/xf_checks.h says which);
  *   - an enclosing `if 0 <= x and x < d` already guarantees it.
  */
 #ifndef FT_CG_FACTS_H
 #define FT_CG_FACTS_H
 
 #include "../ast/ast.h"
-
-/* Whether e has the same value in every iteration of loop, as far as its
- * body is concerned: e does not use loop's iterator, and reads no name
- * (tensor, scalar, iterator) that the body writes, declares or binds. */
-int cg_expr_invariant(ft_ctx *ctx, const ast_expr *e, const ast_stmt *loop);
-
-/* Whether e reads no name that s writes, declares or binds (e keeps its
- * value while s runs). */
-int cg_expr_kept_by(ft_ctx *ctx, const ast_expr *e, const ast_stmt *s);
 
 /* The pairs (x, d) with 0 <= x < d implied by cond being true (its
  * conjuncts `x >= 0`, `0 <= x`, `x > -1`, `x < d`, `d > x`, in any order):

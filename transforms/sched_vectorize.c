@@ -4,16 +4,51 @@
  * Provides: the loop marked AST_VECTORIZE (`#pragma omp simd` in the C
  * backend).
  *
- * Legality: no dependence carried by the loop, same-operator reductions
- * included (an_loop_parallel must answer OK), and no check in the body that
- * may leave the loop early (an assert, a data-dependent index), which a
- * SIMD loop cannot do.
+ * Legality: no dependence carried by the loop (an_loop_parallel answers
+ * OK), or only same-operator reductions into 0-D locals declared outside it
+ * (REDUCTION; the C backend adds `reduction(op: x)` clauses, which give each
+ * lane its own partial result), and no check in the body that may leave the
+ * loop early (an assert, a data-dependent index), which a SIMD loop cannot
+ * do, except index checks that the C backend runs once before the loop
+ * (xf_loop_checks_hoistable).
  */
 #include "schedule.h"
 
 #include "../analysis/deps.h"
 #include "sched_util.h"
+#include "xf_checks.h"
 #include "xf_util.h"
+#include "visit.h"
+
+#include <string.h>
+
+/* Finds a reduction that a SIMD reduction clause cannot privatize. */
+typedef struct red_walk {
+    ast_visitor v;
+    const ast_func *f;
+    const ast_stmt *body;
+    int bad;
+} red_walk;
+
+static int red_walk_cb(ast_visitor *v, ast_stmt *s)
+{
+    red_walk *w = (red_walk *)v;
+    if (s->kind != AST_REDUCE || xf_defines(w->body, s->u.red.var))
+        return 1;
+    if (s->u.red.n != 0)
+        w->bad = 1;
+    for (int i = 0; i < w->f->nparams; i++)
+        if (strcmp(w->f->params[i].name, s->u.red.var) == 0)
+            w->bad = 1;
+    return !w->bad;
+}
+
+int xf_vector_reductions_ok(const ast_func *f, const ast_stmt *loop)
+{
+    red_walk w = {.v.stmt = red_walk_cb, .f = f, .body = loop->u.loop.body};
+    ast_visit(loop->u.loop.body, &w.v);
+    return !w.bad;
+}
 
 int xf_vectorize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
 {
@@ -22,7 +57,7 @@ int xf_vectorize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
         ft_error(ctx, loc, "cannot vectorize %s: it is already parallel or vectorized", lname);
         return 1;
     }
-    if (xf_stmt_checked(loop->u.loop.body)) {
+    if (xf_stmt_checked(loop->u.loop.body) && !xf_loop_checks_hoistable(ctx, loop)) {
         ft_error(ctx, loc, "cannot vectorize %s: its body has a check (an assert or a "
                  "data-dependent index) that may end the function", lname);
         return 1;
@@ -32,6 +67,8 @@ int xf_vectorize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
         return 1;
     char *witness = NULL;
     an_par r = an_loop_parallel(d, loop, &witness);
+    if (r == AN_PAR_REDUCTION && xf_vector_reductions_ok(f, loop))
+        r = AN_PAR_OK;
     if (r != AN_PAR_OK)
         ft_error(ctx, loc, "cannot vectorize %s: %s", lname,
                  r == AN_PAR_ERROR ? "the dependence analysis failed" : witness);

@@ -35,8 +35,12 @@ int xf_parallelize_gpu(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_par par, ft
  * backend runs as grid-stride kernels (colliding reductions atomic). */
 void xf_gpu_default(ft_ctx *ctx, ast_program *p);
 
-/* vectorize(L): `#pragma omp simd`; no carried dependence at all. */
+/* vectorize(L): `#pragma omp simd`; no carried dependence, except
+ * same-operator reductions into 0-D locals declared outside L. */
 int xf_vectorize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
+/* Whether every reduction under loop into a tensor declared outside it
+ * targets a 0-D local of f (what vectorize accepts as a SIMD reduction). */
+int xf_vector_reductions_ok(const ast_func *f, const ast_stmt *loop);
 
 /* unroll(L): a constant range (at most 1024 iterations) becomes copies of
  * the body. */

@@ -111,6 +111,12 @@ static int vectorized_loop(par_walk *w, ast_stmt *loop, int quiet)
             xf_auto_log(a, PASS, lname, "left vectorized (%lld iterations)", (long long)n);
         return 0;
     }
+    const char *why0 = NULL;
+    if (xf_auto_loop_par(a, loop, &why0) != AN_PAR_OK) {
+        if (!quiet)
+            xf_auto_log(a, PASS, lname, "left vectorized: its reductions would need atomics");
+        return 0;
+    }
     loop->u.loop.par = AST_SERIAL;
     xf_quiet q;
     xf_auto_quiet_begin(a->ctx, &q);

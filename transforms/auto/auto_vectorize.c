@@ -5,8 +5,9 @@
  * the perfect nest ending at L whose iterator walks the last index of the
  * accesses (contiguous: `x[.., i + c]`, never elsewhere in an index) brought
  * innermost with xf_reorder when it is not L, then vectorized with
- * xf_vectorize (which refuses carried dependences, reductions included, and
- * bodies with checks).  A refused vectorize undoes the reorder.
+ * xf_vectorize (which refuses carried dependences other than reductions
+ * into 0-D locals, and bodies with checks that change inside the loop).
+ * A refused vectorize undoes the reorder.
  *
  * Left alone: a loop that no loop encloses (auto_parallelize runs it with
  * threads instead), and short constant loops (auto_unroll's).
@@ -18,6 +19,7 @@
 #include "../../analysis/bounds.h"
 #include "../sched_util.h"
 #include "../schedule.h"
+#include "../xf_checks.h"
 #include "../xf_util.h"
 #include "visit.h"
 
@@ -157,11 +159,12 @@ static int reorder_and_vectorize(xf_auto *a, int n, ast_stmt **chain, int k, con
  * calling the primitive; NULL when it looks possible. */
 static const char *precheck(xf_auto *a, const an_deps *d, const ast_stmt *loop)
 {
-    if (xf_stmt_checked(loop->u.loop.body))
-        return "its body has a check (an assert or a data-dependent index)";
+    if (xf_stmt_checked(loop->u.loop.body) && !xf_loop_checks_hoistable(a->ctx, loop))
+        return "its body has a check (an assert or a data-dependent index) that changes "
+               "inside it";
     char *w = NULL;
     an_par r = an_loop_parallel(d, loop, &w);
-    if (r == AN_PAR_OK)
+    if (r == AN_PAR_OK || (r == AN_PAR_REDUCTION && xf_vector_reductions_ok(a->f, loop)))
         return NULL;
     return r == AN_PAR_ERROR ? "the dependence analysis failed" : xf_auto_first_line(a->ctx, w);
 }
