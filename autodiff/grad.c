@@ -558,8 +558,8 @@ static ast_stmt *rev_reduce(ad_grad *g, ast_stmt *s)
                              clone_idx(g->ctx, n, s->u.red.idx));
     switch (s->u.red.op) {
     case AST_RED_ADD: break;
-    case AST_RED_MUL:
-        ft_unsupported(g->ctx, s->loc, "the gradient of a `*=` reduction");
+    case AST_RED_MUL:     /* made a Store by products_to_stores */
+        ft_error(g->ctx, s->loc, "internal error: a `*=` reached the gradient");
         return NULL;
     case AST_RED_MAX: case AST_RED_MIN: {
         ast_expr *now = ast_load(g->ctx, s->loc, var, t, n, clone_idx(g->ctx, n, s->u.red.idx));
@@ -979,9 +979,75 @@ static int build_grad(ad_grad *g, ast_program *p, int wide)
     return ctx->nerrors != errors;
 }
 
+/* The dtype of tensor name: a VarDef of defs (innermost last) or a
+ * parameter of f. */
+static ft_dtype scope_dtype(const ast_func *f, const ft_vec *defs, const char *name)
+{
+    for (int i = defs->len - 1; i >= 0; i--) {
+        const ast_stmt *d = defs->items[i];
+        if (!strcmp(d->u.def.name, name))
+            return d->u.def.dtype;
+    }
+    for (int i = 0; i < f->nparams; i++)
+        if (!strcmp(f->params[i].name, name))
+            return f->params[i].dtype;
+    return FT_F64;
+}
+
+/* Rewrite, in place, every float `var[idx] *= v` under s as
+ * `var[idx] = var[idx] * v`: a Store that reads the value it overwrites,
+ * whose old value the tape keeps per version (the overwrite regions of
+ * tape.c), so that the backward pass gets d_v = d_var * old and
+ * d_old = d_var * v with no division. */
+static void products_to_stores(ft_ctx *ctx, const ast_func *f, ast_stmt *s, ft_vec *defs)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            products_to_stores(ctx, f, s->u.seq.stmts[i], defs);
+        return;
+    case AST_VARDEF:
+        ft_vec_push(ctx, defs, s);
+        products_to_stores(ctx, f, s->u.def.body, defs);
+        defs->len--;
+        return;
+    case AST_FOR: products_to_stores(ctx, f, s->u.loop.body, defs); return;
+    case AST_IF:
+        products_to_stores(ctx, f, s->u.branch.then, defs);
+        products_to_stores(ctx, f, s->u.branch.other, defs);
+        return;
+    case AST_REDUCE: break;
+    default: return;
+    }
+    ft_dtype t = scope_dtype(f, defs, s->u.red.var);
+    if (s->u.red.op != AST_RED_MUL || !ft_dtype_is_float(t))
+        return;
+    int n = s->u.red.n;
+    ast_expr *old = ast_load(ctx, s->loc, s->u.red.var, t, n, clone_idx(ctx, n, s->u.red.idx));
+    ast_expr *v = ast_binary(ctx, s->loc, AST_MUL, old, xf_convert(ctx, s->u.red.value, t));
+    ast_stmt *st = ast_store(ctx, s->loc, s->u.red.var, n, s->u.red.idx, v);
+    st->id = s->id;
+    st->label = s->label;
+    *s = *st;
+}
+
+/* A copy of f whose body the gradient may change (products_to_stores). */
+static ast_func *working_copy(ft_ctx *ctx, const ast_func *f)
+{
+    ast_func *w = ft_alloc(ctx, sizeof *w);
+    *w = *f;
+    w->body = ad_clone_stmt(ctx, f->body, 1);
+    ft_vec defs = {0};
+    products_to_stores(ctx, w, w->body, &defs);
+    return w;
+}
+
 int ad_grad_func(ft_ctx *ctx, ast_program *p, ast_func *f, int nwrt, const char **wrt,
                  ad_tape_mode mode, const char *name, ft_loc loc)
 {
+    f = working_copy(ctx, f);
     ad_grad g = {.ctx = ctx, .f = f, .name = name, .mode = mode, .nwrt = nwrt, .wrt = wrt};
     if (check_params(&g, loc))
         return 1;

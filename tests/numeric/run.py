@@ -781,6 +781,8 @@ case("grad/elementwise[7]", grad_elementwise, 7)
 case("grad/tape_dtype[6]", grad_tape_dtype, 6)
 case("grad/explain", grad_explain)
 case("grad/builtins", gradcheck, "tests/numeric/progs", "grad_builtins.ft", "builtins", ["x", "w"], {"n": 9})
+case("grad/prod", gradcheck, "tests/numeric/progs", "grad_prod.ft", "rows", ["x", "w"], {"n": 3, "m": 4})
+case("grad/stdlib_prod", gradcheck, "tests/numeric/progs", "grad_prod.ft", "stdprod", ["x"], {"n": 3, "m": 4})
 case("grad/control", gradcheck, "tests/numeric/progs", "grad_control.ft", "control", ["x", "w"], {"n": 12, "m": 5})
 case("grad/stdlib_mlp", gradcheck, "tests/numeric/progs", "grad_stdlib.ft", "mlp", ["a", "b"],
      {"n": 3, "k": 4, "m": 5})
