@@ -38,14 +38,15 @@ static int has_openmp(ast_stmt *s)
     return st.found;
 }
 
-/* Whether loop sits inside an OpenMP loop of f. */
-static int inside_openmp(ft_ctx *ctx, ast_func *f, ast_stmt *loop)
+/* Whether loop sits inside a loop of f that runs as par (AST_OPENMP,
+ * AST_VECTORIZE). */
+static int inside_par(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_par par)
 {
     ft_vec anc = {0};
     xf_ancestors(ctx, f->body, loop, &anc);
     for (int i = 0; i < anc.len; i++) {
         ast_stmt *a = anc.items[i];
-        if (a->kind == AST_FOR && a->u.loop.par == AST_OPENMP)
+        if (a->kind == AST_FOR && a->u.loop.par == par)
             return 1;
     }
     return 0;
@@ -102,9 +103,14 @@ int xf_parallelize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
         return 1;
     }
     if (loop->u.loop.par == AST_OPENMP || has_openmp(loop->u.loop.body) ||
-        inside_openmp(ctx, f, loop)) {
+        inside_par(ctx, f, loop, AST_OPENMP)) {
         ft_error(ctx, loc, "cannot parallelize %s: it is already parallel or nested in (or "
                  "around) a parallel loop; nested parallel loops are not supported yet", lname);
+        return 1;
+    }
+    if (inside_par(ctx, f, loop, AST_VECTORIZE)) {
+        ft_error(ctx, loc, "cannot parallelize %s: it is inside a vectorized loop (no "
+                 "`omp parallel` inside `omp simd`)", lname);
         return 1;
     }
     an_deps *d = an_func_deps(ctx, f);
