@@ -316,8 +316,9 @@ static void print_param(FILE *out, const ast_param *p)
     print_type(out, p->dtype, p->ndim, p->shape, p->mtype, ft_access_name(p->access));
 }
 
-/* Print `parallelize(L, openmp)`, `vectorize(L)` or `as_lib(L)` for every
- * loop under s marked so. */
+/* Print `parallelize(L, openmp)`, `parallelize(L, blockIdx.x)` (and the
+ * other CUDA indices), `vectorize(L)` or `as_lib(L)` for every loop under s
+ * marked so. */
 static void print_parallel_loops(FILE *out, const ast_stmt *s, int *any,
                                  const char *fname)
 {
@@ -335,13 +336,18 @@ static void print_parallel_loops(FILE *out, const ast_stmt *s, int *any,
         break;
     case AST_FOR:
         if (s->u.loop.par == AST_OPENMP || s->u.loop.par == AST_VECTORIZE ||
-            s->u.loop.par == AST_LIB) {
+            s->u.loop.par == AST_LIB ||
+            (s->u.loop.par >= AST_BLOCK_X && s->u.loop.par <= AST_THREAD_Z)) {
             if (!*any)
                 fprintf(out, "\nschedule %s:\n", fname);
             *any = 1;
             const char *name = s->label ? s->label : s->u.loop.iter;
+            static const char *const gpu[] = {"blockIdx.x", "blockIdx.y", "blockIdx.z",
+                                              "threadIdx.x", "threadIdx.y", "threadIdx.z"};
             if (s->u.loop.par == AST_OPENMP)
                 fprintf(out, "    parallelize(%s, openmp)\n", name);
+            else if (s->u.loop.par >= AST_BLOCK_X && s->u.loop.par <= AST_THREAD_Z)
+                fprintf(out, "    parallelize(%s, %s)\n", name, gpu[s->u.loop.par - AST_BLOCK_X]);
             else if (s->u.loop.par == AST_LIB)
                 fprintf(out, "    as_lib(%s)\n", name);
             else

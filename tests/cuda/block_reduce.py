@@ -31,7 +31,7 @@ def run(ftc, env, prog, func, sizes, inputs, expect_fail=False):
     """ftc run FUNC on the CUDA target; the dict of outputs, or (when
     expect_fail) the failed run's stderr."""
     with tempfile.TemporaryDirectory(prefix="ftc-block-reduce-") as d:
-        args = [ftc, "run", prog, func, "--target", "cuda", "--no-auto"]
+        args = [ftc, "run", prog, func, "--target", "cuda"]
         args += [f"{k}={int(v)}" for k, v in sizes.items()]
         for k, v in inputs.items():
             p = os.path.join(d, k + ".npy")
@@ -69,11 +69,11 @@ def check(outs, name, ref, dtype, rtol=0.0):
 def check_structure(ftc, prog):
     """Every kernel has its block reduction, and no atomic on the reduced
     values (the only atomics left are the blocks' final folds)."""
-    r = subprocess.run([ftc, "build", prog, "--target", "cuda", "--no-auto", "--emit=c"], capture_output=True, text=True)
+    r = subprocess.run([ftc, "build", prog, "--target", "cuda", "--emit=c"], capture_output=True, text=True)
     if r.returncode != 0:
         raise Fail("ftc build failed: " + r.stderr)
     src = r.stdout
-    want = {"rowsum": 1, "dot": 1, "stats": 3, "spmv": 1}
+    want = {"rowsum": 1, "dot": 1, "stats": 3, "spmv": 1, "rownorm_auto": 1}
     for fn, n in want.items():
         body = "".join(re.findall(r"__global__ void ft__k%s_\d+\(.*?\n}\n" % fn, src, re.S))
         if not body:
@@ -103,6 +103,12 @@ def main(argv):
         x = rng.integers(-9, 10, (n, m)).astype(f32)
         outs = run(ftc, env, prog, "rowsum", {"n": n, "m": m}, {"x": x})
         check(outs, "y", x.astype(f64).sum(axis=1), f32)
+
+    def rownorm_auto(n, m):
+        x = rng.integers(-9, 10, (n, m)).astype(f32)
+        outs = run(ftc, env, prog, "rownorm_auto", {"n": n, "m": m}, {"x": x})
+        s = (x.astype(f64) ** 2).sum(axis=1, keepdims=True)
+        check(outs, "y", x / (s + 1), f32, 1e-6)
 
     def dot(n, nb, nt):
         a, b = rng.standard_normal(n), rng.standard_normal(n)
@@ -139,6 +145,8 @@ def main(argv):
     # one, and more than 1024 (threads loop over several elements each)
     for n, m in ((1, 1), (3, 5), (2, 32), (4, 33), (2, 100), (1, 1500)):
         cases.append((f"rowsum[{n}x{m}]", lambda n=n, m=m: rowsum(n, m)))
+    for n, m in ((1, 1), (3, 40), (2, 1100)):
+        cases.append((f"rownorm_auto[{n}x{m}]", lambda n=n, m=m: rownorm_auto(n, m)))
     for n, nb, nt in ((1, 1, 1), (1000, 3, 70), (4097, 2, 64), (50, 4, 31)):
         cases.append((f"dot[{n}/{nb}x{nt}]", lambda n=n, nb=nb, nt=nt: dot(n, nb, nt)))
     for n in (0, 1, 31, 65, 1200):

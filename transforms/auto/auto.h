@@ -10,6 +10,8 @@
  *   auto_fuse.c        neighbouring loops over the same range fused
  *   auto_vectorize.c   a contiguous-access loop brought innermost, vectorized
  *   auto_parallelize.c the outermost parallel loop of each nest on OpenMP
+ *   auto_gpu_bind.c    CUDA target: that loop on blockIdx.x, its inner
+ *                      parallel loops on threadIdx.x
  *   auto_mem_type.c    small temporaries of bounded size on the stack
  *   auto_unroll.c      very short constant loops unrolled
  * With -v (ctx->opts.verbose) every decision is one line on ctx->diag_out:

@@ -1,0 +1,311 @@
+
+__global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float *x, float *y)
+{
+    if (*(volatile int *)ft__derr) return;
+    const bool ft__tid0 = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    {
+        const int64_t ft__b2 = 0;
+        const int64_t ft__s2 = 1;
+        const int64_t ft__n2 = ft__trip(ft__b2, n, ft__s2);
+        for (int64_t ft__k2 = blockIdx.x; ft__k2 < ft__n2; ft__k2 += gridDim.x) {
+            const int64_t i = ft__b2 + ft__k2 * ft__s2;
+            {
+                __shared__ float s[1];
+                if (ft__tid0) {
+                    (*s) = 0.0f;
+                }
+                __syncthreads();
+                {
+                    const int64_t ft__b3 = 0;
+                    const int64_t ft__s3 = 1;
+                    const int64_t ft__n3 = ft__trip(ft__b3, m, ft__s3);
+                    float ft__r3 = ft__red_init<float>(0);
+                    __shared__ float ft__w3[32];
+                    for (int64_t ft__k3 = threadIdx.x; ft__k3 < ft__n3; ft__k3 += blockDim.x) {
+                        const int64_t j = ft__b3 + ft__k3 * ft__s3;
+                        ft__r3 = ft__op_add()(ft__r3, (float)(x[(int64_t)i * m + (int64_t)j] * x[(int64_t)i * m + (int64_t)j]));
+                    }
+                    ft__r3 = ft__block_reduce<float>(ft__r3, ft__op_add(), ft__w3);
+                    if (ft__tid0) (*s) = ft__op_add()((*s), ft__r3);
+                }
+                __syncthreads();
+                {
+                    const int64_t ft__b4 = 0;
+                    const int64_t ft__s4 = 1;
+                    const int64_t ft__n4 = ft__trip(ft__b4, m, ft__s4);
+                    for (int64_t ft__k4 = threadIdx.x; ft__k4 < ft__n4; ft__k4 += blockDim.x) {
+                        const int64_t k = ft__b4 + ft__k4 * ft__s4;
+                        y[(int64_t)i * m + (int64_t)k] = x[(int64_t)i * m + (int64_t)k] / ((*s) + 1.0f);
+                    }
+                }
+            }
+            __syncthreads();
+        }
+    }
+}
+
+__global__ void ft__kgather3_0(int *ft__derr, int64_t n, const int32_t *adj, const float *e, float *y, int64_t ft__b, int64_t ft__s, int64_t ft__n)
+{
+    if (*(volatile int *)ft__derr) return;
+    for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
+         ft__k += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = ft__b + ft__k * ft__s;
+        if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); return; }
+        y[(int64_t)i] = (float)(y[(int64_t)i] + (e[(int64_t)adj[(int64_t)i * 3 + (int64_t)0]]));
+        if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); return; }
+        y[(int64_t)i] = (float)(y[(int64_t)i] + (e[(int64_t)adj[(int64_t)i * 3 + (int64_t)1]]));
+        if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); return; }
+        y[(int64_t)i] = (float)(y[(int64_t)i] + (e[(int64_t)adj[(int64_t)i * 3 + (int64_t)2]]));
+    }
+}
+
+__global__ void ft__krowscatter_0(int *ft__derr, int64_t n, int64_t m, const float *x, const int32_t *p, float *y, int64_t ft__b, int64_t ft__s, int64_t ft__n)
+{
+    if (*(volatile int *)ft__derr) return;
+    for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
+         ft__k += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = ft__b + ft__k * ft__s;
+        {
+            const int64_t ft__d13_0 = m;
+            const int64_t ft__z14[] = {ft__d13_0};
+            float *t = (float *)malloc(ft__nbytes(1, ft__z14, sizeof(float)));
+            if (!t) { atomicCAS(ft__derr, 0, FT_ERR_NOMEM); return; }
+            /* L_j: */
+            {
+                const int64_t ft__b15 = 0;
+                const int64_t ft__s15 = 1;
+                const int64_t ft__n15 = ft__trip(ft__b15, m, ft__s15);
+                for (int64_t ft__k15 = 0; ft__k15 < ft__n15; ft__k15++) {
+                    const int64_t j = ft__b15 + ft__k15 * ft__s15;
+                    t[(int64_t)j] = 0.0f;
+                }
+            }
+            {
+                const int64_t ft__b16 = 0;
+                const int64_t ft__s16 = 1;
+                const int64_t ft__n16 = ft__trip(ft__b16, m, ft__s16);
+                for (int64_t ft__k16 = 0; ft__k16 < ft__n16; ft__k16++) {
+                    const int64_t j = ft__b16 + ft__k16 * ft__s16;
+                    if ((uint64_t)p[(int64_t)j] >= (uint64_t)ft__d13_0) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); return; }
+                    t[(int64_t)p[(int64_t)j]] = (float)(t[(int64_t)p[(int64_t)j]] + (x[(int64_t)i * m + (int64_t)j]));
+                }
+            }
+            /* L_j_1: */
+            {
+                const int64_t ft__b17 = 0;
+                const int64_t ft__s17 = 1;
+                const int64_t ft__n17 = ft__trip(ft__b17, m, ft__s17);
+                for (int64_t ft__k17 = 0; ft__k17 < ft__n17; ft__k17++) {
+                    const int64_t j = ft__b17 + ft__k17 * ft__s17;
+                    y[(int64_t)i * m + (int64_t)j] = t[(int64_t)j] * t[(int64_t)j];
+                }
+            }
+            free(t);
+        }
+    }
+}
+
+extern "C" __attribute__((visibility("default"))) int rownorm(int64_t n, int64_t m, const float *x, float *y)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (m < 0) return FT_ERR_SIZE;
+    if (!ft__have_device()) return FT_ERR_NODEVICE;
+    int ft__err = FT_OK;
+    ft__pool_t ft__pool = {0};
+    int *ft__derr = NULL;
+    {   /* the gotos leave this block: they cross no initialisation */
+        const int64_t ft__z0[] = {n, m};
+        float *ft__dev_x = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z0, sizeof(float)));
+        if (!ft__dev_x) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z0, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        const int64_t ft__z1[] = {n, m};
+        float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z1, sizeof(float)));
+        if (!ft__dev_y) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        {
+            int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
+            ft__ext[0] = ft__max<int64_t>(ft__ext[0], ft__trip(0, n, 1));
+            ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
+            ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
+            dim3 ft__grid, ft__block;
+            ft__launch_dims(ft__ext, &ft__grid, &ft__block);
+            ft__krownorm_0<<<ft__grid, ft__block>>>(ft__derr, n, m, ft__dev_x, ft__dev_y);
+        }
+        ft__err = ft__err_fetch(ft__derr);
+        const int64_t ft__z5[] = {n, m};
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z5, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+    }
+ft__end:
+    ft__pool_free(&ft__pool);
+    return ft__err;
+}
+
+static int ft__call_rownorm(void *const *ft__args)
+{
+    return rownorm(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (float *)ft__args[3]);
+}
+
+static void ft__shapes_rownorm(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = m;
+}
+
+static const char *const ft__shape_rownorm_2[] = {"n", "m"};
+static const char *const ft__shape_rownorm_3[] = {"n", "m"};
+static const ft_param_desc ft__params_rownorm[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_rownorm_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_rownorm_3},
+};
+
+extern "C" __attribute__((visibility("default"))) int gather3(int64_t n, const int32_t *adj, const float *e, float *y)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (!ft__have_device()) return FT_ERR_NODEVICE;
+    int ft__err = FT_OK;
+    ft__pool_t ft__pool = {0};
+    int *ft__derr = NULL;
+    {   /* the gotos leave this block: they cross no initialisation */
+        const int64_t ft__z6[] = {n, 3};
+        int32_t *ft__dev_adj = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z6, sizeof(int32_t)));
+        if (!ft__dev_adj) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (cudaMemcpy(ft__dev_adj, adj, ft__nbytes(2, ft__z6, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        const int64_t ft__z7[] = {n};
+        float *ft__dev_e = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z7, sizeof(float)));
+        if (!ft__dev_e) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (cudaMemcpy(ft__dev_e, e, ft__nbytes(1, ft__z7, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        const int64_t ft__z8[] = {n};
+        float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z8, sizeof(float)));
+        if (!ft__dev_y) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        {
+            const int64_t ft__b = 0, ft__s = 1;
+            const int64_t ft__n = ft__trip(ft__b, n, ft__s);
+            if (ft__n > 0)
+                ft__kgather3_0<<<ft__blocks(ft__n, 256), 256>>>(ft__derr, n, ft__dev_adj, ft__dev_e, ft__dev_y, ft__b, ft__s, ft__n);
+        }
+        ft__err = ft__err_fetch(ft__derr);
+        const int64_t ft__z9[] = {n};
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(1, ft__z9, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+    }
+ft__end:
+    ft__pool_free(&ft__pool);
+    return ft__err;
+}
+
+static int ft__call_gather3(void *const *ft__args)
+{
+    return gather3(*(const int64_t *)ft__args[0],
+        (const int32_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (float *)ft__args[3]);
+}
+
+static void ft__shapes_gather3(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    ft__dims[0] = n;
+    ft__dims[1] = 3;
+    ft__dims[2] = n;
+    ft__dims[3] = n;
+}
+
+static const char *const ft__shape_gather3_1[] = {"n", "3"};
+static const char *const ft__shape_gather3_2[] = {"n"};
+static const char *const ft__shape_gather3_3[] = {"n"};
+static const ft_param_desc ft__params_gather3[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_gather3_1},
+    {"e", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_gather3_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_gather3_3},
+};
+
+extern "C" __attribute__((visibility("default"))) int rowscatter(int64_t n, int64_t m, const float *x, const int32_t *p, float *y)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (m < 0) return FT_ERR_SIZE;
+    if (!ft__have_device()) return FT_ERR_NODEVICE;
+    int ft__err = FT_OK;
+    ft__pool_t ft__pool = {0};
+    int *ft__derr = NULL;
+    {   /* the gotos leave this block: they cross no initialisation */
+        const int64_t ft__z10[] = {n, m};
+        float *ft__dev_x = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z10, sizeof(float)));
+        if (!ft__dev_x) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z10, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        const int64_t ft__z11[] = {m};
+        int32_t *ft__dev_p = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z11, sizeof(int32_t)));
+        if (!ft__dev_p) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (cudaMemcpy(ft__dev_p, p, ft__nbytes(1, ft__z11, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        const int64_t ft__z12[] = {n, m};
+        float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z12, sizeof(float)));
+        if (!ft__dev_y) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        {
+            const int64_t ft__b = 0, ft__s = 1;
+            const int64_t ft__n = ft__trip(ft__b, n, ft__s);
+            if (ft__n > 0)
+                ft__krowscatter_0<<<ft__blocks(ft__n, 256), 256>>>(ft__derr, n, m, ft__dev_x, ft__dev_p, ft__dev_y, ft__b, ft__s, ft__n);
+        }
+        ft__err = ft__err_fetch(ft__derr);
+        const int64_t ft__z18[] = {n, m};
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z18, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+    }
+ft__end:
+    ft__pool_free(&ft__pool);
+    return ft__err;
+}
+
+static int ft__call_rowscatter(void *const *ft__args)
+{
+    return rowscatter(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (const int32_t *)ft__args[3],
+        (float *)ft__args[4]);
+}
+
+static void ft__shapes_rowscatter(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = m;
+    ft__dims[3] = n;
+    ft__dims[4] = m;
+}
+
+static const char *const ft__shape_rowscatter_2[] = {"n", "m"};
+static const char *const ft__shape_rowscatter_3[] = {"m"};
+static const char *const ft__shape_rowscatter_4[] = {"n", "m"};
+static const ft_param_desc ft__params_rowscatter[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_rowscatter_2},
+    {"p", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_rowscatter_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_rowscatter_4},
+};
+
+static const ft_func_desc ft__funcs[] = {
+    {"rownorm", 4, ft__params_rownorm, ft__call_rownorm, ft__shapes_rownorm},
+    {"gather3", 4, ft__params_gather3, ft__call_gather3, ft__shapes_gather3},
+    {"rowscatter", 5, ft__params_rowscatter, ft__call_rowscatter, ft__shapes_rowscatter},
+};
+
+extern "C" __attribute__((visibility("default")))
+const ft_module_desc ft_module = {
+    FT_ABI_VERSION, 3, ft__funcs
+};
