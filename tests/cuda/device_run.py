@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """`ftc run` with `@ gpu` parameters, without a GPU.
 
-    /usr/bin/python3 tests/cuda/device_run.py PATH/TO/ftc SOURCE_ROOT
+    /usr/bin/python3 tests/cuda/device_run.py PATH/TO/ftc SOURCE_ROOT [--gpu]
 
 Builds tests/cuda/fake_cudart.c into a libcudart.so put first on
 LD_LIBRARY_PATH, and runs tests/cuda/progs/device_params.ft on the CUDA
@@ -13,6 +13,9 @@ target compiled for the CPU (FTC_NVCC=tests/cuda/fake_nvcc):
     per call, also under --bench;
   - the module's own check: no device (FT_EMU_NO_DEVICE) gives
     FT_ERR_NODEVICE, reported as "no CUDA device".
+With --gpu (tests/gpu/run): the library is built with ftc's nvcc and run
+with the machine's CUDA runtime and GPU; only the numbers are checked
+(axpy with `@ gpu` tensors, scale with host ones).
 Exits 1 when any case failed.
 """
 import os
@@ -44,7 +47,10 @@ def main(argv):
             print("FAIL cannot build the fake libcudart")
             return 1
         lib = os.path.join(d, "libdev.so")
-        base = dict(os.environ, FTC_NVCC=os.path.join(root, "tests", "cuda", "fake_nvcc"))
+        gpu = "--gpu" in argv
+        base = dict(os.environ)
+        if not gpu:
+            base["FTC_NVCC"] = os.path.join(root, "tests", "cuda", "fake_nvcc")
         r = subprocess.run([ftc, "build", prog, "--target", "cuda", "-o", lib], env=base,
                            capture_output=True, text=True)
         if r.returncode:
@@ -151,16 +157,28 @@ def main(argv):
                     "code 5" not in r.stderr:
                 raise Fail(f"exit {r.returncode}, stderr: {r.stderr.strip()}")
 
-        for name, fn in (("no_device_fake", no_device_fake), ("no_device_real", no_device_real),
-                         ("one_device", one_device), ("bench", bench),
-                         ("host_only", host_only), ("module_no_device", module_no_device)):
+        def real_gpu():
+            r, outs = run("axpy", base)
+            if r.returncode:
+                raise Fail(f"axpy exit {r.returncode}: {r.stderr.strip()}")
+            check_axpy(outs)
+            r, outs = run("scale", base)
+            if r.returncode or not np.array_equal(outs.get("y"), 2 * x):
+                raise Fail(f"scale exit {r.returncode}: {r.stderr.strip()}")
+
+        cases = (("no_device_fake", no_device_fake), ("no_device_real", no_device_real),
+                 ("one_device", one_device), ("bench", bench),
+                 ("host_only", host_only), ("module_no_device", module_no_device))
+        if gpu:
+            cases = (("real_gpu", real_gpu),)
+        for name, fn in cases:
             try:
                 fn()
                 print(f"ok {name}")
             except Fail as e:
                 failed += 1
                 print(f"FAIL {name}: {e}")
-    print(f"{6 - failed} passed, {failed} failed")
+    print(f"{len(cases) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
