@@ -605,6 +605,27 @@ for n, m in ((1, 1), (7, 5), (40, 33)):
         case(f"auto[{n}x{m}]/t{t}", auto_prog, n, m, t)
 
 
+def auto_gathered(n, m, threads):
+    """A vectorized dot product (reduction clause) over gathered rows; an
+    index out of range still fails (checked once per row, before the loop)."""
+    rng = np.random.default_rng(n * 7 + m)
+    a = rng.integers(-8, 8, (n, m)).astype(f32)
+    idx = rng.integers(0, n, n).astype(i32)
+    outs = ftc_run(prog("auto.ft"), "gathered", {"n": n, "m": m}, {"idx": idx, "a": a},
+                   threads)
+    ad = a.astype(f64)
+    exact(outs, "y", (ad * ad[idx]).sum(axis=1).astype(f32), f32)
+    exact(outs, "z", a[idx] * 2, f32)
+    idx[n // 2] = n
+    ftc_run(prog("auto.ft"), "gathered", {"n": n, "m": m}, {"idx": idx, "a": a},
+            threads, expect_fail=True)
+
+
+for n, m in ((1, 1), (7, 5), (40, 33)):
+    for t in (1, 2):
+        case(f"auto_gathered[{n}x{m}]/t{t}", auto_gathered, n, m, t)
+
+
 # tests/numeric/progs/local.ft
 
 def local(n):
