@@ -50,11 +50,44 @@ int xf_vector_reductions_ok(const ast_func *f, const ast_stmt *loop)
     return !w.bad;
 }
 
+typedef struct simd_walk {
+    ast_visitor v;
+    const char *why;          /* what the body holds that simd cannot */
+} simd_walk;
+
+/* Find a parallel loop or a local the C backend puts on the heap (its
+ * size not a constant of at most 4096 bytes): `omp parallel` and the
+ * allocation's out-of-memory goto may not be inside `omp simd`. */
+static int simd_walk_cb(ast_visitor *v, ast_stmt *s)
+{
+    simd_walk *w = (simd_walk *)v;
+    if (s->kind == AST_FOR && s->u.loop.par != AST_SERIAL && s->u.loop.par != AST_VECTORIZE)
+        w->why = "a parallel loop";
+    if (s->kind == AST_VARDEF && s->u.def.ndim > 0) {
+        int64_t n = s->u.def.dtype == FT_F64 || s->u.def.dtype == FT_I64 ? 8 : 4;
+        for (int k = 0; k < s->u.def.ndim && n <= 4096; k++) {
+            const ast_expr *d = s->u.def.shape[k];
+            n = d->kind == AST_INT && d->u.ival >= 0 && d->u.ival <= 4096 ? n * d->u.ival : 4097;
+        }
+        if (n > 4096)
+            w->why = "a local tensor whose size is not a constant of at most 4 KiB (a heap "
+                     "buffer)";
+    }
+    return !w->why;
+}
+
 int xf_vectorize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
 {
     const char *lname = xf_sched_name(ctx, loop);
     if (loop->u.loop.par != AST_SERIAL) {
         ft_error(ctx, loc, "cannot vectorize %s: it is already parallel or vectorized", lname);
+        return 1;
+    }
+    simd_walk sw = {.v.stmt = simd_walk_cb};
+    ast_visit(loop->u.loop.body, &sw.v);
+    if (sw.why) {
+        ft_error(ctx, loc, "cannot vectorize %s: its body holds %s, which `omp simd` cannot",
+                 lname, sw.why);
         return 1;
     }
     if (xf_stmt_checked(loop->u.loop.body) && !xf_loop_checks_hoistable(ctx, loop)) {
