@@ -2137,6 +2137,21 @@ static const char cu_cublas_text[] =
     "    return h;\n"
     "}\n\n";
 
+/* Emit a size function (a gradient's tape bytes, autodiff/): host code,
+ * like the C backend's: its value, or 0 when a size is negative. */
+static void cu_sizefn(cu_emitter *em, const ast_sizefn *s)
+{
+    const char *v = cu_str(em, s->value, 0);
+    fprintf(em->out, "extern \"C\" __attribute__((visibility(\"default\"))) size_t %s(",
+            s->name);
+    for (int i = 0; i < s->nparams; i++)
+        fprintf(em->out, "%sint64_t %s", i ? ", " : "", cu_cname(em, s->params[i].name));
+    fputs(s->nparams ? ")\n{\n" : "void)\n{\n", em->out);
+    for (int i = 0; i < s->nparams; i++)
+        fprintf(em->out, "    if (%s < 0) return 0;\n", cu_cname(em, s->params[i].name));
+    fprintf(em->out, "    return (size_t)(%s);\n}\n\n", v);
+}
+
 int cg_emit_cuda(ft_ctx *ctx, const ast_program *p, FILE *out)
 {
     if (cu_check_names(ctx, p))
@@ -2155,6 +2170,8 @@ int cg_emit_cuda(ft_ctx *ctx, const ast_program *p, FILE *out)
         cu_func(&em, p->funcs[i]);
         cu_func_desc(&em, p->funcs[i]);
     }
+    for (int i = 0; i < p->nsizefns; i++)
+        cu_sizefn(&em, p->sizefns[i]);
     cu_module_desc(&em, p);
     fclose(em.out);
     fclose(em.kern);
