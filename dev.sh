@@ -44,6 +44,9 @@ run_tests() {
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     ASAN_OPTIONS=detect_leaks=1 CK_FORK=no \
         meson test -C build-san --print-errorlogs --num-processes 2 --suite unit --suite golden --suite numeric
+    # The schedule fuzzer under the sanitizers with fewer sequences (~2 min).
+    FTC_FUZZ_SEQS=228 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+        meson test -C build-san --print-errorlogs --suite schedule
 }
 
 install_missing
