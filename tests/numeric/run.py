@@ -798,7 +798,26 @@ def grad_tape_dtype(n):
         close(o, "d_x", ref, f32)
 
 
+def grad_cuda_tape_bytes():
+    """The CUDA backend emits each gradient's g_tape_bytes (host code, the C
+    backend's formula: elements times 4 for an f32 tape, 8 for f64)."""
+    path = os.path.join(ROOT, "tests", "golden", "grad_tape_dtype.ft")
+    with tempfile.TemporaryDirectory() as d:
+        cu = os.path.join(d, "g.cu")
+        r = subprocess.run([FTC, "build", path, "--target", "cuda", "--emit=c", "-o", cu],
+                           capture_output=True, text=True, errors="replace", timeout=TIMEOUT)
+        text = open(cu).read() if r.returncode == 0 else ""
+    if r.returncode != 0:
+        raise Fail(f"ftc build --target cuda exited {r.returncode}: {last_lines(r.stderr)}")
+    for name, value in (("g_auto", "(n * n) * 4"), ("g_all", "(n + (n * n)) * 8")):
+        want = (f"size_t {name}_tape_bytes(int64_t n)\n{{\n    if (n < 0) return 0;\n"
+                f"    return (size_t)({value});\n}}")
+        if want not in text:
+            raise Fail(f"no {name}_tape_bytes returning {value} in the CUDA code")
+
+
 case("grad/elementwise[7]", grad_elementwise, 7)
+case("grad/cuda_tape_bytes", grad_cuda_tape_bytes)
 case("grad/tape_dtype[6]", grad_tape_dtype, 6)
 case("grad/explain", grad_explain)
 case("grad/builtins", gradcheck, "tests/numeric/progs", "grad_builtins.ft", "builtins", ["x", "w"], {"n": 9})
