@@ -626,6 +626,20 @@ for n, m in ((1, 1), (7, 5), (40, 33)):
         case(f"auto_gathered[{n}x{m}]/t{t}", auto_gathered, n, m, t)
 
 
+def auto_jammed(n, m, threads):
+    """Row-times-matrix products unrolled and jammed over k (auto_jam)."""
+    rng = np.random.default_rng(n * 11 + m)
+    x = rng.integers(-8, 8, (n, n)).astype(f32)
+    w = rng.integers(-8, 8, (n, m)).astype(f32)
+    outs = ftc_run(prog("auto.ft"), "jammed", {"n": n, "m": m}, {"x": x, "w": w}, threads)
+    exact(outs, "y", (x.astype(f64) @ w.astype(f64) + n).astype(f32), f32)
+
+
+for n, m in ((0, 3), (3, 2), (20, 5), (23, 17), (41, 33)):
+    for t in (1, 2):
+        case(f"auto_jammed[{n}x{m}]/t{t}", auto_jammed, n, m, t)
+
+
 # tests/numeric/progs/local.ft
 
 def local(n):
