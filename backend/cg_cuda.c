@@ -30,8 +30,11 @@
  * body when the body writes a tensor it also reads; at the end of every
  * block iteration.
  *
- * Reductions.  A thread loop (threadIdx.x, at block level, in a kernel
- * binding no threadIdx.y/z) whose only colliding accesses are reductions
+ * A thread loop at block level runs only in the threads whose indices in
+ * the kernel's other thread dimensions are 0 (outside loops bound to them).
+ *
+ * Reductions.  A thread loop (threadIdx.x, at block level) whose only
+ * colliding accesses are reductions
  * of one element, with one operator, at indices fixed for the loop, keeps
  * a per-thread partial instead of atomics; after the loop every thread of
  * the block calls ft__block_reduce (a __shfl_down_sync tree in each warp,
@@ -104,7 +107,7 @@ typedef struct cu_emitter {
     int threads;             /* the kernel being emitted has thread loops */
     unsigned active;         /* bit per ast_par: bound indices in use */
     int nkernels;
-    int thread_yz;           /* the kernel binds threadIdx.y or .z somewhere */
+    unsigned tdims;          /* bit per ast_par: thread indices the kernel binds */
     const ast_stmt *red;     /* the reduction a block-reduced thread loop folds */
     const char *red_acc;     /* its per-thread accumulator */
     const char *red_skip;    /* where a failing thread of that loop goes */
@@ -1030,6 +1033,29 @@ static void cu_index_names(ast_par par, const char **idx, const char **count)
     *count = counts[par - AST_BLOCK_X];
 }
 
+/* The first iteration of a thread of a loop bound to par (CUDA index idx):
+ * the index itself, but past the end (no iteration) for the threads whose
+ * index is not 0 in another thread dimension that the kernel binds and no
+ * enclosing loop uses here; else those threads would all run the loop
+ * (stores repeated, reductions counted blockDim.y times). */
+static const char *cu_thread_start(cu_emitter *em, ast_par par, const char *idx, int id)
+{
+    static const char *const tidx[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z"};
+    if (par < AST_THREAD_X)
+        return idx;
+    const char *cond = NULL;
+    for (int e = AST_THREAD_X; e <= AST_THREAD_Z; e++) {
+        if ((ast_par)e == par || !(em->tdims & cu_bit((ast_par)e)) ||
+            (em->active & cu_bit((ast_par)e)))
+            continue;
+        const char *c = ft_fmt(em->ctx, "%s == 0", tidx[e - AST_THREAD_X]);
+        cond = cond ? ft_fmt(em->ctx, "%s && %s", cond, c) : c;
+    }
+    if (!cond)
+        return idx;
+    return ft_fmt(em->ctx, "(%s ? (int64_t)%s : ft__n%d)", cond, idx, id);
+}
+
 /* A loop inside a kernel: a stride loop over its CUDA index when bound to
  * one not in use yet, else serial. */
 static void cu_dfor(cu_emitter *em, const ast_stmt *s, int block_level)
@@ -1050,14 +1076,15 @@ static void cu_dfor(cu_emitter *em, const ast_stmt *s, int block_level)
     cu_line(em, "const int64_t ft__n%d = ft__trip(ft__b%d, %s, ft__s%d);", id, id,
             cu_str(em, s->u.loop.end, 0), id);
     const ast_stmt *red = NULL;
-    if (bound && par == AST_THREAD_X && block_level && em->threads && !em->thread_yz)
+    if (bound && par == AST_THREAD_X && block_level && em->threads)
         red = cu_red_site(em, s);
     if (red)
         cu_red_open(em, red, id);
     if (bound) {
         const char *idx, *count;
         cu_index_names(par, &idx, &count);
-        cu_line(em, "for (int64_t ft__k%d = %s; ft__k%d < ft__n%d; ft__k%d += %s) {", id, idx,
+        const char *start = cu_thread_start(em, par, idx, id);
+        cu_line(em, "for (int64_t ft__k%d = %s; ft__k%d < ft__n%d; ft__k%d += %s) {", id, start,
                 id, id, id, count);
     } else {
         cu_line(em, "for (int64_t ft__k%d = 0; ft__k%d < ft__n%d; ft__k%d++) {", id, id, id, id);
@@ -1384,13 +1411,13 @@ static void cu_bound_kernel(cu_emitter *em, const ast_stmt *s)
     cu_bound_loops(em, s, 0, &loops);
     int id = em->nkernels++;
     em->threads = 0;
-    em->thread_yz = 0;
+    em->tdims = 0;
     for (int i = 0; i < loops.len; i++) {
         ast_par lp = ((const ast_stmt *)loops.items[i])->u.loop.par;
-        if (lp >= AST_THREAD_X)
+        if (lp >= AST_THREAD_X) {
             em->threads = 1;
-        if (lp == AST_THREAD_Y || lp == AST_THREAD_Z)
-            em->thread_yz = 1;
+            em->tdims |= cu_bit(lp);
+        }
     }
     em->active = 0;
     cu_line(em, "{");

@@ -73,7 +73,7 @@ def check_structure(ftc, prog):
     if r.returncode != 0:
         raise Fail("ftc build failed: " + r.stderr)
     src = r.stdout
-    want = {"rowsum": 1, "dot": 1, "stats": 3, "spmv": 1, "rownorm_auto": 1}
+    want = {"rowsum": 1, "dot": 1, "stats": 3, "spmv": 1, "rownorm_auto": 1, "xy": 1}
     for fn, n in want.items():
         body = "".join(re.findall(r"__global__ void ft__k%s_\d+\(.*?\n}\n" % fn, src, re.S))
         if not body:
@@ -109,6 +109,12 @@ def main(argv):
         outs = run(ftc, env, prog, "rownorm_auto", {"n": n, "m": m}, {"x": x})
         s = (x.astype(f64) ** 2).sum(axis=1, keepdims=True)
         check(outs, "y", x / (s + 1), f32, 1e-6)
+
+    def xy(n, m):
+        x = rng.integers(-9, 10, (n, m)).astype(f32)
+        outs = run(ftc, env, prog, "xy", {"n": n, "m": m}, {"x": x})
+        check(outs, "y", x * 2, f32)
+        check(outs, "s", x.astype(f64).sum(axis=1), f32)
 
     def dot(n, nb, nt):
         a, b = rng.standard_normal(n), rng.standard_normal(n)
@@ -147,6 +153,8 @@ def main(argv):
         cases.append((f"rowsum[{n}x{m}]", lambda n=n, m=m: rowsum(n, m)))
     for n, m in ((1, 1), (3, 40), (2, 1100)):
         cases.append((f"rownorm_auto[{n}x{m}]", lambda n=n, m=m: rownorm_auto(n, m)))
+    for n, m in ((1, 1), (2, 7), (3, 33)):
+        cases.append((f"xy[{n}x{m}]", lambda n=n, m=m: xy(n, m)))
     for n, nb, nt in ((1, 1, 1), (1000, 3, 70), (4097, 2, 64), (50, 4, 31)):
         cases.append((f"dot[{n}/{nb}x{nt}]", lambda n=n, nb=nb, nt=nt: dot(n, nb, nt)))
     for n in (0, 1, 31, 65, 1200):

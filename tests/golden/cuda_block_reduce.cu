@@ -52,6 +52,50 @@ __global__ void ft__khist_0(int *ft__derr, int64_t n, int64_t nb, const int32_t 
     }
 }
 
+__global__ void ft__kxy_0(int *ft__derr, int64_t n, int64_t m, const float *x, float *y, float *s)
+{
+    if (*(volatile int *)ft__derr) return;
+    const bool ft__tid0 = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    /* Li: */
+    {
+        const int64_t ft__b15 = 0;
+        const int64_t ft__s15 = 1;
+        const int64_t ft__n15 = ft__trip(ft__b15, n, ft__s15);
+        for (int64_t ft__k15 = blockIdx.x; ft__k15 < ft__n15; ft__k15 += gridDim.x) {
+            const int64_t i = ft__b15 + ft__k15 * ft__s15;
+            if (ft__tid0) {
+                s[(int64_t)i] = 0.0f;
+            }
+            /* Lj: */
+            {
+                const int64_t ft__b16 = 0;
+                const int64_t ft__s16 = 1;
+                const int64_t ft__n16 = ft__trip(ft__b16, m, ft__s16);
+                for (int64_t ft__k16 = (threadIdx.x == 0 ? (int64_t)threadIdx.y : ft__n16); ft__k16 < ft__n16; ft__k16 += blockDim.y) {
+                    const int64_t j = ft__b16 + ft__k16 * ft__s16;
+                    y[(int64_t)i * m + (int64_t)j] = x[(int64_t)i * m + (int64_t)j] * 2.0f;
+                }
+            }
+            __syncthreads();
+            /* Lk: */
+            {
+                const int64_t ft__b17 = 0;
+                const int64_t ft__s17 = 1;
+                const int64_t ft__n17 = ft__trip(ft__b17, m, ft__s17);
+                float ft__r17 = ft__red_init<float>(0);
+                __shared__ float ft__w17[32];
+                for (int64_t ft__k17 = (threadIdx.y == 0 ? (int64_t)threadIdx.x : ft__n17); ft__k17 < ft__n17; ft__k17 += blockDim.x) {
+                    const int64_t k = ft__b17 + ft__k17 * ft__s17;
+                    ft__r17 = ft__op_add()(ft__r17, (float)(x[(int64_t)i * m + (int64_t)k]));
+                }
+                ft__r17 = ft__block_reduce<float>(ft__r17, ft__op_add(), ft__w17);
+                if (ft__tid0) ft__atomic_add<float>(&s[(int64_t)i], ft__r17);
+            }
+            __syncthreads();
+        }
+    }
+}
+
 extern "C" __attribute__((visibility("default"))) int spmv(int64_t nr, int64_t nnz, int64_t n, const int32_t *ptr, const int32_t *col, const float *val, const float *x, float *y)
 {
     if (nr < 0) return FT_ERR_SIZE;
@@ -202,12 +246,86 @@ static const ft_param_desc ft__params_hist[] = {
     {"h", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_INOUT, 0, 1, ft__shape_hist_3},
 };
 
+extern "C" __attribute__((visibility("default"))) int xy(int64_t n, int64_t m, const float *x, float *y, float *s)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (m < 0) return FT_ERR_SIZE;
+    if (!ft__have_device()) return FT_ERR_NODEVICE;
+    int ft__err = FT_OK;
+    ft__pool_t ft__pool = {0};
+    int *ft__derr = NULL;
+    {   /* the gotos leave this block: they cross no initialisation */
+        const int64_t ft__z12[] = {n, m};
+        float *ft__dev_x = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z12, sizeof(float)));
+        if (!ft__dev_x) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z12, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        const int64_t ft__z13[] = {n, m};
+        float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z13, sizeof(float)));
+        if (!ft__dev_y) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        const int64_t ft__z14[] = {n};
+        float *ft__dev_s = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z14, sizeof(float)));
+        if (!ft__dev_s) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        /* Li: */
+        {
+            int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
+            ft__ext[0] = ft__max<int64_t>(ft__ext[0], ft__trip(0, n, 1));
+            ft__ext[4] = ft__max<int64_t>(ft__ext[4], ft__trip(0, m, 1));
+            ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
+            dim3 ft__grid, ft__block;
+            ft__launch_dims(ft__ext, &ft__grid, &ft__block);
+            ft__kxy_0<<<ft__grid, ft__block>>>(ft__derr, n, m, ft__dev_x, ft__dev_y, ft__dev_s);
+        }
+        ft__err = ft__err_fetch(ft__derr);
+        const int64_t ft__z18[] = {n, m};
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z18, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        const int64_t ft__z19[] = {n};
+        if (!ft__err && cudaMemcpy(s, ft__dev_s, ft__nbytes(1, ft__z19, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+    }
+ft__end:
+    ft__pool_free(&ft__pool);
+    return ft__err;
+}
+
+static int ft__call_xy(void *const *ft__args)
+{
+    return xy(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (float *)ft__args[3],
+        (float *)ft__args[4]);
+}
+
+static void ft__shapes_xy(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = m;
+    ft__dims[4] = n;
+}
+
+static const char *const ft__shape_xy_2[] = {"n", "m"};
+static const char *const ft__shape_xy_3[] = {"n", "m"};
+static const char *const ft__shape_xy_4[] = {"n"};
+static const ft_param_desc ft__params_xy[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_xy_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_xy_3},
+    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_xy_4},
+};
+
 static const ft_func_desc ft__funcs[] = {
     {"spmv", 8, ft__params_spmv, ft__call_spmv, ft__shapes_spmv},
     {"hist", 4, ft__params_hist, ft__call_hist, ft__shapes_hist},
+    {"xy", 5, ft__params_xy, ft__call_xy, ft__shapes_xy},
 };
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 2, ft__funcs
+    FT_ABI_VERSION, 3, ft__funcs
 };
