@@ -844,7 +844,8 @@ static int cg_region_body(cg_emitter *em, const ast_stmt *body, int parallel,
     char *text = cg_sub_end(em, &sub);
     em->region = outer;
     for (int i = 0; i < r.heap.len && !hoisted; i++)
-        cg_line(em, "void *%s = NULL;", (char *)r.heap.items[i]);
+        cg_line(em, "void *%s = NULL; size_t %s_n = 0;", (char *)r.heap.items[i],
+                (char *)r.heap.items[i]);
     fputs(text, em->out);
     free(text);
     if (r.label_used)
@@ -1149,7 +1150,8 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
     if (par == AST_OPENMP) {
         char *text = cg_sub_end(em, &sub);
         for (int i = 0; i < heap.len; i++)
-            cg_line(em, "void *%s = NULL;", (char *)heap.items[i]);
+            cg_line(em, "void *%s = NULL; size_t %s_n = 0;", (char *)heap.items[i],
+                    (char *)heap.items[i]);
         fputs(text, em->out);
         free(text);
         for (int i = 0; i < heap.len; i++)
@@ -1237,7 +1239,8 @@ static void cg_vardef_storage(cg_emitter *em, const ast_stmt *s, cg_sym *sym)
     }
     cg_use(em, CG_H_GROW, FT_I64);
     cg_ind(em);
-    fprintf(em->out, "if (!ft__grow(&%s, ft__nbytes(%d, (const int64_t[]){", buf, sym->ndim);
+    fprintf(em->out, "if (!ft__grow(&%s, &%s_n, ft__nbytes(%d, (const int64_t[]){", buf, buf,
+            sym->ndim);
     for (int k = 0; k < sym->ndim; k++)
         fprintf(em->out, "%s%s", k ? ", " : "", sym->dims[k]);
     fprintf(em->out, "}, sizeof(%s))))", ct);
@@ -1616,10 +1619,13 @@ static void cg_helper_def(FILE *o, cg_helper h, ft_dtype t)
               "    return r;\n}\n", o);
         break;
     case CG_H_GROW:
-        fputs("/* Resize a region's heap buffer; on failure *p is kept (and freed later). */\n"
-              "static inline void *ft__grow(void **p, size_t n)\n{\n"
+        fputs("/* Make a region's heap buffer (*cap bytes) hold n bytes: reallocated\n"
+              " * only to grow (a loop's iterations reuse it); on failure *p is kept\n"
+              " * (and freed later). */\n"
+              "static inline void *ft__grow(void **p, size_t *cap, size_t n)\n{\n"
+              "    if (*p && n <= *cap) return *p;\n"
               "    void *q = realloc(*p, n ? n : 1);\n"
-              "    if (q) *p = q;\n"
+              "    if (q) { *p = q; *cap = n; }\n"
               "    return q;\n}\n", o);
         break;
     case CG_H_TRIP:

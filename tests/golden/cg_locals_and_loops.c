@@ -116,11 +116,14 @@ static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
     }
     return r;
 }
-/* Resize a region's heap buffer; on failure *p is kept (and freed later). */
-static inline void *ft__grow(void **p, size_t n)
+/* Make a region's heap buffer (*cap bytes) hold n bytes: reallocated
+ * only to grow (a loop's iterations reuse it); on failure *p is kept
+ * (and freed later). */
+static inline void *ft__grow(void **p, size_t *cap, size_t n)
 {
+    if (*p && n <= *cap) return *p;
     void *q = realloc(*p, n ? n : 1);
-    if (q) *p = q;
+    if (q) { *p = q; *cap = n; }
     return q;
 }
 /* Iterations of range(b, e, s); 0 for s == 0. */
@@ -136,9 +139,9 @@ int locals(int64_t n, int64_t s, const int32_t *x, int32_t *y, int32_t *m)
     if (n < 0) return FT_ERR_SIZE;
     if (s < 0) return FT_ERR_SIZE;
     int ft__err = FT_OK;
-    void *ft__h1 = NULL;
+    void *ft__h1 = NULL; size_t ft__h1_n = 0;
     {
-        if (!ft__grow(&ft__h1, ft__nbytes(1, (const int64_t[]){n}, sizeof(int32_t)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
+        if (!ft__grow(&ft__h1, &ft__h1_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(int32_t)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
         int32_t *big = (int32_t *)ft__h1;
         *m = 2147483647;
         for (int64_t i = n - 1; i > (-1); i += (-1)) {

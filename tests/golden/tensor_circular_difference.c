@@ -100,11 +100,14 @@ static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
     }
     return r;
 }
-/* Resize a region's heap buffer; on failure *p is kept (and freed later). */
-static inline void *ft__grow(void **p, size_t n)
+/* Make a region's heap buffer (*cap bytes) hold n bytes: reallocated
+ * only to grow (a loop's iterations reuse it); on failure *p is kept
+ * (and freed later). */
+static inline void *ft__grow(void **p, size_t *cap, size_t n)
 {
+    if (*p && n <= *cap) return *p;
     void *q = realloc(*p, n ? n : 1);
-    if (q) *p = q;
+    if (q) { *p = q; *cap = n; }
     return q;
 }
 
@@ -171,7 +174,7 @@ int subdivnet_rows(int64_t n_faces, int64_t in_feats, const int32_t *adj, const 
     if (n_faces < 0) return FT_ERR_SIZE;
     if (in_feats < 0) return FT_ERR_SIZE;
     int ft__err = FT_OK;
-    void *ft__h9 = NULL;
+    void *ft__h9 = NULL; size_t ft__h9_n = 0;
     /* Li: */
     for (int64_t i = 0; i < n_faces; i++) {
         for (int64_t i_1 = 0; i_1 < in_feats; i_1++) {
@@ -179,7 +182,7 @@ int subdivnet_rows(int64_t n_faces, int64_t in_feats, const int32_t *adj, const 
         }
         for (int64_t j = 0; j < 3; j++) {
             {
-                if (!ft__grow(&ft__h9, ft__nbytes(1, (const int64_t[]){in_feats}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end5; }
+                if (!ft__grow(&ft__h9, &ft__h9_n, ft__nbytes(1, (const int64_t[]){in_feats}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end5; }
                 float *d = (float *)ft__h9;
                 if (0 < in_feats) {
                     if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n_faces) { ft__err = FT_ERR_INDEX; goto ft__end5; }
