@@ -256,20 +256,6 @@ static int enter_ancestors(ft_ctx *ctx, ast_func *f, an_bounds *b, ast_stmt *s,
     return inside;
 }
 
-/* Whether s is inside a vectorized loop of f (the buffer would be
- * allocated inside `omp simd`, whose body C cannot leave by goto). */
-static int in_simd(ft_ctx *ctx, ast_func *f, const ast_stmt *s)
-{
-    ft_vec anc = {0};
-    xf_ancestors(ctx, f->body, s, &anc);
-    for (int i = 0; i < anc.len; i++) {
-        const ast_stmt *a = anc.items[i];
-        if (a->kind == AST_FOR && a->u.loop.par == AST_VECTORIZE)
-            return 1;
-    }
-    return 0;
-}
-
 /* The declaration of var visible at s: a VarDef around it (innermost) or
  * a parameter.  Fills dtype, ndim and shape; 0 when there is none. */
 static int find_decl(ft_ctx *ctx, ast_func *f, ast_stmt *s, const char *var, ft_dtype *dt,
@@ -444,7 +430,7 @@ int xf_cache(ft_ctx *ctx, ast_func *f, ast_stmt *s, const char *var, ft_mtype mt
     scan_stmt(&bx, s);
     if (!cache_ok(ctx, &bx, reduce, in_par, par, what, sname, loc))
         return 1;
-    if (in_simd(ctx, f, s)) {
+    if (xf_inside_vectorized(ctx, f, s)) {
         ft_error(ctx, loc, "cannot %s: %s is inside a vectorized loop, whose body cannot "
                  "hold the local's allocation and fill loops; cache before vectorizing", what,
                  sname);

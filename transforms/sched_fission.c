@@ -177,6 +177,12 @@ int xf_fission(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_stmt *at_stmt, int 
                  before ? "precedes" : "follows", xf_sched_name(ctx, at_stmt));
         return 1;
     }
+    if (defs.len && xf_inside_vectorized(ctx, f, loop)) {
+        ft_error(ctx, loc, "cannot %s: the locals of %s's body would be expanded over it "
+                 "inside a vectorized loop, which cannot hold their allocation; fission "
+                 "before vectorizing", what, xf_sched_name(ctx, loop));
+        return 1;
+    }
     ast_stmt *saved = defs.len ? xf_clone_stmt(ctx, f->body, 1) : NULL;
     if (defs.len && !(loop = expand_locals(ctx, loop, &defs, what, loc)))
         return 1;

@@ -91,6 +91,18 @@ int xf_ancestors(ft_ctx *ctx, ast_stmt *root, const ast_stmt *s, ft_vec *out)
     return path_to(ctx, root, s, out);
 }
 
+int xf_inside_vectorized(ft_ctx *ctx, ast_func *f, const ast_stmt *s)
+{
+    ft_vec anc = {0};
+    xf_ancestors(ctx, f->body, s, &anc);
+    for (int i = 0; i < anc.len; i++) {
+        const ast_stmt *a = anc.items[i];
+        if (a->kind == AST_FOR && a->u.loop.par == AST_VECTORIZE)
+            return 1;
+    }
+    return 0;
+}
+
 ast_stmt *xf_parent_seq(ft_ctx *ctx, ast_stmt *root, const ast_stmt *s, int *index)
 {
     ft_vec anc = {0};

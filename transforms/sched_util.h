@@ -26,6 +26,10 @@ int xf_ancestors(ft_ctx *ctx, ast_stmt *root, const ast_stmt *s, ft_vec *out);
  * with its index in *index. */
 ast_stmt *xf_parent_seq(ft_ctx *ctx, ast_stmt *root, const ast_stmt *s, int *index);
 
+/* Whether s is inside a vectorized loop of f (s excluded): C cannot put
+ * `omp parallel` or a heap buffer's out-of-memory goto inside `omp simd`. */
+int xf_inside_vectorized(ft_ctx *ctx, ast_func *f, const ast_stmt *s);
+
 /* The loops enclosing s in f (s excluded). */
 int xf_loop_depth_of(ft_ctx *ctx, ast_func *f, const ast_stmt *s);
 
