@@ -16,8 +16,10 @@ Assumptions about `ftc run` (language.md, "Running"): arguments are
 writes each out/inout tensor as DIR/NAME.npy with the declared dtype, and
 `--no-print` keeps stdout quiet.  Sizes are always passed explicitly.
 """
+import atexit
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -251,6 +253,43 @@ def matmul(file, threads, m, n, k, seed):
 
 for m, n, k in [(1, 1, 1), (3, 5, 7), (17, 1, 13), (1, 9, 2), (65, 47, 129)]:
     variants(f"matmul[{m}x{n}x{k}]", matmul, m, n, k, 400 + m * n * k)
+
+
+# bench/matmul/matmul_sched.ft (issue 5's hand schedule: 6 x 64 register
+# tiles, fission through the accumulator, packed b panel), built once and
+# run on sizes that are not multiples of the tiles (row and column tails)
+
+HAND_MM = {}
+
+
+def hand_matmul_lib():
+    """Build the hand-scheduled matmul once; returns the library's path."""
+    if "lib" not in HAND_MM:
+        d = tempfile.mkdtemp(prefix="ftc-numeric-mm-")
+        atexit.register(shutil.rmtree, d, True)
+        lib = os.path.join(d, "libmatmul_sched.so")
+        src = os.path.join(ROOT, "bench", "matmul", "matmul_sched.ft")
+        r = subprocess.run([FTC, "build", src, "-o", lib], capture_output=True, text=True,
+                           errors="replace", timeout=3 * TIMEOUT)
+        HAND_MM["lib"] = lib if r.returncode == 0 else None
+        HAND_MM["err"] = r.stderr[-2000:]
+    if not HAND_MM["lib"]:
+        raise Fail("ftc build bench/matmul/matmul_sched.ft failed: " + HAND_MM["err"])
+    return HAND_MM["lib"]
+
+
+def hand_matmul(threads, m, n, k):
+    rng = np.random.default_rng(m * 7 + n * 3 + k)
+    a = rng.uniform(-1, 1, (m, k)).astype(f32)
+    b = rng.uniform(-1, 1, (k, n)).astype(f32)
+    outs = ftc_run(hand_matmul_lib(), "matmul", {"m": m, "n": n, "k": k}, {"a": a, "b": b},
+                   threads)
+    close(outs, "c", a.astype(f64) @ b.astype(f64), f32)
+
+
+for m, n, k, t in [(70, 50, 90, 2), (70, 150, 90, 1), (70, 150, 90, 2), (12, 128, 3, 2),
+                   (1, 1, 1, 2), (5, 64, 2, 1)]:
+    case(f"matmul_sched[{m}x{n}x{k}]/t{t}", hand_matmul, t, m, n, k)
 
 
 # tests/numeric/progs/intdiv.ft, floatdiv.ft
