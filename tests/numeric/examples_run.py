@@ -209,10 +209,11 @@ def c_function_bodies(c):
 def temporaries(body):
     """(name or buffer, list of dimension texts) of every local tensor of a
     function body: stack arrays `T name[N];` and heap buffers
-    `ft__grow(&buf, ft__nbytes(K, (const int64_t[]){d0, d1}, sizeof(T)))`."""
+    `ft__grow(&buf, &buf_n, ft__nbytes(K, (const int64_t[]){d0, d1}, sizeof(T)))`."""
     consts = dict(re.findall(r"const int64_t (ft__d\w+) = ([^;]*);", body))
     out = []
-    for m in re.finditer(r"ft__grow\(&(\w+), ft__nbytes\(\d+, \(const int64_t\[\]\)\{([^}]*)\}",
+    for m in re.finditer(r"ft__grow\(&(\w+), &\w+, ft__nbytes\(\d+, \(const int64_t\[\]\)"
+                         r"\{([^}]*)\}",
                          body):
         dims = [consts.get(d.strip(), d.strip()) for d in m.group(2).split(",")]
         out.append((m.group(1), dims))
