@@ -61,7 +61,7 @@ static int gm_chain(gm_state *st, const ast_stmt *s, const ast_stmt **list, int 
         if (*nlist == GM_MAX_LOOPS)
             return gm_refuse(st, "it has too many loops");
         list[(*nlist)++] = cur;
-        int n = xf_body_items(cur->u.loop.body, items);
+        int n = xf_body_items(&cur->u.loop.body, items);
         if (n != 1 || (*items)[0]->kind != AST_FOR)
             return n;
         cur = (*items)[0];
@@ -125,7 +125,7 @@ static int gm_acc_body(gm_state *st, const ast_stmt *s)
         return gm_refuse(st, ft_fmt(st->ctx, "the local '%s' inside it is not a scalar "
                                     "accumulator", s->u.def.name));
     st->acc = s->u.def.name;
-    int n = xf_body_items(s->u.def.body, &it);
+    int n = xf_body_items(&s->u.def.body, &it);
     if (n != 3 || it[0]->kind != AST_STORE || strcmp(it[0]->u.store.var, st->acc) != 0 ||
         !gm_is_zero(it[0]->u.store.value) || it[1]->kind != AST_FOR)
         return gm_refuse(st, ft_fmt(st->ctx, "the accumulator '%s' is not used as `%s = 0; "

@@ -74,7 +74,7 @@ static int kept(const blend_state *st, const ast_stmt *item)
 static ast_stmt *blend_body(blend_state *st, ast_stmt *body, int m)
 {
     ast_stmt **items;
-    int n = xf_body_items(body, &items);
+    int n = xf_body_items(&body, &items);
     ft_vec out = {0};
     for (int i = 0; i < n; i++) {
         ast_stmt *it = items[i];

@@ -24,7 +24,7 @@ int xf_merge(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, const char *n
 {
     const char *what = ft_fmt(ctx, "merge %s and %s", xf_sched_name(ctx, l1), xf_sched_name(ctx, l2));
     ast_stmt **items;
-    if (xf_body_items(l1->u.loop.body, &items) != 1 || items[0] != l2) {
+    if (xf_body_items(&l1->u.loop.body, &items) != 1 || items[0] != l2) {
         ft_error(ctx, loc, "cannot %s: %s is not all of the body of %s", what,
                  xf_sched_name(ctx, l2), xf_sched_name(ctx, l1));
         return 1;

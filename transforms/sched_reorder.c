@@ -50,7 +50,7 @@ static int find_nest(ft_ctx *ctx, ast_func *f, int n, ast_stmt **order, ast_stmt
     chain[0] = top;
     for (int p = 1; p < n; p++) {
         ast_stmt **items;
-        int m = xf_body_items(chain[p - 1]->u.loop.body, &items);
+        int m = xf_body_items(&chain[p - 1]->u.loop.body, &items);
         if (m != 1 || items[0]->kind != AST_FOR || index_of(n, order, items[0]) < 0) {
             ft_error(ctx, loc, "cannot %s: they are not a perfect nest (the body of %s is "
                      "not only one of the other loops)", what, xf_sched_name(ctx, chain[p - 1]));

@@ -271,13 +271,13 @@ void xf_name_loop(ast_stmt *loop, const char *asked)
         loop->label = asked;
 }
 
-int xf_body_items(ast_stmt *body, ast_stmt ***items)
+int xf_body_items(ast_stmt *const *body, ast_stmt ***items)
 {
-    if (body->kind == AST_SEQ && !body->label) {
-        *items = body->u.seq.stmts;
-        return body->u.seq.n;
+    if ((*body)->kind == AST_SEQ && !(*body)->label) {
+        *items = (*body)->u.seq.stmts;
+        return (*body)->u.seq.n;
     }
-    *items = &body;
+    *items = (ast_stmt **)body;      /* the field itself: a list of one item */
     return 1;
 }
 

@@ -52,9 +52,10 @@ const char *xf_new_loop_name(ft_ctx *ctx, ast_func *f, const char *asked, const 
 /* Label a new loop with asked when its iterator could not take that name. */
 void xf_name_loop(ast_stmt *loop, const char *asked);
 
-/* The body of a loop as a list of items (a sequence's statements, or the
- * one statement). */
-int xf_body_items(ast_stmt *body, ast_stmt ***items);
+/* The body at *body (a loop's or a local's body field) as a list of items
+ * (a sequence's statements, or the one statement: then *items is body, so
+ * the list lives as long as the field, not as long as a copy). */
+int xf_body_items(ast_stmt *const *body, ast_stmt ***items);
 
 /* The number of iterations of loop as an expression (negative when the
  * range is empty and not constant), or NULL when its step is not a

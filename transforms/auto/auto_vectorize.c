@@ -105,7 +105,7 @@ static int perfect_nest(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_stmt ***ch
     while (top > 0) {
         ast_stmt **items;
         ast_stmt *p = enc.items[top - 1];
-        if (xf_body_items(p->u.loop.body, &items) != 1 || items[0] != cur ||
+        if (xf_body_items(&p->u.loop.body, &items) != 1 || items[0] != cur ||
             p->u.loop.par != AST_SERIAL)
             break;
         cur = p;
