@@ -197,6 +197,8 @@ typedef struct ast_param {
     ft_access access;
     ft_mtype mtype;
     ft_loc loc;
+    int opaque;     /* passed as untyped bytes (`void *`) in the C ABI and cast
+                     * to dtype inside: a gradient's tape */
 } ast_param;
 
 typedef struct ast_func {

@@ -750,7 +750,7 @@ static ast_param like(ad_grad *g, const ast_param *p, const char *name, ft_acces
 static ast_param tape_param(ad_grad *g, ft_access acc)
 {
     ast_param q = {.name = g->tape, .dtype = g->tape_dtype, .ndim = 1, .access = acc,
-                   .mtype = FT_MT_CPU, .loc = g->f->loc};
+                   .mtype = FT_MT_CPU, .loc = g->f->loc, .opaque = 1};
     q.shape = ft_alloc(g->ctx, sizeof *q.shape);
     q.shape[0] = cl(g, g->tape_elems);
     return q;

@@ -1322,8 +1322,24 @@ static const char *cg_param_decl(cg_emitter *em, const ast_param *p)
     const char *cn = cg_cname(em, p->name);
     if (p->is_size)
         return ft_fmt(em->ctx, "int64_t %s", cn);
-    return ft_fmt(em->ctx, "%s%s *%s", p->access == FT_ACC_IN ? "const " : "",
-                  cg_ctype(p->dtype), cn);
+    const char *cq = p->access == FT_ACC_IN ? "const " : "";
+    if (p->opaque)
+        return ft_fmt(em->ctx, "%svoid *%s__bytes", cq, cn);
+    return ft_fmt(em->ctx, "%s%s *%s", cq, cg_ctype(p->dtype), cn);
+}
+
+/* Give each opaque (`void *`) parameter of f its typed name: the body reads
+ * `tape[i]` whatever the ABI says. */
+static void cg_opaque_params(cg_emitter *em, const ast_func *f)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        if (!p->opaque)
+            continue;
+        const char *cq = p->access == FT_ACC_IN ? "const " : "";
+        const char *cn = cg_cname(em, p->name), *T = cg_ctype(p->dtype);
+        cg_line(em, "%s%s *%s = (%s%s *)%s__bytes;", cq, T, cn, cq, T, cn);
+    }
 }
 
 /* Write "NAME(params)" of a function's C prototype. */
@@ -1368,6 +1384,7 @@ static void cg_func(cg_emitter *em, const ast_func *f)
     for (int i = 0; i < f->nparams; i++)
         if (f->params[i].is_size)
             cg_line(em, "if (%s < 0) return FT_ERR_SIZE;", cg_cname(em, f->params[i].name));
+    cg_opaque_params(em, f);
     cg_line(em, "int ft__err = FT_OK;");
     for (int i = 0; i < em->syms.len; i++) {
         cg_sym *s = em->syms.items[i];

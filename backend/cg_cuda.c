@@ -1705,8 +1705,24 @@ static const char *cu_param_decl(cu_emitter *em, const ast_param *p)
     const char *cn = cu_cname(em, p->name);
     if (p->is_size)
         return ft_fmt(em->ctx, "int64_t %s", cn);
-    return ft_fmt(em->ctx, "%s%s *%s", p->access == FT_ACC_IN ? "const " : "",
-                  cu_ctype(p->dtype), cn);
+    const char *cq = p->access == FT_ACC_IN ? "const " : "";
+    if (p->opaque)
+        return ft_fmt(em->ctx, "%svoid *%s__bytes", cq, cn);
+    return ft_fmt(em->ctx, "%s%s *%s", cq, cu_ctype(p->dtype), cn);
+}
+
+/* Give each opaque (`void *`) parameter of f its typed name: the body reads
+ * `tape[i]` whatever the ABI says. */
+static void cu_opaque_params(cu_emitter *em, const ast_func *f)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        if (!p->opaque)
+            continue;
+        const char *cq = p->access == FT_ACC_IN ? "const " : "";
+        const char *cn = cu_cname(em, p->name), *T = cu_ctype(p->dtype);
+        cu_line(em, "%s%s *%s = (%s%s *)%s__bytes;", cq, T, cn, cq, T, cn);
+    }
 }
 
 /* "int NAME(params)" of the exported function (C linkage). */
@@ -1798,6 +1814,7 @@ static void cu_func(cu_emitter *em, const ast_func *f)
     for (int i = 0; i < f->nparams; i++)
         if (f->params[i].is_size)
             cu_line(em, "if (%s < 0) return FT_ERR_SIZE;", cu_cname(em, f->params[i].name));
+    cu_opaque_params(em, f);
     cu_line(em, "if (!ft__have_device()) return FT_ERR_NODEVICE;");
     cu_line(em, "int ft__err = FT_OK;");
     cu_line(em, "ft__pool_t ft__pool = {0};");

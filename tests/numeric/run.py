@@ -871,6 +871,54 @@ def grad_cuda_tape_bytes():
 
 case("grad/elementwise[7]", grad_elementwise, 7)
 case("grad/cuda_tape_bytes", grad_cuda_tape_bytes)
+
+
+def grad_void_tape():
+    """The tape is untyped in the ABI (language.md): g_fwd takes `void *`,
+    g_bwd `const void *`.  A C file that stores the functions in pointers of
+    exactly those types must compile without warnings against the header, and
+    g_all (f64 tape) must run from a buffer of g_all_tape_bytes bytes."""
+    path = os.path.join(ROOT, "tests", "golden", "grad_tape_dtype.ft")
+    src = r"""
+#include <stdlib.h>
+#include "libg.h"
+typedef int (*fwd_t)(int64_t, const float *, const int32_t *, float *, void *);
+typedef int (*bwd_t)(int64_t, const float *, const int32_t *, const float *,
+                     const float *, float *, const void *);
+int main(void)
+{
+    fwd_t fwd = g_all_fwd;
+    bwd_t bwd = g_all_bwd;
+    enum { N = 5 };
+    float x[N] = {1, 2, 3, 4, 5}, y[N], dy[N] = {1, 1, 1, 1, 1}, dx[N];
+    int32_t idx[N] = {0, 3, 1, 4, 2};
+    void *tape = malloc(g_all_tape_bytes(N) + 1);
+    int rc = fwd(N, x, idx, y, tape) || bwd(N, x, idx, y, dy, dx, tape);
+    free(tape);
+    return rc;
+}
+"""
+    with tempfile.TemporaryDirectory() as d:
+        lib = os.path.join(d, "libg.so")
+        r = subprocess.run([FTC, "build", path, "-o", lib], capture_output=True, text=True,
+                           errors="replace", timeout=TIMEOUT)
+        if r.returncode != 0:
+            raise Fail(f"ftc build exited {r.returncode}: {last_lines(r.stderr)}")
+        c = os.path.join(d, "main.c")
+        with open(c, "w") as f:
+            f.write(src)
+        exe = os.path.join(d, "main")
+        r = subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", "-I", d, c, lib, "-o", exe,
+                            f"-Wl,-rpath,{d}"], capture_output=True, text=True, errors="replace",
+                           timeout=TIMEOUT)
+        if r.returncode != 0:
+            raise Fail(f"the header's tape types: {last_lines(r.stderr)}")
+        r = subprocess.run([exe], capture_output=True, text=True, timeout=TIMEOUT)
+        if r.returncode != 0:
+            raise Fail(f"g_all_fwd/g_all_bwd returned an error ({r.returncode})")
+
+
+case("grad/void_tape", grad_void_tape)
 case("grad/tape_dtype[6]", grad_tape_dtype, 6)
 case("grad/explain", grad_explain)
 case("grad/builtins", gradcheck, "tests/numeric/progs", "grad_builtins.ft", "builtins", ["x", "w"], {"n": 9})
