@@ -408,14 +408,16 @@ int an_loop_carries_dep(const an_deps *d, const ast_stmt *loop, char **witness)
     return r;
 }
 
-/* Whether some reduction pair carried at level inside filter is inexact. */
-static int carried_inexact_reduction(const an_deps *d, isl_union_set *filter, int level)
+/* Whether some reduction pair carried at level inside filter is exact
+ * (affine indices: exact = 1) or inexact (random access: exact = 0). */
+static int carried_reduction(const an_deps *d, isl_union_set *filter, int level, int exact)
 {
     isl_map *time = carried_time(d->acc->isl, d->acc->sched_dims, level);
     int found = 0;
     for (int i = 0; i < d->n && !found; i++) {
         const an_dep *dep = d->deps[i];
-        if (dep->kind != AN_RED || dep->exact || !in_filter(filter, dep->src->stmt_name) ||
+        if (dep->kind != AN_RED || !dep->exact != !exact ||
+            !in_filter(filter, dep->src->stmt_name) ||
             !in_filter(filter, dep->snk->stmt_name))
             continue;
         isl_map *c = restrict_by_time(d->acc, dep, time);
@@ -437,7 +439,18 @@ an_par an_loop_parallel(const an_deps *d, const ast_stmt *loop, char **witness)
     if (dep)
         r = dep < 0 ? AN_PAR_ERROR : AN_PAR_NO;
     else if (an_carried_at(d, inside, level, 1, witness) > 0)
-        r = carried_inexact_reduction(d, inside, level) ? AN_PAR_ATOMIC : AN_PAR_REDUCTION;
+        r = carried_reduction(d, inside, level, 0) ? AN_PAR_ATOMIC : AN_PAR_REDUCTION;
+    isl_union_set_free(inside);
+    return r;
+}
+
+int an_loop_affine_collisions(const an_deps *d, const ast_stmt *loop)
+{
+    int level = loop_level(d, loop);
+    if (level < 0)
+        return -1;
+    isl_union_set *inside = an_domains_inside(d->acc, loop);
+    int r = carried_reduction(d, inside, level, 1);
     isl_union_set_free(inside);
     return r;
 }

@@ -108,6 +108,11 @@ typedef enum an_par {
     AN_PAR_ERROR,
 } an_par;
 an_par an_loop_parallel(const an_deps *d, const ast_stmt *loop, char **witness);
+/* Whether some same-operator reduction pair at affine indices (exact) is
+ * carried by loop: different iterations hit one element for sure, so
+ * atomics there would contend (unlike random-access ones, which rarely
+ * meet).  -1 if loop is not a loop of the function. */
+int an_loop_affine_collisions(const an_deps *d, const ast_stmt *loop);
 
 /* The dependences between the instances inside two statements. */
 typedef struct an_between {

@@ -8,7 +8,10 @@
  * short (a constant trip count of at most SHORT_TRIPS) or that carries a
  * dependence is passed over for the loops in its body.  Loops where only
  * same-operator reductions collide are passed over too: the atomics that
- * would make them parallel usually cost more than they give.  When the
+ * would make them parallel usually cost more than they give; except a loop
+ * of unknown trip count whose colliding reductions are all at random
+ * indices (a gradient's scatter `d_e[adj[i, j]] += ...`): it runs in
+ * parallel with those reductions atomic.  When the
  * chosen loop is short (fewer than MERGE_BELOW iterations) and its body is
  * only one more parallel loop, the two are merged first (xf_merge) so that
  * the threads share more iterations.  A vectorized loop (auto_vectorize)
@@ -134,6 +137,21 @@ static int vectorized_loop(par_walk *w, ast_stmt *loop, int quiet)
     return 0;
 }
 
+/* Whether the reductions that collide across loop's iterations are all at
+ * random (data-dependent) indices, like a backward pass's
+ * `d_e[adj[i, j]] += ...`: different iterations rarely hit one element, so
+ * the atomics xf_parallelize adds cost little, and parallelizing the loop
+ * beats opening a parallel region per iteration in its body. */
+static int only_random_collisions(xf_auto *a, const ast_stmt *loop)
+{
+    an_deps *d = xf_auto_deps(a);
+    if (!d)
+        return 0;
+    int r = an_loop_affine_collisions(d, loop);
+    an_deps_free(d);
+    return r == 0;
+}
+
 /* Decide loop: parallelize it, or go into its body.  1 when the tree
  * changed shape (the walk starts again). */
 static int try_loop(par_walk *w, ast_stmt *loop)
@@ -153,14 +171,15 @@ static int try_loop(par_walk *w, ast_stmt *loop)
         return walk(w, loop->u.loop.body);
     }
     an_par r = xf_auto_loop_par(a, loop, &why);
-    if (r != AN_PAR_OK) {
+    int atomics = r == AN_PAR_ATOMIC && !is_const && only_random_collisions(a, loop);
+    if (r != AN_PAR_OK && !atomics) {
         if (!quiet)
             xf_auto_log(a, PASS, lname, "not parallel: %s", r == AN_PAR_NO ? why
                         : r == AN_PAR_ERROR ? "the dependence analysis failed"
                         : "reductions of different iterations collide (would need atomics)");
         return walk(w, loop->u.loop.body);
     }
-    if (is_const && n < MERGE_BELOW && merge_and_parallelize(w, loop, n))
+    if (!atomics && is_const && n < MERGE_BELOW && merge_and_parallelize(w, loop, n))
         return 1;
     xf_quiet q;
     xf_auto_quiet_begin(a->ctx, &q);
@@ -171,7 +190,8 @@ static int try_loop(par_walk *w, ast_stmt *loop)
         return walk(w, loop->u.loop.body);
     }
     xf_auto_label_later(a, loop);
-    xf_auto_log(a, PASS, lname, "parallelized");
+    xf_auto_log(a, PASS, lname, atomics ? "parallelized (random-access reductions atomic)"
+                : "parallelized");
     return 0;
 }
 
