@@ -282,6 +282,41 @@ START_TEST(fig13_parallel_kinds)
 }
 END_TEST
 
+/* Whether Li carries a reduction pair at affine indices. */
+static int affine_collisions_of(const char *text)
+{
+    ft_ctx *ctx = ft_ctx_new();
+    ast_func *f = compile(ctx, text);
+    an_deps *d = an_func_deps(ctx, f);
+    int r = an_loop_affine_collisions(d, labelled(f, "Li"));
+    an_deps_free(d);
+    ft_ctx_free(ctx);
+    return r;
+}
+
+/* Random-access collisions only (a gradient's scatter) against affine ones
+ * (every iteration hits one element), which auto_parallelize tells apart. */
+START_TEST(affine_collisions)
+{
+    ck_assert_int_eq(affine_collisions_of(
+        "export func f(n: size, m: size, idx: i32[n] in, x: f32[n] in, y: f32[m] inout):\n"
+        "    Li: for i in range(n):\n"
+        "        y[idx[i]] += x[i]\n"), 0);
+    ck_assert_int_eq(affine_collisions_of(
+        "export func f(n: size, m: size, idx: i32[n] in, x: f32[n] in, y: f32[m] inout,\n"
+        "              s: f32 inout):\n"
+        "    Li: for i in range(n):\n"
+        "        y[idx[i]] += x[i]\n"
+        "        s += x[i]\n"), 1);
+    /* reductions of one iteration at affine indices do not collide across Li */
+    ck_assert_int_eq(affine_collisions_of(
+        "export func f(n: size, x: f32[n, 4] in, y: f32[n] inout):\n"
+        "    Li: for i in range(n):\n"
+        "        for j in range(4):\n"
+        "            y[i] += x[i, j]\n"), 0);
+}
+END_TEST
+
 /* Non-affine indices are over-approximated within the tensor's bounds. */
 START_TEST(nonaffine_over_approximated)
 {
@@ -595,6 +630,7 @@ static Suite *deps_suite(void)
     tcase_add_test(tc, fig12c_reductions_reorderable);
     tcase_add_test(tc, fig12d_local_scope_projected);
     tcase_add_test(tc, fig13_parallel_kinds);
+    tcase_add_test(tc, affine_collisions);
     tcase_add_test(tc, nonaffine_over_approximated);
     tcase_add_test(tc, random_nests_match_brute_force);
     suite_add_tcase(s, tc);
