@@ -22,6 +22,7 @@
 
 #include "../schedule.h"
 #include "../xf_util.h"
+#include "../../ast/visit.h"
 
 enum { SHORT_TRIPS = 4, MERGE_BELOW = 64 };
 
@@ -152,6 +153,35 @@ static int only_random_collisions(xf_auto *a, const ast_stmt *loop)
     return r == 0;
 }
 
+/* Finds an atomic reduction whose indices do not mention iter. */
+typedef struct atomic_find {
+    ast_visitor v;
+    const char *iter;
+    int shared;
+} atomic_find;
+
+static int atomic_find_cb(ast_visitor *v, ast_stmt *s)
+{
+    atomic_find *w = (atomic_find *)v;
+    if (s->kind != AST_REDUCE || !s->u.red.atomic)
+        return 1;
+    int uses = 0;
+    for (int i = 0; i < s->u.red.n; i++)
+        uses |= xf_expr_uses_var(s->u.red.idx[i], w->iter);
+    w->shared |= !uses;
+    return 1;
+}
+
+/* Whether some atomic reduction under loop has indices that do not
+ * depend on its iteration (softras: every pixel adds into the vertices of
+ * every face): all threads then contend for the same elements. */
+static int atomics_shared(ast_stmt *loop)
+{
+    atomic_find w = {.v.stmt = atomic_find_cb, .iter = loop->u.loop.iter};
+    ast_visit(loop->u.loop.body, &w.v);
+    return w.shared;
+}
+
 /* Decide loop: parallelize it, or go into its body.  1 when the tree
  * changed shape (the walk starts again). */
 static int try_loop(par_walk *w, ast_stmt *loop)
@@ -181,6 +211,7 @@ static int try_loop(par_walk *w, ast_stmt *loop)
     }
     if (!atomics && is_const && n < MERGE_BELOW && merge_and_parallelize(w, loop, n))
         return 1;
+    ast_stmt *snap = atomics ? xf_auto_snapshot(a) : NULL;
     xf_quiet q;
     xf_auto_quiet_begin(a->ctx, &q);
     int bad = xf_parallelize(a->ctx, a->f, loop, loop->loc);
@@ -188,6 +219,14 @@ static int try_loop(par_walk *w, ast_stmt *loop)
     if (bad) {
         xf_auto_log(a, PASS, lname, "refused: %s", why);
         return walk(w, loop->u.loop.body);
+    }
+    if (atomics && atomics_shared(loop)) {
+        int id = loop->id;
+        xf_auto_restore(a, snap);
+        xf_auto_log(a, PASS, lname, "not parallel: its atomic reductions would hit the same "
+                    "elements in every iteration");
+        loop = xf_auto_loop_by_id(a->ctx, a->f, id);
+        return loop ? walk(w, loop->u.loop.body) : 1;
     }
     xf_auto_label_later(a, loop);
     xf_auto_log(a, PASS, lname, atomics ? "parallelized (random-access reductions atomic)"
