@@ -1678,7 +1678,7 @@ static void cg_prelude(cg_emitter *em, FILE *o)
           "#include <stdint.h>\n#include <stdbool.h>\n#include <stddef.h>\n"
           "#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n", o);
     fputs(ft_abi_text, o);
-    fputs("\n", o);
+    fputs("/* end of ft_abi.h */\n\n", o);
     for (int h = 0; h < CG_H_COUNT; h++)
         for (int t = 0; t < FT_DTYPE_COUNT; t++)
             if (em->used[h][t])

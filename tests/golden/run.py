@@ -12,7 +12,9 @@ Walks GOLDEN_DIR (recursively, in sorted order).  For every x.ft (except
   x.ir   `ftc build x.ft --dump-after=lower` must exit 0 and print x.ir;
          and the dump must be a fixed point of the printer: the dump, saved
          as x.ft in a temporary folder and dumped again, prints itself.
-  x.c    `ftc build x.ft --emit=c` must exit 0 and print x.c.
+  x.c    `ftc build x.ft --emit=c` must exit 0 and print x.c from the line
+         after the ABI text (`/* end of ft_abi.h */`; runtime/ft_abi.h is
+         the same in every output): helpers, functions, descriptions.
   x.deps `ftc build x.ft --emit=deps` must exit 0 and print x.deps (the
          dependences of every function, analysis/deps.c).
   x.cu   `ftc build x.ft --target cuda --emit=c` must exit 0 and print x.cu
@@ -45,6 +47,7 @@ import tempfile
 TIMEOUT = 120
 KINDS = ("err", "ir", "c", "deps", "cu")
 CU_PRELUDE_END = "/* end of the prelude */\n"
+C_ABI_END = "/* end of ft_abi.h */\n"
 
 
 class Fail(Exception):
@@ -98,7 +101,7 @@ def actual(ftc, path, kind, extra):
         r = run([ftc, "build", path, f"--emit={kind}"] + extra)
         if r.returncode != 0:
             raise Fail(f"`ftc build --emit={kind}` exited {r.returncode}" + tail(r.stderr))
-        return r.stdout
+        return r.stdout.split(C_ABI_END, 1)[-1] if kind == "c" else r.stdout
     if kind == "cu":
         r = run([ftc, "build", path, "--target", "cuda", "--emit=c"] + extra)
         if r.returncode != 0:
