@@ -521,6 +521,25 @@ for t in [1, 2]:
     case(f"histogram[1000003x5]/t{t}", histogram, 1_000_003, 5, t)
 
 
+# tests/numeric/progs/red_cache.ft (auto_red_cache: private sum, one atomic)
+
+def red_cache(n, m, threads):
+    g = np.random.default_rng(n * 7 + m)
+    idx = g.integers(0, n, n).astype(i32)
+    w = g.integers(-8, 8, (n, m)).astype(f32)
+    y = g.integers(-8, 8, n).astype(f32)
+    ref = y.astype(f64) + (w.astype(f64) ** 2).sum(axis=1)
+    np.add.at(ref, idx, w[:, :3].astype(f64).sum(axis=1))
+    outs = ftc_run(prog("red_cache.ft"), "red_cache", {"n": n, "m": m},
+                   {"idx": idx, "w": w, "y": y}, threads)
+    exact(outs, "y", ref.astype(f32), f32)
+
+
+for t in [1, 2]:
+    case(f"red_cache[5000x3]/t{t}", red_cache, 5000, 3, t)
+    case(f"red_cache[300x70]/t{t}", red_cache, 300, 70, t)
+
+
 # tests/numeric/progs/schedules.ft (schedule primitives)
 
 def sched_fused(n, m, threads):

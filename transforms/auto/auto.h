@@ -10,6 +10,7 @@
  *   auto_fuse.c        neighbouring loops over the same range fused
  *   auto_vectorize.c   a contiguous-access loop brought innermost, vectorized
  *   auto_parallelize.c the outermost parallel loop of each nest on OpenMP
+ *   auto_red_cache.c   an atomic reduction's loop over terms: one atomic flush
  *   auto_gpu_bind.c    CUDA target: that loop on blockIdx.x, its inner
  *                      parallel loops on threadIdx.x
  *   auto_mem_type.c    small temporaries of bounded size on the stack
