@@ -16,7 +16,9 @@
  * only one more parallel loop, the two are merged first (xf_merge) so that
  * the threads share more iterations.  A vectorized loop (auto_vectorize)
  * that the walk reaches, no enclosing loop being parallel, runs with
- * threads instead.
+ * threads instead, unless two serial loops of unknown trip count enclose
+ * it (a parallel region per instance of a two-size nest costs more than
+ * the row it runs).
  */
 #include "auto_util.h"
 
@@ -34,6 +36,7 @@ typedef struct par_walk {
     xf_auto *a;
     ft_vec seen;
     ft_vec nomerge;       /* IDs of loops whose merge did not pay */
+    int serial_sym;       /* enclosing serial loops of unknown trip count */
 } par_walk;
 
 /* Whether loop was seen before (and remember it). */
@@ -115,6 +118,13 @@ static int vectorized_loop(par_walk *w, ast_stmt *loop, int quiet)
             xf_auto_log(a, PASS, lname, "left vectorized (%lld iterations)", (long long)n);
         return 0;
     }
+    if (w->serial_sym >= 2) {
+        if (!quiet)
+            xf_auto_log(a, PASS, lname, "left vectorized: %d serial loops of unknown trip "
+                        "count enclose it (a parallel region would open in every iteration "
+                        "of both)", w->serial_sym);
+        return 0;
+    }
     const char *why0 = NULL;
     if (xf_auto_loop_par(a, loop, &why0) != AN_PAR_OK) {
         if (!quiet)
@@ -182,6 +192,22 @@ static int atomics_shared(ast_stmt *loop)
     return w.shared;
 }
 
+/* Walk the body of loop, which stays serial; is_const: its trip count is
+ * a constant.  A serial loop of unknown trip count counts in
+ * w->serial_sym while its body is walked: a vectorized loop under two of
+ * them (a row inside a serial nest over two sizes) stays vectorized
+ * rather than open a parallel region per instance of the nest (the
+ * forward pass of Longformer's gradient, serial over heads x positions,
+ * opened ~67 regions per position: 91% of its time in libgomp).  Under
+ * one (time steps around a parallel sweep) it still runs with threads. */
+static int walk_serial_body(par_walk *w, ast_stmt *loop, int is_const)
+{
+    w->serial_sym += !is_const;
+    int r = walk(w, loop->u.loop.body);
+    w->serial_sym -= !is_const;
+    return r;
+}
+
 /* Decide loop: parallelize it, or go into its body.  1 when the tree
  * changed shape (the walk starts again). */
 static int try_loop(par_walk *w, ast_stmt *loop)
@@ -207,7 +233,7 @@ static int try_loop(par_walk *w, ast_stmt *loop)
             xf_auto_log(a, PASS, lname, "not parallel: %s", r == AN_PAR_NO ? why
                         : r == AN_PAR_ERROR ? "the dependence analysis failed"
                         : "reductions of different iterations collide (would need atomics)");
-        return walk(w, loop->u.loop.body);
+        return walk_serial_body(w, loop, is_const);
     }
     if (!atomics && is_const && n < MERGE_BELOW && merge_and_parallelize(w, loop, n))
         return 1;
@@ -218,7 +244,7 @@ static int try_loop(par_walk *w, ast_stmt *loop)
     why = xf_auto_quiet_end(a->ctx, &q);
     if (bad) {
         xf_auto_log(a, PASS, lname, "refused: %s", why);
-        return walk(w, loop->u.loop.body);
+        return walk_serial_body(w, loop, is_const);
     }
     if (atomics && atomics_shared(loop)) {
         int id = loop->id;
@@ -226,7 +252,7 @@ static int try_loop(par_walk *w, ast_stmt *loop)
         xf_auto_log(a, PASS, lname, "not parallel: its atomic reductions would hit the same "
                     "elements in every iteration");
         loop = xf_auto_loop_by_id(a->ctx, a->f, id);
-        return loop ? walk(w, loop->u.loop.body) : 1;
+        return loop ? walk_serial_body(w, loop, is_const) : 1;
     }
     xf_auto_label_later(a, loop);
     xf_auto_log(a, PASS, lname, atomics ? "parallelized (random-access reductions atomic)"
