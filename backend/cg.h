@@ -33,6 +33,17 @@ int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname,
  * non-zero (with a diagnostic that includes the compiler's output). */
 int cg_build_library(ft_ctx *ctx, const ast_program *p, const char *so_path);
 
+/* The C declaration of parameter p, whose C name is cname and element type
+ * ctype ("int64_t n", "const float *x", "void *tape__bytes" for an opaque
+ * one); shared by both backends so that their ABIs agree. */
+const char *cg_param_text(ft_ctx *ctx, const ast_param *p, const char *cname,
+                          const char *ctype);
+
+/* The line that gives opaque parameter p its typed name
+ * ("float *tape = (float *)tape__bytes;"), or NULL when p is not opaque. */
+const char *cg_opaque_text(ft_ctx *ctx, const ast_param *p, const char *cname,
+                           const char *ctype);
+
 /* backend/cg_cuda.c: write the CUDA C++ translation unit for p (the same
  * C ABI and description table; see the file comment for how loops become
  * kernels).  Returns 0, or non-zero after reporting an error. */

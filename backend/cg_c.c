@@ -1319,13 +1319,27 @@ static void cg_stmt(cg_emitter *em, const ast_stmt *s)
 /* The C declaration of parameter p ("int64_t n", "const float *x"). */
 static const char *cg_param_decl(cg_emitter *em, const ast_param *p)
 {
-    const char *cn = cg_cname(em, p->name);
+    return cg_param_text(em->ctx, p, cg_cname(em, p->name), cg_ctype(p->dtype));
+}
+
+const char *cg_param_text(ft_ctx *ctx, const ast_param *p, const char *cname,
+                          const char *ctype)
+{
     if (p->is_size)
-        return ft_fmt(em->ctx, "int64_t %s", cn);
+        return ft_fmt(ctx, "int64_t %s", cname);
     const char *cq = p->access == FT_ACC_IN ? "const " : "";
     if (p->opaque)
-        return ft_fmt(em->ctx, "%svoid *%s__bytes", cq, cn);
-    return ft_fmt(em->ctx, "%s%s *%s", cq, cg_ctype(p->dtype), cn);
+        return ft_fmt(ctx, "%svoid *%s__bytes", cq, cname);
+    return ft_fmt(ctx, "%s%s *%s", cq, ctype, cname);
+}
+
+const char *cg_opaque_text(ft_ctx *ctx, const ast_param *p, const char *cname,
+                           const char *ctype)
+{
+    if (!p->opaque)
+        return NULL;
+    const char *cq = p->access == FT_ACC_IN ? "const " : "";
+    return ft_fmt(ctx, "%s%s *%s = (%s%s *)%s__bytes;", cq, ctype, cname, cq, ctype, cname);
 }
 
 /* Give each opaque (`void *`) parameter of f its typed name: the body reads
@@ -1334,11 +1348,9 @@ static void cg_opaque_params(cg_emitter *em, const ast_func *f)
 {
     for (int i = 0; i < f->nparams; i++) {
         const ast_param *p = &f->params[i];
-        if (!p->opaque)
-            continue;
-        const char *cq = p->access == FT_ACC_IN ? "const " : "";
-        const char *cn = cg_cname(em, p->name), *T = cg_ctype(p->dtype);
-        cg_line(em, "%s%s *%s = (%s%s *)%s__bytes;", cq, T, cn, cq, T, cn);
+        const char *line = cg_opaque_text(em->ctx, p, cg_cname(em, p->name), cg_ctype(p->dtype));
+        if (line)
+            cg_line(em, "%s", line);
     }
 }
 

@@ -1702,26 +1702,18 @@ static void cu_hstmt(cu_emitter *em, const ast_stmt *s)
 /* The C declaration of parameter p. */
 static const char *cu_param_decl(cu_emitter *em, const ast_param *p)
 {
-    const char *cn = cu_cname(em, p->name);
-    if (p->is_size)
-        return ft_fmt(em->ctx, "int64_t %s", cn);
-    const char *cq = p->access == FT_ACC_IN ? "const " : "";
-    if (p->opaque)
-        return ft_fmt(em->ctx, "%svoid *%s__bytes", cq, cn);
-    return ft_fmt(em->ctx, "%s%s *%s", cq, cu_ctype(p->dtype), cn);
+    return cg_param_text(em->ctx, p, cu_cname(em, p->name), cu_ctype(p->dtype));
 }
 
-/* Give each opaque (`void *`) parameter of f its typed name: the body reads
- * `tape[i]` whatever the ABI says. */
+/* Give each opaque (`void *`) parameter of f its typed name (as the C
+ * backend does). */
 static void cu_opaque_params(cu_emitter *em, const ast_func *f)
 {
     for (int i = 0; i < f->nparams; i++) {
         const ast_param *p = &f->params[i];
-        if (!p->opaque)
-            continue;
-        const char *cq = p->access == FT_ACC_IN ? "const " : "";
-        const char *cn = cu_cname(em, p->name), *T = cu_ctype(p->dtype);
-        cu_line(em, "%s%s *%s = (%s%s *)%s__bytes;", cq, T, cn, cq, T, cn);
+        const char *line = cg_opaque_text(em->ctx, p, cu_cname(em, p->name), cu_ctype(p->dtype));
+        if (line)
+            cu_line(em, "%s", line);
     }
 }
 
