@@ -14,7 +14,6 @@
  * into the module) use the device's primary context.
  */
 #include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,19 +31,6 @@ struct rt_cuda {
     int (*memcpy_)(void *, const void *, size_t, int);   /* cudaMemcpy */
     const char *(*errstr)(int);                          /* cudaGetErrorString */
 };
-
-/* printf into the caller's error buffer. */
-static void rt_cuda_errf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void rt_cuda_errf(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* The text of CUDA error code e. */
 static const char *rt_cuda_text(const rt_cuda *cu, int e)
@@ -66,7 +52,7 @@ static void *rt_cuda_dlopen(char *err, size_t errlen)
             return h;
         if (i == 0) {
             const char *why = dlerror();
-            rt_cuda_errf(err, errlen, "no CUDA device: cannot load the CUDA runtime "
+            rt_errf(err, errlen, "no CUDA device: cannot load the CUDA runtime "
                          "(%s); install the CUDA toolkit or put libcudart.so on "
                          "LD_LIBRARY_PATH", why ? why : "libcudart.so");
         }
@@ -80,7 +66,7 @@ static int rt_cuda_sym(void *h, const char *name, void *fn, size_t size, char *e
 {
     void *p = dlsym(h, name);
     if (!p) {
-        rt_cuda_errf(err, errlen, "no CUDA device: the CUDA runtime lacks %s", name);
+        rt_errf(err, errlen, "no CUDA device: the CUDA runtime lacks %s", name);
         return 1;
     }
     memcpy(fn, &p, size);   /* object pointer to function pointer, as POSIX allows */
@@ -97,7 +83,7 @@ rt_cuda *rt_cuda_open(char *err, size_t errlen)
         return NULL;
     rt_cuda *cu = calloc(1, sizeof *cu);
     if (!cu) {
-        rt_cuda_errf(err, errlen, "out of memory");
+        rt_errf(err, errlen, "out of memory");
         dlclose(h);
         return NULL;
     }
@@ -113,7 +99,7 @@ rt_cuda *rt_cuda_open(char *err, size_t errlen)
     }
     int n = 0, e = cu->get_count(&n);
     if (e != 0 || n <= 0) {
-        rt_cuda_errf(err, errlen, "no CUDA device: %s", e ? rt_cuda_text(cu, e)
+        rt_errf(err, errlen, "no CUDA device: %s", e ? rt_cuda_text(cu, e)
                      : "the CUDA runtime finds none");
         rt_cuda_close(cu);
         return NULL;
@@ -136,7 +122,7 @@ int rt_cuda_alloc(rt_cuda *cu, size_t n, void **out, char *err, size_t errlen)
     *out = NULL;
     int e = cu->malloc_(out, n ? n : 1);
     if (e != 0 || !*out) {
-        rt_cuda_errf(err, errlen, "cannot allocate %zu bytes of device memory: %s", n,
+        rt_errf(err, errlen, "cannot allocate %zu bytes of device memory: %s", n,
                      rt_cuda_text(cu, e));
         *out = NULL;
         return 1;
@@ -159,7 +145,7 @@ int rt_cuda_copy(rt_cuda *cu, void *dst, const void *src, size_t n, int to_devic
         return 0;
     int e = cu->memcpy_(dst, src, n, to_device ? RT_CUDA_H2D : RT_CUDA_D2H);
     if (e != 0) {
-        rt_cuda_errf(err, errlen, "cannot copy %zu bytes %s the device: %s", n,
+        rt_errf(err, errlen, "cannot copy %zu bytes %s the device: %s", n,
                      to_device ? "to" : "from", rt_cuda_text(cu, e));
         return 1;
     }

@@ -17,10 +17,7 @@ struct rt_lib {
     const ft_module_desc *desc;     /* its description table */
 };
 
-/* printf into the caller's error buffer. */
-static void rt_errf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void rt_errf(char *err, size_t errlen, const char *fmt, ...)
+void rt_errf(char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || !errlen)
         return;

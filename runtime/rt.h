@@ -14,6 +14,11 @@
 
 #define RT_MAX_DIMS 16
 
+/* printf into the caller's error buffer err[errlen] (nothing when err is
+ * NULL or errlen 0): how every runtime function reports what went wrong. */
+void rt_errf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* A host array: dtype is an FT_ABI_* code; data is malloc-owned. */
 typedef struct rt_array {
     int dtype;
