@@ -1060,10 +1060,40 @@ static int cg_simd_red_cb(ast_visitor *v, ast_stmt *s)
     return 1;
 }
 
+/* Finds an atomic reduction. */
+typedef struct cg_atomic_find {
+    ast_visitor v;
+    int found;
+} cg_atomic_find;
+
+static int cg_atomic_find_cb(ast_visitor *v, ast_stmt *s)
+{
+    cg_atomic_find *w = (cg_atomic_find *)v;
+    if (s->kind == AST_REDUCE && s->u.red.atomic)
+        w->found = 1;
+    return !w->found;
+}
+
+/* Whether an atomic reduction is under s. */
+static int cg_has_atomic(const ast_stmt *s)
+{
+    cg_atomic_find w = {.v.stmt = cg_atomic_find_cb};
+    ast_visit((ast_stmt *)s, &w.v);
+    return w.found;
+}
+
 /* The pragma of a vectorized loop: `omp simd`, with a reduction clause per
- * 0-D local that the body reduces into (xf_vectorize allows only those). */
+ * 0-D local that the body reduces into (xf_vectorize allows only those).
+ * A loop that holds an atomic update (a reduction that a parallel loop
+ * around it made atomic) gets no pragma but a comment: OpenMP 4.5, the
+ * version gcc's _OPENMP claims (201511), allows no construct but `ordered
+ * simd` in a simd region (5.0 allows `atomic`, but gcc does not vectorize
+ * an atomic update anyway), and the compare-and-swap loops of min/max
+ * would have SIMD lanes contend with each other. */
 static const char *cg_simd_pragma(cg_emitter *em, const ast_stmt *s)
 {
+    if (cg_has_atomic(s->u.loop.body))
+        return "/* vectorize: no `omp simd`, the body has atomic updates */";
     cg_simd_red w = {.v.stmt = cg_simd_red_cb, .em = em, .body = s->u.loop.body,
                      .clauses = ""};
     ast_visit(s->u.loop.body, &w.v);

@@ -129,8 +129,38 @@ def ref_gat(s, a):
     return {"y": y}
 
 
+def ref_gat_grad(s, a, d_outs):
+    """d_x of GAT (float64, by hand): the softmax's backward
+    d_s = alpha * (d_alpha - sum over the row of alpha * d_alpha), the
+    leaky ReLU's slope, scatters with np.add.at."""
+    n = s["n"]
+    ptr, idx = a["ptr"].astype(np.int64), a["idx"].astype(np.int64)
+    w, al, ar = (a[k].astype(f64) for k in ("weight", "attn_l", "attn_r"))
+    hf = a["x"].astype(f64) @ w
+    el, er = hf @ al, hf @ ar
+    row = np.repeat(np.arange(n), np.diff(ptr))
+    t = el[row] + er[idx]
+    sc = np.where(t > 0, t, SLOPE * t)
+    m = np.full(n, -np.inf)
+    np.maximum.at(m, row, sc)
+    ex = np.exp(sc - m[row])
+    alpha = ex / np.bincount(row, weights=ex, minlength=n)[row]
+    dy = d_outs["y"].astype(f64)
+    d_alpha = np.sum(dy[row] * hf[idx], axis=1)
+    d_hf = np.zeros_like(hf)
+    np.add.at(d_hf, idx, alpha[:, None] * dy[row])
+    d_s = alpha * (d_alpha - np.bincount(row, weights=alpha * d_alpha, minlength=n)[row])
+    d_t = np.where(t > 0, d_s, SLOPE * d_s)
+    d_el = np.bincount(row, weights=d_t, minlength=n)
+    d_er = np.bincount(idx, weights=d_t, minlength=n)
+    d_hf += d_el[:, None] * al + d_er[:, None] * ar
+    return {"d_x": d_hf @ w.T}
+
+
 REF = {"subdivnet": ref_subdivnet, "longformer": ref_longformer,
        "softras": ref_softras, "gat": ref_gat}
+# float64 references of gradients: (s, a, d_outs) -> {"d_" + wrt: array}
+GRAD_REF = {"gat": ref_gat_grad}
 
 
 # --- PyTorch baselines (operator by operator, autograd for gradients) -----

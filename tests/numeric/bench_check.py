@@ -9,6 +9,10 @@ bench/ft/NAME.ft with ftc and bench/handc/NAME.c with the C compiler
 bench/data.py (1 and 2 OpenMP threads) and compares them with the float64
 NumPy reference of bench/workloads.py and with each other:
 max|a - b| / max|b| < 1e-4 (SoftRas 5e-3).  No PyTorch (bench/run adds it).
+A workload with a float64 gradient reference (workloads.GRAD_REF: GAT) also
+has its gradient built (the program plus its `bench-grad:` line) and run
+with 1 and 2 threads against that reference (the parallel backward pass's
+atomic scatters included).
 
 Prints one line per case (`ok NAME` or `FAIL NAME: why`), then
 `N passed, M failed`; exits 1 if any case failed.
@@ -73,6 +77,22 @@ def sh(args, env=None):
 
 
 LIBS = {}
+GRAD_LIBS = {}
+
+
+def grad_lib(name, tmp):
+    """Build bench/ft/NAME.ft plus its bench-grad line; (library, symbol)."""
+    if name not in GRAD_LIBS:
+        src = open(os.path.join(ROOT, "bench", "ft", name + ".ft")).read()
+        line = next(l.split("bench-grad:", 1)[1].strip() for l in src.splitlines()
+                    if "bench-grad:" in l)
+        gsrc = os.path.join(tmp, f"{name}_grad.ft")
+        with open(gsrc, "w") as fh:
+            fh.write(src.rstrip("\n") + "\n\n" + line + "\n")
+        lib = os.path.join(tmp, f"libft_{name}_grad.so")
+        sh([FTC, "build", gsrc, "-o", lib])
+        GRAD_LIBS[name] = (lib, line.split("->")[-1].strip())
+    return GRAD_LIBS[name]
 
 
 def libs(name, tmp):
@@ -86,17 +106,20 @@ def libs(name, tmp):
     return LIBS[name]
 
 
-def run_child(lib, name, s, a, threads):
+def run_child(lib, name, s, a, threads, symbol=None, d_outs=None):
     """Call the library in a child process (OMP_NUM_THREADS takes effect
-    at load time), return its outputs."""
+    at load time), return its outputs; with d_outs, the gradient symbol."""
     with tempfile.TemporaryDirectory(prefix="ftc-bench-check-") as d:
         np.savez(os.path.join(d, "in.npz"), **a)
+        np.savez(os.path.join(d, "dout.npz"), **(d_outs or {}))
         code = (
             "import sys, numpy as np\n"
             f"sys.path.insert(0, {os.path.join(ROOT, 'bench')!r})\n"
             "import workloads as WL\n"
             f"a = dict(np.load({os.path.join(d, 'in.npz')!r}))\n"
-            f"call, res = WL.CFunc({lib!r}, {name!r}).prepare({s!r}, a)\n"
+            f"dout = dict(np.load({os.path.join(d, 'dout.npz')!r}))\n"
+            f"call, res = WL.CFunc({lib!r}, {name!r}, symbol={symbol!r}, "
+            f"grad={d_outs is not None}).prepare({s!r}, a, dout)\n"
             "call()\n"
             f"np.savez({os.path.join(d, 'out.npz')!r}, **res)\n")
         sh([sys.executable, "-c", code], env=dict(os.environ, OMP_NUM_THREADS=str(threads)))
@@ -121,10 +144,28 @@ def check_case(name, maker, kw, tmp):
         e = WL.rel_err(got[("ftc", 2)][o], got[("handc", 1)][o])
         if not e < rtol:
             raise Fail(f"ftc vs hand C {o}: error {e:.2e} >= {rtol:.0e}")
+    if name in WL.GRAD_REF:
+        check_grad(name, s, a, tmp)
     if name == "softras":
         img = ref["img"]
         if not (img.min() < 0.01 and img.max() > 0.99 and np.any((img > 0.01) & (img < 0.99))):
             raise Fail("softras: the test image has no inside, outside and soft-edge pixels")
+
+
+def check_grad(name, s, a, tmp):
+    """The gradient (1 and 2 threads) against the float64 reference."""
+    lib, sym = grad_lib(name, tmp)
+    rng = np.random.default_rng(7)
+    d_outs = {o: rng.standard_normal(sh).astype(np.float32)
+              for o, sh in WL.out_shapes(name, s).items()}
+    ref = WL.GRAD_REF[name](s, a, d_outs)
+    for t in (1, 2):
+        got = run_child(lib, name, s, a, t, symbol=sym, d_outs=d_outs)
+        for o, r in ref.items():
+            e = WL.rel_err(got[o], r)
+            if not e < WL.RTOL[name]:
+                raise Fail(f"ftc gradient ({t} threads) {o}: error {e:.2e} vs NumPy "
+                           f">= {WL.RTOL[name]:.0e}")
 
 
 def main():

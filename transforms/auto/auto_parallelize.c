@@ -10,8 +10,12 @@
  * same-operator reductions collide are passed over too: the atomics that
  * would make them parallel usually cost more than they give; except a loop
  * of unknown trip count whose colliding reductions are all at random
- * indices (a gradient's scatter `d_e[adj[i, j]] += ...`): it runs in
- * parallel with those reductions atomic.  When the
+ * indices (a gradient's scatter `d_e[adj[i, j]] += ...`, or GAT's
+ * `d_er[idx[k]] += ...` with k over node i's edges ptr[i] .. ptr[i + 1] - 1):
+ * it runs in parallel with those reductions atomic (only those: what is
+ * indexed by the iteration itself never collides), unless an atomic index
+ * does not change with the iteration (every thread would hit the same
+ * elements; atomics_shared).  When the
  * chosen loop is short (fewer than MERGE_BELOW iterations) and its body is
  * only one more parallel loop, the two are merged first (xf_merge) so that
  * the threads share more iterations.  A vectorized loop (auto_vectorize)
@@ -36,6 +40,8 @@ typedef struct par_walk {
     xf_auto *a;
     ft_vec seen;
     ft_vec nomerge;       /* IDs of loops whose merge did not pay */
+    ft_vec serial;        /* IDs of loops found to stay serial after a try
+                             that changed the tree (restored) */
     int serial_sym;       /* enclosing serial loops of unknown trip count */
 } par_walk;
 
@@ -50,6 +56,15 @@ static int seen(par_walk *w, const ast_stmt *loop)
 }
 
 static int walk(par_walk *w, ast_stmt *s);
+
+/* Whether ids holds loop's ID. */
+static int has_id(const ft_vec *ids, const ast_stmt *loop)
+{
+    for (int i = 0; i < ids->len; i++)
+        if (ids->items[i] == (void *)(intptr_t)loop->id)
+            return 1;
+    return 0;
+}
 
 /* The loop that is all of loop's body, when there is one. */
 static ast_stmt *only_inner_loop(ast_stmt *loop)
@@ -163,33 +178,66 @@ static int only_random_collisions(xf_auto *a, const ast_stmt *loop)
     return r == 0;
 }
 
-/* Finds an atomic reduction whose indices do not mention iter. */
-typedef struct atomic_find {
-    ast_visitor v;
-    const char *iter;
-    int shared;
-} atomic_find;
-
-static int atomic_find_cb(ast_visitor *v, ast_stmt *s)
+/* Whether e uses a name of vary (iterators that change with the loop). */
+static int uses_varying(const ast_expr *e, const ft_vec *vary)
 {
-    atomic_find *w = (atomic_find *)v;
-    if (s->kind != AST_REDUCE || !s->u.red.atomic)
+    for (int i = 0; e && i < vary->len; i++)
+        if (xf_expr_uses_var(e, vary->items[i]))
+            return 1;
+    return 0;
+}
+
+/* Whether some atomic reduction under s has indices that use no name of
+ * vary.  vary starts as the parallel loop's iterator; an inner loop whose
+ * range uses a varying name adds its own iterator while its body is
+ * walked (a CSR row `for k in range(ptr[i], ptr[i + 1])`: which k run,
+ * and so where `d[idx[k]]` lands, changes with i). */
+static int atomic_shared_in(ft_ctx *ctx, const ast_stmt *s, ft_vec *vary)
+{
+    if (!s)
+        return 0;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            if (atomic_shared_in(ctx, s->u.seq.stmts[i], vary))
+                return 1;
+        return 0;
+    case AST_VARDEF: return atomic_shared_in(ctx, s->u.def.body, vary);
+    case AST_IF:
+        return atomic_shared_in(ctx, s->u.branch.then, vary) ||
+               atomic_shared_in(ctx, s->u.branch.other, vary);
+    case AST_FOR: {
+        int len = vary->len;
+        if (uses_varying(s->u.loop.begin, vary) || uses_varying(s->u.loop.end, vary) ||
+            uses_varying(s->u.loop.step, vary))
+            ft_vec_push(ctx, vary, (void *)s->u.loop.iter);
+        int r = atomic_shared_in(ctx, s->u.loop.body, vary);
+        vary->len = len;
+        return r;
+    }
+    case AST_REDUCE: {
+        if (!s->u.red.atomic)
+            return 0;
+        for (int i = 0; i < s->u.red.n; i++)
+            if (uses_varying(s->u.red.idx[i], vary))
+                return 0;
         return 1;
-    int uses = 0;
-    for (int i = 0; i < s->u.red.n; i++)
-        uses |= xf_expr_uses_var(s->u.red.idx[i], w->iter);
-    w->shared |= !uses;
-    return 1;
+    }
+    default: return 0;
+    }
 }
 
 /* Whether some atomic reduction under loop has indices that do not
- * depend on its iteration (softras: every pixel adds into the vertices of
- * every face): all threads then contend for the same elements. */
-static int atomics_shared(ast_stmt *loop)
+ * change with its iteration (softras: every pixel adds into the vertices
+ * of every face): all threads then contend for the same elements.  An
+ * index through an inner iterator whose range depends on the iteration
+ * (GAT's backward pass: `d_er[idx[k]]`, k over node i's edges) changes
+ * with it: the threads mostly hit different elements. */
+static int atomics_shared(ft_ctx *ctx, ast_stmt *loop)
 {
-    atomic_find w = {.v.stmt = atomic_find_cb, .iter = loop->u.loop.iter};
-    ast_visit(loop->u.loop.body, &w.v);
-    return w.shared;
+    ft_vec vary = {0};
+    ft_vec_push(ctx, &vary, (void *)loop->u.loop.iter);
+    return atomic_shared_in(ctx, loop->u.loop.body, &vary);
 }
 
 /* Walk the body of loop, which stays serial; is_const: its trip count is
@@ -221,6 +269,8 @@ static int try_loop(par_walk *w, ast_stmt *loop)
         return 0;
     int64_t n = 0;
     int is_const = xf_auto_const_trips(a->ctx, loop, &n);
+    if (has_id(&w->serial, loop))
+        return walk_serial_body(w, loop, is_const);
     if (is_const && n <= SHORT_TRIPS) {
         if (!quiet)
             xf_auto_log(a, PASS, lname, "passed over: %lld iterations", (long long)n);
@@ -246,13 +296,14 @@ static int try_loop(par_walk *w, ast_stmt *loop)
         xf_auto_log(a, PASS, lname, "refused: %s", why);
         return walk_serial_body(w, loop, is_const);
     }
-    if (atomics && atomics_shared(loop)) {
-        int id = loop->id;
+    if (atomics && atomics_shared(a->ctx, loop)) {
+        /* the walk restarts on the restored tree (its nodes are new) and
+         * then goes into this loop's body */
+        ft_vec_push(a->ctx, &w->serial, (void *)(intptr_t)loop->id);
         xf_auto_restore(a, snap);
         xf_auto_log(a, PASS, lname, "not parallel: its atomic reductions would hit the same "
                     "elements in every iteration");
-        loop = xf_auto_loop_by_id(a->ctx, a->f, id);
-        return loop ? walk_serial_body(w, loop, is_const) : 1;
+        return 1;
     }
     xf_auto_label_later(a, loop);
     xf_auto_log(a, PASS, lname, atomics ? "parallelized (random-access reductions atomic)"
