@@ -120,6 +120,17 @@ ft_dtype ast_promote(ft_dtype a, ft_dtype b);
 typedef enum ast_reduce_op { AST_RED_ADD, AST_RED_MUL, AST_RED_MIN, AST_RED_MAX }
     ast_reduce_op;
 
+/* red.atomic: how a reduction that other threads of a parallel loop may
+ * also update runs (the CUDA backend treats any nonzero value as atomic). */
+enum {
+    AST_RED_PLAIN = 0,      /* no other thread updates the element */
+    AST_RED_ATOMIC = 1,     /* an atomic update */
+    AST_RED_PRIVATE = 2,    /* into the enclosing OpenMP loop's per-thread
+                               copy of the tensor, which the C backend adds
+                               into the tensor after the loop (+= only;
+                               auto_privatize.c) */
+};
+
 /* How a For loop runs. */
 typedef enum ast_par {
     AST_SERIAL,

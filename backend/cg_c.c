@@ -61,7 +61,7 @@ typedef enum cg_helper {
     CG_H_FLOORDIV, CG_H_MOD, CG_H_MIN, CG_H_MAX, CG_H_ABS, CG_H_SIGMOID,
     CG_H_SQUARE, CG_H_IPOW,
     CG_H_ATOMIC_ADD, CG_H_ATOMIC_MUL, CG_H_ATOMIC_MIN, CG_H_ATOMIC_MAX,
-    CG_H_NBYTES, CG_H_GROW, CG_H_TRIP,
+    CG_H_NBYTES, CG_H_GROW, CG_H_TRIP, CG_H_THREADS,
     CG_H_COUNT
 } cg_helper;
 
@@ -784,7 +784,8 @@ static void cg_store(cg_emitter *em, const ast_stmt *s)
     fputs(";\n", em->out);
 }
 
-/* var[idx] op= value, atomically when red.atomic is set. */
+/* var[idx] op= value, atomically when red.atomic is AST_RED_ATOMIC (an
+ * AST_RED_PRIVATE one finds var bound to the thread's copy, cg_priv_*). */
 static void cg_reduce(cg_emitter *em, const ast_stmt *s)
 {
     static const char *const names[] = {"add", "mul", "min", "max"};
@@ -800,7 +801,7 @@ static void cg_reduce(cg_emitter *em, const ast_stmt *s)
     const char *lv = cg_lvalue_str(em, s->u.red.var, s->u.red.n, s->u.red.idx, s->loc);
     int simple_op = op == AST_RED_ADD || op == AST_RED_MUL;
     int omp_type = t == FT_I32 || t == FT_I64 || t == FT_F32 || t == FT_F64;
-    if (s->u.red.atomic && !(simple_op && omp_type)) {
+    if (s->u.red.atomic == AST_RED_ATOMIC && !(simple_op && omp_type)) {
         cg_use(em, atomics[op], t);
         cg_ind(em);
         /* the address of the element ("*p" is the element of pointer p) */
@@ -810,7 +811,7 @@ static void cg_reduce(cg_emitter *em, const ast_stmt *s)
         fputs(");\n", em->out);
         return;
     }
-    if (s->u.red.atomic)
+    if (s->u.red.atomic == AST_RED_ATOMIC)
         cg_line(em, "#pragma omp atomic");
     cg_ind(em);
     if (simple_op) {
@@ -1069,7 +1070,7 @@ typedef struct cg_atomic_find {
 static int cg_atomic_find_cb(ast_visitor *v, ast_stmt *s)
 {
     cg_atomic_find *w = (cg_atomic_find *)v;
-    if (s->kind == AST_REDUCE && s->u.red.atomic)
+    if (s->kind == AST_REDUCE && s->u.red.atomic == AST_RED_ATOMIC)
         w->found = 1;
     return !w->found;
 }
@@ -1098,6 +1099,105 @@ static const char *cg_simd_pragma(cg_emitter *em, const ast_stmt *s)
                      .clauses = ""};
     ast_visit(s->u.loop.body, &w.v);
     return ft_fmt(em->ctx, "#pragma omp simd%s", w.clauses);
+}
+
+/* ------------------------------------------------- per-thread copies */
+
+/* One tensor that an OpenMP loop reduces into through per-thread copies
+ * (AST_RED_PRIVATE): all copies sit in one heap buffer of the enclosing
+ * region, ft__max_threads() of them, n elements each. */
+typedef struct cg_priv {
+    cg_sym *sym;             /* the tensor outside the loop */
+    const char *buf;         /* the region's buffer (ft__hN) */
+    const char *n;           /* C name of the element count */
+    const char *copy;        /* C name of the thread's copy */
+} cg_priv;
+
+/* Collects the tensors of AST_RED_PRIVATE reductions. */
+typedef struct cg_priv_find {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec names;
+} cg_priv_find;
+
+static int cg_priv_find_cb(ast_visitor *v, ast_stmt *s)
+{
+    cg_priv_find *w = (cg_priv_find *)v;
+    if (s->kind == AST_REDUCE && s->u.red.atomic == AST_RED_PRIVATE &&
+        !xf_has_name(&w->names, s->u.red.var))
+        ft_vec_push(w->ctx, &w->names, (void *)s->u.red.var);
+    return 1;
+}
+
+/* Before OpenMP loop s: for each tensor its body reduces into through
+ * per-thread copies, the element count and the buffer of all copies
+ * (grown in the current region, which frees it); fills privs (cg_priv *). */
+static void cg_priv_alloc(cg_emitter *em, const ast_stmt *s, ft_vec *privs)
+{
+    cg_priv_find w = {.v.stmt = cg_priv_find_cb, .ctx = em->ctx};
+    ast_visit(s->u.loop.body, &w.v);
+    for (int i = 0; i < w.names.len; i++) {
+        cg_sym *sym = cg_lookup(em, w.names.items[i], s->loc);
+        if (!sym)
+            continue;
+        int id = em->next_id++;
+        cg_priv *p = ft_alloc(em->ctx, sizeof *p);
+        *p = (cg_priv){.sym = sym, .buf = ft_fmt(em->ctx, "ft__h%d", id),
+                       .n = ft_fmt(em->ctx, "ft__pn%d", id),
+                       .copy = ft_fmt(em->ctx, "ft__pv%d", id)};
+        ft_vec_push(em->ctx, &em->region->heap, (void *)p->buf);
+        cg_line(em, "int64_t %s = 1;", p->n);
+        for (int k = 0; k < sym->ndim; k++)
+            cg_line(em, "%s *= (%s) > 0 ? (%s) : 0;", p->n, sym->dims[k], sym->dims[k]);
+        cg_use(em, CG_H_GROW, FT_I64);
+        cg_use(em, CG_H_THREADS, FT_I64);
+        cg_ind(em);
+        fprintf(em->out, "if (!ft__grow(&%s, &%s_n, ft__nbytes(2, (const int64_t[]){"
+                "ft__max_threads(), %s}, sizeof(%s))))", p->buf, p->buf, p->n,
+                cg_ctype(sym->dtype));
+        cg_fail(em, "FT_ERR_NOMEM");
+        ft_vec_push(em->ctx, privs, p);
+    }
+}
+
+/* At the top of the parallel region: each thread's copy, zeroed (the
+ * identity of +), bound to the tensor's name for the loop body (the
+ * caller pops the symbols). */
+static void cg_priv_begin(cg_emitter *em, const ft_vec *privs)
+{
+    for (int i = 0; i < privs->len; i++) {
+        const cg_priv *p = privs->items[i];
+        const char *ct = cg_ctype(p->sym->dtype);
+        cg_line(em, "%s *%s = (%s *)%s + ft__thread() * %s;", ct, p->copy, ct, p->buf, p->n);
+        cg_line(em, "memset(%s, 0, sizeof(%s) * (size_t)%s);", p->copy, ct, p->n);
+        cg_sym *c = cg_push_sym(em, p->sym->name, p->sym->dtype, p->sym->ndim, CG_SYM_ARRAY);
+        c->cname = p->copy;
+        for (int k = 0; k < c->ndim; k++)
+            c->dims[k] = p->sym->dims[k];
+        c->used = 1;
+    }
+}
+
+/* After the loop, in the region (the loop's barrier passed): the threads
+ * share out the elements and add every copy into the tensor. */
+static void cg_priv_end(cg_emitter *em, const ft_vec *privs)
+{
+    for (int i = 0; i < privs->len; i++) {
+        const cg_priv *p = privs->items[i];
+        const char *ct = cg_ctype(p->sym->dtype);
+        int id = em->next_id++;
+        p->sym->used = 1;
+        cg_line(em, "const int64_t ft__pt%d = ft__team();", id);
+        cg_line(em, "#pragma omp for");
+        cg_line(em, "for (int64_t ft__pe%d = 0; ft__pe%d < %s; ft__pe%d++) {", id, id, p->n, id);
+        cg_line(em, "    %s ft__ps%d = 0;", ct, id);
+        cg_line(em, "    for (int64_t ft__pk%d = 0; ft__pk%d < ft__pt%d; ft__pk%d++)", id, id, id,
+                id);
+        cg_line(em, "        ft__ps%d += ((const %s *)%s)[ft__pk%d * %s + ft__pe%d];", id, ct,
+                p->buf, id, p->n, id);
+        cg_line(em, "    %s[ft__pe%d] += ft__ps%d;", p->sym->cname, id, id);
+        cg_line(em, "}");
+    }
 }
 
 /* for iter in range(begin, end, step), serial or OpenMP. */
@@ -1134,13 +1234,16 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         cg_hoist_checks(em, s, step);
     /* a parallel loop runs in a parallel region whose threads each keep
      * the heap buffers of the body for all their iterations */
-    ft_vec heap = {0};
+    ft_vec heap = {0}, privs = {0};
     cg_sub sub;
+    int nsyms = em->syms.len;
     if (par == AST_OPENMP) {
+        cg_priv_alloc(em, s, &privs);
         cg_line(em, "#pragma omp parallel");
         cg_line(em, "{");
         em->indent++;
         cg_sub_begin(em, &sub);
+        cg_priv_begin(em, &privs);
     }
     int can_fail;
     /* bounds that are not literals or names are evaluated once, before */
@@ -1177,7 +1280,9 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         em->indent--;
         cg_line(em, "}");
     }
+    em->syms.len = nsyms;
     if (par == AST_OPENMP) {
+        cg_priv_end(em, &privs);
         char *text = cg_sub_end(em, &sub);
         for (int i = 0; i < heap.len; i++)
             cg_line(em, "void *%s = NULL; size_t %s_n = 0;", (char *)heap.items[i],
@@ -1693,6 +1798,22 @@ static void cg_helper_def(FILE *o, cg_helper h, ft_dtype t)
               "    if (s > 0) return e > b ? (e - b - 1) / s + 1 : 0;\n"
               "    if (s < 0) return b > e ? (b - e - 1) / -s + 1 : 0;\n"
               "    return 0;\n}\n", o);
+        break;
+    case CG_H_THREADS:
+        fputs("/* The most threads a parallel region gets, this thread's number and\n"
+              " * its team's size (1, 0, 1 without OpenMP). */\n"
+              "#ifdef _OPENMP\n"
+              "int omp_get_max_threads(void);\n"
+              "int omp_get_thread_num(void);\n"
+              "int omp_get_num_threads(void);\n"
+              "static inline int64_t ft__max_threads(void) { return omp_get_max_threads(); }\n"
+              "static inline int64_t ft__thread(void) { return omp_get_thread_num(); }\n"
+              "static inline int64_t ft__team(void) { return omp_get_num_threads(); }\n"
+              "#else\n"
+              "static inline int64_t ft__max_threads(void) { return 1; }\n"
+              "static inline int64_t ft__thread(void) { return 0; }\n"
+              "static inline int64_t ft__team(void) { return 1; }\n"
+              "#endif\n", o);
         break;
     case CG_H_COUNT:
         break;

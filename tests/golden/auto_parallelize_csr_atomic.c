@@ -1,4 +1,38 @@
 
+/* Bytes of a local tensor: negative dims count as 0; SIZE_MAX on overflow. */
+static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
+{
+    size_t r = elem;
+    for (int k = 0; k < n; k++) {
+        size_t d = dims[k] < 0 ? 0 : (size_t)dims[k];
+        if (__builtin_mul_overflow(r, d, &r)) return SIZE_MAX;
+    }
+    return r;
+}
+/* Make a region's heap buffer (*cap bytes) hold n bytes: reallocated
+ * only to grow (a loop's iterations reuse it); on failure *p is kept
+ * (and freed later). */
+static inline void *ft__grow(void **p, size_t *cap, size_t n)
+{
+    if (*p && n <= *cap) return *p;
+    void *q = realloc(*p, n ? n : 1);
+    if (q) { *p = q; *cap = n; }
+    return q;
+}
+/* The most threads a parallel region gets, this thread's number and
+ * its team's size (1, 0, 1 without OpenMP). */
+#ifdef _OPENMP
+int omp_get_max_threads(void);
+int omp_get_thread_num(void);
+int omp_get_num_threads(void);
+static inline int64_t ft__max_threads(void) { return omp_get_max_threads(); }
+static inline int64_t ft__thread(void) { return omp_get_thread_num(); }
+static inline int64_t ft__team(void) { return omp_get_num_threads(); }
+#else
+static inline int64_t ft__max_threads(void) { return 1; }
+static inline int64_t ft__thread(void) { return 0; }
+static inline int64_t ft__team(void) { return 1; }
+#endif
 
 int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32_t *idx, const float *w, const float *g, float *own, float *d, float *e)
 {
@@ -6,28 +40,42 @@ int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int
     if (nnz < 0) return FT_ERR_SIZE;
     if (f < 0) return FT_ERR_SIZE;
     int ft__err = FT_OK;
+    void *ft__h2 = NULL; size_t ft__h2_n = 0;
     /* Li: */
+    int64_t ft__pn2 = 1;
+    ft__pn2 *= (n) > 0 ? (n) : 0;
+    ft__pn2 *= (f) > 0 ? (f) : 0;
+    if (!ft__grow(&ft__h2, &ft__h2_n, ft__nbytes(2, (const int64_t[]){ft__max_threads(), ft__pn2}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
     #pragma omp parallel
     {
+        float *ft__pv2 = (float *)ft__h2 + ft__thread() * ft__pn2;
+        memset(ft__pv2, 0, sizeof(float) * (size_t)ft__pn2);
         #pragma omp for
         for (int64_t i = 0; i < n; i++) {
             own[i] = 0.0f;
             {
-                const int64_t ft__e3 = ptr[i + 1];
-                for (int64_t k = ptr[i]; k < ft__e3; k++) {
+                const int64_t ft__e4 = ptr[i + 1];
+                for (int64_t k = ptr[i]; k < ft__e4; k++) {
                     own[i] += w[k];
                     /* L_j: */
                     if (0 < f) {
-                        if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end2; }
+                        if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
                     }
-                    /* vectorize: no `omp simd`, the body has atomic updates */
+                    #pragma omp simd
                     for (int64_t j = 0; j < f; j++) {
-                        #pragma omp atomic
-                        d[(int64_t)idx[k] * f + j] += w[k] * g[i * f + j];
+                        ft__pv2[(int64_t)idx[k] * f + j] += w[k] * g[i * f + j];
                     }
                 }
             }
-ft__end2:;
+ft__end3:;
+        }
+        const int64_t ft__pt6 = ft__team();
+        #pragma omp for
+        for (int64_t ft__pe6 = 0; ft__pe6 < ft__pn2; ft__pe6++) {
+            float ft__ps6 = 0;
+            for (int64_t ft__pk6 = 0; ft__pk6 < ft__pt6; ft__pk6++)
+                ft__ps6 += ((const float *)ft__h2)[ft__pk6 * ft__pn2 + ft__pe6];
+            d[ft__pe6] += ft__ps6;
         }
     }
     if (ft__err) goto ft__end0;
@@ -38,15 +86,16 @@ ft__end2:;
         {
             #pragma omp for
             for (int64_t k = 0; k < nnz; k++) {
-                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end7; }
+                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end9; }
                 #pragma omp atomic
                 e[(int64_t)idx[k]] += w[k] * g[0 * f + j];
-ft__end7:;
+ft__end9:;
             }
         }
         if (ft__err) goto ft__end0;
     }
 ft__end0:;
+    free(ft__h2);
     return ft__err;
 }
 
@@ -103,11 +152,84 @@ static const ft_param_desc ft__params_csr_scatter[] = {
     {"e", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_csr_scatter_9},
 };
 
+int csr_scale(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32_t *idx, const float *w, float *d)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (nnz < 0) return FT_ERR_SIZE;
+    if (f < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    /* Li: */
+    #pragma omp parallel
+    {
+        #pragma omp for
+        for (int64_t i = 0; i < n; i++) {
+            {
+                const int64_t ft__e13 = ptr[i + 1];
+                for (int64_t k = ptr[i]; k < ft__e13; k++) {
+                    if (0 < f) {
+                        if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end12; }
+                    }
+                    /* vectorize: no `omp simd`, the body has atomic updates */
+                    for (int64_t j = 0; j < f; j++) {
+                        #pragma omp atomic
+                        d[(int64_t)idx[k] * f + j] *= w[k];
+                    }
+                }
+            }
+ft__end12:;
+        }
+    }
+    if (ft__err) goto ft__end10;
+ft__end10:;
+    return ft__err;
+}
+
+static int ft__call_csr_scale(void *const *ft__args)
+{
+    return csr_scale(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        *(const int64_t *)ft__args[2],
+        (const int32_t *)ft__args[3],
+        (const int32_t *)ft__args[4],
+        (const float *)ft__args[5],
+        (float *)ft__args[6]);
+}
+
+static void ft__shapes_csr_scale(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t n = ft__sizes[0];
+    (void)n;
+    const int64_t nnz = ft__sizes[1];
+    (void)nnz;
+    const int64_t f = ft__sizes[2];
+    (void)f;
+    ft__dims[0] = n + 1;
+    ft__dims[1] = nnz;
+    ft__dims[2] = nnz;
+    ft__dims[3] = n;
+    ft__dims[4] = f;
+}
+
+static const char *const ft__shape_csr_scale_3[] = {"n + 1"};
+static const char *const ft__shape_csr_scale_4[] = {"nnz"};
+static const char *const ft__shape_csr_scale_5[] = {"nnz"};
+static const char *const ft__shape_csr_scale_6[] = {"n", "f"};
+static const ft_param_desc ft__params_csr_scale[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"f", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"ptr", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_3},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_4},
+    {"w", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_5},
+    {"d", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_csr_scale_6},
+};
+
 static const ft_func_desc ft__funcs[] = {
     {"csr_scatter", 10, ft__params_csr_scatter, ft__call_csr_scatter, ft__shapes_csr_scatter},
+    {"csr_scale", 7, ft__params_csr_scale, ft__call_csr_scale, ft__shapes_csr_scale},
 };
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs
+    FT_ABI_VERSION, 2, ft__funcs
 };

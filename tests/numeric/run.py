@@ -684,6 +684,41 @@ for n, m in ((1, 1), (7, 5), (40, 33)):
         case(f"auto_gathered[{n}x{m}]/t{t}", auto_gathered, n, m, t)
 
 
+def auto_csr(n, m, threads):
+    """A scatter over CSR rows (power-law-ish row lengths, some empty):
+    the row loop runs in parallel, the scatters into per-thread copies
+    that are added into the inout tensors after it; an index out of range
+    still fails."""
+    rng = np.random.default_rng(n * 13 + m)
+    deg = np.minimum(rng.zipf(2.0, n) - 1, 3 * n)
+    ptr = np.concatenate([[0], np.cumsum(deg)]).astype(i32)
+    nnz = int(ptr[-1])
+    idx = (rng.integers(0, n, nnz) * rng.integers(0, 2, nnz)).astype(i32)
+    w = rng.integers(-4, 5, nnz).astype(f32)
+    g = rng.integers(-4, 5, (n, m)).astype(f32)
+    d0 = rng.integers(-8, 8, (n, m)).astype(f32)
+    c0 = rng.integers(0, 5, n).astype(np.int64)
+    ins = {"ptr": ptr, "idx": idx, "w": w, "g": g, "d": d0, "cnt": c0}
+    outs = ftc_run(prog("auto.ft"), "csr", {"n": n, "nnz": nnz, "m": m}, ins, threads)
+    row = np.repeat(np.arange(n), deg)
+    d = d0.astype(f64)
+    np.add.at(d, idx, w[:, None].astype(f64) * g[row].astype(f64))
+    c = c0.copy()
+    np.add.at(c, idx, 1)
+    exact(outs, "own", np.bincount(row, weights=w, minlength=n).astype(f32), f32)
+    exact(outs, "d", d.astype(f32), f32)
+    exact(outs, "cnt", c, np.int64)
+    if nnz:
+        idx[nnz // 2] = n
+        ftc_run(prog("auto.ft"), "csr", {"n": n, "nnz": nnz, "m": m}, ins, threads,
+                expect_fail=True)
+
+
+for n, m in ((1, 1), (9, 3), (300, 33)):
+    for t in (1, 2, 3):
+        case(f"auto_csr[{n}x{m}]/t{t}", auto_csr, n, m, t)
+
+
 def auto_jammed(n, m, threads):
     """Row-times-matrix products unrolled and jammed over k (auto_jam)."""
     rng = np.random.default_rng(n * 11 + m)

@@ -27,7 +27,7 @@ typedef int (*auto_pass)(xf_auto *a);
 
 static const auto_pass passes[] = {
     xf_auto_use_lib,  xf_auto_fuse,      xf_auto_vectorize, xf_auto_parallelize,
-    xf_auto_red_cache,
+    xf_auto_privatize, xf_auto_red_cache,
     xf_auto_jam,      xf_auto_gpu_bind,
     xf_auto_mem_type, xf_auto_unroll,    NULL};
 

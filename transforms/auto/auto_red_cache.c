@@ -26,7 +26,7 @@ static const char *const PASS = "auto_red_cache";
 static int candidate(const ast_stmt *l)
 {
     const ast_stmt *b = l->u.loop.body;
-    if (l->u.loop.par != AST_SERIAL || b->kind != AST_REDUCE || !b->u.red.atomic)
+    if (l->u.loop.par != AST_SERIAL || b->kind != AST_REDUCE || b->u.red.atomic != AST_RED_ATOMIC)
         return 0;
     for (int k = 0; k < b->u.red.n; k++)
         if (xf_expr_uses_var(b->u.red.idx[k], l->u.loop.iter))
