@@ -50,7 +50,7 @@ int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int
     {
         float *ft__pv2 = (float *)ft__h2 + ft__thread() * ft__pn2;
         memset(ft__pv2, 0, sizeof(float) * (size_t)ft__pn2);
-        #pragma omp for
+        #pragma omp for schedule(dynamic, 64)
         for (int64_t i = 0; i < n; i++) {
             own[i] = 0.0f;
             {
@@ -161,7 +161,7 @@ int csr_scale(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32
     /* Li: */
     #pragma omp parallel
     {
-        #pragma omp for
+        #pragma omp for schedule(dynamic, 64)
         for (int64_t i = 0; i < n; i++) {
             {
                 const int64_t ft__e13 = ptr[i + 1];

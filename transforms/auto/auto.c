@@ -6,7 +6,9 @@
  * other pass could reshape their nests), then fusion (it makes the loops the later
  * passes look at), vectorization before parallelization (a reorder that
  * brings a contiguous loop innermost would move a parallel loop inwards),
- * unrolling last (only the innermost short loops the others left alone).
+ * per-thread copies right after parallelization (they replace atomics it
+ * added), unrolling last (only the innermost short loops the others left
+ * alone).
  */
 #include "auto.h"
 
