@@ -1104,8 +1104,10 @@ static const char *cg_simd_pragma(cg_emitter *em, const ast_stmt *s)
 /* ------------------------------------------------- per-thread copies */
 
 /* One tensor that an OpenMP loop reduces into through per-thread copies
- * (AST_RED_PRIVATE): all copies sit in one heap buffer of the enclosing
- * region, ft__max_threads() of them, n elements each. */
+ * (AST_RED_PRIVATE): thread 0 reduces into the tensor itself (nothing
+ * else touches it in the loop, and += may run in any order), the others
+ * into copies that sit in one heap buffer of the enclosing region,
+ * ft__max_threads() - 1 of them, n elements each. */
 typedef struct cg_priv {
     cg_sym *sym;             /* the tensor outside the loop */
     const char *buf;         /* the region's buffer (ft__hN) */
@@ -1153,23 +1155,27 @@ static void cg_priv_alloc(cg_emitter *em, const ast_stmt *s, ft_vec *privs)
         cg_use(em, CG_H_THREADS, FT_I64);
         cg_ind(em);
         fprintf(em->out, "if (!ft__grow(&%s, &%s_n, ft__nbytes(2, (const int64_t[]){"
-                "ft__max_threads(), %s}, sizeof(%s))))", p->buf, p->buf, p->n,
+                "ft__max_threads() - 1, %s}, sizeof(%s))))", p->buf, p->buf, p->n,
                 cg_ctype(sym->dtype));
         cg_fail(em, "FT_ERR_NOMEM");
         ft_vec_push(em->ctx, privs, p);
     }
 }
 
-/* At the top of the parallel region: each thread's copy, zeroed (the
- * identity of +), bound to the tensor's name for the loop body (the
- * caller pops the symbols). */
+/* At the top of the parallel region: each thread's copy (thread 0's is
+ * the tensor), zeroed (the identity of +), bound to the tensor's name for
+ * the loop body (the caller pops the symbols). */
 static void cg_priv_begin(cg_emitter *em, const ft_vec *privs)
 {
     for (int i = 0; i < privs->len; i++) {
         const cg_priv *p = privs->items[i];
         const char *ct = cg_ctype(p->sym->dtype);
-        cg_line(em, "%s *%s = (%s *)%s + ft__thread() * %s;", ct, p->copy, ct, p->buf, p->n);
-        cg_line(em, "memset(%s, 0, sizeof(%s) * (size_t)%s);", p->copy, ct, p->n);
+        cg_line(em, "%s *%s = %s;", ct, p->copy, p->sym->cname);
+        cg_line(em, "if (ft__thread() > 0) {");
+        cg_line(em, "    %s = (%s *)%s + (ft__thread() - 1) * %s;", p->copy, ct, p->buf, p->n);
+        cg_line(em, "    memset(%s, 0, sizeof(%s) * (size_t)%s);", p->copy, ct, p->n);
+        cg_line(em, "}");
+        p->sym->used = 1;
         cg_sym *c = cg_push_sym(em, p->sym->name, p->sym->dtype, p->sym->ndim, CG_SYM_ARRAY);
         c->cname = p->copy;
         for (int k = 0; k < c->ndim; k++)
@@ -1179,7 +1185,9 @@ static void cg_priv_begin(cg_emitter *em, const ft_vec *privs)
 }
 
 /* After the loop, in the region (the loop's barrier passed): the threads
- * share out the elements and add every copy into the tensor. */
+ * share out the elements and add the copies of threads 1.. into the
+ * tensor (every thread of the team sees the same count: all or none of
+ * them meet the `omp for`). */
 static void cg_priv_end(cg_emitter *em, const ft_vec *privs)
 {
     for (int i = 0; i < privs->len; i++) {
@@ -1187,15 +1195,18 @@ static void cg_priv_end(cg_emitter *em, const ft_vec *privs)
         const char *ct = cg_ctype(p->sym->dtype);
         int id = em->next_id++;
         p->sym->used = 1;
-        cg_line(em, "const int64_t ft__pt%d = ft__team();", id);
-        cg_line(em, "#pragma omp for");
-        cg_line(em, "for (int64_t ft__pe%d = 0; ft__pe%d < %s; ft__pe%d++) {", id, id, p->n, id);
-        cg_line(em, "    %s ft__ps%d = 0;", ct, id);
-        cg_line(em, "    for (int64_t ft__pk%d = 0; ft__pk%d < ft__pt%d; ft__pk%d++)", id, id, id,
+        cg_line(em, "const int64_t ft__pt%d = ft__team() - 1;", id);
+        cg_line(em, "if (ft__pt%d > 0) {", id);
+        cg_line(em, "    #pragma omp for");
+        cg_line(em, "    for (int64_t ft__pe%d = 0; ft__pe%d < %s; ft__pe%d++) {", id, id, p->n,
                 id);
-        cg_line(em, "        ft__ps%d += ((const %s *)%s)[ft__pk%d * %s + ft__pe%d];", id, ct,
+        cg_line(em, "        %s ft__ps%d = 0;", ct, id);
+        cg_line(em, "        for (int64_t ft__pk%d = 0; ft__pk%d < ft__pt%d; ft__pk%d++)", id, id,
+                id, id);
+        cg_line(em, "            ft__ps%d += ((const %s *)%s)[ft__pk%d * %s + ft__pe%d];", id, ct,
                 p->buf, id, p->n, id);
-        cg_line(em, "    %s[ft__pe%d] += ft__ps%d;", p->sym->cname, id, id);
+        cg_line(em, "        %s[ft__pe%d] += ft__ps%d;", p->sym->cname, id, id);
+        cg_line(em, "    }");
         cg_line(em, "}");
     }
 }

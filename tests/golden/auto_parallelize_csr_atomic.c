@@ -45,11 +45,14 @@ int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int
     int64_t ft__pn2 = 1;
     ft__pn2 *= (n) > 0 ? (n) : 0;
     ft__pn2 *= (f) > 0 ? (f) : 0;
-    if (!ft__grow(&ft__h2, &ft__h2_n, ft__nbytes(2, (const int64_t[]){ft__max_threads(), ft__pn2}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
+    if (!ft__grow(&ft__h2, &ft__h2_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn2}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
     #pragma omp parallel
     {
-        float *ft__pv2 = (float *)ft__h2 + ft__thread() * ft__pn2;
-        memset(ft__pv2, 0, sizeof(float) * (size_t)ft__pn2);
+        float *ft__pv2 = d;
+        if (ft__thread() > 0) {
+            ft__pv2 = (float *)ft__h2 + (ft__thread() - 1) * ft__pn2;
+            memset(ft__pv2, 0, sizeof(float) * (size_t)ft__pn2);
+        }
         #pragma omp for schedule(dynamic, 64)
         for (int64_t i = 0; i < n; i++) {
             own[i] = 0.0f;
@@ -69,13 +72,15 @@ int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int
             }
 ft__end3:;
         }
-        const int64_t ft__pt6 = ft__team();
-        #pragma omp for
-        for (int64_t ft__pe6 = 0; ft__pe6 < ft__pn2; ft__pe6++) {
-            float ft__ps6 = 0;
-            for (int64_t ft__pk6 = 0; ft__pk6 < ft__pt6; ft__pk6++)
-                ft__ps6 += ((const float *)ft__h2)[ft__pk6 * ft__pn2 + ft__pe6];
-            d[ft__pe6] += ft__ps6;
+        const int64_t ft__pt6 = ft__team() - 1;
+        if (ft__pt6 > 0) {
+            #pragma omp for
+            for (int64_t ft__pe6 = 0; ft__pe6 < ft__pn2; ft__pe6++) {
+                float ft__ps6 = 0;
+                for (int64_t ft__pk6 = 0; ft__pk6 < ft__pt6; ft__pk6++)
+                    ft__ps6 += ((const float *)ft__h2)[ft__pk6 * ft__pn2 + ft__pe6];
+                d[ft__pe6] += ft__ps6;
+            }
         }
     }
     if (ft__err) goto ft__end0;
