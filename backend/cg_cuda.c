@@ -24,7 +24,10 @@
  * Blocks and threads.  Inside a kernel with thread loops, the statements
  * outside every thread loop ("block level") run once per block: leaves are
  * guarded by threadIdx == 0, locals declared there live in shared memory
- * (they need a constant size).  Between two block-level statements of a
+ * (of constant size, or sized by values the host has at the launch: then
+ * in the kernel's dynamic shared memory, `extern __shared__ ft__dsmem`, at
+ * offsets that are sums of the earlier ones' sizes, the launch's third
+ * argument their total).  Between two block-level statements of a
  * sequence, __syncthreads() is inserted when one writes a tensor that the
  * other reads or writes (and only then); at the end of a block-level loop
  * body when the body writes a tensor it also reads; at the end of every
@@ -54,7 +57,14 @@
  *
  * Errors.  Kernels report through a device flag (the first code stored
  * wins; a failing thread returns, and every kernel starts by returning
- * when the flag is set); the host copies it back at the end.  Without a
+ * when the flag is set); the host copies it back at the end.  In a kernel
+ * with thread loops no thread may leave alone (the others would wait at
+ * the next barrier for ever): a failing thread sets ft__bad, which skips
+ * its later stores, checks and thread-level loops, every barrier is a vote
+ * (__syncthreads_or(ft__bad)) at which the whole block returns when one
+ * thread failed, and so is the kernel's first line (on the flag) and a
+ * point before each block-level branch or loop whose condition reads a
+ * tensor.  Without a
  * usable device (cudaGetDeviceCount fails or finds none) the function
  * returns FT_ERR_NODEVICE before anything else; a later CUDA runtime
  * failure (out of memory, a failed launch) returns FT_ERR_NOMEM.
@@ -112,6 +122,9 @@ typedef struct cu_emitter {
     const char *red_acc;     /* its per-thread accumulator */
     const char *red_skip;    /* where a failing thread of that loop goes */
     int red_skips;           /* gotos to red_skip emitted */
+    int synced;              /* the last line emitted was a barrier (cu_sync) */
+    ft_vec dsmem;            /* const char *: bytes of each dynamic shared local of
+                              * the kernel being emitted (C text of sizes) */
 } cu_emitter;
 
 /* ------------------------------------------------------------ output */
@@ -128,6 +141,7 @@ static void cu_line(cu_emitter *em, const char *fmt, ...)
     vfprintf(em->out, fmt, ap);
     va_end(ap);
     fputc('\n', em->out);
+    em->synced = 0;
 }
 
 /* Start capturing em's output into a memory stream; returns the old one. */
@@ -496,17 +510,52 @@ static int cu_has_load(const ast_expr *e)
 /* ------------------------------------------------------- run-time checks */
 
 /* Store code into the device flag (first one wins) and end the thread:
- * written after an `if (...)`. */
+ * written after an `if (...)`.  In a kernel with thread loops the thread
+ * must still reach the block's barriers and shuffles: it records the error
+ * in ft__bad instead, which skips its later side effects and thread-level
+ * loops, and the block's next barrier votes on it (cu_sync). */
 static void cu_fail(cu_emitter *em, const char *code)
 {
     if (em->red_skip) {
-        /* inside a block-reduced loop: the thread must still reach the
-         * block's shuffles and barriers, so it only leaves the loop */
-        fprintf(em->out, " { atomicCAS(ft__derr, 0, %s); goto %s; }\n", code, em->red_skip);
+        /* inside a block-reduced loop: the thread only leaves the loop */
+        fprintf(em->out, " { atomicCAS(ft__derr, 0, %s); ft__bad = true; goto %s; }\n", code,
+                em->red_skip);
         em->red_skips++;
         return;
     }
+    if (em->threads) {
+        fprintf(em->out, " { atomicCAS(ft__derr, 0, %s); ft__bad = true; }\n", code);
+        return;
+    }
     fprintf(em->out, " { atomicCAS(ft__derr, 0, %s); return; }\n", code);
+}
+
+/* The text before a check's condition: in a kernel with threads a thread
+ * that failed a check already evaluates no more (its indices may be out of
+ * range). */
+static const char *cu_unless_bad(cu_emitter *em)
+{
+    return em->threads ? "!ft__bad && " : "";
+}
+
+/* A barrier of the block's threads.  In a kernel with threads it is also a
+ * vote: when any thread of the block failed a check, every thread leaves
+ * the kernel here together (none is left waiting at a later barrier). */
+static void cu_sync(cu_emitter *em)
+{
+    cu_line(em, "if (__syncthreads_or(ft__bad)) return;");
+    em->synced = 1;
+}
+
+/* Before a block-level branch or loop of a kernel with threads whose
+ * condition or bounds read a tensor (loads): the block votes first, so that
+ * no thread evaluates them after a failed check (their indices were
+ * checked, maybe in vain) and all threads take the same path to the
+ * barriers below. */
+static void cu_vote_before(cu_emitter *em, int loads, int block_level)
+{
+    if (em->threads && block_level && loads && !em->synced)
+        cu_sync(em);
 }
 
 static void cu_checks_expr(cu_emitter *em, const ast_expr *e);
@@ -523,9 +572,9 @@ static void cu_checks_access(cu_emitter *em, const char *var, int n, ast_expr **
         for (int i = 0; i < em->indent; i++)
             fputs("    ", em->out);
         const char *d = sym->dims[k];
-        fprintf(em->out, cu_is_simple(d) ? "if ((uint64_t)%s >= (uint64_t)%s)"
-                                         : "if ((uint64_t)%s >= (uint64_t)(%s))",
-                cu_str(em, idx[k], 1), d);
+        fprintf(em->out, cu_is_simple(d) ? "if (%s(uint64_t)%s >= (uint64_t)%s)"
+                                         : "if (%s(uint64_t)%s >= (uint64_t)(%s))",
+                cu_unless_bad(em), cu_str(em, idx[k], 1), d);
         cu_fail(em, "FT_ERR_INDEX");
     }
 }
@@ -601,6 +650,10 @@ static void cu_dleaf(cu_emitter *em, const ast_stmt *s, int block_level)
     cu_sym *sym = cu_lookup(em, var, s->loc);
     const char *T = sym ? cu_ctype(sym->dtype) : "float";
     const char *v = cu_str(em, value, 0);
+    if (em->threads)   /* a thread that failed a check writes nothing more */
+        cu_line(em, "if (!ft__bad)");
+    if (em->threads)
+        em->indent++;
     if (red && em->red && strcmp(var, em->red->u.red.var) == 0)
         cu_line(em, "%s = ft__op_%s()(%s, (%s)(%s));", em->red_acc, ops[s->u.red.op],
                 em->red_acc, T, v);
@@ -613,6 +666,8 @@ static void cu_dleaf(cu_emitter *em, const ast_stmt *s, int block_level)
                 v);
     else
         cu_line(em, "%s = ft__%s<%s>(%s, %s);", lv, ops[s->u.red.op], T, lv, v);
+    if (em->threads)
+        em->indent--;
     free(lv);
     if (guarded) {
         em->indent--;
@@ -727,7 +782,7 @@ static void cu_dseq(cu_emitter *em, const ast_stmt *s, int block_level)
         const ast_stmt *c = s->u.seq.stmts[i];
         if (block_level && em->threads) {
             if (cu_conflicts(em, &w, c)) {
-                cu_line(em, "__syncthreads();");
+                cu_sync(em);
                 w.writes.len = w.reads.len = 0;
             }
             cu_names(em, c, &w.writes, &w.reads);
@@ -751,9 +806,39 @@ static int64_t cu_const_elems(const ast_stmt *s)
     return n;
 }
 
+static int cu_names_host(cu_emitter *em, const ast_expr *e);
+
+/* A shared local of a size known at launch only (its dims name host values
+ * only): a pointer into the kernel's dynamic shared memory, at the sum of
+ * the sizes of the kernel's dynamic shared locals before it (each rounded
+ * up to 16 bytes, ft__dsz); cu_bound_kernel sizes the launch with the sum
+ * of all.  0 when a dim reads a value the host does not have. */
+static int cu_dyn_shared(cu_emitter *em, const ast_stmt *s, cu_sym *sym, const char *T)
+{
+    for (int k = 0; k < s->u.def.ndim; k++)
+        if (!cu_names_host(em, s->u.def.shape[k]))
+            return 0;
+    const char *elems = "1";
+    for (int k = 0; k < sym->ndim; k++) {
+        sym->dims[k] = cu_str(em, s->u.def.shape[k], 0);
+        elems = ft_fmt(em->ctx, k ? "%s * ft__max<int64_t>(0, %s)" : "ft__max<int64_t>(0, %s)",
+                       k ? elems : sym->dims[k], sym->dims[k]);
+    }
+    const char *off = "0";
+    for (int i = 0; i < em->dsmem.len; i++)
+        off = i ? ft_fmt(em->ctx, "%s + %s", off, (const char *)em->dsmem.items[i])
+                : (const char *)em->dsmem.items[i];
+    ft_vec_push(em->ctx, &em->dsmem,
+                (void *)ft_fmt(em->ctx, "ft__dsz(sizeof(%s), %s)", T, elems));
+    cu_line(em, "extern __shared__ __align__(16) unsigned char ft__dsmem[];");
+    cu_line(em, "%s *const %s = (%s *)(ft__dsmem + %s);", T, sym->cname, T, off);
+    return 1;
+}
+
 /* A local of a kernel: a register, a per-thread array, a __shared__ array
- * (gpu/shared, or any local at block level of a kernel with threads), or
- * a device-heap buffer freed at the end of its scope. */
+ * (gpu/shared, or any local at block level of a kernel with threads; in
+ * dynamic shared memory when its size is known at launch only), or a
+ * device-heap buffer freed at the end of its scope. */
 static void cu_dvardef(cu_emitter *em, const ast_stmt *s, int block_level)
 {
     const char *T = cu_ctype(s->u.def.dtype);
@@ -765,10 +850,12 @@ static void cu_dvardef(cu_emitter *em, const ast_stmt *s, int block_level)
     cu_sym *sym = cu_push_sym(em, s->u.def.name, s->u.def.dtype, s->u.def.ndim,
                               CU_SYM_ARRAY, 0);
     const char *heap = NULL;
-    if (shared && n < 0)
+    if (shared && n < 0 && !cu_dyn_shared(em, s, sym, T))
         ft_unsupported(em->ctx, s->loc, "a gpu/shared or block-level local of a size not "
-                       "known at compile time");
-    if (shared) {
+                       "known at the kernel's launch");
+    if (shared && n < 0) {
+        /* declared by cu_dyn_shared */
+    } else if (shared) {
         for (int k = 0; k < sym->ndim; k++)
             sym->dims[k] = cu_str(em, s->u.def.shape[k], 0);
         cu_line(em, "__shared__ %s %s[%" PRId64 "];", T, sym->cname, n > 0 ? n : 1);
@@ -1069,12 +1156,22 @@ static void cu_dfor(cu_emitter *em, const ast_stmt *s, int block_level)
     if (s->u.loop.step)
         cu_checks_expr(em, s->u.loop.step);
     const char *step = s->u.loop.step ? cu_str(em, s->u.loop.step, 0) : "1";
+    int loads = cu_has_load(s->u.loop.begin) || cu_has_load(s->u.loop.end) ||
+                (s->u.loop.step && cu_has_load(s->u.loop.step));
+    cu_vote_before(em, loads, block_level);
+    /* a thread that failed a check runs no thread-level loop (no barrier
+     * lies inside one): none when it failed before, none further when it
+     * fails inside */
+    int skip_bad = em->threads && !block_level;
+    const char *guard = skip_bad && loads ? "ft__bad ? 0 : " : "";
     cu_line(em, "{");
     em->indent++;
-    cu_line(em, "const int64_t ft__b%d = %s;", id, cu_str(em, s->u.loop.begin, 0));
-    cu_line(em, "const int64_t ft__s%d = %s;", id, step);
-    cu_line(em, "const int64_t ft__n%d = ft__trip(ft__b%d, %s, ft__s%d);", id, id,
+    cu_line(em, "const int64_t ft__b%d = %s%s;", id, guard, cu_str(em, s->u.loop.begin, 0));
+    cu_line(em, "const int64_t ft__s%d = %s%s;", id, guard, step);
+    cu_line(em, "const int64_t ft__n%d = %sft__trip(ft__b%d, %s, ft__s%d);", id, guard, id,
             cu_str(em, s->u.loop.end, 0), id);
+    skip_bad |= em->threads && bound && par >= AST_THREAD_X;
+    const char *more = skip_bad ? " && !ft__bad" : "";
     const ast_stmt *red = NULL;
     if (bound && par == AST_THREAD_X && block_level && em->threads)
         red = cu_red_site(em, s);
@@ -1084,10 +1181,11 @@ static void cu_dfor(cu_emitter *em, const ast_stmt *s, int block_level)
         const char *idx, *count;
         cu_index_names(par, &idx, &count);
         const char *start = cu_thread_start(em, par, idx, id);
-        cu_line(em, "for (int64_t ft__k%d = %s; ft__k%d < ft__n%d; ft__k%d += %s) {", id, start,
-                id, id, id, count);
+        cu_line(em, "for (int64_t ft__k%d = %s; ft__k%d < ft__n%d%s; ft__k%d += %s) {", id,
+                start, id, id, more, id, count);
     } else {
-        cu_line(em, "for (int64_t ft__k%d = 0; ft__k%d < ft__n%d; ft__k%d++) {", id, id, id, id);
+        cu_line(em, "for (int64_t ft__k%d = 0; ft__k%d < ft__n%d%s; ft__k%d++) {", id, id, id,
+                more, id);
     }
     em->indent++;
     cu_line(em, "const int64_t %s = ft__b%d + ft__k%d * ft__s%d;", it, id, id, id);
@@ -1117,7 +1215,7 @@ static void cu_dfor(cu_emitter *em, const ast_stmt *s, int block_level)
         ft_vec wr = {0}, rd = {0};
         cu_names(em, s->u.loop.body, &wr, &rd);
         if ((bound && par < AST_THREAD_X) || wr.len)
-            cu_line(em, "__syncthreads();");
+            cu_sync(em);
     }
     em->indent--;
     cu_line(em, "}");
@@ -1132,15 +1230,20 @@ static void cu_dstmt(cu_emitter *em, const ast_stmt *s, int block_level)
 {
     if (!s)
         return;
-    if (s->label)
+    if (s->label) {
+        int synced = em->synced;   /* a comment between does not count */
         cu_line(em, "/* %s: */", s->label);
+        em->synced = synced;
+    }
     switch (s->kind) {
     case AST_SEQ: cu_dseq(em, s, block_level); break;
     case AST_VARDEF: cu_dvardef(em, s, block_level); break;
     case AST_FOR: cu_dfor(em, s, block_level); break;
     case AST_IF:
         cu_checks_expr(em, s->u.branch.cond);
-        cu_line(em, "if (%s) {", cu_str(em, s->u.branch.cond, 0));
+        cu_vote_before(em, cu_has_load(s->u.branch.cond), block_level);
+        cu_line(em, "if (%s%s) {", block_level ? "" : cu_unless_bad(em),
+                cu_str(em, s->u.branch.cond, 0));
         em->indent++;
         cu_dstmt(em, s->u.branch.then, block_level);
         em->indent--;
@@ -1158,7 +1261,7 @@ static void cu_dstmt(cu_emitter *em, const ast_stmt *s, int block_level)
         cu_checks_expr(em, s->u.cond);
         for (int i = 0; i < em->indent; i++)
             fputs("    ", em->out);
-        fprintf(em->out, "if (!%s)", cu_str(em, s->u.cond, 1));
+        fprintf(em->out, "if (%s!%s)", cu_unless_bad(em), cu_str(em, s->u.cond, 1));
         cu_fail(em, "FT_ERR_ASSERT");
         if (guarded) {
             em->indent--;
@@ -1168,7 +1271,7 @@ static void cu_dstmt(cu_emitter *em, const ast_stmt *s, int block_level)
     }
     case AST_EVAL:
         cu_checks_expr(em, s->u.expr);
-        cu_line(em, "(void)%s;", cu_str(em, s->u.expr, 1));
+        cu_line(em, "%s(void)%s;", em->threads ? "if (!ft__bad) " : "", cu_str(em, s->u.expr, 1));
         break;
     }
 }
@@ -1262,10 +1365,16 @@ static void cu_kernel_def(cu_emitter *em, int id, const char *extra,
     em->out = em->kern;
     em->indent = 1;
     fprintf(em->out, "__global__ void ft__k%s_%d(%s%s)\n{\n", em->fname, id, params, extra);
-    cu_line(em, "if (*(volatile int *)ft__derr) return;");
-    if (em->threads)
+    if (em->threads) {
+        /* every thread of a block leaves here or none (cu_sync) */
+        cu_line(em, "if (__syncthreads_or(*(volatile int *)ft__derr != 0)) return;");
+        cu_line(em, "bool ft__bad = false;   /* this thread failed a check */");
         cu_line(em, "const bool ft__tid0 = threadIdx.x == 0 && threadIdx.y == 0 && "
                 "threadIdx.z == 0;");
+        cu_line(em, "(void)ft__tid0;");
+    } else {
+        cu_line(em, "if (*(volatile int *)ft__derr) return;");
+    }
     body(em, arg);
     fputs("}\n\n", em->out);
     em->out = saved;
@@ -1438,13 +1547,27 @@ static void cu_bound_kernel(cu_emitter *em, const ast_stmt *s)
                 st ? cu_str(em, st, 0) : "1");
     }
     int threads = em->threads;
+    em->dsmem.len = 0;
     cu_kernel_def(em, id, "", cu_bound_body, s);
     em->threads = threads;
     const char *params, *args;
     cu_kernel_params(em, &params, &args);
     cu_line(em, "dim3 ft__grid, ft__block;");
     cu_line(em, "ft__launch_dims(ft__ext, &ft__grid, &ft__block);");
-    cu_line(em, "ft__k%s_%d<<<ft__grid, ft__block>>>(%s);", em->fname, id, args);
+    if (!em->dsmem.len) {
+        cu_line(em, "ft__k%s_%d<<<ft__grid, ft__block>>>(%s);", em->fname, id, args);
+    } else {
+        /* the dynamic shared memory of the locals sized at launch */
+        const char *sum = em->dsmem.items[0];
+        for (int i = 1; i < em->dsmem.len; i++)
+            sum = ft_fmt(em->ctx, "%s + %s", sum, (const char *)em->dsmem.items[i]);
+        cu_line(em, "const size_t ft__smem = %s;", sum);
+        cu_line(em, "if (ft__smem > 48 * 1024)   /* past the default: opt in (or the launch fails) */");
+        cu_line(em, "    cudaFuncSetAttribute(ft__k%s_%d, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+                "(int)ft__min<size_t>(ft__smem, 2147483647));", em->fname, id);
+        cu_line(em, "ft__k%s_%d<<<ft__grid, ft__block, ft__smem>>>(%s);", em->fname, id, args);
+        em->dsmem.len = 0;
+    }
     em->indent--;
     cu_line(em, "}");
 }
@@ -1936,6 +2059,9 @@ static void cu_prelude(FILE *o)
 "template <> FT_HD __half ft__mod<__half>(__half a, __half b) { return (__half)((float)a - floorf((float)a / (float)b) * (float)b); }\n"
 "template <typename T> FT_HD T ft__min(T a, T b) { return a < b ? a : b; }\n"
 "template <typename T> FT_HD T ft__max(T a, T b) { return a > b ? a : b; }\n"
+"/* Bytes of a dynamic shared local of n elements of elem bytes, rounded up to\n"
+" * 16 (the next one's alignment). */\n"
+"FT_HD size_t ft__dsz(size_t elem, int64_t n) { return ((size_t)n * elem + 15) & ~(size_t)15; }\n"
 "template <typename T> FT_HD T ft__abs(T a) { return a < 0 ? (T)(0 - (uint64_t)a) : a; }\n"
 "template <typename T> FT_HD T ft__square(T a) { return (T)(a * a); }\n"
 "template <typename T> FT_HD T ft__sigmoid(T a) { return (T)(1.0 / (1.0 + exp(-(double)a))); }\n"

@@ -203,6 +203,7 @@ def torch_longformer(s, t):
     scattered back for the matmul with the values."""
     import torch
     q, k, v, dil = t["q"], t["k"], t["v"], t["dilation"]
+    dev = q.device
     H, S, F = q.shape
     B, P = LF_BLOCK, 2 * W + 1
     ys, heads = [], []
@@ -216,9 +217,10 @@ def torch_longformer(s, t):
         ql = _lf_layout(qh, d, L, nb)[:, W:W + nb * B].reshape(G * d, nb, B, F)
         kl = _lf_layout(kh, d, L, nb).unfold(1, B + 2 * W, B).transpose(2, 3)
         vl = _lf_layout(vh, d, L, nb).unfold(1, B + 2 * W, B).transpose(2, 3)
-        pos = torch.arange(S).view(1, S)
+        pos = torch.arange(S, device=dev).view(1, S)
         kpos = _lf_layout(pos, d, L, nb, pad_value=-1).unfold(1, B + 2 * W, B)  # [d, nb, B+2W]
-        band = (torch.arange(B).view(B, 1) + torch.arange(P).view(1, P))   # [B, P]
+        band = (torch.arange(B, device=dev).view(B, 1)
+                + torch.arange(P, device=dev).view(1, P))                  # [B, P]
         kpos_band = kpos[:, :, band]                                       # [d, nb, B, P]
         valid = (kpos_band >= 0).repeat(G, 1, 1, 1)                        # [G d, nb, B, P]
         scores = torch.matmul(ql, kl.transpose(2, 3))                      # [G d, nb, B, B+2W]
@@ -245,7 +247,7 @@ def torch_softras(s, t):
     fa = t["faces"]
     A, B, C = (v.index_select(0, fa[:, j]) for j in range(3))
     px, py = _pixels(h, w, torch)
-    p = torch.stack([px, py], 1).to(v.dtype)[:, None, :]
+    p = torch.stack([px, py], 1).to(device=v.device, dtype=v.dtype)[:, None, :]
 
     def seg(a_, b_):
         e = b_ - a_
@@ -276,10 +278,10 @@ def torch_gat(s, t):
     hf = t["x"] @ t["weight"]
     el, er = hf @ t["attn_l"], hf @ t["attn_r"]
     sc = Fn.leaky_relu(el.index_select(0, row) + er.index_select(0, idx), SLOPE)
-    m = torch.full((n,), float("-inf"), dtype=sc.dtype).scatter_reduce(
+    m = torch.full((n,), float("-inf"), dtype=sc.dtype, device=sc.device).scatter_reduce(
         0, row, sc.detach(), "amax", include_self=True)
     ex = torch.exp(sc - m.index_select(0, row))
-    den = torch.zeros(n, dtype=sc.dtype).index_add(0, row, ex)
+    den = torch.zeros(n, dtype=sc.dtype, device=sc.device).index_add(0, row, ex)
     alpha = ex / den.index_select(0, row)
     y = torch.zeros_like(hf).index_add(0, row, alpha[:, None] * hf.index_select(0, idx))
     return {"y": y}
@@ -289,9 +291,10 @@ TORCH = {"subdivnet": torch_subdivnet, "longformer": torch_longformer,
          "softras": torch_softras, "gat": torch_gat}
 
 
-def torch_inputs(name, s, a):
+def torch_inputs(name, s, a, device=None):
     """The inputs as torch tensors (index arrays as int64, as torch's
-    indexing wants them; that conversion is not timed)."""
+    indexing wants them; that conversion is not timed), on `device` (a
+    torch device, e.g. "cuda") when given."""
     import torch
     t = {}
     for k, v in a.items():
@@ -301,6 +304,8 @@ def torch_inputs(name, s, a):
             t[k] = torch.from_numpy(v.copy())
     if name == "gat":
         t["row"] = torch.repeat_interleave(torch.arange(s["n"]), torch.from_numpy(np.diff(a["ptr"]).astype(np.int64)))
+    if device is not None:
+        t = {k: v.to(device) for k, v in t.items()}
     return t
 
 
@@ -345,6 +350,67 @@ class CFunc:
                 raise RuntimeError(f"{self.name}: returned {rc}")
         call.keep = keep
         return call, res
+
+
+class DevFunc:
+    """An ftc library built for --target cuda from a program whose tensor
+    parameters are all `@ gpu` (bench/run --target cuda): the same ABI as
+    CFunc, called with the data_ptr() of torch tensors on `device` ("cuda";
+    "cpu" under tests/cuda/fake_nvcc, whose device memory is host memory),
+    followed by `sync()` (torch.cuda.synchronize) so that a timed call
+    covers the device's work."""
+
+    def __init__(self, lib_path, name, device, sync, symbol=None, grad=False):
+        self.lib = ctypes.CDLL(os.path.abspath(lib_path))
+        self.fn = getattr(self.lib, symbol or name)
+        self.fn.restype = ctypes.c_int
+        self.name, self.grad, self.device, self.sync = name, grad, device, sync
+
+    def _tensor(self, arr):
+        import torch
+        return torch.from_numpy(np.ascontiguousarray(arr)).to(self.device)
+
+    def prepare(self, s, a, d_outs=None):
+        """Copy the inputs to the device and allocate the outputs (and
+        gradients) there once; return a callable and a function giving the
+        outputs as NumPy arrays (copied back, not timed)."""
+        import torch
+        sizes, ins, outs, wrt = SPEC[self.name]
+        res = {o: torch.zeros(sh, dtype=torch.float32, device=self.device)
+               for o, sh in out_shapes(self.name, s).items()}
+        args = [ctypes.c_int64(int(s[k])) for k in sizes]
+        keep = []
+        for k in ins:
+            keep.append(self._tensor(a[k]))
+        if self.grad:
+            for o in outs:
+                keep.append(self._tensor(np.asarray(d_outs[o], f32)))
+            for k in wrt:
+                res["d_" + k] = torch.zeros(a[k].shape, dtype=torch.float32, device=self.device)
+        ptrs = keep[:len(ins)] + [res[o] for o in outs] + keep[len(ins):] + \
+            [res["d_" + k] for k in (wrt if self.grad else [])]
+        args += [ctypes.c_void_p(t.data_ptr()) for t in ptrs]
+        fn, sync = self.fn, self.sync
+
+        def call():
+            rc = fn(*args)
+            sync()
+            if rc != 0:
+                raise RuntimeError(f"{self.name}: returned {rc}")
+        call.keep = keep
+        self.sync()
+        return call, lambda: {k: v.cpu().numpy() for k, v in res.items()}
+
+
+def gpu_params(src):
+    """The program text with every tensor parameter of its exported
+    function marked `@ gpu` (device pointers in the CUDA library's ABI)."""
+    import re
+    m = re.search(r"^export func \w+\((.*?)\):[ \t]*$", src, re.M | re.S)
+    if not m:
+        raise ValueError("no exported function")
+    head = re.sub(r"\b(in|out|inout)\b(?=\s*[,)])", r"\1 @ gpu", m.group(0))
+    return src[:m.start()] + head + src[m.end():]
 
 
 def rel_err(got, ref):

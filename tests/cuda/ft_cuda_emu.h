@@ -5,7 +5,9 @@
  * after another; a kernel without __syncthreads runs its threads one after
  * another too, a kernel with barriers runs the threads of a block as
  * std::threads meeting at a generation barrier (__shared__ variables are
- * statics, one instance for the block running); a shuffle is a barrier of
+ * statics, one instance for the block running; a thread leaving the kernel
+ * while others of its block wait at a barrier, or before they reach one,
+ * aborts: "barrier divergence", a hang on a GPU); a shuffle is a barrier of
  * the lanes in its mask around an exchange of their values.  Not a model of CUDA's
  * memory consistency or timing: a test of what the code computes.
  */
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <stdio.h>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -45,6 +48,12 @@ typedef int cudaError_t;
 enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorNoDevice = 100 };
 enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice };
 enum cudaLimit { cudaLimitMallocHeapSize };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize };
+/* Any amount of dynamic shared memory is fine here. */
+template <typename F> static inline cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int)
+{
+    return cudaSuccess;
+}
 
 static inline cudaError_t cudaMalloc(void *p, size_t n)
 {
@@ -101,22 +110,59 @@ struct ft__emu_barrier {
     std::mutex m;
     std::condition_variable cv;
     unsigned count = 0, n = 1, gen = 0;
+    unsigned ended = 0;      /* threads of the block that left the kernel */
+    int acc = 0, vote = 0;   /* __syncthreads_or: the OR so far, the last result */
 };
+
+/* A thread left the kernel while others of its block wait at a barrier, or
+ * reached one after another left: on a GPU the block may hang there (CUDA
+ * wants every thread of the block at each __syncthreads).  Stop loudly. */
+static inline void ft__emu_divergence(void)
+{
+    fprintf(stderr, "ft_cuda_emu: barrier divergence in block (%u, %u, %u): a thread left the "
+            "kernel while others of its block wait at __syncthreads (a hang on a GPU)\n",
+            blockIdx.x, blockIdx.y, blockIdx.z);
+    fflush(stderr);
+    abort();
+}
 static ft__emu_barrier ft__emu_bar;
 
-static inline void __syncthreads(void)
+/* The barrier's completion (under its lock): publish the vote, wake all. */
+static inline void ft__emu_bar_done(ft__emu_barrier &b)
+{
+    b.count = 0;
+    b.vote = b.acc;
+    b.acc = 0;
+    b.gen++;
+    b.cv.notify_all();
+}
+
+/* __syncthreads that also ORs v over the block's threads.  In a kernel
+ * run without threads (no barrier in its text) the thread alone votes. */
+static inline int __syncthreads_or(int v)
 {
     ft__emu_barrier &b = ft__emu_bar;
     std::unique_lock<std::mutex> lk(b.m);
     unsigned g = b.gen;
-    if (++b.count == b.n) {
-        b.count = 0;
-        b.gen++;
-        b.cv.notify_all();
-        return;
+    if (b.ended && b.n > 1)
+        ft__emu_divergence();
+    b.acc |= v != 0;
+    if (++b.count >= b.n) {
+        ft__emu_bar_done(b);
+        return b.vote;
     }
     b.cv.wait(lk, [&] { return b.gen != g; });
+    return b.vote;
 }
+
+static inline void __syncthreads(void)
+{
+    (void)__syncthreads_or(0);
+}
+
+/* The block's dynamic shared memory (extern __shared__, rewritten by
+ * fake_nvcc into a pointer to it): one buffer, the blocks run one by one. */
+static unsigned char *ft__emu_dsmem;
 
 /* One warp's exchange slots and barrier (warp w: threads 32w..32w+31 of
  * the block, by linear thread index). */
@@ -172,10 +218,15 @@ static inline void ft__emu_set(dim3 g, dim3 bd, dim3 b, dim3 t)
     threadIdx = t;
 }
 
-/* Run kernel k over grid g of blocks b; threaded: barriers inside. */
-static inline void ft__emu_launch(dim3 g, dim3 bd, bool threaded, const std::function<void()> &k)
+/* Run kernel k over grid g of blocks b with smem bytes of dynamic shared
+ * memory; threaded: barriers inside. */
+static inline void ft__emu_launch(dim3 g, dim3 bd, size_t smem, bool threaded,
+                                  const std::function<void()> &k)
 {
     unsigned nt = bd.x * bd.y * bd.z;
+    std::vector<unsigned char> dsmem(smem + 16);
+    ft__emu_dsmem = dsmem.data();
+    ft__emu_bar.n = 1;
     for (unsigned bz = 0; bz < g.z; bz++)
         for (unsigned by = 0; by < g.y; by++)
             for (unsigned bx = 0; bx < g.x; bx++) {
@@ -189,19 +240,17 @@ static inline void ft__emu_launch(dim3 g, dim3 bd, bool threaded, const std::fun
                 }
                 ft__emu_bar.n = nt;
                 ft__emu_bar.count = 0;
+                ft__emu_bar.ended = 0;
                 std::vector<std::thread> ts;
                 for (unsigned t = 0; t < nt; t++)
                     ts.emplace_back([=, &k] {
                         ft__emu_set(g, bd, b, dim3(t % bd.x, t / bd.x % bd.y, t / (bd.x * bd.y)));
                         k();
-                        /* a thread that ended still counts at later barriers */
+                        /* no other thread of the block may wait at a barrier */
                         std::unique_lock<std::mutex> lk(ft__emu_bar.m);
-                        ft__emu_bar.n--;
-                        if (ft__emu_bar.count == ft__emu_bar.n && ft__emu_bar.n) {
-                            ft__emu_bar.count = 0;
-                            ft__emu_bar.gen++;
-                            ft__emu_bar.cv.notify_all();
-                        }
+                        if (ft__emu_bar.count)
+                            ft__emu_divergence();
+                        ft__emu_bar.ended++;
                     });
                 for (auto &th : ts)
                     th.join();

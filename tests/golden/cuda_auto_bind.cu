@@ -1,8 +1,10 @@
 
 __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float *x, float *y)
 {
-    if (*(volatile int *)ft__derr) return;
+    if (__syncthreads_or(*(volatile int *)ft__derr != 0)) return;
+    bool ft__bad = false;   /* this thread failed a check */
     const bool ft__tid0 = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    (void)ft__tid0;
     {
         const int64_t ft__b2 = 0;
         const int64_t ft__s2 = 1;
@@ -12,34 +14,37 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
             {
                 __shared__ float s[1];
                 if (ft__tid0) {
-                    (*s) = 0.0f;
+                    if (!ft__bad)
+                        (*s) = 0.0f;
                 }
-                __syncthreads();
+                if (__syncthreads_or(ft__bad)) return;
                 {
                     const int64_t ft__b3 = 0;
                     const int64_t ft__s3 = 1;
                     const int64_t ft__n3 = ft__trip(ft__b3, m, ft__s3);
                     float ft__r3 = ft__red_init<float>(0);
                     __shared__ float ft__w3[32];
-                    for (int64_t ft__k3 = threadIdx.x; ft__k3 < ft__n3; ft__k3 += blockDim.x) {
+                    for (int64_t ft__k3 = threadIdx.x; ft__k3 < ft__n3 && !ft__bad; ft__k3 += blockDim.x) {
                         const int64_t j = ft__b3 + ft__k3 * ft__s3;
-                        ft__r3 = ft__op_add()(ft__r3, (float)(x[(int64_t)i * m + (int64_t)j] * x[(int64_t)i * m + (int64_t)j]));
+                        if (!ft__bad)
+                            ft__r3 = ft__op_add()(ft__r3, (float)(x[(int64_t)i * m + (int64_t)j] * x[(int64_t)i * m + (int64_t)j]));
                     }
                     ft__r3 = ft__block_reduce<float>(ft__r3, ft__op_add(), ft__w3);
                     if (ft__tid0) (*s) = ft__op_add()((*s), ft__r3);
                 }
-                __syncthreads();
+                if (__syncthreads_or(ft__bad)) return;
                 {
                     const int64_t ft__b4 = 0;
                     const int64_t ft__s4 = 1;
                     const int64_t ft__n4 = ft__trip(ft__b4, m, ft__s4);
-                    for (int64_t ft__k4 = threadIdx.x; ft__k4 < ft__n4; ft__k4 += blockDim.x) {
+                    for (int64_t ft__k4 = threadIdx.x; ft__k4 < ft__n4 && !ft__bad; ft__k4 += blockDim.x) {
                         const int64_t k = ft__b4 + ft__k4 * ft__s4;
-                        y[(int64_t)i * m + (int64_t)k] = x[(int64_t)i * m + (int64_t)k] / ((*s) + 1.0f);
+                        if (!ft__bad)
+                            y[(int64_t)i * m + (int64_t)k] = x[(int64_t)i * m + (int64_t)k] / ((*s) + 1.0f);
                     }
                 }
             }
-            __syncthreads();
+            if (__syncthreads_or(ft__bad)) return;
         }
     }
 }
@@ -59,48 +64,59 @@ __global__ void ft__kgather3_0(int *ft__derr, int64_t n, const int32_t *adj, con
     }
 }
 
-__global__ void ft__krowscatter_0(int *ft__derr, int64_t n, int64_t m, const float *x, const int32_t *p, float *y, int64_t ft__b, int64_t ft__s, int64_t ft__n)
+__global__ void ft__krowscatter_0(int *ft__derr, int64_t n, int64_t m, const float *x, const int32_t *p, float *y)
 {
-    if (*(volatile int *)ft__derr) return;
-    for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
-         ft__k += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = ft__b + ft__k * ft__s;
-        {
-            const int64_t ft__d13_0 = m;
-            const int64_t ft__z14[] = {ft__d13_0};
-            float *t = (float *)malloc(ft__nbytes(1, ft__z14, sizeof(float)));
-            if (!t) { atomicCAS(ft__derr, 0, FT_ERR_NOMEM); return; }
-            /* L_j: */
+    if (__syncthreads_or(*(volatile int *)ft__derr != 0)) return;
+    bool ft__bad = false;   /* this thread failed a check */
+    const bool ft__tid0 = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    (void)ft__tid0;
+    {
+        const int64_t ft__b13 = 0;
+        const int64_t ft__s13 = 1;
+        const int64_t ft__n13 = ft__trip(ft__b13, n, ft__s13);
+        for (int64_t ft__k13 = blockIdx.x; ft__k13 < ft__n13; ft__k13 += gridDim.x) {
+            const int64_t i = ft__b13 + ft__k13 * ft__s13;
             {
-                const int64_t ft__b15 = 0;
-                const int64_t ft__s15 = 1;
-                const int64_t ft__n15 = ft__trip(ft__b15, m, ft__s15);
-                for (int64_t ft__k15 = 0; ft__k15 < ft__n15; ft__k15++) {
-                    const int64_t j = ft__b15 + ft__k15 * ft__s15;
-                    t[(int64_t)j] = 0.0f;
+                extern __shared__ __align__(16) unsigned char ft__dsmem[];
+                float *const t = (float *)(ft__dsmem + 0);
+                /* L_j: */
+                {
+                    const int64_t ft__b14 = 0;
+                    const int64_t ft__s14 = 1;
+                    const int64_t ft__n14 = ft__trip(ft__b14, m, ft__s14);
+                    for (int64_t ft__k14 = threadIdx.x; ft__k14 < ft__n14 && !ft__bad; ft__k14 += blockDim.x) {
+                        const int64_t j = ft__b14 + ft__k14 * ft__s14;
+                        if (!ft__bad)
+                            t[(int64_t)j] = 0.0f;
+                    }
+                }
+                if (__syncthreads_or(ft__bad)) return;
+                /* L_j_2: */
+                {
+                    const int64_t ft__b15 = 0;
+                    const int64_t ft__s15 = 1;
+                    const int64_t ft__n15 = ft__trip(ft__b15, m, ft__s15);
+                    for (int64_t ft__k15 = threadIdx.x; ft__k15 < ft__n15 && !ft__bad; ft__k15 += blockDim.x) {
+                        const int64_t j = ft__b15 + ft__k15 * ft__s15;
+                        if (!ft__bad && (uint64_t)p[(int64_t)j] >= (uint64_t)m) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
+                        if (!ft__bad)
+                            ft__atomic_add<float>(&t[(int64_t)p[(int64_t)j]], (float)(x[(int64_t)i * m + (int64_t)j]));
+                    }
+                }
+                if (__syncthreads_or(ft__bad)) return;
+                /* L_j_1: */
+                {
+                    const int64_t ft__b16 = 0;
+                    const int64_t ft__s16 = 1;
+                    const int64_t ft__n16 = ft__trip(ft__b16, m, ft__s16);
+                    for (int64_t ft__k16 = threadIdx.x; ft__k16 < ft__n16 && !ft__bad; ft__k16 += blockDim.x) {
+                        const int64_t j = ft__b16 + ft__k16 * ft__s16;
+                        if (!ft__bad)
+                            y[(int64_t)i * m + (int64_t)j] = t[(int64_t)j] * t[(int64_t)j];
+                    }
                 }
             }
-            {
-                const int64_t ft__b16 = 0;
-                const int64_t ft__s16 = 1;
-                const int64_t ft__n16 = ft__trip(ft__b16, m, ft__s16);
-                for (int64_t ft__k16 = 0; ft__k16 < ft__n16; ft__k16++) {
-                    const int64_t j = ft__b16 + ft__k16 * ft__s16;
-                    if ((uint64_t)p[(int64_t)j] >= (uint64_t)ft__d13_0) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); return; }
-                    t[(int64_t)p[(int64_t)j]] = (float)(t[(int64_t)p[(int64_t)j]] + (x[(int64_t)i * m + (int64_t)j]));
-                }
-            }
-            /* L_j_1: */
-            {
-                const int64_t ft__b17 = 0;
-                const int64_t ft__s17 = 1;
-                const int64_t ft__n17 = ft__trip(ft__b17, m, ft__s17);
-                for (int64_t ft__k17 = 0; ft__k17 < ft__n17; ft__k17++) {
-                    const int64_t j = ft__b17 + ft__k17 * ft__s17;
-                    y[(int64_t)i * m + (int64_t)j] = t[(int64_t)j] * t[(int64_t)j];
-                }
-            }
-            free(t);
+            if (__syncthreads_or(ft__bad)) return;
         }
     }
 }
@@ -253,14 +269,21 @@ extern "C" __attribute__((visibility("default"))) int rowscatter(int64_t n, int6
         if (!ft__dev_y) { ft__err = FT_ERR_NOMEM; goto ft__end; }
         if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
         {
-            const int64_t ft__b = 0, ft__s = 1;
-            const int64_t ft__n = ft__trip(ft__b, n, ft__s);
-            if (ft__n > 0)
-                ft__krowscatter_0<<<ft__blocks(ft__n, 256), 256>>>(ft__derr, n, m, ft__dev_x, ft__dev_p, ft__dev_y, ft__b, ft__s, ft__n);
+            int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
+            ft__ext[0] = ft__max<int64_t>(ft__ext[0], ft__trip(0, n, 1));
+            ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
+            ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
+            ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
+            dim3 ft__grid, ft__block;
+            ft__launch_dims(ft__ext, &ft__grid, &ft__block);
+            const size_t ft__smem = ft__dsz(sizeof(float), ft__max<int64_t>(0, m));
+            if (ft__smem > 48 * 1024)   /* past the default: opt in (or the launch fails) */
+                cudaFuncSetAttribute(ft__krowscatter_0, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ft__min<size_t>(ft__smem, 2147483647));
+            ft__krowscatter_0<<<ft__grid, ft__block, ft__smem>>>(ft__derr, n, m, ft__dev_x, ft__dev_p, ft__dev_y);
         }
         ft__err = ft__err_fetch(ft__derr);
-        const int64_t ft__z18[] = {n, m};
-        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z18, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        const int64_t ft__z17[] = {n, m};
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z17, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
     }
 ft__end:
     ft__pool_free(&ft__pool);

@@ -1,8 +1,10 @@
 
 __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float *x, float *y)
 {
-    if (*(volatile int *)ft__derr) return;
+    if (__syncthreads_or(*(volatile int *)ft__derr != 0)) return;
+    bool ft__bad = false;   /* this thread failed a check */
     const bool ft__tid0 = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    (void)ft__tid0;
     /* Li: */
     {
         const int64_t ft__b2 = 0;
@@ -13,9 +15,10 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
             {
                 __shared__ float s[1];
                 if (ft__tid0) {
-                    (*s) = 0.0f;
+                    if (!ft__bad)
+                        (*s) = 0.0f;
                 }
-                __syncthreads();
+                if (__syncthreads_or(ft__bad)) return;
                 /* Lj: */
                 {
                     const int64_t ft__b3 = 0;
@@ -23,26 +26,28 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
                     const int64_t ft__n3 = ft__trip(ft__b3, m, ft__s3);
                     float ft__r3 = ft__red_init<float>(0);
                     __shared__ float ft__w3[32];
-                    for (int64_t ft__k3 = threadIdx.x; ft__k3 < ft__n3; ft__k3 += blockDim.x) {
+                    for (int64_t ft__k3 = threadIdx.x; ft__k3 < ft__n3 && !ft__bad; ft__k3 += blockDim.x) {
                         const int64_t j = ft__b3 + ft__k3 * ft__s3;
-                        ft__r3 = ft__op_add()(ft__r3, (float)(x[(int64_t)i * m + (int64_t)j] * x[(int64_t)i * m + (int64_t)j]));
+                        if (!ft__bad)
+                            ft__r3 = ft__op_add()(ft__r3, (float)(x[(int64_t)i * m + (int64_t)j] * x[(int64_t)i * m + (int64_t)j]));
                     }
                     ft__r3 = ft__block_reduce<float>(ft__r3, ft__op_add(), ft__w3);
                     if (ft__tid0) (*s) = ft__op_add()((*s), ft__r3);
                 }
-                __syncthreads();
+                if (__syncthreads_or(ft__bad)) return;
                 /* Lk: */
                 {
                     const int64_t ft__b4 = 0;
                     const int64_t ft__s4 = 1;
                     const int64_t ft__n4 = ft__trip(ft__b4, m, ft__s4);
-                    for (int64_t ft__k4 = threadIdx.x; ft__k4 < ft__n4; ft__k4 += blockDim.x) {
+                    for (int64_t ft__k4 = threadIdx.x; ft__k4 < ft__n4 && !ft__bad; ft__k4 += blockDim.x) {
                         const int64_t k = ft__b4 + ft__k4 * ft__s4;
-                        y[(int64_t)i * m + (int64_t)k] = x[(int64_t)i * m + (int64_t)k] / ((*s) + 1.0f);
+                        if (!ft__bad)
+                            y[(int64_t)i * m + (int64_t)k] = x[(int64_t)i * m + (int64_t)k] / ((*s) + 1.0f);
                     }
                 }
             }
-            __syncthreads();
+            if (__syncthreads_or(ft__bad)) return;
         }
     }
 }

@@ -1,8 +1,10 @@
 
 __global__ void ft__kspmv_0(int *ft__derr, int64_t nr, int64_t nnz, int64_t n, const int32_t *ptr, const int32_t *col, const float *val, const float *x, float *y)
 {
-    if (*(volatile int *)ft__derr) return;
+    if (__syncthreads_or(*(volatile int *)ft__derr != 0)) return;
+    bool ft__bad = false;   /* this thread failed a check */
     const bool ft__tid0 = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    (void)ft__tid0;
     /* Lr: */
     {
         const int64_t ft__b5 = 0;
@@ -11,9 +13,10 @@ __global__ void ft__kspmv_0(int *ft__derr, int64_t nr, int64_t nnz, int64_t n, c
         for (int64_t ft__k5 = blockIdx.x; ft__k5 < ft__n5; ft__k5 += gridDim.x) {
             const int64_t r = ft__b5 + ft__k5 * ft__s5;
             if (ft__tid0) {
-                y[(int64_t)r] = 0.0f;
+                if (!ft__bad)
+                    y[(int64_t)r] = 0.0f;
             }
-            __syncthreads();
+            if (__syncthreads_or(ft__bad)) return;
             /* Lk: */
             {
                 const int64_t ft__b6 = ptr[(int64_t)r];
@@ -21,41 +24,47 @@ __global__ void ft__kspmv_0(int *ft__derr, int64_t nr, int64_t nnz, int64_t n, c
                 const int64_t ft__n6 = ft__trip(ft__b6, ptr[(int64_t)(r + 1)], ft__s6);
                 float ft__r6 = ft__red_init<float>(0);
                 __shared__ float ft__w6[32];
-                for (int64_t ft__k6 = threadIdx.x; ft__k6 < ft__n6; ft__k6 += blockDim.x) {
+                for (int64_t ft__k6 = threadIdx.x; ft__k6 < ft__n6 && !ft__bad; ft__k6 += blockDim.x) {
                     const int64_t k = ft__b6 + ft__k6 * ft__s6;
-                    if ((uint64_t)col[(int64_t)k] >= (uint64_t)n) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); goto ft__rdone6; }
-                    ft__r6 = ft__op_add()(ft__r6, (float)(val[(int64_t)k] * x[(int64_t)col[(int64_t)k]]));
+                    if (!ft__bad && (uint64_t)col[(int64_t)k] >= (uint64_t)n) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; goto ft__rdone6; }
+                    if (!ft__bad)
+                        ft__r6 = ft__op_add()(ft__r6, (float)(val[(int64_t)k] * x[(int64_t)col[(int64_t)k]]));
                 }
                 ft__rdone6: ;
                 ft__r6 = ft__block_reduce<float>(ft__r6, ft__op_add(), ft__w6);
                 if (ft__tid0) ft__atomic_add<float>(&y[(int64_t)r], ft__r6);
             }
-            __syncthreads();
+            if (__syncthreads_or(ft__bad)) return;
         }
     }
 }
 
 __global__ void ft__khist_0(int *ft__derr, int64_t n, int64_t nb, const int32_t *v, int32_t *h)
 {
-    if (*(volatile int *)ft__derr) return;
+    if (__syncthreads_or(*(volatile int *)ft__derr != 0)) return;
+    bool ft__bad = false;   /* this thread failed a check */
     const bool ft__tid0 = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    (void)ft__tid0;
     /* Li: */
     {
         const int64_t ft__b10 = 0;
         const int64_t ft__s10 = 1;
         const int64_t ft__n10 = ft__trip(ft__b10, n, ft__s10);
-        for (int64_t ft__k10 = threadIdx.x; ft__k10 < ft__n10; ft__k10 += blockDim.x) {
+        for (int64_t ft__k10 = threadIdx.x; ft__k10 < ft__n10 && !ft__bad; ft__k10 += blockDim.x) {
             const int64_t i = ft__b10 + ft__k10 * ft__s10;
-            if ((uint64_t)v[(int64_t)i] >= (uint64_t)nb) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); return; }
-            ft__atomic_add<int32_t>(&h[(int64_t)v[(int64_t)i]], (int32_t)(1));
+            if (!ft__bad && (uint64_t)v[(int64_t)i] >= (uint64_t)nb) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
+            if (!ft__bad)
+                ft__atomic_add<int32_t>(&h[(int64_t)v[(int64_t)i]], (int32_t)(1));
         }
     }
 }
 
 __global__ void ft__kxy_0(int *ft__derr, int64_t n, int64_t m, const float *x, float *y, float *s)
 {
-    if (*(volatile int *)ft__derr) return;
+    if (__syncthreads_or(*(volatile int *)ft__derr != 0)) return;
+    bool ft__bad = false;   /* this thread failed a check */
     const bool ft__tid0 = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    (void)ft__tid0;
     /* Li: */
     {
         const int64_t ft__b15 = 0;
@@ -64,19 +73,21 @@ __global__ void ft__kxy_0(int *ft__derr, int64_t n, int64_t m, const float *x, f
         for (int64_t ft__k15 = blockIdx.x; ft__k15 < ft__n15; ft__k15 += gridDim.x) {
             const int64_t i = ft__b15 + ft__k15 * ft__s15;
             if (ft__tid0) {
-                s[(int64_t)i] = 0.0f;
+                if (!ft__bad)
+                    s[(int64_t)i] = 0.0f;
             }
             /* Lj: */
             {
                 const int64_t ft__b16 = 0;
                 const int64_t ft__s16 = 1;
                 const int64_t ft__n16 = ft__trip(ft__b16, m, ft__s16);
-                for (int64_t ft__k16 = (threadIdx.x == 0 ? (int64_t)threadIdx.y : ft__n16); ft__k16 < ft__n16; ft__k16 += blockDim.y) {
+                for (int64_t ft__k16 = (threadIdx.x == 0 ? (int64_t)threadIdx.y : ft__n16); ft__k16 < ft__n16 && !ft__bad; ft__k16 += blockDim.y) {
                     const int64_t j = ft__b16 + ft__k16 * ft__s16;
-                    y[(int64_t)i * m + (int64_t)j] = x[(int64_t)i * m + (int64_t)j] * 2.0f;
+                    if (!ft__bad)
+                        y[(int64_t)i * m + (int64_t)j] = x[(int64_t)i * m + (int64_t)j] * 2.0f;
                 }
             }
-            __syncthreads();
+            if (__syncthreads_or(ft__bad)) return;
             /* Lk: */
             {
                 const int64_t ft__b17 = 0;
@@ -84,14 +95,15 @@ __global__ void ft__kxy_0(int *ft__derr, int64_t n, int64_t m, const float *x, f
                 const int64_t ft__n17 = ft__trip(ft__b17, m, ft__s17);
                 float ft__r17 = ft__red_init<float>(0);
                 __shared__ float ft__w17[32];
-                for (int64_t ft__k17 = (threadIdx.y == 0 ? (int64_t)threadIdx.x : ft__n17); ft__k17 < ft__n17; ft__k17 += blockDim.x) {
+                for (int64_t ft__k17 = (threadIdx.y == 0 ? (int64_t)threadIdx.x : ft__n17); ft__k17 < ft__n17 && !ft__bad; ft__k17 += blockDim.x) {
                     const int64_t k = ft__b17 + ft__k17 * ft__s17;
-                    ft__r17 = ft__op_add()(ft__r17, (float)(x[(int64_t)i * m + (int64_t)k]));
+                    if (!ft__bad)
+                        ft__r17 = ft__op_add()(ft__r17, (float)(x[(int64_t)i * m + (int64_t)k]));
                 }
                 ft__r17 = ft__block_reduce<float>(ft__r17, ft__op_add(), ft__w17);
                 if (ft__tid0) ft__atomic_add<float>(&s[(int64_t)i], ft__r17);
             }
-            __syncthreads();
+            if (__syncthreads_or(ft__bad)) return;
         }
     }
 }

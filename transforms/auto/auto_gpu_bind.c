@@ -13,12 +13,20 @@
  * the dependence analysis like any schedule).  Kept on openmp when no
  * inner loop qualifies, or when the statements of L's body outside those
  * loops declare a local that shared memory cannot hold (its size not
- * constant, or more than SHARED_MAX bytes in all): those locals become
- * __shared__ arrays of the block.
+ * known at launch, or more than SHARED_MAX bytes of constant size in
+ * all): those locals become __shared__ arrays of the block, the ones whose
+ * dims are expressions of size parameters in dynamic shared memory sized
+ * at the launch (backend/cg_cuda.c).  A constant loop shorter than a warp
+ * (SubdivNet's loop over the 3 neighbours) stays serial at the block level
+ * and the loops of its body are candidates for the threads.  Of a loop
+ * whose iterations collide in reductions (a product's k loop) whose body is
+ * one loop with independent iterations, the inner loop is bound instead.
  */
 #include "auto_util.h"
 
 #include "../schedule.h"
+
+#include <string.h>
 
 enum {
     MIN_THREADS = 32,          /* a constant loop shorter than a warp stays serial */
@@ -56,9 +64,28 @@ static int chosen(const ft_vec *v, const ast_stmt *s)
     return 0;
 }
 
-/* Bytes of the locals declared in s outside the loops of threads (those
- * run per thread); -1 when one has a size not known at compile time. */
-static int64_t shared_bytes(ast_stmt *s, const ft_vec *threads)
+/* Whether e reads nothing but constants and size parameters of f: known
+ * when a kernel inside f is launched. */
+static int launch_known(const ast_func *f, const ast_expr *e)
+{
+    switch (e->kind) {
+    case AST_INT: return 1;
+    case AST_VAR:
+        for (int i = 0; i < f->nparams; i++)
+            if (f->params[i].is_size && strcmp(f->params[i].name, e->u.name) == 0)
+                return 1;
+        return 0;
+    case AST_BINARY:
+        return e->u.bin.op != AST_AND && e->u.bin.op != AST_OR &&
+               launch_known(f, e->u.bin.a) && launch_known(f, e->u.bin.b);
+    default: return 0;
+    }
+}
+
+/* Bytes of the locals of constant size declared in s outside the loops of
+ * threads (those run per thread); -1 when one has a size not known at
+ * launch (locals sized by size parameters count 0: dynamic shared memory). */
+static int64_t shared_bytes(const ast_func *f, ast_stmt *s, const ft_vec *threads)
 {
     static const int64_t size[FT_DTYPE_COUNT] = {1, 4, 8, 2, 4, 8};
     if (!s || chosen(threads, s))
@@ -67,7 +94,7 @@ static int64_t shared_bytes(ast_stmt *s, const ft_vec *threads)
     case AST_SEQ: {
         int64_t n = 0;
         for (int i = 0; i < s->u.seq.n; i++) {
-            int64_t k = shared_bytes(s->u.seq.stmts[i], threads);
+            int64_t k = shared_bytes(f, s->u.seq.stmts[i], threads);
             if (k < 0)
                 return -1;
             n += k;
@@ -78,23 +105,36 @@ static int64_t shared_bytes(ast_stmt *s, const ft_vec *threads)
         int64_t n = size[s->u.def.dtype];
         for (int k = 0; k < s->u.def.ndim; k++) {
             const ast_expr *d = s->u.def.shape[k];
+            if (d->kind != AST_INT && launch_known(f, d)) {
+                n = 0;      /* dynamic shared memory */
+                continue;
+            }
             if (d->kind != AST_INT || d->u.ival < 0 || d->u.ival > SHARED_MAX)
                 return -1;
             n *= d->u.ival;
             if (n > SHARED_MAX)
                 return -1;
         }
-        int64_t in = shared_bytes(s->u.def.body, threads);
+        int64_t in = shared_bytes(f, s->u.def.body, threads);
         return in < 0 ? -1 : n + in;
     }
     case AST_IF: {
-        int64_t t = shared_bytes(s->u.branch.then, threads);
-        int64_t o = shared_bytes(s->u.branch.other, threads);
+        int64_t t = shared_bytes(f, s->u.branch.then, threads);
+        int64_t o = shared_bytes(f, s->u.branch.other, threads);
         return t < 0 || o < 0 ? -1 : t + o;
     }
-    case AST_FOR: return shared_bytes(s->u.loop.body, threads);
+    case AST_FOR: return shared_bytes(f, s->u.loop.body, threads);
     default: return 0;
     }
+}
+
+/* The loop that is the whole body of loop m, or NULL. */
+static ast_stmt *sole_loop(ast_stmt *m)
+{
+    ast_stmt *b = m->u.loop.body;
+    while (b && b->kind == AST_SEQ && b->u.seq.n == 1)
+        b = b->u.seq.stmts[0];
+    return b && b->kind == AST_FOR ? b : NULL;
 }
 
 /* The loops of L's body to bind to threads: parallel (or with colliding
@@ -110,7 +150,10 @@ static void thread_loops(xf_auto *a, ast_stmt *L, ft_vec *out)
         if (m->u.loop.par != AST_SERIAL && m->u.loop.par != AST_VECTORIZE)
             continue;
         if (xf_auto_const_trips(a->ctx, m, &n) && n < MIN_THREADS) {
-            xf_auto_log(a, PASS, mname, "not bound to threads: %lld iterations", (long long)n);
+            xf_auto_log(a, PASS, mname, "not bound to threads: %lld iterations%s", (long long)n,
+                        m->u.loop.par == AST_SERIAL ? " (its inner loops may be)" : "");
+            if (m->u.loop.par == AST_SERIAL)
+                first_loops(m->u.loop.body, &cands, a->ctx);
             continue;
         }
         an_par r = xf_auto_loop_par(a, m, &why);
@@ -118,6 +161,14 @@ static void thread_loops(xf_auto *a, ast_stmt *L, ft_vec *out)
             xf_auto_log(a, PASS, mname, "not bound to threads: %s",
                         r == AN_PAR_NO ? why : "the dependence analysis failed");
             continue;
+        }
+        ast_stmt *in = r == AN_PAR_OK ? NULL : sole_loop(m);
+        an_par ri = in ? xf_auto_loop_par(a, in, &why) : AN_PAR_NO;
+        if (ri == AN_PAR_OK && (in->u.loop.par == AST_SERIAL || in->u.loop.par == AST_VECTORIZE)) {
+            /* a product's k loop around its j loop: threads over j, no atomics */
+            xf_auto_log(a, PASS, mname, "not bound to threads: its iterations collide in "
+                        "reductions, its inner loop's do not");
+            m = in;
         }
         ft_vec_push(a->ctx, out, m);
     }
@@ -154,11 +205,11 @@ static int bind_nest(xf_auto *a, int id)
                     "to threads");
         return 0;
     }
-    int64_t bytes = shared_bytes(L->u.loop.body, &threads);
+    int64_t bytes = shared_bytes(a->f, L->u.loop.body, &threads);
     if (bytes < 0 || bytes > SHARED_MAX) {
         xf_auto_log(a, PASS, lname, "kept on openmp (a flat kernel): a local outside its "
                     "thread loops would need shared memory of %s", bytes < 0 ?
-                    "a size not known at compile time" : "more than 32 KiB");
+                    "a size not known at launch" : "more than 32 KiB");
         return 0;
     }
     int tid[64], nt = 0;
