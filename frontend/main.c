@@ -81,10 +81,10 @@ static const cli_flag cli_flags[] = {
     {"--random", F_RANDOM, 0, CMD_RUN},     {"--seed", F_SEED, 1, CMD_RUN | CMD_GRADCHECK},
     {"--bench", F_BENCH, 1, CMD_RUN},       {"--out-dir", F_OUT_DIR, 1, CMD_RUN},
     {"--print", F_PRINT, 0, CMD_RUN},       {"--no-print", F_NO_PRINT, 0, CMD_RUN},
-    {"--target", F_TARGET, 1, CMD_BUILD | CMD_RUN},
+    {"--target", F_TARGET, 1, CMD_BUILD | CMD_RUN | CMD_GRADCHECK},
     {"--explain-tapes", F_EXPLAIN_TAPES, 0, CMD_BUILD | CMD_CHECK | CMD_GRADCHECK},
     {"--promote-f64", F_PROMOTE_F64, 0, CMD_BUILD | CMD_CHECK | CMD_RUN},
-    {"--arch", F_ARCH, 1, CMD_BUILD | CMD_RUN},
+    {"--arch", F_ARCH, 1, CMD_BUILD | CMD_RUN | CMD_GRADCHECK},
     {"--check-refusals", F_CHECK_REFUSALS, 0, CMD_BUILD | CMD_CHECK},
 };
 

@@ -9,6 +9,11 @@
  * |fd - g| / max(|fd|, |g|, 1e-3 * largest |g| of the tensor), so that
  * entries that are zero up to rounding are measured against the tensor's
  * scale.  At most RT_GC_MAX elements per tensor are checked, evenly spread.
+ *
+ * A library built for --target cuda whose functions take `@ gpu` tensors
+ * gets device copies: every call copies each `@ gpu` argument to a device
+ * buffer (loading the CUDA runtime on first use, runtime/device.c) and the
+ * written ones back afterwards, so the host arrays stay the truth.
  */
 #include "rt.h"
 
@@ -130,12 +135,62 @@ static int gc_setup(const ft_func_desc *fn, int nargs, char **args, uint64_t see
     return 0;
 }
 
+/* The CUDA runtime of `@ gpu` arguments (loaded on first use), and what
+ * failed with it. */
+typedef struct gc_dev {
+    rt_cuda *cu;
+    char err[512];
+} gc_dev;
+
+/* Move the `@ gpu` tensors among ptrs (fn's arguments) to device buffers
+ * (dev[k], NULL for the others); 0 on success, else dev->err says why. */
+static int gc_to_device(gc_dev *d, const ft_func_desc *fn, void **ptrs, void **dev,
+                        const size_t *bytes)
+{
+    for (int k = 0; k < fn->nparams && k < 128; k++)
+        dev[k] = NULL;
+    for (int k = 0; k < fn->nparams && k < 128; k++) {
+        if (fn->params[k].kind != FT_PARAM_TENSOR || fn->params[k].mtype != 1)
+            continue;
+        if ((!d->cu && !(d->cu = rt_cuda_open(d->err, sizeof d->err))) ||
+            rt_cuda_alloc(d->cu, bytes[k], &dev[k], d->err, sizeof d->err) ||
+            rt_cuda_copy(d->cu, dev[k], ptrs[k], bytes[k], 1, d->err, sizeof d->err)) {
+            for (int j = 0; j <= k; j++)
+                if (dev[j])
+                    rt_cuda_free(d->cu, dev[j]);
+            return 1;
+        }
+        void *host = ptrs[k];
+        ptrs[k] = dev[k];
+        dev[k + 128] = host;       /* where it goes back */
+    }
+    return 0;
+}
+
+/* Copy the written `@ gpu` tensors back and free every device buffer; 0
+ * on success. */
+static int gc_from_device(gc_dev *d, const ft_func_desc *fn, void **dev, const size_t *bytes)
+{
+    int bad = 0;
+    for (int k = 0; k < fn->nparams && k < 128; k++) {
+        if (!dev[k])
+            continue;
+        if (fn->params[k].access != FT_ABI_IN && !bad)
+            bad = rt_cuda_copy(d->cu, dev[k + 128], dev[k], bytes[k], 0, d->err, sizeof d->err);
+        rt_cuda_free(d->cu, dev[k]);
+    }
+    return bad;
+}
+
 /* Call fn with arguments taken by name from f's slots (fa) and the extra
- * slots (xa, named xnames). */
-static int gc_call(const ft_func_desc *fn, const ft_func_desc *f, gc_arg *fa, int nx,
+ * slots (xa, named xnames); `@ gpu` tensors through device copies (d).
+ * fn's return code, -1 when an argument is missing, -2 when the device
+ * failed (d->err). */
+static int gc_call(gc_dev *d, const ft_func_desc *fn, const ft_func_desc *f, gc_arg *fa, int nx,
                    const char **xnames, gc_arg *xa)
 {
-    void *ptrs[128];
+    void *ptrs[128], *dev[256];
+    size_t bytes[128];
     for (int k = 0; k < fn->nparams && k < 128; k++) {
         const char *name = fn->params[k].name;
         int i = gc_param(f, name);
@@ -148,17 +203,24 @@ static int gc_call(const ft_func_desc *fn, const ft_func_desc *f, gc_arg *fa, in
         if (!a)
             return -1;
         ptrs[k] = fn->params[k].kind == FT_PARAM_SIZE ? (void *)&a->size : a->raw;
+        bytes[k] = a->n * rt_dtype_size(fn->params[k].dtype);
     }
-    return fn->call(ptrs);
+    if (gc_to_device(d, fn, ptrs, dev, bytes))
+        return -2;
+    int rc = fn->call(ptrs);
+    if (gc_from_device(d, fn, dev, bytes))
+        return -2;
+    return rc;
 }
 
 /* L = sum over float outs of r * out, after running f (inouts reset). */
-static double gc_loss(const ft_func_desc *f, gc_arg *a, gc_arg *r, gc_arg *orig)
+static double gc_loss(gc_dev *d, const ft_func_desc *f, gc_arg *a, gc_arg *r, gc_arg *orig)
 {
     for (int k = 0; k < f->nparams; k++)
         if (f->params[k].access == FT_ABI_INOUT)
             memcpy(a[k].raw, orig[k].raw, a[k].n * rt_dtype_size(f->params[k].dtype));
-    gc_call(f, f, a, 0, NULL, NULL);
+    if (gc_call(d, f, f, a, 0, NULL, NULL))
+        return NAN;
     double L = 0;
     for (int k = 0; k < f->nparams; k++)
         if (f->params[k].kind == FT_PARAM_TENSOR && f->params[k].access != FT_ABI_IN && r[k].data)
@@ -205,9 +267,14 @@ int rt_gradcheck(rt_lib *lib, const char *fname, const char *gname, int nwrt,
         x[nx].raw = x[nx].data = calloc(a[k].n + 1, sizeof(double));
         nx++;
     }
-    int rc = gc_call(g, f, a, nx, xn, x);
+    gc_dev dev = {0};
+    int rc = gc_call(&dev, g, f, a, nx, xn, x);
     if (rc) {
-        fprintf(err, "ftc gradcheck: `%s` returned %d\n", gname, rc);
+        if (rc == -2)
+            fprintf(err, "ftc gradcheck: %s\n", dev.err);
+        else
+            fprintf(err, "ftc gradcheck: `%s` returned %d\n", gname, rc);
+        rt_cuda_close(dev.cu);
         return 1;
     }
     double worst = 0;
@@ -220,18 +287,19 @@ int rt_gradcheck(rt_lib *lib, const char *fname, const char *gname, int nwrt,
         for (size_t i = 0; i < n; i += step, checked++) {
             double x0 = a[k].data[i], h = 1e-5 * fmax(1.0, fabs(x0));
             a[k].data[i] = x0 + h;
-            double lp = gc_loss(f, a, r, orig);
+            double lp = gc_loss(&dev, f, a, r, orig);
             a[k].data[i] = x0 - h;
-            double lm = gc_loss(f, a, r, orig);
+            double lm = gc_loss(&dev, f, a, r, orig);
             a[k].data[i] = x0;
             double fd = (lp - lm) / (2 * h);
             double e = fabs(fd - an[i]) / fmax(fmax(fabs(fd), fabs(an[i])), fmax(1e-3 * gmax, 1e-12));
-            werr = fmax(werr, e);
+            werr = isnan(e) ? INFINITY : fmax(werr, e);   /* a failed call: NaN */
         }
         fprintf(out, "gradcheck %s wrt %s: %zu of %zu elements, largest relative error %.3g\n",
                 fname, wrt[w], checked, n, werr);
         worst = fmax(worst, werr);
     }
+    rt_cuda_close(dev.cu);
     for (int k = 0; k < np; k++) {
         free(a[k].raw);
         free(orig[k].raw);

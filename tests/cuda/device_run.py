@@ -12,10 +12,14 @@ target compiled for the CPU (FTC_NVCC=tests/cuda/fake_nvcc):
     `@ gpu` tensor in (outs too: zeros) and the out/inout ones back, once
     per call, also under --bench;
   - the module's own check: no device (FT_EMU_NO_DEVICE) gives
-    FT_ERR_NODEVICE, reported as "no CUDA device".
+    FT_ERR_NODEVICE, reported as "no CUDA device";
+  - `ftc gradcheck --target cuda` of axpy wrt x (`@ gpu`) and a (host):
+    the gradient built for the CUDA target, its `@ gpu` arguments copied
+    to the (fake) device and back by the gradcheck runtime, against
+    central differences.
 With --gpu (tests/gpu/run): the library is built with ftc's nvcc and run
 with the machine's CUDA runtime and GPU; only the numbers are checked
-(axpy with `@ gpu` tensors, scale with host ones).
+(axpy with `@ gpu` tensors, scale with host ones, the gradcheck).
 Exits 1 when any case failed.
 """
 import os
@@ -157,6 +161,20 @@ def main(argv):
                     "code 5" not in r.stderr:
                 raise Fail(f"exit {r.returncode}, stderr: {r.stderr.strip()}")
 
+        def gradcheck(env=None):
+            if env is None:
+                env = dict(base, LD_LIBRARY_PATH=libdir, FAKE_CUDART_DEVICES="1",
+                           FAKE_CUDART_LOG=log)
+            copies()
+            r = subprocess.run([ftc, "gradcheck", prog, "axpy", "wrt", "x", "a", "n=50",
+                                "--target", "cuda"], env=env, capture_output=True, text=True)
+            lines = [l for l in r.stdout.splitlines() if l.startswith("gradcheck axpy wrt ")]
+            if r.returncode or len(lines) != 2:
+                raise Fail(f"exit {r.returncode}: {r.stdout.strip()} {r.stderr.strip()}")
+            got = copies()
+            if env.get("FAKE_CUDART_LOG") and not any(c[0] == "h2d" for c in got):
+                raise Fail("gradcheck copied nothing to the device")
+
         def real_gpu():
             r, outs = run("axpy", base)
             if r.returncode:
@@ -165,10 +183,12 @@ def main(argv):
             r, outs = run("scale", base)
             if r.returncode or not np.array_equal(outs.get("y"), 2 * x):
                 raise Fail(f"scale exit {r.returncode}: {r.stderr.strip()}")
+            gradcheck(base)
 
         cases = (("no_device_fake", no_device_fake), ("no_device_real", no_device_real),
                  ("one_device", one_device), ("bench", bench),
-                 ("host_only", host_only), ("module_no_device", module_no_device))
+                 ("host_only", host_only), ("module_no_device", module_no_device),
+                 ("gradcheck", gradcheck))
         if gpu:
             cases = (("real_gpu", real_gpu),)
         for name, fn in cases:
