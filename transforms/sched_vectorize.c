@@ -14,6 +14,7 @@
  */
 #include "schedule.h"
 
+#include "../analysis/bounds.h"
 #include "../analysis/deps.h"
 #include "sched_util.h"
 #include "xf_checks.h"
@@ -25,27 +26,91 @@
 /* Finds a reduction that a SIMD reduction clause cannot privatize. */
 typedef struct red_walk {
     ast_visitor v;
+    ft_ctx *ctx;
     const ast_func *f;
-    const ast_stmt *body;
+    const ast_stmt *loop;
     int bad;
 } red_walk;
+
+/* Looks for what may change from one iteration of a loop to the next. */
+typedef struct inv_walk {
+    ast_visitor v;
+    const ast_stmt *loop;
+    const ft_vec *written;    /* the tensors the loop writes */
+    int variant;
+} inv_walk;
+
+static void inv_walk_cb(ast_visitor *v, ast_expr *e)
+{
+    inv_walk *w = (inv_walk *)v;
+    const ast_stmt *body = w->loop->u.loop.body;
+    if (e->kind == AST_VAR)
+        w->variant |= strcmp(e->u.name, w->loop->u.loop.iter) == 0 ||
+                      xf_binds_iter(body, e->u.name);
+    else if (e->kind == AST_LOAD)
+        w->variant |= xf_has_name(w->written, e->u.load.var) ||
+                      xf_defines(body, e->u.load.var);
+}
+
+/* Whether e has the same value in every iteration of loop: it mentions
+ * neither loop's iterator nor one bound under it, and reads no tensor the
+ * loop writes or declares. */
+static int invariant_in(ft_ctx *ctx, const ast_stmt *loop, const ast_expr *e)
+{
+    ft_vec written = {0};
+    xf_stmt_written(ctx, loop->u.loop.body, &written);
+    inv_walk w = {.v.expr = inv_walk_cb, .loop = loop, .written = &written};
+    ast_visit_expr((ast_expr *)e, &w.v);
+    return !w.variant;
+}
+
+/* Whether reduction s under loop updates a different element in each
+ * iteration: it is the only access of its tensor in loop, and one index
+ * is `iter + c` or `-iter + c` with c invariant in loop. */
+static int one_element_per_iteration(ft_ctx *ctx, const ast_stmt *loop, const ast_stmt *s)
+{
+    xf_uses u = xf_count_uses(loop->u.loop.body, s->u.red.var);
+    if (u.loads || u.stores || u.reduces != 1)
+        return 0;
+    for (int k = 0; k < s->u.red.n; k++) {
+        an_lin l;
+        if (!an_lin_of(ctx, s->u.red.idx[k], &l))
+            continue;
+        int unit = 0, rest = 1;
+        for (int t = 0; t < l.n; t++) {
+            const ast_expr *at = l.atom[t];
+            if (at->kind == AST_VAR && strcmp(at->u.name, loop->u.loop.iter) == 0)
+                unit += l.coef[t] == 1 || l.coef[t] == -1 ? 1 : 2;
+            else
+                rest &= invariant_in(ctx, loop, at);
+        }
+        if (unit == 1 && rest)
+            return 1;
+    }
+    return 0;
+}
 
 static int red_walk_cb(ast_visitor *v, ast_stmt *s)
 {
     red_walk *w = (red_walk *)v;
-    if (s->kind != AST_REDUCE || xf_defines(w->body, s->u.red.var))
+    const ast_stmt *body = w->loop->u.loop.body;
+    if (s->kind != AST_REDUCE || xf_defines(body, s->u.red.var))
         return 1;
-    if (s->u.red.n != 0)
-        w->bad = 1;
+    int param = 0;
     for (int i = 0; i < w->f->nparams; i++)
-        if (strcmp(w->f->params[i].name, s->u.red.var) == 0)
-            w->bad = 1;
+        param |= strcmp(w->f->params[i].name, s->u.red.var) == 0;
+    if ((s->u.red.n != 0 || param) && !one_element_per_iteration(w->ctx, w->loop, s))
+        w->bad = 1;
     return !w->bad;
 }
 
-int xf_vector_reductions_ok(const ast_func *f, const ast_stmt *loop)
+int xf_vector_par_ok(ft_ctx *ctx, const ast_func *f, const ast_stmt *loop, int r)
 {
-    red_walk w = {.v.stmt = red_walk_cb, .f = f, .body = loop->u.loop.body};
+    if (r == AN_PAR_OK)
+        return 1;
+    if (r != AN_PAR_REDUCTION && r != AN_PAR_ATOMIC)
+        return 0;
+    red_walk w = {.v.stmt = red_walk_cb, .ctx = ctx, .f = f, .loop = loop};
     ast_visit(loop->u.loop.body, &w.v);
     return !w.bad;
 }
@@ -100,7 +165,7 @@ int xf_vectorize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
         return 1;
     char *witness = NULL;
     an_par r = an_loop_parallel(d, loop, &witness);
-    if (r == AN_PAR_REDUCTION && xf_vector_reductions_ok(f, loop))
+    if (xf_vector_par_ok(ctx, f, loop, r))
         r = AN_PAR_OK;
     if (r != AN_PAR_OK)
         ft_error(ctx, loc, "cannot vectorize %s: %s", lname,

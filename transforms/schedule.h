@@ -36,11 +36,17 @@ int xf_parallelize_gpu(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_par par, ft
 void xf_gpu_default(ft_ctx *ctx, ast_program *p);
 
 /* vectorize(L): `#pragma omp simd`; no carried dependence, except
- * same-operator reductions into 0-D locals declared outside L. */
+ * same-operator reductions into 0-D locals declared outside L, and
+ * random-access reductions that provably hit one element per iteration. */
 int xf_vectorize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
-/* Whether every reduction under loop into a tensor declared outside it
- * targets a 0-D local of f (what vectorize accepts as a SIMD reduction). */
-int xf_vector_reductions_ok(const ast_func *f, const ast_stmt *loop);
+/* Whether vectorize accepts loop, an_loop_parallel having answered r for
+ * it (an an_par of analysis/deps.h): AN_PAR_OK, or only reductions collide (AN_PAR_REDUCTION or
+ * AN_PAR_ATOMIC) and every reduction under loop into a tensor declared
+ * outside it either targets a 0-D local of f (a SIMD reduction clause) or
+ * is the only access of its tensor in loop at an index with a dimension
+ * `iter + c`, c the same in every iteration (distinct iterations update
+ * distinct elements: the analysis over-approximated a loaded index). */
+int xf_vector_par_ok(ft_ctx *ctx, const ast_func *f, const ast_stmt *loop, int r);
 
 /* unroll(L): a constant range (at most 1024 iterations) becomes copies of
  * the body. */

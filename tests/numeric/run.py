@@ -540,6 +540,36 @@ for t in [1, 2]:
     case(f"red_cache[300x70]/t{t}", red_cache, 300, 70, t)
 
 
+# tests/numeric/progs/red_scalar.ft (auto_red_scalar: 0-D accumulators, simd)
+
+def red_scalar(n, m, threads):
+    g = np.random.default_rng(n * 11 + m)
+    idx = g.integers(0, n, n).astype(i32)
+    w = g.integers(-4, 4, (m, m)).astype(f32)
+    x = g.integers(-4, 4, (n, m)).astype(f32)
+    y = g.integers(-8, 8, n).astype(f32)
+    z = g.integers(-8, 8, n).astype(f32)
+    v = g.integers(-8, 8, (n, m)).astype(f32)
+    xd = x.astype(f64)
+    d = xd @ w.astype(f64).T                       # d[i, k] = sum_j x[i, j] w[k, j]
+    ref_y = y.astype(f64) + (d * d).sum(axis=1)
+    ref_v = v.astype(f64)
+    np.add.at(ref_v, idx, d)
+    ref_z = z.astype(f64)
+    np.add.at(ref_z, idx, xd[:, 1:].sum(axis=1))
+    outs = ftc_run(prog("red_scalar.ft"), "red_scalar", {"n": n, "m": m},
+                   {"idx": idx, "w": w, "x": x, "y": y, "z": z, "v": v}, threads)
+    exact(outs, "y", ref_y.astype(f32), f32)
+    exact(outs, "v", ref_v.astype(f32), f32)
+    exact(outs, "z", ref_z.astype(f32), f32)
+    exact(outs, "hi", (xd * 3).max(axis=1).astype(f32) if m else np.full(n, -np.inf, f32), f32)
+
+
+for t in [1, 2]:
+    for n, m in ((1, 0), (3, 1), (50, 7), (200, 40)):
+        case(f"red_scalar[{n}x{m}]/t{t}", red_scalar, n, m, t)
+
+
 # tests/numeric/progs/schedules.ft (schedule primitives)
 
 def sched_fused(n, m, threads):

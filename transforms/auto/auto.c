@@ -4,7 +4,8 @@
  * Provides: every function without a `schedule` block scheduled by the
  * passes of auto.h, in order: matrix products handed to BLAS first (any
  * other pass could reshape their nests), then fusion (it makes the loops the later
- * passes look at), vectorization before parallelization (a reorder that
+ * passes look at), scalar accumulators for reductions into one element
+ * (they make those loops vectorizable), vectorization before parallelization (a reorder that
  * brings a contiguous loop innermost would move a parallel loop inwards),
  * per-thread copies right after parallelization (they replace atomics it
  * added), unrolling last (only the innermost short loops the others left
@@ -28,8 +29,8 @@ static int has_schedule(const pt_node *file, const char *name)
 typedef int (*auto_pass)(xf_auto *a);
 
 static const auto_pass passes[] = {
-    xf_auto_use_lib,  xf_auto_fuse,      xf_auto_vectorize, xf_auto_parallelize,
-    xf_auto_privatize, xf_auto_red_cache,
+    xf_auto_use_lib,  xf_auto_fuse,      xf_auto_red_scalar, xf_auto_vectorize,
+    xf_auto_parallelize, xf_auto_privatize, xf_auto_red_cache,
     xf_auto_jam,      xf_auto_gpu_bind,
     xf_auto_mem_type, xf_auto_unroll,    NULL};
 

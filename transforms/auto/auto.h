@@ -8,6 +8,8 @@
  * schedule.h (a refused primitive leaves the function as it was):
  *   auto_use_lib.c     matrix products (m*n*k >= 64^3 or sizes unknown) to BLAS
  *   auto_fuse.c        neighbouring loops over the same range fused
+ *   auto_red_scalar.c  a reduction into one element of a tensor over a loop
+ *                      accumulated in a 0-D local (vectorizable)
  *   auto_vectorize.c   a contiguous-access loop brought innermost, vectorized
  *   auto_parallelize.c the outermost parallel loop of each nest on OpenMP
  *   auto_red_cache.c   an atomic reduction's loop over terms: one atomic flush

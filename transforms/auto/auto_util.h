@@ -39,6 +39,7 @@ int xf_auto_vectorize(xf_auto *a);
 int xf_auto_parallelize(xf_auto *a);
 int xf_auto_red_cache(xf_auto *a);
 int xf_auto_privatize(xf_auto *a);
+int xf_auto_red_scalar(xf_auto *a);
 int xf_auto_gpu_bind(xf_auto *a);
 int xf_auto_mem_type(xf_auto *a);
 int xf_auto_use_lib(xf_auto *a);

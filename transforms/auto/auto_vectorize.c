@@ -164,7 +164,7 @@ static const char *precheck(xf_auto *a, const an_deps *d, const ast_stmt *loop)
                "inside it";
     char *w = NULL;
     an_par r = an_loop_parallel(d, loop, &w);
-    if (r == AN_PAR_OK || (r == AN_PAR_REDUCTION && xf_vector_reductions_ok(a->f, loop)))
+    if (xf_vector_par_ok(a->ctx, a->f, loop, r))
         return NULL;
     return r == AN_PAR_ERROR ? "the dependence analysis failed" : xf_auto_first_line(a->ctx, w);
 }
