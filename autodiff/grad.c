@@ -2,7 +2,8 @@
  *
  * The backward pass of a statement, rev(s):
  *   Seq          the reverses of its statements, last first
- *   For          the same iterations, last first (constant steps)
+ *   For          the same iterations, last first (constant steps); first
+ *                first where they are independent (loop_order.c)
  *   If           the same condition, each branch reversed
  *   VarDef t     t restored (tape or recompute, materialize.c), its adjoint
  *                d_t zeroed, the body reversed
@@ -975,6 +976,8 @@ static int build_grad(ad_grad *g, ast_program *p, int wide)
         return -1;
     if (ctx->opts.explain_tapes)
         ad_explain(g, stdout);
+    /* in place: g_bwd and g copy it */
+    ad_forward_order(ctx, new_func(g, ft_fmt(ctx, "%s_bwd", g->name), 1, 1, FT_ACC_IN, bwd));
     emit_funcs(g, p, bwd);
     return ctx->nerrors != errors;
 }

@@ -1012,6 +1012,9 @@ case("grad/control", gradcheck, "tests/numeric/progs", "grad_control.ft", "contr
 case("grad/stdlib_mlp", gradcheck, "tests/numeric/progs", "grad_stdlib.ft", "mlp", ["a", "b"],
      {"n": 3, "k": 4, "m": 5})
 case("grad/stdlib_reduce", gradcheck, "tests/numeric/progs", "grad_stdlib.ft", "reduce", ["x"], {"n": 3, "m": 4})
+for n in (1, 2, 5, 11):      # loop_order.c: a step-3 loop turned upwards, a recurrence not
+    case(f"grad/loop_order[{n}]", gradcheck, "tests/golden", "grad_loop_order.ft", "f", ["x"],
+         {"n": n})
 case("grad/recurrence", gradcheck, "tests/golden", "grad_recurrence.ft", "f",
      ["x"], {"n": 6})
 case("grad/subdivnet_full", gradcheck, "examples", "subdivnet_full.ft", "subdivnet_full", ["e", "w0", "w1", "w2", "w3"],
