@@ -97,10 +97,10 @@ int ad_grad_program(ft_ctx *ctx, ast_program *p, const struct pt_node *file);
 int ad_grad_func(ft_ctx *ctx, ast_program *p, ast_func *f, int nwrt, const char **wrt,
                  ad_tape_mode mode, const char *name, ft_loc loc);
 
-/* loop_order.c: run every loop of fn with a negative constant step (a
- * reversed forward loop) upwards when its iterations carry no dependence
- * (one dependence analysis of fn); the number of loops turned. */
-int ad_forward_order(ft_ctx *ctx, ast_func *fn);
+/* loop_order.c: run every loop under body with a negative constant step
+ * (a reversed forward loop) upwards when its iterations carry no
+ * dependence; the number of loops turned. */
+int ad_forward_order(ft_ctx *ctx, ast_stmt *body);
 
 /* compose.c: around the auto-scheduler, empty each combined gradient g
  * (no schedule block of its own, C target), then rebuild its body from the

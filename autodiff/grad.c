@@ -977,7 +977,7 @@ static int build_grad(ad_grad *g, ast_program *p, int wide)
     if (ctx->opts.explain_tapes)
         ad_explain(g, stdout);
     /* in place: g_bwd and g copy it */
-    ad_forward_order(ctx, new_func(g, ft_fmt(ctx, "%s_bwd", g->name), 1, 1, FT_ACC_IN, bwd));
+    ad_forward_order(ctx, bwd);
     emit_funcs(g, p, bwd);
     return ctx->nerrors != errors;
 }

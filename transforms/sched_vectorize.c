@@ -32,38 +32,6 @@ typedef struct red_walk {
     int bad;
 } red_walk;
 
-/* Looks for what may change from one iteration of a loop to the next. */
-typedef struct inv_walk {
-    ast_visitor v;
-    const ast_stmt *loop;
-    const ft_vec *written;    /* the tensors the loop writes */
-    int variant;
-} inv_walk;
-
-static void inv_walk_cb(ast_visitor *v, ast_expr *e)
-{
-    inv_walk *w = (inv_walk *)v;
-    const ast_stmt *body = w->loop->u.loop.body;
-    if (e->kind == AST_VAR)
-        w->variant |= strcmp(e->u.name, w->loop->u.loop.iter) == 0 ||
-                      xf_binds_iter(body, e->u.name);
-    else if (e->kind == AST_LOAD)
-        w->variant |= xf_has_name(w->written, e->u.load.var) ||
-                      xf_defines(body, e->u.load.var);
-}
-
-/* Whether e has the same value in every iteration of loop: it mentions
- * neither loop's iterator nor one bound under it, and reads no tensor the
- * loop writes or declares. */
-static int invariant_in(ft_ctx *ctx, const ast_stmt *loop, const ast_expr *e)
-{
-    ft_vec written = {0};
-    xf_stmt_written(ctx, loop->u.loop.body, &written);
-    inv_walk w = {.v.expr = inv_walk_cb, .loop = loop, .written = &written};
-    ast_visit_expr((ast_expr *)e, &w.v);
-    return !w.variant;
-}
-
 /* Whether reduction s under loop updates a different element in each
  * iteration: it is the only access of its tensor in loop, and one index
  * is `iter + c` or `-iter + c` with c invariant in loop. */
@@ -82,7 +50,7 @@ static int one_element_per_iteration(ft_ctx *ctx, const ast_stmt *loop, const as
             if (at->kind == AST_VAR && strcmp(at->u.name, loop->u.loop.iter) == 0)
                 unit += l.coef[t] == 1 || l.coef[t] == -1 ? 1 : 2;
             else
-                rest &= invariant_in(ctx, loop, at);
+                rest &= xf_expr_invariant_in(ctx, loop, at);
         }
         if (unit == 1 && rest)
             return 1;

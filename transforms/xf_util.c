@@ -669,6 +669,35 @@ int xf_loop_from_zero(const ast_stmt *loop)
     return b->kind == AST_INT && b->u.ival == 0 && st->kind == AST_INT && st->u.ival == 1;
 }
 
+/* Looks for what may change from one iteration of a loop to the next. */
+typedef struct inv_walk {
+    ast_visitor v;
+    const ast_stmt *loop;
+    const ft_vec *written;    /* the tensors the loop writes */
+    int variant;
+} inv_walk;
+
+static void inv_walk_cb(ast_visitor *v, ast_expr *e)
+{
+    inv_walk *w = (inv_walk *)v;
+    const ast_stmt *body = w->loop->u.loop.body;
+    if (e->kind == AST_VAR)
+        w->variant |= strcmp(e->u.name, w->loop->u.loop.iter) == 0 ||
+                      xf_binds_iter(body, e->u.name);
+    else if (e->kind == AST_LOAD)
+        w->variant |= xf_has_name(w->written, e->u.load.var) ||
+                      xf_defines(body, e->u.load.var);
+}
+
+int xf_expr_invariant_in(ft_ctx *ctx, const ast_stmt *loop, const ast_expr *e)
+{
+    ft_vec written = {0};
+    xf_stmt_written(ctx, loop->u.loop.body, &written);
+    inv_walk w = {.v.expr = inv_walk_cb, .loop = loop, .written = &written};
+    ast_visit_expr((ast_expr *)e, &w.v);
+    return !w.variant;
+}
+
 /* ---------------------------------------------------- single definitions */
 
 /* The item of body's scope list that writes var (NULL unless exactly one). */

@@ -118,6 +118,10 @@ const char *xf_fresh_name(ft_ctx *ctx, const ast_func *f, const char *base);
 void xf_rename_tensor(ft_ctx *ctx, ast_stmt *s, const char *from, const char *to);
 /* A loop whose iterations run 0, 1, ... end - 1 (begin 0, step 1). */
 int xf_loop_from_zero(const ast_stmt *loop);
+/* Whether e has the same value in every iteration of loop: it mentions
+ * neither loop's iterator nor one bound under it, and reads no tensor the
+ * loop writes or declares. */
+int xf_expr_invariant_in(ft_ctx *ctx, const ast_stmt *loop, const ast_expr *e);
 
 /* ---------------------------------------------------- single definitions */
 
