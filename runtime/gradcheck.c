@@ -4,8 +4,14 @@
  * With random inputs (floats in [-1, 1), ints in [0, smallest size)) or
  * .npy files, and random output weights r, the scalar L = sum(r * outs)
  * has the gradient g(params, d_outs = r) gives; each checked element x[j]
- * of a wrt tensor is compared with (L(x[j] + h) - L(x[j] - h)) / 2h,
- * h = 1e-5 * max(1, |x[j]|).  The error of an element is
+ * of a wrt tensor is compared with the central differences
+ * D(h) = (L(x[j] + h) - L(x[j] - h)) / 2h, h = 1e-5 * max(1, |x[j]|), and
+ * D(h / 2), combined by Richardson extrapolation (4 D(h/2) - D(h)) / 3
+ * (truncation error O(h^4): SoftRas's sharp sigmoids gave 1.5e-6 with
+ * D(h) alone).  L(x + h) - L(x - h) is summed output by output,
+ * r * (out(x + h) - out(x - h)), not as the difference of two sums, whose
+ * rounding error grew with the number of outputs (Longformer: 7e-7).
+ * The error of an element is
  * |fd - g| / max(|fd|, |g|, 1e-3 * largest |g| of the tensor), so that
  * entries that are zero up to rounding are measured against the tensor's
  * scale.  At most RT_GC_MAX elements per tensor are checked, evenly spread.
@@ -22,6 +28,7 @@
 #include <string.h>
 
 #define RT_GC_MAX 400
+#define GC_STEP 1e-5
 
 /* One argument slot of a call: a size or a tensor. */
 typedef struct gc_arg {
@@ -213,20 +220,69 @@ static int gc_call(gc_dev *d, const ft_func_desc *fn, const ft_func_desc *f, gc_
     return rc;
 }
 
-/* L = sum over float outs of r * out, after running f (inouts reset). */
-static double gc_loss(gc_dev *d, const ft_func_desc *f, gc_arg *a, gc_arg *r, gc_arg *orig)
+/* Run f on the arguments a, the inout tensors first reset to orig; nonzero
+ * when the call failed. */
+static int gc_run(gc_dev *d, const ft_func_desc *f, gc_arg *a, gc_arg *orig)
 {
     for (int k = 0; k < f->nparams; k++)
         if (f->params[k].access == FT_ABI_INOUT)
             memcpy(a[k].raw, orig[k].raw, a[k].n * rt_dtype_size(f->params[k].dtype));
-    if (gc_call(d, f, f, a, 0, NULL, NULL))
-        return NAN;
-    double L = 0;
+    return gc_call(d, f, f, a, 0, NULL, NULL) != 0;
+}
+
+/* Copy the float outputs of the last run (those with weights r), one after
+ * another, into snap (room for all of them). */
+static void gc_snapshot(const ft_func_desc *f, const gc_arg *a, const gc_arg *r, double *snap)
+{
     for (int k = 0; k < f->nparams; k++)
-        if (f->params[k].kind == FT_PARAM_TENSOR && f->params[k].access != FT_ABI_IN && r[k].data)
+        if (r[k].data) {
+            memcpy(snap, a[k].data, a[k].n * sizeof(double));
+            snap += a[k].n;
+        }
+}
+
+/* sum r * (snap - outputs of the last run): L(run of snap) - L(last run)
+ * summed output by output, so that outputs the step did not change add
+ * exactly 0 instead of the rounding error of two large sums. */
+static double gc_loss_diff(const ft_func_desc *f, const gc_arg *a, const gc_arg *r,
+                           const double *snap)
+{
+    double d = 0;
+    for (int k = 0; k < f->nparams; k++)
+        if (r[k].data) {
             for (size_t i = 0; i < a[k].n; i++)
-                L += r[k].data[i] * a[k].data[i];
-    return L;
+                d += r[k].data[i] * (snap[i] - a[k].data[i]);
+            snap += a[k].n;
+        }
+    return d;
+}
+
+/* The central difference (L(x + h) - L(x - h)) / 2h in element i of
+ * tensor slot k (NaN when a call failed); the element restored afterwards. */
+static double gc_central(gc_dev *d, const ft_func_desc *f, gc_arg *a, gc_arg *r, gc_arg *orig,
+                         int k, size_t i, double h, double *snap)
+{
+    double x0 = a[k].data[i];
+    a[k].data[i] = x0 + h;
+    int bad = gc_run(d, f, a, orig);
+    gc_snapshot(f, a, r, snap);
+    a[k].data[i] = x0 - h;
+    bad |= gc_run(d, f, a, orig);
+    a[k].data[i] = x0;
+    return bad ? NAN : gc_loss_diff(f, a, r, snap) / (2 * h);
+}
+
+/* dL/dx for element i of tensor slot k: central differences with steps h
+ * and h / 2 combined by Richardson extrapolation, (4 D(h/2) - D(h)) / 3,
+ * which cancels the h^2 term of the truncation error (sharp functions
+ * such as SoftRas's sigmoid(d2 / 1e-4) have a large third derivative). */
+static double gc_derivative(gc_dev *d, const ft_func_desc *f, gc_arg *a, gc_arg *r,
+                            gc_arg *orig, int k, size_t i, double *snap)
+{
+    double h = GC_STEP * fmax(1.0, fabs(a[k].data[i]));
+    double d1 = gc_central(d, f, a, r, orig, k, i, h, snap);
+    double d2 = gc_central(d, f, a, r, orig, k, i, h / 2, snap);
+    return d2 + (d2 - d1) / 3;
 }
 
 int rt_gradcheck(rt_lib *lib, const char *fname, const char *gname, int nwrt,
@@ -277,6 +333,10 @@ int rt_gradcheck(rt_lib *lib, const char *fname, const char *gname, int nwrt,
         rt_cuda_close(dev.cu);
         return 1;
     }
+    size_t nsnap = 1;
+    for (int k = 0; k < np; k++)
+        nsnap += r[k].n;
+    double *snap = malloc(nsnap * sizeof(double));
     double worst = 0;
     for (int w = 0; w < nwrt; w++) {
         int k = gc_param(f, wrt[w]);
@@ -285,13 +345,7 @@ int rt_gradcheck(rt_lib *lib, const char *fname, const char *gname, int nwrt,
         for (size_t i = 0; i < n; i++)
             gmax = fmax(gmax, fabs(an[i]));
         for (size_t i = 0; i < n; i += step, checked++) {
-            double x0 = a[k].data[i], h = 1e-5 * fmax(1.0, fabs(x0));
-            a[k].data[i] = x0 + h;
-            double lp = gc_loss(&dev, f, a, r, orig);
-            a[k].data[i] = x0 - h;
-            double lm = gc_loss(&dev, f, a, r, orig);
-            a[k].data[i] = x0;
-            double fd = (lp - lm) / (2 * h);
+            double fd = gc_derivative(&dev, f, a, r, orig, k, i, snap);
             double e = fabs(fd - an[i]) / fmax(fmax(fabs(fd), fabs(an[i])), fmax(1e-3 * gmax, 1e-12));
             werr = isnan(e) ? INFINITY : fmax(werr, e);   /* a failed call: NaN */
         }
@@ -304,6 +358,7 @@ int rt_gradcheck(rt_lib *lib, const char *fname, const char *gname, int nwrt,
         free(a[k].raw);
         free(orig[k].raw);
     }
+    free(snap);
     for (int j = 0; j < nx; j++) {
         free(x[j].raw);
         free((char *)xn[j]);
