@@ -620,6 +620,36 @@ static int cmd_run(const cli *c)
     return r;
 }
 
+/* Whether name is an identifier (a wrt name goes into .ft source text). */
+static int is_identifier(const char *name)
+{
+    if (!(*name == '_' || (*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z')))
+        return 0;
+    for (const char *q = name; *q; q++)
+        if (!(*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+              (*q >= '0' && *q <= '9')))
+            return 0;
+    return 1;
+}
+
+/* PROG.ft's source with `grad FUNC wrt X, ... -> FUNC_gradcheck` appended
+ * (NULL if it cannot be read), so that the gradient is taken where a
+ * `grad` declaration's is, on the cleaned AST before the schedules and the
+ * auto-scheduler (differentiating the auto-scheduled function instead made
+ * the gradient's dependence analysis slow on unrolled, fused loops). */
+static ft_source *gradcheck_source(ft_ctx *ctx, const char *path, const char *func,
+                                   int nwrt, const char **wrt)
+{
+    ft_source *src = ft_source_read(ctx, path);
+    if (!src)
+        return NULL;
+    char *text = ft_fmt(ctx, "%s\ngrad %s wrt ", src->text, func);
+    for (int i = 0; i < nwrt; i++)
+        text = ft_fmt(ctx, "%s%s%s", text, i ? ", " : "", wrt[i]);
+    text = ft_fmt(ctx, "%s -> %s_gradcheck\n", text, func);
+    return ft_source_from_string(ctx, path, text);
+}
+
 /* ftc gradcheck PROG.ft FUNC wrt X...: build PROG in f64 with the gradient
  * of FUNC and compare it with finite differences (runtime/gradcheck.c). */
 static int cmd_gradcheck(const cli *c)
@@ -627,6 +657,8 @@ static int cmd_gradcheck(const cli *c)
     if (strcmp(c->pos[3], "wrt"))
         return cli_error(EXIT_USAGE, "`ftc gradcheck PROG.ft FUNC wrt X...`: expected `wrt` "
                          "after the function name");
+    if (!is_identifier(c->pos[2]))
+        return cli_error(EXIT_USAGE, "`ftc gradcheck`: '%s' is not a function name", c->pos[2]);
     int nwrt = 0, nargs = 0;
     const char **wrt = calloc((size_t)c->npos, sizeof *wrt);
     char **args = calloc((size_t)c->npos, sizeof *args);
@@ -636,6 +668,14 @@ static int cmd_gradcheck(const cli *c)
         else
             wrt[nwrt++] = c->pos[i];
     }
+    for (int i = 0; i < nwrt; i++)
+        if (!is_identifier(wrt[i])) {
+            int r = cli_error(EXIT_USAGE, "`ftc gradcheck`: '%s' is not a parameter name",
+                              wrt[i]);
+            free(wrt);
+            free(args);
+            return r;
+        }
     const char *tmp = getenv("TMPDIR");
     char *dir = NULL, *so = NULL;
     int r = EXIT_ERR;
@@ -643,16 +683,10 @@ static int cmd_gradcheck(const cli *c)
     if (ctx && asprintf(&dir, "%s/ftc-gc-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= 0 &&
         mkdtemp(dir)) {
         cli_to_ctx(c, ctx);
-        ast_program *p = compile_file(ctx, c->pos[1], NULL);
-        ast_func *f = NULL;
-        for (int i = 0; p && i < p->nfuncs; i++)
-            if (!strcmp(p->funcs[i]->name, c->pos[2]))
-                f = p->funcs[i];
-        if (p && !f)
-            fprintf(stderr, "ftc gradcheck: no exported function `%s`\n", c->pos[2]);
-        const char *gname = f ? ft_fmt(ctx, "%s_gradcheck", f->name) : NULL;
-        if (f && !ad_grad_func(ctx, p, f, nwrt, wrt, AD_TAPE_AUTO, gname, f->loc) &&
-            asprintf(&so, "%s/libgc.so", dir) >= 0 && !cg_build_library(ctx, p, so)) {
+        ft_source *src = gradcheck_source(ctx, c->pos[1], c->pos[2], nwrt, wrt);
+        ast_program *p = src ? ft_compile(ctx, src, NULL, NULL) : NULL;
+        const char *gname = ft_fmt(ctx, "%s_gradcheck", c->pos[2]);
+        if (p && asprintf(&so, "%s/libgc.so", dir) >= 0 && !cg_build_library(ctx, p, so)) {
             char err[1024];
             rt_lib *lib = rt_open(so, err, sizeof err);
             if (!lib)

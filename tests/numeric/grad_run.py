@@ -1,0 +1,176 @@
+#!/usr/bin/python3
+"""Gradient checks (`ftc gradcheck`, f64, largest relative error < 1e-6).
+
+    /usr/bin/python3 tests/numeric/grad_run.py PATH/TO/ftc SOURCE_ROOT [-k SUBSTRING] [-v]
+
+- The functions of tests/numeric/grad/stdlib_*.ft (each stdlib function
+  and intrinsic, called on its own inputs; one function per file, as
+  gradcheck compiles the whole file), wrt every float input.  The inputs are written here as .npy files: within one
+  function every element has a distinct magnitude in [0.1, 1] (spacing
+  0.9 / elements, far above gradcheck's steps of 1e-5) and a random sign, so
+  no input sits on a kink (relu and abs at 0, ties of max/min and of the max
+  pools); inputs named p* are positive ([0.5, 1.4]: ln, sqrt, pow's base,
+  divisors).
+- The bench workloads (bench/ft: SubdivNet, Longformer, GAT, SoftRas) wrt
+  every float input, on small inputs of bench/data.py (two data seeds, two
+  output-weight seeds each), and tests/numeric/grad/branchy.ft (data-
+  dependent branches, gathers and scatters through index tensors).
+
+Prints `ok NAME` or `FAIL NAME: why` per case, then `N passed, M failed`;
+exits 1 if any case failed.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+TIMEOUT = 300
+LIMIT = 1e-6
+
+if len(sys.argv) < 3:
+    sys.exit(__doc__)
+FTC = os.path.abspath(sys.argv[1])
+ROOT = os.path.abspath(sys.argv[2])
+FILTER = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else ""
+VERBOSE = "-v" in sys.argv
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+
+import data  # noqa: E402
+
+
+class Fail(Exception):
+    pass
+
+
+def gradcheck(path, func, wrt, sizes, arrays, seed, defines=()):
+    """ftc gradcheck of FUNC in PATH wrt WRT with the given sizes and input
+    arrays (floats written as f64, as the promoted library takes them) and
+    output-weight seed; fails unless every wrt tensor's largest relative
+    error is below LIMIT."""
+    with tempfile.TemporaryDirectory(prefix="ftc-grad-") as d:
+        args = [FTC, "gradcheck", path, func, "wrt", *wrt, "--seed", str(seed)]
+        args += [f"{k}={v}" for k, v in sizes.items()]
+        for k, v in arrays.items():
+            p = os.path.join(d, k + ".npy")
+            np.save(p, v.astype(np.float64) if v.dtype.kind == "f" else v)
+            args.append(f"{k}={p}")
+        for D in defines:
+            args += ["-D", D]
+        try:
+            r = subprocess.run(args, capture_output=True, text=True, errors="replace",
+                               timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise Fail(f"ftc gradcheck timed out after {TIMEOUT} s")
+    errs = {}
+    for line in r.stdout.splitlines():
+        m = re.match(r"gradcheck \w+ wrt (\w+): .* largest relative error (\S+)$", line)
+        if m:
+            errs[m.group(1)] = float(m.group(2))
+    cmd = (" (" + " ".join(args) + ")") if VERBOSE else ""
+    if sorted(errs) != sorted(wrt):
+        raise Fail(f"ftc gradcheck exited {r.returncode}, checked {sorted(errs)}: "
+                   f"{r.stderr.strip()[-600:]}{cmd}")
+    bad = {k: v for k, v in errs.items() if not v < LIMIT}
+    if bad or r.returncode != 0:
+        raise Fail(f"relative errors {bad or errs} (exit {r.returncode}){cmd}")
+    return max(errs.values())
+
+
+# --- the stdlib functions ---------------------------------------------------
+
+GRAD = os.path.join(ROOT, "tests", "numeric", "grad")
+
+
+def stdlib_inputs(text, func):
+    """The float `in` parameters of FUNC in the .ft text: {name: shape}."""
+    m = re.search(r"export func " + func + r"\((.*?)\):\n", text, re.S)
+    params = {}
+    for name, shape in re.findall(r"(\w+): f32(?:\[([^\]]*)\])? in", m.group(1)):
+        params[name] = tuple(int(s) for s in shape.split(",")) if shape else ()
+    return params
+
+
+def stdlib_case(func, seed):
+    """gradcheck of FUNC wrt every float input on kink-free inputs."""
+    path = os.path.join(GRAD, f"stdlib_{func}.ft")
+    params = stdlib_inputs(open(path).read(), func)
+    rng = np.random.default_rng(seed)
+    sizes = [int(np.prod(s)) for s in params.values()]
+    total = sum(sizes)
+    mags = 0.1 + 0.9 * (rng.permutation(total) + 0.5) / total
+    arrays, at = {}, 0
+    for (name, shape), n in zip(params.items(), sizes):
+        v = mags[at:at + n]
+        at += n
+        v = v + 0.4 if name.startswith("p") else v * rng.choice([-1.0, 1.0], n)
+        arrays[name] = v.reshape(shape)
+    return gradcheck(path, func, list(params), {}, arrays, seed)
+
+
+# --- the bench workloads and the branchy program ---------------------------
+
+BENCH = os.path.join(ROOT, "bench", "ft")
+
+
+def bench_case(name, make, kwargs, wrt, defines, seed):
+    sizes, arrays = make(**kwargs, seed=seed)
+    worst = 0
+    for r_seed in (seed, seed + 10):
+        worst = max(worst, gradcheck(os.path.join(BENCH, name + ".ft"), name, wrt, sizes,
+                                     arrays, r_seed, defines))
+    return worst
+
+
+def branchy_case(seed):
+    """tests/numeric/grad/branchy.ft: random idx (some repeated), x, w."""
+    rng = np.random.default_rng(seed)
+    n, m = 16, 6
+    arrays = {"idx": rng.integers(0, m, n).astype(np.int32),
+              "x": rng.uniform(-1, 1, m), "w": rng.uniform(-1, 1, n)}
+    path = os.path.join(GRAD, "branchy.ft")
+    return gradcheck(path, "branchy", ["x", "w"], {"n": n, "m": m}, arrays, seed)
+
+
+CASES = []
+for fn in ("ew_binary", "ew_unary", "creation", "reductions", "linalg",
+           "softmax_intrinsics", "conv", "pools"):
+    CASES.append((f"stdlib/{fn}", lambda fn=fn: stdlib_case(fn, 1)))
+BENCH_CASES = [
+    ("subdivnet", data.make_subdivnet, dict(n_faces=20, in_feats=4, out_feats=3),
+     ["e", "w0", "w1", "w2", "w3"], ()),
+    ("longformer", data.make_longformer, dict(n_heads=2, seq_len=40, feat_len=8, dilation=2),
+     ["q", "k", "v"], ("W=4",)),
+    ("gat", data.make_gat, dict(n=40, avg_deg=4, feat_len=8),
+     ["x", "weight", "attn_l", "attn_r"], ()),
+    ("softras", data.make_softras, dict(n_faces=20, h=8, w=8), ["verts"], ()),
+]
+for name, make, kw, wrt, defs in BENCH_CASES:
+    for s in (1, 2):
+        CASES.append((f"bench/{name}[data seed {s}]",
+                      lambda a=(name, make, kw, wrt, defs, s): bench_case(*a)))
+for s in (1, 2, 3):
+    CASES.append((f"branchy[seed {s}]", lambda s=s: branchy_case(s)))
+
+
+def main():
+    passed = failed = 0
+    for name, fn in CASES:
+        if FILTER not in name:
+            continue
+        try:
+            worst = fn()
+        except Fail as e:
+            print(f"FAIL {name}: {e}", flush=True)
+            failed += 1
+        else:
+            print(f"ok {name} (largest relative error {worst:.3g})", flush=True)
+            passed += 1
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
