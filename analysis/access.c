@@ -228,7 +228,19 @@ typedef struct walk {
     int pos_cap;
     int counter;             /* pre-order number of the next statement */
     an_stmt_info *cur;       /* the statement whose Loads are collected */
+    ft_vec path;             /* an_collect_accesses_in: root and the statements
+                                enclosing it (empty: the whole function) */
+    int in;                  /* the walk is inside root (or there is none) */
+    isl_set *domain;         /* owned: the domain of the current loops and
+                                conditions (a statement's, renamed), NULL
+                                until needed after they change */
 } walk;
+
+/* The loops or conditions changed: the cached domain is stale. */
+static void domain_changed(walk *w)
+{
+    w->domain = isl_set_free(w->domain);
+}
 
 /* The tensor called name, innermost first. */
 static tensor *find_tensor(walk *w, const char *name)
@@ -388,8 +400,10 @@ static an_stmt_info *begin_stmt(walk *w, ast_stmt *s, int self_pos)
     while (!s->label && label_taken(w->labels, name))   /* a label `S<n>` has it */
         name = ft_fmt(ctx, "%s_", name);
     isl_space *sp = stmt_space(w, name);
-    an_stmt_info *info = an_add_stmt(w->a, name, current_domain(w, sp),
-                                     stmt_schedule(w, sp, self_pos));
+    if (!w->domain)            /* shared by the statements of one context */
+        w->domain = current_domain(w, sp);
+    isl_set *dom = isl_set_set_tuple_name(isl_set_copy(w->domain), name);
+    an_stmt_info *info = an_add_stmt(w->a, name, dom, stmt_schedule(w, sp, self_pos));
     isl_space_free(sp);
     info->stmt = s;
     info->nanc = w->anc.len;
@@ -455,6 +469,7 @@ static void add_access(walk *w, an_acc_kind kind, ast_reduce_op op, const char *
     if (acc) {
         acc->stmt = s;
         acc->load = load;
+        acc->scope_depth = t->scope_depth;
     }
 }
 
@@ -480,8 +495,10 @@ static void walk_stmt(walk *w, ast_stmt *s);
 static void walk_loop_body(walk *w, ast_stmt *s)
 {
     ft_vec_push(w->a->ctx, &w->loops, s);
+    domain_changed(w);
     walk_stmt(w, s->u.loop.body);
     w->loops.len--;
+    domain_changed(w);
 }
 
 /* The branches of an If, each under its side of the condition. */
@@ -491,14 +508,17 @@ static void walk_branches(walk *w, ast_stmt *s)
     cond_entry *c = ft_alloc(ctx, sizeof *c);
     *c = (cond_entry){s->u.branch.cond, 1};
     ft_vec_push(ctx, &w->conds, c);
+    domain_changed(w);
     walk_stmt(w, s->u.branch.then);
     if (s->u.branch.other) {
         cond_entry *e = ft_alloc(ctx, sizeof *e);
         *e = (cond_entry){s->u.branch.cond, 0};
         w->conds.items[w->conds.len - 1] = e;
+        domain_changed(w);
         walk_stmt(w, s->u.branch.other);
     }
     w->conds.len--;
+    domain_changed(w);
 }
 
 /* A statement that is one instance per iteration: Store, Reduce, Assert,
@@ -548,12 +568,71 @@ static void walk_children(walk *w, ast_stmt *s)
     w->anc.len--;
 }
 
+/* Whether s is root or encloses it (an_collect_accesses_in). */
+static int on_path(const walk *w, const ast_stmt *s)
+{
+    for (int i = 0; i < w->path.len; i++)
+        if (w->path.items[i] == s)
+            return 1;
+    return 0;
+}
+
+/* Records the names of the VarDefs under a skipped statement. */
+typedef struct name_walk {
+    ast_visitor v;
+    walk *w;
+} name_walk;
+
+static int name_walk_cb(ast_visitor *v, ast_stmt *s)
+{
+    walk *w = ((name_walk *)v)->w;
+    if (s->kind == AST_VARDEF)
+        ft_vec_push(w->a->ctx, &w->used_names, (void *)s->u.def.name);
+    return 1;
+}
+
+/* A skipped statement's tensors still take their names (push_tensor), so
+ * that the tensors kept are named as in a whole walk (messages alike). */
+static void skip_names(walk *w, ast_stmt *s)
+{
+    name_walk nw = {.v.stmt = name_walk_cb, .w = w};
+    ast_visit(s, &nw.v);
+}
+
+/* Outside root: a statement off the way to root is skipped (it has no
+ * instance inside root); one enclosing root records no instances of its
+ * own but sets up what root's statements see (loops, conditions,
+ * tensors); root itself is walked whole.  The schedule constants of the
+ * statements kept differ from a whole walk's, but only by the same amount
+ * before root's level, so their order is the same. */
+static void walk_path(walk *w, ast_stmt *s)
+{
+    if (!on_path(w, s)) {
+        skip_names(w, s);
+        return;
+    }
+    if (s == w->path.items[w->path.len - 1]) {
+        w->in = 1;
+        walk_stmt(w, s);
+        w->in = 0;
+        return;
+    }
+    int self = w->counter++;
+    if (s->kind == AST_FOR)
+        w->pos[w->loops.len] = 2 * self + 1;
+    walk_children(w, s);
+}
+
 /* Walk one statement: its own instances (a For's bounds, an If's
  * condition, a leaf), then its children. */
 static void walk_stmt(walk *w, ast_stmt *s)
 {
     if (!s)
         return;
+    if (!w->in) {
+        walk_path(w, s);
+        return;
+    }
     int self = w->counter++;
     if (s->kind == AST_FOR) {
         w->cur = begin_stmt(w, s, 2 * self);
@@ -605,12 +684,46 @@ static isl_space *func_params(isl_ctx *isl, ast_func *f)
     return sp;
 }
 
+/* Find the statements from s down to root (root last) into path; 1 when
+ * root is under s. */
+static int find_path(ft_ctx *ctx, ast_stmt *s, const ast_stmt *root, ft_vec *path)
+{
+    if (!s)
+        return 0;
+    ft_vec_push(ctx, path, s);
+    if (s == root)
+        return 1;
+    int found = 0;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n && !found; i++)
+            found = find_path(ctx, s->u.seq.stmts[i], root, path);
+        break;
+    case AST_FOR: found = find_path(ctx, s->u.loop.body, root, path); break;
+    case AST_VARDEF: found = find_path(ctx, s->u.def.body, root, path); break;
+    case AST_IF:
+        found = find_path(ctx, s->u.branch.then, root, path) ||
+                find_path(ctx, s->u.branch.other, root, path);
+        break;
+    default: break;
+    }
+    if (!found)
+        path->len--;
+    return found;
+}
+
 an_accesses *an_collect_accesses(ft_ctx *ctx, ast_func *f)
+{
+    return an_collect_accesses_in(ctx, f, NULL);
+}
+
+an_accesses *an_collect_accesses_in(ft_ctx *ctx, ast_func *f, const ast_stmt *root)
 {
     isl_ctx *isl = ft_isl(ctx);
     an_accesses *a = an_accesses_new(ctx, isl);
     a->func = f;
-    walk w = {.v.expr = walk_expr, .a = a};
+    walk w = {.v.expr = walk_expr, .a = a, .in = !root};
+    int found = !root || find_path(ctx, f->body, root, &w.path);
     w.params = func_params(isl, f);
     isl_set_free(a->context);
     a->context = sizes_context(w.params);
@@ -622,7 +735,9 @@ an_accesses *an_collect_accesses(ft_ctx *ctx, ast_func *f)
             push_tensor(&w, f->params[i].name, f->params[i].ndim, f->params[i].shape, 0);
     label_state ls = {.v.stmt = collect_label, .ctx = ctx, .labels = &w.labels};
     ast_visit(f->body, &ls.v);
-    walk_stmt(&w, f->body);
+    if (found)                 /* else root is not in f: no statements */
+        walk_stmt(&w, f->body);
+    isl_set_free(w.domain);
     isl_space_free(w.params);
     return a;
 }

@@ -59,6 +59,8 @@ typedef struct an_access {
     const char *var;         /* the tensor's tuple name (its .ft name, made
                                 unique per VarDef when a name is reused) */
     int exact;               /* 0 when over-approximated */
+    int scope_depth;         /* loops around the tensor's VarDef (0: a
+                                parameter, or built from isl text) */
     isl_map *rel;            /* owned: { S[i] -> var[x] }, domain included */
     isl_map *tagged;         /* owned: { [S[i] -> R<k>[]] -> var[x] } */
 } an_access;
@@ -92,6 +94,11 @@ typedef struct an_accesses {
 /* Collect the accesses of f.  Returns NULL (with an error through ctx) only
  * when isl fails. */
 an_accesses *an_collect_accesses(ft_ctx *ctx, ast_func *f);
+/* The same for the statements inside root (root included) only: what a
+ * question about root needs, at a cost that grows with root's body, not
+ * with f.  The schedules order these statements as the whole walk does
+ * (their constants differ).  No statements when root is not in f. */
+an_accesses *an_collect_accesses_in(ft_ctx *ctx, ast_func *f, const ast_stmt *root);
 
 /* An empty table, for building from isl text (see tests/unit/test_deps_isl.c):
  * add statements and accesses with the two functions after it. */

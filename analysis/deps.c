@@ -157,7 +157,7 @@ static isl_stat collect_one(__isl_take isl_map *m, void *user)
 }
 
 /* Sort key: kind, then source and sink in access order, then tensor. */
-static int dep_cmp(const void *x, const void *y)
+int an_dep_cmp(const void *x, const void *y)
 {
     const an_dep *a = *(an_dep *const *)x, *b = *(an_dep *const *)y;
     if (a->kind != b->kind)
@@ -183,7 +183,7 @@ static int collect_deps(an_deps *d)
     for (int i = 0; i < d->n; i++)
         d->deps[i]->rel = isl_map_coalesce(d->deps[i]->rel);
     if (d->n)
-        qsort(d->deps, (size_t)d->n, sizeof *d->deps, dep_cmp);
+        qsort(d->deps, (size_t)d->n, sizeof *d->deps, an_dep_cmp);
     return 0;
 }
 
@@ -317,7 +317,7 @@ char *an_dep_text(const an_deps *d, const an_dep *dep)
 /* ----------------------------------------------------------- queries */
 
 /* { t -> t' : t = t' before level, t < t' at level } on n time dims. */
-static isl_map *carried_time(isl_ctx *isl, int n, int level)
+__isl_give isl_map *an_carried_time(isl_ctx *isl, int n, int level)
 {
     isl_space *sp = isl_space_alloc(isl, 0, (unsigned)n, (unsigned)n);
     isl_map *m = isl_map_universe(sp);
@@ -361,7 +361,7 @@ int an_carried_at(const an_deps *d, __isl_keep isl_union_set *filter, int level,
                   int with_red, char **witness)
 {
     const an_accesses *a = d->acc;
-    isl_map *time = carried_time(a->isl, a->sched_dims, level);
+    isl_map *time = an_carried_time(a->isl, a->sched_dims, level);
     int found = 0;
     for (int i = 0; i < d->n && !found; i++) {
         const an_dep *dep = d->deps[i];
@@ -391,6 +391,8 @@ int an_carried_at(const an_deps *d, __isl_keep isl_union_set *filter, int level,
 static int loop_level(const an_deps *d, const ast_stmt *loop)
 {
     const an_accesses *a = d->acc;
+    if (d->loop && d->loop != loop)
+        return -1;             /* an_loop_deps of another loop: not known */
     for (int i = 0; i < a->nstmts; i++)
         if (a->stmts[i]->stmt == loop && loop->kind == AST_FOR)
             return 2 * a->stmts[i]->depth + 1;
@@ -412,7 +414,7 @@ int an_loop_carries_dep(const an_deps *d, const ast_stmt *loop, char **witness)
  * (affine indices: exact = 1) or inexact (random access: exact = 0). */
 static int carried_reduction(const an_deps *d, isl_union_set *filter, int level, int exact)
 {
-    isl_map *time = carried_time(d->acc->isl, d->acc->sched_dims, level);
+    isl_map *time = an_carried_time(d->acc->isl, d->acc->sched_dims, level);
     int found = 0;
     for (int i = 0; i < d->n && !found; i++) {
         const an_dep *dep = d->deps[i];
@@ -480,6 +482,8 @@ int an_deps_between(const an_deps *d, const ast_stmt *s, const ast_stmt *t,
 {
     const an_accesses *a = d->acc;
     *out = (an_between){0};
+    if (d->loop)
+        return -1;             /* an_loop_deps holds one loop's carried pairs only */
     int n = 0;
     for (int i = 0; i < d->n; i++) {
         const an_dep *dep = d->deps[i];
@@ -518,6 +522,8 @@ static isl_union_map *reversed_pairs(const an_dep *dep, isl_union_map *new_sched
 int an_order_reverses_dep(const an_deps *d, __isl_keep isl_union_map *new_sched,
                           char **witness)
 {
+    if (d->loop)
+        return -1;             /* an_loop_deps holds one loop's carried pairs only */
     int found = 0;
     for (int i = 0; i < d->n && !found; i++) {
         const an_dep *dep = d->deps[i];

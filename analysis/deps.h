@@ -54,6 +54,8 @@ typedef struct an_deps {
     an_dep **deps;
     int shared;              /* holders besides the first (deps_cache.c):
                                 an_deps_free only counts them down */
+    const ast_stmt *loop;    /* an_loop_deps: only the pairs this loop
+                                carries (tagged[] NULL); NULL: all of them */
 } an_deps;
 
 /* The dependences of the accesses a (which must outlive the result). */
@@ -61,6 +63,19 @@ an_deps *an_compute_deps(an_accesses *a);
 /* Collect f's accesses and compute their dependences (owning both). */
 an_deps *an_func_deps(ft_ctx *ctx, ast_func *f);
 void an_deps_free(an_deps *d);
+
+/* deps_loop.c: the dependences loop (a For of f) carries, computed from
+ * the accesses of the statements inside it only, at a cost that grows with
+ * its body rather than with f: what an_loop_parallel, an_loop_carries_dep
+ * and an_loop_affine_collisions need about that loop, with the same
+ * answers as on an_func_deps(f).  Questions about other loops, and
+ * an_deps_between / an_order_reverses_dep, return errors on it (-1,
+ * AN_PAR_ERROR).  NULL after an error reported through ctx. */
+an_deps *an_loop_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *loop);
+/* { t -> t' : t = t' before level, t < t' at level } on n time dims. */
+__isl_give isl_map *an_carried_time(isl_ctx *isl, int n, int level);
+/* qsort order of dependence lists (an_dep **): kind, source, sink, tensor. */
+int an_dep_cmp(const void *x, const void *y);
 
 /* deps_cache.c: between begin and end, an_func_deps hands out its last
  * result again (shared; each holder still calls an_deps_free) while the
@@ -73,6 +88,12 @@ void an_deps_cache_end(ft_ctx *ctx);
 an_deps *an_deps_cache_find(ft_ctx *ctx, const ast_func *f, char **key, size_t *len);
 /* Remember d (one more reference) for f's version key (taken). */
 void an_deps_cache_store(ft_ctx *ctx, const ast_func *f, an_deps *d, char *key, size_t len);
+/* The same for the an_loop_deps of loop in f (loop NULL: an_func_deps);
+ * results of one version are kept together, a new version drops them. */
+an_deps *an_deps_cache_find_loop(ft_ctx *ctx, const ast_func *f, const ast_stmt *loop,
+                                 char **key, size_t *len);
+void an_deps_cache_store_loop(ft_ctx *ctx, const ast_func *f, const ast_stmt *loop, an_deps *d,
+                              char *key, size_t len);
 
 /* One function per kind: tagged relations [S[i] -> R<k>[]] -> [T[j] -> R<l>[]]
  * (same-operator reduction pairs left out of the first three). */

@@ -1,5 +1,5 @@
-/* deps_cache.c - reuse of an_func_deps results while a function is
- * unchanged.
+/* deps_cache.c - reuse of an_func_deps and an_loop_deps results while a
+ * function is unchanged.
  *
  * The auto-scheduler asks many questions of one version of a function (is
  * this loop parallel, may that one be vectorized), and every primitive it
@@ -9,7 +9,10 @@
  * result per function and hands it out again (shared, see an_deps.shared)
  * as long as the function is the same: same printed body and the same
  * statement and expression nodes (the dependences point at AST nodes, so a
- * clone of the body, even printed alike, is a new version).
+ * clone of the body, even printed alike, is a new version).  The
+ * dependences of its loops (an_loop_deps) are kept alongside, one entry
+ * per loop asked about, until the version changes: a pass asks whether a
+ * loop is parallel, then the primitive it calls asks again.
  */
 #include "deps.h"
 
@@ -18,12 +21,20 @@
 
 #include "../ast/visit.h"
 
-/* One cached result. */
+/* The dependences a loop carries (an_loop_deps), one reference held. */
+typedef struct loop_entry {
+    const ast_stmt *loop;
+    an_deps *deps;
+} loop_entry;
+
+/* The cached results for one version of one function. */
 typedef struct an_deps_cache {
-    const ast_func *f;       /* the function of deps (NULL: empty) */
+    const ast_func *f;       /* the function (NULL: empty) */
     char *key;               /* owned (malloc): the version's fingerprint */
     size_t len;
-    an_deps *deps;           /* one reference held by the cache */
+    an_deps *deps;           /* its an_func_deps, or NULL; one reference */
+    int nloops, cap;
+    loop_entry *loops;       /* owned (malloc): its an_loop_deps so far */
 } an_deps_cache;
 
 /* Writes the address of every node the walk meets. */
@@ -57,10 +68,13 @@ static char *version_key(const ast_func *f, size_t *len)
     return buf;
 }
 
-/* Drop the cached result, if any. */
+/* Drop the cached results, if any. */
 static void cache_clear(an_deps_cache *c)
 {
     an_deps_free(c->deps);
+    for (int i = 0; i < c->nloops; i++)
+        an_deps_free(c->loops[i].deps);
+    free(c->loops);
     free(c->key);
     *c = (an_deps_cache){0};
 }
@@ -80,29 +94,86 @@ void an_deps_cache_end(ft_ctx *ctx)
     ctx->deps_cache = NULL;
 }
 
-an_deps *an_deps_cache_find(ft_ctx *ctx, const ast_func *f, char **key, size_t *len)
+/* Whether the cache holds results of f's version key. */
+static int same_version(const an_deps_cache *c, const ast_func *f, const char *key, size_t len)
+{
+    return key && c->f == f && c->key && c->len == len && memcmp(c->key, key, len) == 0;
+}
+
+/* The cached result for (f, loop) in c (loop NULL: the whole function). */
+static an_deps *cached(const an_deps_cache *c, const ast_stmt *loop)
+{
+    if (!loop)
+        return c->deps;
+    for (int i = 0; i < c->nloops; i++)
+        if (c->loops[i].loop == loop)
+            return c->loops[i].deps;
+    return NULL;
+}
+
+an_deps *an_deps_cache_find_loop(ft_ctx *ctx, const ast_func *f, const ast_stmt *loop,
+                                 char **key, size_t *len)
 {
     an_deps_cache *c = ctx->deps_cache;
     *key = NULL;
     if (!c)
         return NULL;
     *key = version_key(f, len);
-    if (!*key || c->f != f || !c->deps || c->len != *len || memcmp(c->key, *key, *len) != 0)
+    an_deps *d = same_version(c, f, *key, *len) ? cached(c, loop) : NULL;
+    if (!d)
         return NULL;
     free(*key);
     *key = NULL;
-    c->deps->shared++;
-    return c->deps;
+    d->shared++;
+    return d;
+}
+
+an_deps *an_deps_cache_find(ft_ctx *ctx, const ast_func *f, char **key, size_t *len)
+{
+    return an_deps_cache_find_loop(ctx, f, NULL, key, len);
+}
+
+/* Add d (one more reference) as loop's entry; 0 when out of memory. */
+static int add_loop(an_deps_cache *c, const ast_stmt *loop, an_deps *d)
+{
+    if (c->nloops == c->cap) {
+        int cap = c->cap ? 2 * c->cap : 8;
+        loop_entry *l = realloc(c->loops, sizeof *l * (size_t)cap);
+        if (!l)
+            return 0;
+        c->loops = l;
+        c->cap = cap;
+    }
+    c->loops[c->nloops++] = (loop_entry){loop, d};
+    d->shared++;
+    return 1;
+}
+
+void an_deps_cache_store_loop(ft_ctx *ctx, const ast_func *f, const ast_stmt *loop, an_deps *d,
+                              char *key, size_t len)
+{
+    an_deps_cache *c = ctx->deps_cache;
+    if (!c || !d || !key || (same_version(c, f, key, len) && cached(c, loop))) {
+        free(key);
+        return;
+    }
+    if (same_version(c, f, key, len)) {
+        free(key);             /* another result for the version held */
+    } else {
+        cache_clear(c);
+        c->f = f;
+        c->key = key;
+        c->len = len;
+    }
+    if (!loop) {
+        c->deps = d;
+        d->shared++;
+    } else {
+        add_loop(c, loop, d);
+    }
 }
 
 void an_deps_cache_store(ft_ctx *ctx, const ast_func *f, an_deps *d, char *key, size_t len)
 {
-    an_deps_cache *c = ctx->deps_cache;
-    if (!c || !d || !key) {
-        free(key);
-        return;
-    }
-    cache_clear(c);
-    *c = (an_deps_cache){f, key, len, d};
-    d->shared++;
+    an_deps_cache_store_loop(ctx, f, NULL, d, key, len);
 }

@@ -43,7 +43,14 @@ typedef struct ft_options {
     const char *arch;        /* --arch: the nvcc -arch value (NULL: sm_90) */
     int check_refusals;      /* --check-refusals: a refused schedule line must
                                 leave its function unchanged (testing) */
+    int time_passes;         /* --time-passes: CPU time per pass (timer.h) */
 } ft_options;
+
+/* A growable array of pointers in arena memory. */
+typedef struct ft_vec {
+    void **items;
+    int len, cap;
+} ft_vec;
 
 typedef struct ft_ctx {
     ft_arena *arena;
@@ -56,6 +63,7 @@ typedef struct ft_ctx {
     struct an_deps_cache *deps_cache;  /* analysis/deps_cache.c (NULL: off) */
     ft_options opts;
     struct isl_ctx *isl;     /* created on first use by ft_isl, freed with ctx */
+    ft_vec timings;          /* --time-passes: ft_timing * (timer.c) */
 } ft_ctx;
 
 /* Create a context whose diagnostics go to stderr. */
@@ -91,11 +99,6 @@ void ft_note(ft_ctx *ctx, ft_loc loc, const char *fmt, ...)
 /* "not supported yet" error for a construct that parses but is not built. */
 void ft_unsupported(ft_ctx *ctx, ft_loc loc, const char *what);
 
-/* A growable array of pointers in arena memory. */
-typedef struct ft_vec {
-    void **items;
-    int len, cap;
-} ft_vec;
 void ft_vec_push(ft_ctx *ctx, ft_vec *v, void *item);
 
 #endif

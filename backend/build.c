@@ -15,14 +15,17 @@
 #include "cg.h"
 
 #include "../transforms/lib_gemm.h"
+#include "../ast/timer.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -237,6 +240,34 @@ static int cg_run_compiler(ft_ctx *ctx, char **argv, const char *log_path)
     return 1;
 }
 
+/* Seconds of the wall clock (CLOCK_MONOTONIC). */
+static double cg_wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* CPU seconds (user + system) of the children waited for so far. */
+static double cg_children_cpu(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
+        return 0;
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
+/* cg_run_compiler, its CPU and wall time recorded for --time-passes. */
+static int cg_timed_compiler(ft_ctx *ctx, char **argv, const char *log_path)
+{
+    double wall = cg_wall_seconds(), cpu = cg_children_cpu();
+    int r = cg_run_compiler(ctx, argv, log_path);
+    ft_time_add(ctx, "cc (its CPU)", cg_children_cpu() - cpu);
+    ft_time_add(ctx, "cc (wall)", cg_wall_seconds() - wall);
+    return r;
+}
+
 /* Move the finished library and header into place; on failure neither is
  * left there. */
 static int cg_install(ft_ctx *ctx, cg_temps *t, const char *so_path, const char *h_path)
@@ -271,10 +302,12 @@ static int cg_build_steps(ft_ctx *ctx, const ast_program *p, const char *so_path
         !(t->so_tmp = cg_mktemp(ctx, ft_fmt(ctx, "%s/.%s.so.XXXXXX", dir, base), 0)) ||
         !(t->h_tmp = cg_mktemp(ctx, ft_fmt(ctx, "%s/.%s.h.XXXXXX", dir, base), 0)))
         return 1;
+    double t0 = ft_cpu_seconds();
     if (cg_write_file(ctx, p, t->c_path, NULL) || cg_write_file(ctx, p, t->h_tmp, base))
         return 1;
+    ft_time_mark(ctx, "emit C", t0);
     char **cmd = cg_command(ctx, t->c_path, t->so_tmp, xf_program_uses_lib(p));
-    if (!cmd || cg_run_compiler(ctx, cmd, t->log_path))
+    if (!cmd || cg_timed_compiler(ctx, cmd, t->log_path))
         return 1;
     return cg_install(ctx, t, so_path, cg_header_path(ctx, so_path));
 }

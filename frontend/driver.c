@@ -15,6 +15,7 @@
 #include "simplify.h"
 #include "deps.h"
 #include "ad.h"
+#include "timer.h"
 
 const char *const ft_pass_names[] = {"lower", "simplify", "retarget", "prop_temps",
                                      "remove_copies", "shrink_vars", "hoist", "remove_dead",
@@ -75,12 +76,15 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
 {
     /* lang/: tokens (re2c) and the parse tree (Lemon).  Leaves: a PT_FILE,
      * with the blocks of a --schedule file appended. */
+    double t = ft_cpu_seconds();
     pt_node *file = ft_parse(ctx, src);
     if (file && sched && !append_schedules(ctx, file, sched))
         return NULL;
+    t = ft_time_mark(ctx, "parse", t);
     const pt_node **libs = file ? parse_stdlib(ctx) : NULL;
     if (!libs)
         return NULL;
+    t = ft_time_mark(ctx, "parse stdlib", t);
 
     /* frontend/lower.c: names, types, shapes, constants, tensor-level code,
      * inlining of calls (the stdlib's too) and partial evaluation.  Leaves:
@@ -90,6 +94,7 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
     if (!p)
         return NULL;
     maybe_dump("lower", dump_after, dump_out, p);
+    t = ft_time_mark(ctx, "lower", t);
     /* autodiff/promote.c, --promote-f64 only (gradcheck): needs the AST.
      * Leaves: every f32 tensor and value f64. */
     if (ctx->opts.promote_f64)
@@ -100,6 +105,7 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
      * conditions, decided ifs and asserts removed (labels kept). */
     xf_simplify(ctx, p);
     maybe_dump("simplify", dump_after, dump_out, p);
+    t = ft_time_mark(ctx, "simplify", t);
 
     /* transforms/ cleanup passes (cleanup.h): they never fail, keep the
      * program's results and errors, and leave flat sequences with each
@@ -109,27 +115,33 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
      * to a visible tensor computed there directly (copy and VarDef gone). */
     xf_retarget(ctx, p);
     maybe_dump("retarget", dump_after, dump_out, p);
+    t = ft_time_mark(ctx, "retarget", t);
     /* prop_temps.c: needs the AST.  Leaves: single-use locals substituted
      * (their Store dropped, their VarDef left for remove_dead). */
     xf_propagate_temps(ctx, p);
     maybe_dump("prop_temps", dump_after, dump_out, p);
+    t = ft_time_mark(ctx, "prop_temps", t);
     /* remove_copies.c: needs the AST.  Leaves: reads of plain copies read
      * the source (the copy dropped, its VarDef left for remove_dead). */
     xf_remove_copies(ctx, p);
     maybe_dump("remove_copies", dump_after, dump_out, p);
+    t = ft_time_mark(ctx, "remove_copies", t);
     /* shrink_vars.c: needs the AST.  Leaves: locals declared in the
      * innermost loop holding their accesses, per-iteration dimensions
      * dropped, constant windows instead of whole dimensions. */
     xf_shrink_vars(ctx, p);
     maybe_dump("shrink_vars", dump_after, dump_out, p);
+    t = ft_time_mark(ctx, "shrink_vars", t);
     /* hoist.c: needs the AST.  Leaves: loop-invariant locals computed
      * before their loop. */
     xf_hoist_invariants(ctx, p);
     maybe_dump("hoist", dump_after, dump_out, p);
+    t = ft_time_mark(ctx, "hoist", t);
     /* remove_dead.c: needs the AST.  Leaves: no unread stores to locals, no
      * unused locals, no empty loops or branches. */
     xf_remove_dead(ctx, p);
     maybe_dump("remove_dead", dump_after, dump_out, p);
+    t = ft_time_mark(ctx, "remove_dead", t);
 
     /* autodiff/grad.c: the `grad` declarations.  Needs: the cleaned AST.
      * Leaves: g_fwd, g_bwd and g appended as exported functions (scheduled
@@ -137,19 +149,23 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
     if (ad_grad_program(ctx, p, file))
         return NULL;
     maybe_dump("grad", dump_after, dump_out, p);
+    t = ft_time_mark(ctx, "grad", t);
 
     /* transforms/schedule.c: the user's `schedule` blocks.  Needs: the AST.
      * Leaves: parallel loops marked, colliding reductions marked atomic. */
     if (xf_apply_schedules(ctx, p, file))
         return NULL;
     maybe_dump("schedule", dump_after, dump_out, p);
+    t = ft_time_mark(ctx, "schedule", t);
 
     /* transforms/sched_parallelize.c, CUDA target only: needs the
      * scheduled AST.  Leaves: in functions with no openmp, block or thread
      * loop, the outermost parallel loops marked openmp (grid-stride kernels
      * in backend/cg_cuda.c), colliding reductions atomic. */
-    if (ctx->opts.target_cuda)
+    if (ctx->opts.target_cuda) {
         xf_gpu_default(ctx, p);
+        t = ft_time_mark(ctx, "gpu_default", t);
+    }
 
     /* transforms/auto/: the auto-scheduler (auto.h), on the functions
      * without a schedule block; --no-auto skips it.  Needs: the AST.
@@ -163,6 +179,7 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
         ad_compose_combined(ctx, p, file);
     }
     maybe_dump("auto", dump_after, dump_out, p);
+    ft_time_mark(ctx, "auto (all)", t);
     return p;
 }
 

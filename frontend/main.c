@@ -19,6 +19,7 @@
 #include "frontend/driver.h"
 #include "runtime/rt.h"
 #include "autodiff/ad.h"
+#include "ast/timer.h"
 
 #ifndef FTC_VERSION
 #define FTC_VERSION "0.1.0"
@@ -42,6 +43,7 @@ typedef struct cli {
     int target_cuda;            /* --target cuda */
     int explain_tapes, promote_f64;   /* --explain-tapes, --promote-f64 */
     int check_refusals;         /* --check-refusals */
+    int time_passes;            /* --time-passes */
     const char *arch;           /* --arch */
     const char *dump_after, *schedule;
     int ndefines;
@@ -59,7 +61,7 @@ typedef enum cli_flag_id {
     F_HELP, F_VERSION, F_OUT, F_DEFINE, F_NO_AUTO, F_CC, F_CFLAGS, F_VERBOSE,
     F_EMIT, F_DUMP_AFTER, F_SCHEDULE, F_RANDOM, F_SEED, F_BENCH, F_OUT_DIR,
     F_PRINT, F_NO_PRINT, F_TARGET, F_ARCH, F_EXPLAIN_TAPES, F_PROMOTE_F64,
-    F_CHECK_REFUSALS
+    F_CHECK_REFUSALS, F_TIME_PASSES
 } cli_flag_id;
 
 typedef struct cli_flag {
@@ -86,6 +88,7 @@ static const cli_flag cli_flags[] = {
     {"--promote-f64", F_PROMOTE_F64, 0, CMD_BUILD | CMD_CHECK | CMD_RUN},
     {"--arch", F_ARCH, 1, CMD_BUILD | CMD_RUN | CMD_GRADCHECK},
     {"--check-refusals", F_CHECK_REFUSALS, 0, CMD_BUILD | CMD_CHECK},
+    {"--time-passes", F_TIME_PASSES, 0, CMD_BUILD | CMD_CHECK},
 };
 
 static const char usage_text[] =
@@ -126,6 +129,8 @@ static const char help_text[] =
     "  --promote-f64      compute in f64: every f32 tensor and value becomes f64\n"
     "  --dump-after=PASS  print the program after PASS (valid .ft) to stdout and stop\n"
     "  --schedule S.fts   apply the schedule blocks of a file\n"
+    "  --time-passes      print the CPU time of each compiler pass, of the C\n"
+    "                     compiler (and its wall time) and of ftc in all, on stderr\n"
     "  --check-refusals   (testing) check that every refused schedule line left its\n"
     "                     function exactly as it was (an internal error if not)\n"
     "  --random           random data for every in/inout tensor not given: floats\n"
@@ -275,6 +280,7 @@ static void cli_set_switch(cli *c, const cli_flag *f)
     case F_EXPLAIN_TAPES: c->explain_tapes = 1; break;
     case F_PROMOTE_F64: c->promote_f64 = 1; break;
     case F_CHECK_REFUSALS: c->check_refusals = 1; break;
+    case F_TIME_PASSES: c->time_passes = 1; break;
     default: break;
     }
 }
@@ -418,6 +424,7 @@ static void cli_to_ctx(const cli *c, ft_ctx *ctx)
     ctx->opts.promote_f64 = c->promote_f64 || c->cmd == CMD_GRADCHECK;
     ctx->opts.arch = c->arch;
     ctx->opts.check_refusals = c->check_refusals;
+    ctx->opts.time_passes = c->time_passes;
     if (c->check_refusals)
         ctx->max_errors = 1 << 30;  /* the fuzzer reads every refusal of a batch */
 }
@@ -525,6 +532,7 @@ static int cmd_build(const cli *c)
         r = ctx->nerrors ? EXIT_ERR : EXIT_OK;
     else
         r = p && !ctx->nerrors ? build_output(c, ctx, p) : EXIT_ERR;
+    ft_time_report(ctx, stderr);
     ft_ctx_free(ctx);
     return r;
 }
@@ -540,6 +548,7 @@ static int cmd_check(const cli *c)
     cli_to_ctx(c, ctx);
     ast_program *p = compile_scheduled(ctx, c->pos[1], c->schedule, NULL);
     int r = p && !ctx->nerrors ? EXIT_OK : EXIT_ERR;
+    ft_time_report(ctx, stderr);
     ft_ctx_free(ctx);
     return r;
 }

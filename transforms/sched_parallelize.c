@@ -113,7 +113,7 @@ int xf_parallelize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
                  "`omp parallel` inside `omp simd`)", lname);
         return 1;
     }
-    an_deps *d = an_func_deps(ctx, f);
+    an_deps *d = an_loop_deps(ctx, f, loop);    /* what this loop carries */
     if (!d)
         return 1;
     char *witness = NULL;
@@ -190,7 +190,7 @@ int xf_parallelize_gpu(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_par par, ft
         ft_error(ctx, loc, "cannot bind %s to a CUDA index: %s", lname, why);
         return 1;
     }
-    an_deps *d = an_func_deps(ctx, f);
+    an_deps *d = an_loop_deps(ctx, f, loop);    /* what this loop carries */
     if (!d)
         return 1;
     char *witness = NULL;

@@ -128,7 +128,7 @@ int xf_vectorize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
                  "data-dependent index) that may end the function", lname);
         return 1;
     }
-    an_deps *d = an_func_deps(ctx, f);
+    an_deps *d = an_loop_deps(ctx, f, loop);    /* what this loop carries */
     if (!d)
         return 1;
     char *witness = NULL;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "auto_util.h"
+#include "timer.h"
 
 /* Whether a PT_SCHEDULE of file names function name. */
 static int has_schedule(const pt_node *file, const char *name)
@@ -33,6 +34,12 @@ static const auto_pass passes[] = {
     xf_auto_parallelize, xf_auto_privatize, xf_auto_red_cache,
     xf_auto_jam,      xf_auto_gpu_bind,
     xf_auto_mem_type, xf_auto_unroll,    NULL};
+/* Their names in the --time-passes report. */
+static const char *const pass_names[] = {
+    "auto: use_lib",  "auto: fuse",      "auto: vectorize", "auto: parallelize",
+    "auto: red_cache",
+    "auto: jam",      "auto: gpu_bind",
+    "auto: mem_type", "auto: unroll",    NULL};
 
 void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
 {
@@ -44,9 +51,11 @@ void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
             continue;
         }
         ctx->deps_budget = XF_AUTO_ANALYSES;
+        double t = ft_cpu_seconds();
         for (int k = 0; passes[k]; k++) {
             passes[k](&a);
             xf_auto_label_flush(&a);
+            t = ft_time_mark(ctx, pass_names[k], t);
         }
         ctx->deps_budget = -1;
     }

@@ -41,7 +41,7 @@ typedef struct par_walk {
     ft_vec seen;
     ft_vec nomerge;       /* IDs of loops whose merge did not pay */
     ft_vec serial;        /* IDs of loops found to stay serial after a try
-                             that changed the tree (restored) */
+                             that changed them (undone) */
     int serial_sym;       /* enclosing serial loops of unknown trip count */
 } par_walk;
 
@@ -170,7 +170,7 @@ static int vectorized_loop(par_walk *w, ast_stmt *loop, int quiet)
  * beats opening a parallel region per iteration in its body. */
 static int only_random_collisions(xf_auto *a, const ast_stmt *loop)
 {
-    an_deps *d = xf_auto_deps(a);
+    an_deps *d = an_loop_deps(a->ctx, a->f, loop);
     if (!d)
         return 0;
     int r = an_loop_affine_collisions(d, loop);
@@ -225,6 +225,39 @@ static int atomic_shared_in(ft_ctx *ctx, const ast_stmt *s, ft_vec *vary)
     }
     default: return 0;
     }
+}
+
+/* Collects the reductions that are not atomic. */
+typedef struct plain_find {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec *out;
+} plain_find;
+
+static int plain_find_cb(ast_visitor *v, ast_stmt *s)
+{
+    plain_find *w = (plain_find *)v;
+    if (s->kind == AST_REDUCE && !s->u.red.atomic)
+        ft_vec_push(w->ctx, w->out, s);
+    return 1;
+}
+
+/* The reductions under loop that are not atomic (yet), into out. */
+static void plain_reductions(ft_ctx *ctx, ast_stmt *loop, ft_vec *out)
+{
+    plain_find w = {.v.stmt = plain_find_cb, .ctx = ctx, .out = out};
+    ast_visit(loop->u.loop.body, &w.v);
+}
+
+/* Take back xf_parallelize of loop, which marked it parallel and some of
+ * the reductions `plain` (plain_reductions before it) atomic: flags only,
+ * so f keeps its nodes (a restored copy would be a new version of f for
+ * the dependence caches, and would leave the walk on stale statements). */
+static void undo_parallelize(ast_stmt *loop, const ft_vec *plain)
+{
+    loop->u.loop.par = AST_SERIAL;
+    for (int i = 0; i < plain->len; i++)
+        ((ast_stmt *)plain->items[i])->u.red.atomic = 0;
 }
 
 /* Whether some atomic reduction under loop has indices that do not
@@ -287,7 +320,9 @@ static int try_loop(par_walk *w, ast_stmt *loop)
     }
     if (!atomics && is_const && n < MERGE_BELOW && merge_and_parallelize(w, loop, n))
         return 1;
-    ast_stmt *snap = atomics ? xf_auto_snapshot(a) : NULL;
+    ft_vec plain = {0};
+    if (atomics)
+        plain_reductions(a->ctx, loop, &plain);
     xf_quiet q;
     xf_auto_quiet_begin(a->ctx, &q);
     int bad = xf_parallelize(a->ctx, a->f, loop, loop->loc);
@@ -297,13 +332,13 @@ static int try_loop(par_walk *w, ast_stmt *loop)
         return walk_serial_body(w, loop, is_const);
     }
     if (atomics && atomics_shared(a->ctx, loop)) {
-        /* the walk restarts on the restored tree (its nodes are new) and
-         * then goes into this loop's body */
+        /* flags only: f keeps its nodes (and the analyses cached for
+         * them); a restart of the walk goes straight into the body */
+        undo_parallelize(loop, &plain);
         ft_vec_push(a->ctx, &w->serial, (void *)(intptr_t)loop->id);
-        xf_auto_restore(a, snap);
         xf_auto_log(a, PASS, lname, "not parallel: its atomic reductions would hit the same "
                     "elements in every iteration");
-        return 1;
+        return walk_serial_body(w, loop, is_const);
     }
     xf_auto_label_later(a, loop);
     xf_auto_log(a, PASS, lname, atomics ? "parallelized (random-access reductions atomic)"

@@ -213,7 +213,7 @@ an_deps *xf_auto_deps(xf_auto *a)
 
 an_par xf_auto_loop_par(xf_auto *a, const ast_stmt *loop, const char **why)
 {
-    an_deps *d = xf_auto_deps(a);
+    an_deps *d = an_loop_deps(a->ctx, a->f, loop);
     if (!d) {
         *why = "the dependence analysis failed";
         return AN_PAR_ERROR;

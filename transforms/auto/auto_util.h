@@ -98,7 +98,9 @@ void xf_auto_label(xf_auto *a, ast_stmt *loop);
 void xf_auto_label_later(xf_auto *a, const ast_stmt *loop);
 void xf_auto_label_flush(xf_auto *a);
 /* What running loop's iterations in parallel needs (an_loop_parallel on
- * f's current dependences); *why: the first line of the witness. */
+ * the dependences it carries, an_loop_deps: the cost grows with the loop's
+ * body, and nothing of the function's analysis budget is spent); *why: the
+ * first line of the witness. */
 an_par xf_auto_loop_par(xf_auto *a, const ast_stmt *loop, const char **why);
 
 /* Whether f is small enough (at most XF_AUTO_CHECK_MAX stores, reductions,

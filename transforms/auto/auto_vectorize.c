@@ -155,23 +155,22 @@ static int reorder_and_vectorize(xf_auto *a, int n, ast_stmt **chain, int k, con
     return 0;
 }
 
-/* Why loop cannot be vectorized, read off d (f's dependences) before
- * calling the primitive; NULL when it looks possible. */
-static const char *precheck(xf_auto *a, const an_deps *d, const ast_stmt *loop)
+/* Why loop cannot be vectorized, read off the dependences it carries
+ * before calling the primitive; NULL when it looks possible. */
+static const char *precheck(xf_auto *a, const ast_stmt *loop)
 {
     if (xf_stmt_checked(loop->u.loop.body) && !xf_loop_checks_hoistable(a->ctx, loop))
         return "its body has a check (an assert or a data-dependent index) that changes "
                "inside it";
-    char *w = NULL;
-    an_par r = an_loop_parallel(d, loop, &w);
+    const char *w = NULL;
+    an_par r = xf_auto_loop_par(a, loop, &w);
     if (xf_vector_par_ok(a->ctx, a->f, loop, r))
         return NULL;
-    return r == AN_PAR_ERROR ? "the dependence analysis failed" : xf_auto_first_line(a->ctx, w);
+    return r == AN_PAR_ERROR ? "the dependence analysis failed" : w;
 }
 
-/* Decide the innermost loop `loop` (d: f's dependences); 1 when the tree
- * changed. */
-static int try_loop(xf_auto *a, const an_deps *d, ast_stmt *loop)
+/* Decide the innermost loop `loop`; 1 when the tree changed. */
+static int try_loop(xf_auto *a, ast_stmt *loop)
 {
     const char *lname = xf_auto_name(a, loop);
     ft_vec enc = {0};
@@ -192,7 +191,7 @@ static int try_loop(xf_auto *a, const an_deps *d, ast_stmt *loop)
     for (int k = n - 1; k >= 0; k--) {
         if (!contiguous_loop(a->ctx, chain[k], loop->u.loop.body))
             continue;
-        const char *why = precheck(a, d, chain[k]);
+        const char *why = precheck(a, chain[k]);
         if (why) {
             xf_auto_log(a, PASS, lname, "not vectorized: %s%s", k < n - 1 ?
                         ft_fmt(a->ctx, "%s is contiguous, but ", xf_auto_name(a, chain[k])) : "",
@@ -229,9 +228,6 @@ int xf_auto_vectorize(xf_auto *a)
         changed = 0;
         ft_vec loops = {0};
         xf_auto_loops(a->ctx, a->f, &loops);
-        an_deps *d = xf_auto_deps(a);
-        if (!d)
-            break;
         for (int i = 0; i < loops.len && !changed; i++) {
             ast_stmt *l = loops.items[i];
             int old = 0;
@@ -240,9 +236,8 @@ int xf_auto_vectorize(xf_auto *a)
             if (old || xf_auto_has_loop(l->u.loop.body))
                 continue;
             ft_vec_push(a->ctx, &done, (void *)(intptr_t)l->id);
-            changed = try_loop(a, d, l) != 0;
+            changed = try_loop(a, l) != 0;
         }
-        an_deps_free(d);
     }
     int n = 0;
     ft_vec loops = {0};

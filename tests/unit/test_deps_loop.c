@@ -1,0 +1,208 @@
+/* test_deps_loop.c - the per-loop dependences (analysis/deps_loop.c)
+ * against the whole function's (analysis/deps.c).
+ *
+ * For every program of tests/golden/ and bench/ft/ that compiles (the bench
+ * gradients too) and for every loop of every function: the pairs an_loop_deps
+ * holds must equal, kind by kind, the pairs of an_func_deps carried at the
+ * loop's level between statements inside it (an_carried_at's definition),
+ * and the queries the auto-scheduler and the primitives ask
+ * (an_loop_parallel, an_loop_carries_dep, an_loop_affine_collisions) must
+ * answer alike.  The bench programs are compiled with and without the
+ * auto-scheduler (its schedules make other loop shapes).  Queries about
+ * another loop must fail rather than answer.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/union_map.h>
+
+#include "ast.h"
+#include "deps.h"
+#include "driver.h"
+
+/* The pairs of kind k in d carried at loop's level inside it, untagged;
+ * on an_loop_deps they are all of kind k. */
+static isl_union_map *carried(const an_deps *d, const ast_stmt *loop, an_dep_kind k)
+{
+    const an_accesses *a = d->acc;
+    int level = -1;
+    for (int i = 0; i < a->nstmts; i++)
+        if (a->stmts[i]->stmt == loop)
+            level = 2 * a->stmts[i]->depth + 1;
+    ck_assert_int_ge(level, 1);
+    isl_map *time = an_carried_time(a->isl, a->sched_dims, level);
+    isl_union_map *u = isl_union_map_empty(isl_set_get_space(a->context));
+    for (int i = 0; i < d->n; i++) {
+        const an_dep *dep = d->deps[i];
+        an_stmt_info *s = an_find_stmt(a, dep->src->stmt_name);
+        an_stmt_info *t = an_find_stmt(a, dep->snk->stmt_name);
+        if (dep->kind != k || !an_stmt_inside(s, loop) || !an_stmt_inside(t, loop))
+            continue;
+        isl_map *pairs = isl_map_apply_range(
+            isl_map_copy(s->schedule),
+            isl_map_apply_range(isl_map_copy(time), isl_map_reverse(isl_map_copy(t->schedule))));
+        u = isl_union_map_add_map(u, isl_map_intersect(isl_map_copy(dep->rel), pairs));
+    }
+    isl_map_free(time);
+    return u;
+}
+
+/* Compare the two analyses on one loop; returns the failures (printed). */
+static int check_loop(ft_ctx *ctx, ast_func *f, const an_deps *whole, const ast_stmt *loop,
+                      const ast_stmt *other, const char *path)
+{
+    an_deps *ld = an_loop_deps(ctx, f, loop);
+    ck_assert_msg(ld != NULL, "%s: %s: an_loop_deps failed", path, f->name);
+    int bad = 0;
+    for (int k = 0; k < AN_DEP_KINDS; k++) {
+        isl_union_map *want = carried(whole, loop, (an_dep_kind)k);
+        isl_union_map *got = carried(ld, loop, (an_dep_kind)k);
+        if (isl_union_map_is_equal(want, got) != isl_bool_true) {
+            fprintf(stderr, "%s: %s: loop S%d, %s differs:\n  whole ", path, f->name, loop->id,
+                    an_dep_kind_name((an_dep_kind)k));
+            isl_union_map_dump(want);
+            fprintf(stderr, "  loop  ");
+            isl_union_map_dump(got);
+            bad++;
+        }
+        isl_union_map_free(want);
+        isl_union_map_free(got);
+    }
+    bad += an_loop_parallel(whole, loop, NULL) != an_loop_parallel(ld, loop, NULL);
+    bad += an_loop_carries_dep(whole, loop, NULL) != an_loop_carries_dep(ld, loop, NULL);
+    bad += an_loop_affine_collisions(whole, loop) != an_loop_affine_collisions(ld, loop);
+    if (other)
+        bad += an_loop_parallel(ld, other, NULL) != AN_PAR_ERROR;
+    an_between b;
+    bad += an_deps_between(ld, loop, loop, &b) != -1;
+    an_deps_free(ld);
+    return bad;
+}
+
+/* Compile text (the file at path, plus extra) and compare every loop of
+ * every function; returns the loops checked. */
+static int check_program(const char *path, const char *extra, int no_auto)
+{
+    ft_ctx *ctx = ft_ctx_new();
+    FILE *null = fopen("/dev/null", "w");
+    ctx->diag_out = null;
+    ctx->opts.no_auto = no_auto;
+    ft_source *src = ft_source_read(ctx, path);
+    if (src && extra)
+        src = ft_source_from_string(ctx, path, ft_fmt(ctx, "%s\n%s\n", src->text, extra));
+    ast_program *p = src ? ft_compile(ctx, src, NULL, NULL) : NULL;
+    int loops = 0, bad = 0;
+    for (int i = 0; p && !ctx->nerrors && i < p->nfuncs; i++) {
+        ast_func *f = p->funcs[i];
+        an_deps *whole = an_func_deps(ctx, f);
+        ck_assert_msg(whole != NULL, "%s: %s: an_func_deps failed", path, f->name);
+        const ast_stmt *prev = NULL;
+        for (int s = 0; s < whole->acc->nstmts; s++) {
+            const ast_stmt *loop = whole->acc->stmts[s]->stmt;
+            if (!loop || loop->kind != AST_FOR)
+                continue;
+            bad += check_loop(ctx, f, whole, loop, prev, path);
+            prev = loop;
+            loops++;
+        }
+        an_deps_free(whole);
+    }
+    ft_ctx_free(ctx);
+    fclose(null);
+    ck_assert_msg(bad == 0, "%s: %d differences", path, bad);
+    return loops;
+}
+
+/* The `# bench-grad: ...` line of a bench program (malloc'd), or NULL. */
+static char *grad_line(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    char line[512];
+    char *r = NULL;
+    while (fp && !r && fgets(line, sizeof line, fp)) {
+        char *g = strstr(line, "bench-grad:");
+        if (line[0] == '#' && g) {
+            g += strlen("bench-grad:");
+            g += strspn(g, " ");
+            r = strdup(g);
+        }
+    }
+    if (fp)
+        fclose(fp);
+    return r;
+}
+
+/* Check every .ft of dir (not *.inc.ft) as scheduled by its schedule
+ * blocks; bench: also auto-scheduled, and each one with its bench-grad
+ * line (not auto-scheduled: the whole analysis of SoftRas's backward
+ * function takes seconds).  Returns the loops checked. */
+static int check_dir(const char *dir, int bench)
+{
+    DIR *d = opendir(dir);
+    ck_assert_msg(d != NULL, "cannot open %s", dir);
+    int loops = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 4 || strcmp(e->d_name + n - 3, ".ft") || strstr(e->d_name, ".inc.ft"))
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        loops += check_program(path, NULL, 1);
+        if (bench)
+            loops += check_program(path, NULL, 0);
+        char *g = bench ? grad_line(path) : NULL;
+        if (g)
+            loops += check_program(path, g, 1);
+        free(g);
+    }
+    closedir(d);
+    return loops;
+}
+
+static const char *source_root(void)
+{
+    const char *root = getenv("FTC_SOURCE_ROOT");
+    ck_assert_msg(root, "FTC_SOURCE_ROOT is not set (run through meson test)");
+    return root;
+}
+
+START_TEST(golden_programs)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/golden", source_root());
+    int loops = check_dir(dir, 0);
+    ck_assert_int_gt(loops, 200);
+}
+END_TEST
+
+START_TEST(bench_programs)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/bench/ft", source_root());
+    int loops = check_dir(dir, 1);
+    ck_assert_int_gt(loops, 20);
+}
+END_TEST
+
+static Suite *deps_loop_suite(void)
+{
+    Suite *s = suite_create("deps_loop");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 280);
+    tcase_add_test(tc, golden_programs);
+    tcase_add_test(tc, bench_programs);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(deps_loop_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
