@@ -464,6 +464,27 @@ static int named_inside(const an_accesses *a, const char *name, const ast_stmt *
     return info && an_stmt_inside(info, s);
 }
 
+/* Whether statement s lies inside d's region (an_region_deps; always
+ * without one): it has instances there, or encloses some below the region. */
+static int in_region(const an_deps *d, const ast_stmt *s)
+{
+    if (!d->region || s == d->region)
+        return 1;
+    const an_accesses *a = d->acc;
+    for (int i = 0; i < a->nstmts; i++) {
+        const an_stmt_info *info = a->stmts[i];
+        if (info->stmt == s)
+            return 1;
+        int below = 0;         /* the region was met on the way down */
+        for (int k = 0; k < info->nanc; k++) {
+            below |= info->anc[k] == d->region;
+            if (info->anc[k] == s)
+                return below;
+        }
+    }
+    return 0;
+}
+
 /* Add var to out's tensors unless it is there. */
 static void add_tensor(ft_ctx *ctx, an_between *out, const char *var)
 {
@@ -482,8 +503,9 @@ int an_deps_between(const an_deps *d, const ast_stmt *s, const ast_stmt *t,
 {
     const an_accesses *a = d->acc;
     *out = (an_between){0};
-    if (d->loop)
-        return -1;             /* an_loop_deps holds one loop's carried pairs only */
+    if (d->loop || !in_region(d, s) || !in_region(d, t))
+        return -1;             /* an_loop_deps holds one loop's carried pairs
+                                  only, an_region_deps one region's pairs */
     int n = 0;
     for (int i = 0; i < d->n; i++) {
         const an_dep *dep = d->deps[i];

@@ -56,6 +56,8 @@ typedef struct an_deps {
                                 an_deps_free only counts them down */
     const ast_stmt *loop;    /* an_loop_deps: only the pairs this loop
                                 carries (tagged[] NULL); NULL: all of them */
+    const ast_stmt *region;  /* an_region_deps: only the pairs inside this
+                                statement (tagged[] NULL); NULL: all */
 } an_deps;
 
 /* The dependences of the accesses a (which must outlive the result). */
@@ -72,6 +74,15 @@ void an_deps_free(an_deps *d);
  * an_deps_between / an_order_reverses_dep, return errors on it (-1,
  * AN_PAR_ERROR).  NULL after an error reported through ctx. */
 an_deps *an_loop_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *loop);
+/* deps_loop.c: every dependence between two instances inside region (a
+ * statement of f: a loop, a sequence), computed from the accesses inside it
+ * only.  Enough for a transform that changes the order of instances inside
+ * region only (fuse, swap, reorder, fission below it): the order of the
+ * others, and of theirs against these, stays.  Loop questions about loops
+ * inside region answer as on an_func_deps; an_deps_between about
+ * statements not inside it returns -1.  NULL after an error reported
+ * through ctx. */
+an_deps *an_region_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *region);
 /* { t -> t' : t = t' before level, t < t' at level } on n time dims. */
 __isl_give isl_map *an_carried_time(isl_ctx *isl, int n, int level);
 /* qsort order of dependence lists (an_dep **): kind, source, sink, tensor. */

@@ -1,11 +1,13 @@
-/* deps_loop.c - the dependences one loop carries, without those of the
- * whole function (deps.h: an_loop_deps).
+/* deps_loop.c - the dependences inside one statement, without those of
+ * the whole function (deps.h: an_loop_deps, an_region_deps).
  *
- * Requires: a lowered function and one of its loops L.
+ * Requires: a lowered function and one of its loops L (or any statement R).
  * Provides: an an_deps holding, per (kind, source, sink, tensor), the pairs
  * of instances inside L that run in different iterations of L within one
  * iteration of the loops around it (the "carried" pairs of an_carried_at
- * at L's level), and nothing else.
+ * at L's level), and nothing else; or every dependence between instances
+ * inside R (an_region_deps: what a transform that reorders instances
+ * inside R only must keep).
  *
  * Why: the whole function's dependences come from isl's flow computation
  * over every statement and every schedule level (0.5-2 s for a big
@@ -23,7 +25,8 @@
  * tensor defined inside L or for L's bounds.  The result is the same set
  * of pairs as the whole function's dependences restricted by
  * an_carried_at (tests/unit/test_deps_loop.c checks that on the golden and
- * bench programs).
+ * bench programs).  In a region the order is the schedules' lexicographic
+ * one (isl_map_lex_lt_map), as in an_raw and the others.
  */
 #include "deps.h"
 
@@ -56,9 +59,10 @@ static const an_stmt_info *loop_info(const an_accesses *a, const ast_stmt *loop)
     return NULL;
 }
 
-/* The loop the question is about. */
+/* The loop the question is about, or the region. */
 typedef struct loop_q {
     const an_accesses *a;
+    int region;              /* 1: every pair in order (an_region_deps) */
     int depth;               /* L's iterator is dimension `depth` */
     int down;                /* L runs downwards (its schedule is -i) */
 } loop_q;
@@ -70,6 +74,12 @@ typedef struct loop_q {
 static isl_map *carried_pairs(const loop_q *q, const an_access *x, const an_access *y)
 {
     isl_map *same = isl_map_apply_range(isl_map_copy(x->rel), isl_map_reverse(isl_map_copy(y->rel)));
+    if (q->region) {
+        const an_stmt_info *s = an_find_stmt(q->a, x->stmt_name);
+        const an_stmt_info *t = an_find_stmt(q->a, y->stmt_name);
+        isl_map *before = isl_map_lex_lt_map(isl_map_copy(s->schedule), isl_map_copy(t->schedule));
+        return isl_map_intersect(same, before);
+    }
     isl_map *order = isl_map_universe(isl_map_get_space(same));
     for (int k = 0; k < q->depth; k++)
         order = isl_map_equate(order, isl_dim_in, (unsigned)k, isl_dim_out, (unsigned)k);
@@ -85,7 +95,7 @@ static isl_map *carried_pairs(const loop_q *q, const an_access *x, const an_acce
 static int in_iterations(const loop_q *q, const an_access *x)
 {
     const an_stmt_info *s = an_find_stmt(q->a, x->stmt_name);
-    return s && s->depth > q->depth && x->scope_depth <= q->depth;
+    return s && (q->region || (s->depth > q->depth && x->scope_depth <= q->depth));
 }
 
 /* Add rel (taken) to the entry of (kind, x's statement, y's statement,
@@ -142,6 +152,24 @@ static int carried_list(const loop_q *q, ft_vec *list)
     return r;
 }
 
+/* The result: the pairs of list (sorted), a taken. */
+static an_deps *new_deps(ft_ctx *ctx, an_accesses *a, ft_vec list, const ast_stmt *loop,
+                         const ast_stmt *region)
+{
+    an_deps *d = ft_alloc(ctx, sizeof *d);
+    d->acc = a;
+    d->owns_acc = 1;
+    d->loop = loop;
+    d->region = region;
+    d->n = list.len;
+    d->deps = (an_dep **)list.items;
+    for (int i = 0; i < d->n; i++)
+        d->deps[i]->rel = isl_map_coalesce(d->deps[i]->rel);
+    if (d->n)
+        qsort(d->deps, (size_t)d->n, sizeof *d->deps, an_dep_cmp);
+    return d;
+}
+
 /* an_loop_deps without the cache. */
 static an_deps *compute_loop_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *loop)
 {
@@ -149,7 +177,7 @@ static an_deps *compute_loop_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *loop
     const an_stmt_info *info = a ? loop_info(a, loop) : NULL;
     ft_vec list = {0};
     const ast_expr *step = loop->u.loop.step;
-    loop_q q = {a, info ? info->depth : 0, step->kind == AST_INT && step->u.ival < 0};
+    loop_q q = {a, 0, info ? info->depth : 0, step->kind == AST_INT && step->u.ival < 0};
     if (!info || carried_list(&q, &list) < 0) {
         for (int i = 0; i < list.len; i++)
             isl_map_free(((an_dep *)list.items[i])->rel);
@@ -158,17 +186,7 @@ static an_deps *compute_loop_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *loop
                  "of a loop of '%s' failed", f->name);
         return NULL;
     }
-    an_deps *d = ft_alloc(ctx, sizeof *d);
-    d->acc = a;
-    d->owns_acc = 1;
-    d->loop = loop;
-    d->n = list.len;
-    d->deps = (an_dep **)list.items;
-    for (int i = 0; i < d->n; i++)
-        d->deps[i]->rel = isl_map_coalesce(d->deps[i]->rel);
-    if (d->n)
-        qsort(d->deps, (size_t)d->n, sizeof *d->deps, an_dep_cmp);
-    return d;
+    return new_deps(ctx, a, list, loop, NULL);
 }
 
 an_deps *an_loop_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *loop)
@@ -181,4 +199,20 @@ an_deps *an_loop_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *loop)
     d = compute_loop_deps(ctx, f, loop);
     an_deps_cache_store_loop(ctx, f, loop, d, key, len);
     return d;
+}
+
+an_deps *an_region_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *region)
+{
+    an_accesses *a = an_collect_accesses_in(ctx, f, region);
+    loop_q q = {a, 1, 0, 0};
+    ft_vec list = {0};
+    if (carried_list(&q, &list) < 0) {
+        for (int i = 0; i < list.len; i++)
+            isl_map_free(((an_dep *)list.items[i])->rel);
+        an_accesses_free(a);
+        ft_error(ctx, region->loc, "internal error: the dependence analysis of a part of "
+                 "'%s' failed", f->name);
+        return NULL;
+    }
+    return new_deps(ctx, a, list, NULL, region);
 }

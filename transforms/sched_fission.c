@@ -36,7 +36,7 @@ static int fission_illegal(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int n, ast_
                            int at, const char *what, ft_loc loc)
 {
     int k = xf_loop_depth_of(ctx, f, loop);
-    an_deps *d = an_func_deps(ctx, f);
+    an_deps *d = an_region_deps(ctx, f, loop);   /* only its instances move */
     if (!d)
         return 1;
     int64_t c, hi;

@@ -80,7 +80,10 @@ static int fuse_illegal(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, in
                         const char *what, ft_loc loc)
 {
     int k = xf_loop_depth_of(ctx, f, l1);
-    an_deps *d = an_func_deps(ctx, f);
+    int at = -1;
+    ast_stmt *seq = xf_parent_seq(ctx, f->body, l1, &at);
+    /* only instances of the sequence holding both change order */
+    an_deps *d = seq ? an_region_deps(ctx, f, seq) : an_func_deps(ctx, f);
     if (!d)
         return 1;
     int64_t c1, hi;

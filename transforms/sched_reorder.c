@@ -108,7 +108,7 @@ int xf_reorder(ft_ctx *ctx, ast_func *f, int n, ast_stmt **order, ft_loc loc)
     if (parallel_in_simd(ctx, n, order, what, loc))
         return 1;
     int k0 = xf_loop_depth_of(ctx, f, chain[0]);
-    an_deps *d = an_func_deps(ctx, f);
+    an_deps *d = an_region_deps(ctx, f, chain[0]);   /* only its instances move */
     if (!d)
         return 1;
     const char **out = ft_alloc(ctx, sizeof(char *) * (size_t)d->acc->sched_dims);

@@ -1,5 +1,5 @@
-/* test_deps_loop.c - the per-loop dependences (analysis/deps_loop.c)
- * against the whole function's (analysis/deps.c).
+/* test_deps_loop.c - the per-loop and per-region dependences
+ * (analysis/deps_loop.c) against the whole function's (analysis/deps.c).
  *
  * For every program of tests/golden/ and bench/ft/ that compiles (the bench
  * gradients too) and for every loop of every function: the pairs an_loop_deps
@@ -7,7 +7,9 @@
  * loop's level between statements inside it (an_carried_at's definition),
  * and the queries the auto-scheduler and the primitives ask
  * (an_loop_parallel, an_loop_carries_dep, an_loop_affine_collisions) must
- * answer alike.  The bench programs are compiled with and without the
+ * answer alike; the pairs of an_region_deps of every loop and of the
+ * function's body must equal the whole function's between statements
+ * inside it, and an_deps_between of neighbours must agree.  The bench programs are compiled with and without the
  * auto-scheduler (its schedules make other loop shapes).  Queries about
  * another loop must fail rather than answer.
  */
@@ -47,6 +49,84 @@ static isl_union_map *carried(const an_deps *d, const ast_stmt *loop, an_dep_kin
     }
     isl_map_free(time);
     return u;
+}
+
+/* Regions of more statements are not compared (SoftRas's backward
+ * function: its pairwise analysis takes seconds, the passes use regions of
+ * a few loops). */
+enum { MAX_REGION = 60 };
+
+/* The pairs of kind k in d between statements inside region, untagged. */
+static isl_union_map *inside(const an_deps *d, const ast_stmt *region, an_dep_kind k)
+{
+    const an_accesses *a = d->acc;
+    isl_union_map *u = isl_union_map_empty(isl_set_get_space(a->context));
+    for (int i = 0; i < d->n; i++) {
+        const an_dep *dep = d->deps[i];
+        an_stmt_info *s = an_find_stmt(a, dep->src->stmt_name);
+        an_stmt_info *t = an_find_stmt(a, dep->snk->stmt_name);
+        if (dep->kind == k && an_stmt_inside(s, region) && an_stmt_inside(t, region))
+            u = isl_union_map_add_map(u, isl_map_copy(dep->rel));
+    }
+    return u;
+}
+
+/* Whether d has a non-empty dependence (not a reduction pair) from a
+ * statement inside s to one inside t (the whole analysis also lists empty
+ * relations that isl's flow left). */
+static int depends(const an_deps *d, const ast_stmt *s, const ast_stmt *t)
+{
+    for (int i = 0; i < d->n; i++) {
+        const an_dep *dep = d->deps[i];
+        an_stmt_info *x = an_find_stmt(d->acc, dep->src->stmt_name);
+        an_stmt_info *y = an_find_stmt(d->acc, dep->snk->stmt_name);
+        if (dep->kind != AN_RED && an_stmt_inside(x, s) && an_stmt_inside(y, t) &&
+            isl_map_is_empty(dep->rel) == isl_bool_false)
+            return 1;
+    }
+    return 0;
+}
+
+/* Compare an_region_deps of region with the whole analysis: the pairs of
+ * every kind, and an_deps_between of each two neighbours of a sequence. */
+static int check_region(ft_ctx *ctx, ast_func *f, const an_deps *whole, const ast_stmt *region,
+                        const char *path)
+{
+    int size = 0;
+    for (int i = 0; i < whole->acc->nstmts; i++)
+        size += an_stmt_inside(whole->acc->stmts[i], region);
+    if (size > MAX_REGION)
+        return 0;
+    an_deps *rd = an_region_deps(ctx, f, region);
+    ck_assert_msg(rd != NULL, "%s: %s: an_region_deps failed", path, f->name);
+    int bad = 0;
+    for (int k = 0; k < AN_DEP_KINDS; k++) {
+        isl_union_map *want = inside(whole, region, (an_dep_kind)k);
+        isl_union_map *got = inside(rd, region, (an_dep_kind)k);
+        if (isl_union_map_is_equal(want, got) != isl_bool_true) {
+            fprintf(stderr, "%s: %s: region S%d, %s differs:\n  whole ", path, f->name,
+                    region->id, an_dep_kind_name((an_dep_kind)k));
+            isl_union_map_dump(want);
+            fprintf(stderr, "  region ");
+            isl_union_map_dump(got);
+            bad++;
+        }
+        isl_union_map_free(want);
+        isl_union_map_free(got);
+    }
+    const ast_stmt *seq = region->kind == AST_FOR ? region->u.loop.body : region;
+    for (int i = 0; seq->kind == AST_SEQ && i + 1 < seq->u.seq.n; i++) {
+        an_between br;
+        const ast_stmt *s = seq->u.seq.stmts[i], *t = seq->u.seq.stmts[i + 1];
+        int fwd = depends(whole, s, t), bwd = depends(whole, t, s);
+        bad += (an_deps_between(rd, s, t, &br) > 0) != (fwd || bwd) || br.forward != fwd ||
+               br.backward != bwd;
+    }
+    an_between b;
+    if (region != f->body)
+        bad += an_deps_between(rd, f->body, region, &b) != -1;
+    an_deps_free(rd);
+    return bad;
 }
 
 /* Compare the two analyses on one loop; returns the failures (printed). */
@@ -99,11 +179,13 @@ static int check_program(const char *path, const char *extra, int no_auto)
         an_deps *whole = an_func_deps(ctx, f);
         ck_assert_msg(whole != NULL, "%s: %s: an_func_deps failed", path, f->name);
         const ast_stmt *prev = NULL;
+        bad += check_region(ctx, f, whole, f->body, path);
         for (int s = 0; s < whole->acc->nstmts; s++) {
             const ast_stmt *loop = whole->acc->stmts[s]->stmt;
             if (!loop || loop->kind != AST_FOR)
                 continue;
             bad += check_loop(ctx, f, whole, loop, prev, path);
+            bad += check_region(ctx, f, whole, loop, path);
             prev = loop;
             loops++;
         }
