@@ -231,6 +231,8 @@ typedef struct walk {
     ft_vec path;             /* an_collect_accesses_in: root and the statements
                                 enclosing it (empty: the whole function) */
     int in;                  /* the walk is inside root (or there is none) */
+    int lo, hi;              /* root a sequence: only its items lo..hi (lo < 0:
+                                all) */
     isl_set *domain;         /* owned: the domain of the current loops and
                                 conditions (a statement's, renamed), NULL
                                 until needed after they change */
@@ -599,6 +601,20 @@ static void skip_names(walk *w, ast_stmt *s)
     ast_visit(s, &nw.v);
 }
 
+/* Root, a sequence, with its items lo..hi only (the others skipped). */
+static void walk_items(walk *w, ast_stmt *s)
+{
+    w->counter++;
+    ft_vec_push(w->a->ctx, &w->anc, s);
+    for (int i = 0; i < s->u.seq.n; i++) {
+        if (i >= w->lo && i <= w->hi)
+            walk_stmt(w, s->u.seq.stmts[i]);
+        else
+            skip_names(w, s->u.seq.stmts[i]);
+    }
+    w->anc.len--;
+}
+
 /* Outside root: a statement off the way to root is skipped (it has no
  * instance inside root); one enclosing root records no instances of its
  * own but sets up what root's statements see (loops, conditions,
@@ -613,7 +629,11 @@ static void walk_path(walk *w, ast_stmt *s)
     }
     if (s == w->path.items[w->path.len - 1]) {
         w->in = 1;
-        walk_stmt(w, s);
+        w->a->root_depth = w->loops.len;
+        if (w->lo >= 0 && s->kind == AST_SEQ)
+            walk_items(w, s);
+        else
+            walk_stmt(w, s);
         w->in = 0;
         return;
     }
@@ -719,10 +739,16 @@ an_accesses *an_collect_accesses(ft_ctx *ctx, ast_func *f)
 
 an_accesses *an_collect_accesses_in(ft_ctx *ctx, ast_func *f, const ast_stmt *root)
 {
+    return an_collect_accesses_items(ctx, f, root, -1, -1);
+}
+
+an_accesses *an_collect_accesses_items(ft_ctx *ctx, ast_func *f, const ast_stmt *root,
+                                       int lo, int hi)
+{
     isl_ctx *isl = ft_isl(ctx);
     an_accesses *a = an_accesses_new(ctx, isl);
     a->func = f;
-    walk w = {.v.expr = walk_expr, .a = a, .in = !root};
+    walk w = {.v.expr = walk_expr, .a = a, .in = !root, .lo = lo, .hi = hi};
     int found = !root || find_path(ctx, f->body, root, &w.path);
     w.params = func_params(isl, f);
     isl_set_free(a->context);

@@ -88,6 +88,8 @@ typedef struct an_accesses {
     int nstmts;
     an_stmt_info **stmts;
     int sched_dims;          /* 2 * max loop depth + 1 */
+    int root_depth;          /* loops around the root of an_collect_accesses_in
+                                (0 for the whole function) */
     isl_set *context;        /* owned: sizes >= 0 */
 } an_accesses;
 
@@ -99,6 +101,9 @@ an_accesses *an_collect_accesses(ft_ctx *ctx, ast_func *f);
  * with f.  The schedules order these statements as the whole walk does
  * (their constants differ).  No statements when root is not in f. */
 an_accesses *an_collect_accesses_in(ft_ctx *ctx, ast_func *f, const ast_stmt *root);
+/* The same for the items lo..hi of root, a sequence (lo < 0: all). */
+an_accesses *an_collect_accesses_items(ft_ctx *ctx, ast_func *f, const ast_stmt *root,
+                                       int lo, int hi);
 
 /* An empty table, for building from isl text (see tests/unit/test_deps_isl.c):
  * add statements and accesses with the two functions after it. */

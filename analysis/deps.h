@@ -75,14 +75,18 @@ void an_deps_free(an_deps *d);
  * AN_PAR_ERROR).  NULL after an error reported through ctx. */
 an_deps *an_loop_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *loop);
 /* deps_loop.c: every dependence between two instances inside region (a
- * statement of f: a loop, a sequence), computed from the accesses inside it
- * only.  Enough for a transform that changes the order of instances inside
+ * statement of f: a loop, a sequence) in the same iteration of the loops
+ * around it, computed from the accesses inside it only.  Enough for a
+ * transform that changes the order of instances inside one instance of
  * region only (fuse, swap, reorder, fission below it): the order of the
- * others, and of theirs against these, stays.  Loop questions about loops
- * inside region answer as on an_func_deps; an_deps_between about
- * statements not inside it returns -1.  NULL after an error reported
- * through ctx. */
+ * others, of theirs against these, and of instances of different
+ * iterations around region, stays.  Loop questions about loops inside
+ * region answer as on an_func_deps; an_deps_between about statements not
+ * inside it returns -1.  NULL after an error reported through ctx. */
 an_deps *an_region_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *region);
+/* The same for the items lo..hi of the sequence seq only (the region of a
+ * swap, of a fusion of two neighbours). */
+an_deps *an_items_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *seq, int lo, int hi);
 /* { t -> t' : t = t' before level, t < t' at level } on n time dims. */
 __isl_give isl_map *an_carried_time(isl_ctx *isl, int n, int level);
 /* qsort order of dependence lists (an_dep **): kind, source, sink, tensor. */

@@ -6,8 +6,9 @@
  * of instances inside L that run in different iterations of L within one
  * iteration of the loops around it (the "carried" pairs of an_carried_at
  * at L's level), and nothing else; or every dependence between instances
- * inside R (an_region_deps: what a transform that reorders instances
- * inside R only must keep).
+ * inside R in one iteration of the loops around R (an_region_deps: what a
+ * transform that reorders instances inside R only must keep; pairs in
+ * different iterations of an enclosing loop stay in order).
  *
  * Why: the whole function's dependences come from isl's flow computation
  * over every statement and every schedule level (0.5-2 s for a big
@@ -26,7 +27,7 @@
  * of pairs as the whole function's dependences restricted by
  * an_carried_at (tests/unit/test_deps_loop.c checks that on the golden and
  * bench programs).  In a region the order is the schedules' lexicographic
- * one (isl_map_lex_lt_map), as in an_raw and the others.
+ * one (isl_map_lex_lt_map) after the dimensions of the loops around it.
  */
 #include "deps.h"
 
@@ -67,6 +68,16 @@ typedef struct loop_q {
     int down;                /* L runs downwards (its schedule is -i) */
 } loop_q;
 
+/* The constant of s's schedule at dimension 2k (its item's position in
+ * the region's sequence), or -1 when it is not one constant. */
+static int item_of(const an_stmt_info *s, unsigned k)
+{
+    isl_val *v = isl_map_plain_get_val_if_fixed(s->schedule, isl_dim_out, 2 * k);
+    int r = v && isl_val_is_int(v) ? (int)isl_val_get_num_si(v) : -1;
+    isl_val_free(v);
+    return r;
+}
+
 /* The pairs of x's and y's instances carried by L: the same element, the
  * same iterators of the loops around L, and x's earlier in L (the 2d+1
  * schedules of two statements inside L agree on the constants up to L's
@@ -77,8 +88,18 @@ static isl_map *carried_pairs(const loop_q *q, const an_access *x, const an_acce
     if (q->region) {
         const an_stmt_info *s = an_find_stmt(q->a, x->stmt_name);
         const an_stmt_info *t = an_find_stmt(q->a, y->stmt_name);
-        isl_map *before = isl_map_lex_lt_map(isl_map_copy(s->schedule), isl_map_copy(t->schedule));
-        return isl_map_intersect(same, before);
+        unsigned k = (unsigned)q->depth;
+        for (unsigned d = 0; d < k; d++)
+            same = isl_map_equate(same, isl_dim_in, d, isl_dim_out, d);
+        int sx = item_of(s, k), sy = item_of(t, k);
+        if (sx >= 0 && sy >= 0 && sx != sy) {
+            /* different items of the region's sequence: in their order */
+            return sx < sy ? same : isl_map_subtract(isl_map_copy(same), same);
+        }
+        /* the times agree up to the region's level (2k dims) */
+        isl_map *ss = isl_map_project_out(isl_map_copy(s->schedule), isl_dim_out, 0, 2 * k);
+        isl_map *ts = isl_map_project_out(isl_map_copy(t->schedule), isl_dim_out, 0, 2 * k);
+        return isl_map_intersect(same, isl_map_lex_lt_map(ss, ts));
     }
     isl_map *order = isl_map_universe(isl_map_get_space(same));
     for (int k = 0; k < q->depth; k++)
@@ -201,10 +222,11 @@ an_deps *an_loop_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *loop)
     return d;
 }
 
-an_deps *an_region_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *region)
+an_deps *an_items_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *seq, int lo, int hi)
 {
-    an_accesses *a = an_collect_accesses_in(ctx, f, region);
-    loop_q q = {a, 1, 0, 0};
+    const ast_stmt *region = seq;
+    an_accesses *a = an_collect_accesses_items(ctx, f, region, lo, hi);
+    loop_q q = {a, 1, a->root_depth, 0};
     ft_vec list = {0};
     if (carried_list(&q, &list) < 0) {
         for (int i = 0; i < list.len; i++)
@@ -215,4 +237,9 @@ an_deps *an_region_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *region)
         return NULL;
     }
     return new_deps(ctx, a, list, NULL, region);
+}
+
+an_deps *an_region_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *region)
+{
+    return an_items_deps(ctx, f, region, -1, -1);
 }

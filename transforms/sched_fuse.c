@@ -82,8 +82,8 @@ static int fuse_illegal(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, in
     int k = xf_loop_depth_of(ctx, f, l1);
     int at = -1;
     ast_stmt *seq = xf_parent_seq(ctx, f->body, l1, &at);
-    /* only instances of the sequence holding both change order */
-    an_deps *d = seq ? an_region_deps(ctx, f, seq) : an_func_deps(ctx, f);
+    /* only the instances of the two loops change order */
+    an_deps *d = seq ? an_items_deps(ctx, f, seq, at, at + 1) : an_func_deps(ctx, f);
     if (!d)
         return 1;
     int64_t c1, hi;

@@ -50,7 +50,7 @@ int xf_check_permutation(ft_ctx *ctx, ast_func *f, ast_stmt *parent, int start, 
                          ast_stmt **order, const char *what, ft_loc loc)
 {
     int k = xf_loop_depth_of(ctx, f, parent);
-    an_deps *d = an_region_deps(ctx, f, parent);   /* only its instances move */
+    an_deps *d = an_items_deps(ctx, f, parent, start, start + n - 1);   /* only they move */
     if (!d)
         return 1;
     int64_t base = -1;

@@ -9,7 +9,8 @@
  * (an_loop_parallel, an_loop_carries_dep, an_loop_affine_collisions) must
  * answer alike; the pairs of an_region_deps of every loop and of the
  * function's body must equal the whole function's between statements
- * inside it, and an_deps_between of neighbours must agree.  The bench programs are compiled with and without the
+ * inside it in one iteration of the loops around it, and an_deps_between
+ * of neighbours must agree (an_items_deps of two neighbours too).  The bench programs are compiled with and without the
  * auto-scheduler (its schedules make other loop shapes).  Queries about
  * another loop must fail rather than answer.
  */
@@ -56,8 +57,17 @@ static isl_union_map *carried(const an_deps *d, const ast_stmt *loop, an_dep_kin
  * a few loops). */
 enum { MAX_REGION = 60 };
 
-/* The pairs of kind k in d between statements inside region, untagged. */
-static isl_union_map *inside(const an_deps *d, const ast_stmt *region, an_dep_kind k)
+/* rel (taken) with the first k iterators equal on both sides. */
+static isl_map *same_outer(isl_map *rel, int k)
+{
+    for (int d = 0; d < k; d++)
+        rel = isl_map_equate(rel, isl_dim_in, (unsigned)d, isl_dim_out, (unsigned)d);
+    return rel;
+}
+
+/* The pairs of kind k in d between statements inside region, in one
+ * iteration of the `outer` loops around it, untagged. */
+static isl_union_map *inside(const an_deps *d, const ast_stmt *region, an_dep_kind k, int outer)
 {
     const an_accesses *a = d->acc;
     isl_union_map *u = isl_union_map_empty(isl_set_get_space(a->context));
@@ -66,7 +76,7 @@ static isl_union_map *inside(const an_deps *d, const ast_stmt *region, an_dep_ki
         an_stmt_info *s = an_find_stmt(a, dep->src->stmt_name);
         an_stmt_info *t = an_find_stmt(a, dep->snk->stmt_name);
         if (dep->kind == k && an_stmt_inside(s, region) && an_stmt_inside(t, region))
-            u = isl_union_map_add_map(u, isl_map_copy(dep->rel));
+            u = isl_union_map_add_map(u, same_outer(isl_map_copy(dep->rel), outer));
     }
     return u;
 }
@@ -74,14 +84,18 @@ static isl_union_map *inside(const an_deps *d, const ast_stmt *region, an_dep_ki
 /* Whether d has a non-empty dependence (not a reduction pair) from a
  * statement inside s to one inside t (the whole analysis also lists empty
  * relations that isl's flow left). */
-static int depends(const an_deps *d, const ast_stmt *s, const ast_stmt *t)
+static int depends(const an_deps *d, const ast_stmt *s, const ast_stmt *t, int outer)
 {
     for (int i = 0; i < d->n; i++) {
         const an_dep *dep = d->deps[i];
         an_stmt_info *x = an_find_stmt(d->acc, dep->src->stmt_name);
         an_stmt_info *y = an_find_stmt(d->acc, dep->snk->stmt_name);
-        if (dep->kind != AN_RED && an_stmt_inside(x, s) && an_stmt_inside(y, t) &&
-            isl_map_is_empty(dep->rel) == isl_bool_false)
+        if (dep->kind == AN_RED || !an_stmt_inside(x, s) || !an_stmt_inside(y, t))
+            continue;
+        isl_map *m = same_outer(isl_map_copy(dep->rel), outer);
+        int r = isl_map_is_empty(m) == isl_bool_false;
+        isl_map_free(m);
+        if (r)
             return 1;
     }
     return 0;
@@ -99,10 +113,11 @@ static int check_region(ft_ctx *ctx, ast_func *f, const an_deps *whole, const as
         return 0;
     an_deps *rd = an_region_deps(ctx, f, region);
     ck_assert_msg(rd != NULL, "%s: %s: an_region_deps failed", path, f->name);
+    int outer = rd->acc->root_depth;
     int bad = 0;
     for (int k = 0; k < AN_DEP_KINDS; k++) {
-        isl_union_map *want = inside(whole, region, (an_dep_kind)k);
-        isl_union_map *got = inside(rd, region, (an_dep_kind)k);
+        isl_union_map *want = inside(whole, region, (an_dep_kind)k, outer);
+        isl_union_map *got = inside(rd, region, (an_dep_kind)k, 0);
         if (isl_union_map_is_equal(want, got) != isl_bool_true) {
             fprintf(stderr, "%s: %s: region S%d, %s differs:\n  whole ", path, f->name,
                     region->id, an_dep_kind_name((an_dep_kind)k));
@@ -118,9 +133,17 @@ static int check_region(ft_ctx *ctx, ast_func *f, const an_deps *whole, const as
     for (int i = 0; seq->kind == AST_SEQ && i + 1 < seq->u.seq.n; i++) {
         an_between br;
         const ast_stmt *s = seq->u.seq.stmts[i], *t = seq->u.seq.stmts[i + 1];
-        int fwd = depends(whole, s, t), bwd = depends(whole, t, s);
+        int fwd = depends(whole, s, t, outer), bwd = depends(whole, t, s, outer);
         bad += (an_deps_between(rd, s, t, &br) > 0) != (fwd || bwd) || br.forward != fwd ||
                br.backward != bwd;
+        an_deps *id = an_items_deps(ctx, f, seq, i, i + 1);
+        ck_assert_msg(id != NULL, "%s: %s: an_items_deps failed", path, f->name);
+        int in = id->acc->root_depth;    /* the sequence's own loops */
+        fwd = depends(whole, s, t, in);
+        bwd = depends(whole, t, s, in);
+        bad += (an_deps_between(id, s, t, &br) > 0) != (fwd || bwd) || br.forward != fwd ||
+               br.backward != bwd;
+        an_deps_free(id);
     }
     an_between b;
     if (region != f->body)
