@@ -1009,6 +1009,42 @@ case("grad/builtins", gradcheck, "tests/numeric/progs", "grad_builtins.ft", "bui
 case("grad/prod", gradcheck, "tests/numeric/progs", "grad_prod.ft", "rows", ["x", "w"], {"n": 3, "m": 4})
 case("grad/stdlib_prod", gradcheck, "tests/numeric/progs", "grad_prod.ft", "stdprod", ["x"], {"n": 3, "m": 4})
 case("grad/control", gradcheck, "tests/numeric/progs", "grad_control.ft", "control", ["x", "w"], {"n": 12, "m": 5})
+# --time-passes (ast/timer.c): one line per pass that ran, the C compiler's
+# CPU and wall time for a library, and ftc's own CPU time at least as large
+# as the sum of the passes' (each pass's time is part of it).
+
+def time_passes():
+    d = tempfile.mkdtemp(prefix="ftc-time-")
+    try:
+        r = subprocess.run([FTC, "build", ex("subdivnet.ft"), "-o", os.path.join(d, "libs.so"),
+                            "--time-passes"], capture_output=True, text=True, timeout=TIMEOUT)
+        if r.returncode != 0:
+            raise Fail(f"ftc build --time-passes failed: {last_lines(r.stderr)}")
+        t = {}
+        for line in r.stderr.splitlines():
+            m = re.match(r"ftc: time: (.*?)\s+([0-9.]+) s", line)
+            if m:
+                t[m.group(1)] = float(m.group(2))
+        for name in ["parse", "lower", "simplify", "remove_dead", "auto: fuse",
+                     "auto: parallelize", "auto (all)", "emit C", "cc (its CPU)", "cc (wall)",
+                     "ftc in all (CPU, without cc)"]:
+            if name not in t:
+                raise Fail(f"no '{name}' line in: {last_lines(r.stderr, 40)}")
+        passes = sum(v for k, v in t.items() if not k.startswith("auto: ") and not k.startswith("cc")
+                     and not k.startswith("ftc in all"))
+        if passes > t["ftc in all (CPU, without cc)"] + 1e-3:
+            raise Fail(f"the passes' {passes:.4f} s exceed ftc's {t['ftc in all (CPU, without cc)']:.4f} s")
+        if t["cc (its CPU)"] <= 0:
+            raise Fail("the C compiler's CPU time is not positive")
+        r = subprocess.run([FTC, "check", ex("subdivnet.ft")], capture_output=True, text=True,
+                           timeout=TIMEOUT)
+        if r.returncode != 0 or "ftc: time:" in r.stderr:
+            raise Fail("without --time-passes ftc printed times (or failed)")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+case("cli/time_passes", time_passes)
 case("grad/stdlib_mlp", gradcheck, "tests/numeric/progs", "grad_stdlib.ft", "mlp", ["a", "b"],
      {"n": 3, "k": 4, "m": 5})
 case("grad/stdlib_reduce", gradcheck, "tests/numeric/progs", "grad_stdlib.ft", "reduce", ["x"], {"n": 3, "m": 4})

@@ -29,17 +29,19 @@ static int has_schedule(const pt_node *file, const char *name)
 
 typedef int (*auto_pass)(xf_auto *a);
 
-static const auto_pass passes[] = {
-    xf_auto_use_lib,  xf_auto_fuse,      xf_auto_red_scalar, xf_auto_vectorize,
-    xf_auto_parallelize, xf_auto_privatize, xf_auto_red_cache,
-    xf_auto_jam,      xf_auto_gpu_bind,
-    xf_auto_mem_type, xf_auto_unroll,    NULL};
-/* Their names in the --time-passes report. */
-static const char *const pass_names[] = {
-    "auto: use_lib",  "auto: fuse",      "auto: vectorize", "auto: parallelize",
-    "auto: red_cache",
-    "auto: jam",      "auto: gpu_bind",
-    "auto: mem_type", "auto: unroll",    NULL};
+/* A pass and its name in the --time-passes report. */
+typedef struct auto_step {
+    auto_pass run;
+    const char *name;
+} auto_step;
+
+static const auto_step passes[] = {
+    {xf_auto_use_lib, "auto: use_lib"},       {xf_auto_fuse, "auto: fuse"},
+    {xf_auto_red_scalar, "auto: red_scalar"}, {xf_auto_vectorize, "auto: vectorize"},
+    {xf_auto_parallelize, "auto: parallelize"}, {xf_auto_privatize, "auto: privatize"},
+    {xf_auto_red_cache, "auto: red_cache"},   {xf_auto_jam, "auto: jam"},
+    {xf_auto_gpu_bind, "auto: gpu_bind"},     {xf_auto_mem_type, "auto: mem_type"},
+    {xf_auto_unroll, "auto: unroll"},         {NULL, NULL}};
 
 void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
 {
@@ -52,10 +54,10 @@ void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
         }
         ctx->deps_budget = XF_AUTO_ANALYSES;
         double t = ft_cpu_seconds();
-        for (int k = 0; passes[k]; k++) {
-            passes[k](&a);
+        for (int k = 0; passes[k].run; k++) {
+            passes[k].run(&a);
             xf_auto_label_flush(&a);
-            t = ft_time_mark(ctx, pass_names[k], t);
+            t = ft_time_mark(ctx, passes[k].name, t);
         }
         ctx->deps_budget = -1;
     }
