@@ -10,10 +10,18 @@
  * again after each fusion: the bodies of fused loops may now hold
  * neighbouring loops of their own.
  *
- * Cost: xf_fuse and xf_swap check the new order of every dependence of the
- * function, which takes seconds on functions of a few dozen statements, so
- * the pass looks first at the dependences between the two loops (and the
- * statements between them) and skips larger functions (xf_auto_small).
+ * A loop whose iterations accumulate into shared elements (a reduction
+ * loop, `for j: s[k] += ...`) is not fused: auto_red_cache and
+ * auto_vectorize turn one such loop at a time into a 0-D accumulator, and
+ * a fused pair would keep (atomic) updates of memory in the inner loop
+ * (SubdivNet's backward matmul loops ran 1.6x slower fused).
+ *
+ * Cost: xf_fuse and xf_swap check the new order of the dependences
+ * between the statements they move (an_items_deps, pairwise over their
+ * accesses), so the pass looks first at the dependences between the two
+ * loops (and the statements between them), from the same kind of
+ * analysis, and skips sequences of more than XF_AUTO_REGION_MAX statements
+ * (xf_auto_small_region), whatever the size of the function.
  */
 #include "auto_util.h"
 
@@ -91,7 +99,14 @@ static const char *prefilter(xf_auto *a, const an_deps *d, const ast_stmt *l1,
                              const ast_stmt *l2, ast_stmt *const *between, int *par)
 {
     char *w = NULL;
-    *par = an_loop_parallel(d, l1, &w) == AN_PAR_OK || an_loop_parallel(d, l2, &w) == AN_PAR_OK;
+    an_par p1 = an_loop_parallel(d, l1, &w), p2 = an_loop_parallel(d, l2, &w);
+    *par = p1 == AN_PAR_OK || p2 == AN_PAR_OK;
+    if (p1 == AN_PAR_REDUCTION || p1 == AN_PAR_ATOMIC || p2 == AN_PAR_REDUCTION ||
+        p2 == AN_PAR_ATOMIC)
+        return ft_fmt(a->ctx, "%s accumulates across its iterations (a reduction loop is "
+                      "left to auto_red_cache and auto_vectorize, which take one at a time)",
+                      p1 == AN_PAR_REDUCTION || p1 == AN_PAR_ATOMIC ? xf_auto_name(a, l1)
+                                                                     : xf_auto_name(a, l2));
     an_between b = {0};
     for (ast_stmt *const *s = between; *s; s++)
         if (an_deps_between(d, *s, l2, &b))
@@ -137,7 +152,7 @@ static int attempt(fuse_state *st, ast_stmt *seq, int i, int j)
     ast_stmt *l1 = seq->u.seq.stmts[i], *l2 = seq->u.seq.stmts[j];
     const char *n1 = xf_auto_name(a, l1), *n2 = xf_auto_name(a, l2);
     int id1 = l1->id, par = 0;
-    an_deps *d = xf_auto_deps(a);
+    an_deps *d = an_items_deps(a->ctx, a->f, seq, i, j);   /* l1 .. l2 only */
     ast_stmt **between = ft_alloc(a->ctx, sizeof(ast_stmt *) * (size_t)(j - i));
     for (int k = i + 1; k < j; k++)
         between[k - i - 1] = seq->u.seq.stmts[k];
@@ -184,7 +199,9 @@ static int attempt(fuse_state *st, ast_stmt *seq, int i, int j)
 /* Look for a pair to fuse in seq; 1 when the function changed. */
 static int scan_seq(fuse_state *st, ast_stmt *seq)
 {
-    int n = seq->u.seq.n;
+    int n = seq->u.seq.n, size;
+    if (!xf_auto_small_region(seq, &size))
+        return 0;              /* its checks would cost too much (logged) */
     for (int i = 0; i + 1 < n; i++) {
         ast_stmt *l1 = seq->u.seq.stmts[i];
         if (l1->kind != AST_FOR || l1->u.loop.par != AST_SERIAL)
@@ -218,15 +235,28 @@ static int seq_walk_cb(ast_visitor *v, ast_stmt *s)
     return 1;
 }
 
+/* Log the sequences too large to look at (once, before the scan). */
+static void log_large(xf_auto *a)
+{
+    seq_walk w = {.v.stmt = seq_walk_cb, .ctx = a->ctx};
+    ast_visit(a->f->body, &w.v);
+    for (int i = 0; i < w.seqs.len; i++) {
+        int size;
+        ast_stmt *seq = w.seqs.items[i];
+        int loops = 0;
+        for (int k = 0; k < seq->u.seq.n; k++)
+            loops += seq->u.seq.stmts[k]->kind == AST_FOR;
+        if (loops >= 2 && !xf_auto_small_region(seq, &size))
+            xf_auto_log(a, PASS, xf_auto_name(a, seq->u.seq.stmts[0]), "its sequence is "
+                        "skipped: %d statements (the fuse check compares their accesses "
+                        "pairwise; at most %d)", size, XF_AUTO_REGION_MAX);
+    }
+}
+
 int xf_auto_fuse(xf_auto *a)
 {
     fuse_state st = {.a = a};
-    int size;
-    if (!xf_auto_small(a, &size)) {
-        xf_auto_log(a, PASS, a->f->name, "skipped: %d statements (the fuse check maps "
-                    "every dependence of the function; at most %d)", size, XF_AUTO_CHECK_MAX);
-        return 0;
-    }
+    log_large(a);
     int changed = 1, rounds = 0, n = 0;
     while (changed && rounds++ < 256) {
         changed = 0;

@@ -245,6 +245,14 @@ int xf_auto_small(xf_auto *a, int *n)
     return c.n <= XF_AUTO_CHECK_MAX;
 }
 
+int xf_auto_small_region(const ast_stmt *s, int *n)
+{
+    leaf_count c = {.v.stmt = leaf_count_cb};
+    ast_visit((ast_stmt *)s, &c.v);
+    *n = c.n;
+    return c.n <= XF_AUTO_REGION_MAX;
+}
+
 ast_stmt *xf_auto_snapshot(xf_auto *a)
 {
     return xf_clone_stmt(a->ctx, a->f->body, 1);

@@ -109,6 +109,13 @@ an_par xf_auto_loop_par(xf_auto *a, const ast_stmt *loop, const char **why);
  * that check grows fast with the function; *n: the count. */
 enum { XF_AUTO_CHECK_MAX = 10 };
 int xf_auto_small(xf_auto *a, int *n);
+/* Whether the statement s whose instances a fuse, swap or reorder would
+ * reorder is small enough (at most XF_AUTO_REGION_MAX stores, reductions,
+ * asserts) for their check (an_region_deps compares its accesses pairwise:
+ * the cost grows with the square of the region, not with f); *n: the
+ * count. */
+enum { XF_AUTO_REGION_MAX = 40 };
+int xf_auto_small_region(const ast_stmt *s, int *n);
 
 /* A copy of f's body to go back to when a sequence of primitives does not
  * pay off (statement IDs and labels kept). */
