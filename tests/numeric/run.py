@@ -749,6 +749,39 @@ for n, m in ((1, 1), (9, 3), (300, 33)):
         case(f"auto_csr[{n}x{m}]/t{t}", auto_csr, n, m, t)
 
 
+def auto_mesh_scatter(n, m, threads):
+    """auto_privatize's dense rule: d's scatter (6 * m updates per face into
+    n x m elements) goes to per-thread copies, s's (3 per face) stays
+    atomic; an index out of range still fails."""
+    rng = np.random.default_rng(n * 7 + m)
+    adj = rng.integers(0, n, (n, 3)).astype(i32) if n else np.zeros((0, 3), i32)
+    g = rng.integers(-4, 5, (n, m)).astype(f32)
+    d0 = rng.integers(-8, 8, (n, m)).astype(f32)
+    s0 = rng.integers(-8, 8, n).astype(f32)
+    ins = {"adj": adj, "g": g, "d": d0, "s": s0}
+    outs = ftc_run(prog("auto.ft"), "mesh_scatter", {"n": n, "f": m}, ins, threads)
+    d = d0.astype(f64)
+    s = s0.astype(f64)
+    for j in range(3):
+        np.add.at(d, adj[:, j], g.astype(f64))
+        d += g.astype(f64) * j
+        np.add.at(s, adj[:, j], 1)
+    exact(outs, "d", d.astype(f32), f32)
+    exact(outs, "s", s.astype(f32), f32)
+    if n:
+        adj[n // 2, 1] = n
+        ins["adj"] = adj
+        code, err = ftc_run(prog("auto.ft"), "mesh_scatter", {"n": n, "f": m}, ins, threads,
+                            expect_fail=True)
+        if "index" not in err:
+            raise Fail(f"an index out of range gave: {err.strip()}")
+
+
+for n, m in ((0, 3), (1, 1), (20, 5), (300, 17)):
+    for t in (1, 2):
+        case(f"auto_mesh_scatter[{n}x{m}]/t{t}", auto_mesh_scatter, n, m, t)
+
+
 def auto_jammed(n, m, threads):
     """Row-times-matrix products unrolled and jammed over k (auto_jam)."""
     rng = np.random.default_rng(n * 11 + m)

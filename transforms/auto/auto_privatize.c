@@ -16,6 +16,11 @@
  *     copy holds only its partial sums), T has at least one dimension, an
  *     integer or floating dtype (zero bytes are 0), and L does not declare
  *     it.
+ * or, in place of the first condition, when the scatter is dense: the
+ * atomic `T[...] += ...` under L run, counted with every size taken as
+ * NOMINAL_SIZE, at least DENSE_RATIO times per element of T (SubdivNet's
+ * backward pass: 16 * in_feats updates per face into d_e, n_faces x
+ * in_feats elements; the atomics were a third of it).
  * The C backend then gives each thread a zeroed copy of T, reduces into it
  * with plain adds and, after L, adds the copies into T (cg_priv_* in
  * cg_c.c): |T| elements zeroed and summed per thread, where atomics cost a
@@ -26,9 +31,144 @@
 
 #include <string.h>
 
+#include "../sched_util.h"
 #include "../xf_util.h"
 
 static const char *const PASS = "auto_privatize";
+
+/* The dense rule: sizes taken as NOMINAL_SIZE, a scatter privatized when
+ * it updates at least DENSE_RATIO times as many elements as the tensor has
+ * (zeroing and summing one copy per thread costs two plain accesses per
+ * element and thread; a compare-and-swap costs several). */
+enum { NOMINAL_SIZE = 1000, DENSE_RATIO = 4 };
+
+/* The value of e with every name taken as NOMINAL_SIZE; -1 when e reads a
+ * tensor or is not a count. */
+static double nominal(const ast_expr *e)
+{
+    if (!e)
+        return -1;
+    if (e->kind == AST_INT)
+        return (double)e->u.ival;
+    if (e->kind == AST_VAR)
+        return NOMINAL_SIZE;
+    if (e->kind != AST_BINARY)
+        return -1;
+    double a = nominal(e->u.bin.a), b = nominal(e->u.bin.b);
+    if (a < 0 || b < 0)
+        return -1;
+    switch (e->u.bin.op) {
+    case AST_ADD: return a + b;
+    case AST_SUB: return a > b ? a - b : 0;
+    case AST_MUL: return a * b;
+    case AST_FLOORDIV: return b > 0 ? a / b : -1;
+    case AST_MIN: return a < b ? a : b;
+    case AST_MAX: return a > b ? a : b;
+    default: return -1;
+    }
+}
+
+/* The nominal number of atomic += into var run under s, each counted mult
+ * times (the trip counts of the loops around s); -1 when a loop around one
+ * of them has a range that is not a count of sizes. */
+static double atomic_updates(ft_ctx *ctx, const ast_stmt *s, const char *var, double mult)
+{
+    if (!s)
+        return 0;
+    double n = 0, t;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n && n >= 0; i++) {
+            t = atomic_updates(ctx, s->u.seq.stmts[i], var, mult);
+            n = t < 0 ? -1 : n + t;
+        }
+        return n;
+    case AST_VARDEF:
+        return strcmp(s->u.def.name, var) == 0 ? 0 : atomic_updates(ctx, s->u.def.body, var, mult);
+    case AST_IF: {
+        double a = atomic_updates(ctx, s->u.branch.then, var, mult);
+        double b = atomic_updates(ctx, s->u.branch.other, var, mult);
+        return a < 0 || b < 0 ? -1 : a > b ? a : b;
+    }
+    case AST_FOR: {
+        if (!xf_accesses(s->u.loop.body, var))
+            return 0;
+        double trips = nominal(xf_trip_count(ctx, s));
+        return trips < 0 ? -1 : atomic_updates(ctx, s->u.loop.body, var, mult * trips);
+    }
+    case AST_REDUCE:
+        return strcmp(s->u.red.var, var) == 0 && s->u.red.atomic == AST_RED_ATOMIC &&
+               s->u.red.op == AST_RED_ADD ? mult : 0;
+    default: return 0;
+    }
+}
+
+/* The shape of tensor var of f (a parameter or a VarDef); 0 when not
+ * found. */
+static int tensor_shape(ft_ctx *ctx, ast_func *f, const char *var, int *ndim, ast_expr ***shape)
+{
+    for (int i = 0; i < f->nparams; i++)
+        if (strcmp(f->params[i].name, var) == 0) {
+            *ndim = f->params[i].ndim;
+            *shape = f->params[i].shape;
+            return 1;
+        }
+    ft_vec defs = {0};
+    xf_collect_vardefs(ctx, f->body, &defs);
+    for (int i = 0; i < defs.len; i++) {
+        ast_stmt *d = defs.items[i];
+        if (strcmp(d->u.def.name, var) == 0) {
+            *ndim = d->u.def.ndim;
+            *shape = d->u.def.shape;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether parallel loop `loop` scatters densely into var (see the file
+ * comment). */
+static int dense(xf_auto *a, ast_stmt *loop, const char *var)
+{
+    int ndim;
+    ast_expr **shape;
+    if (!tensor_shape(a->ctx, a->f, var, &ndim, &shape))
+        return 0;
+    double elems = 1;
+    for (int k = 0; k < ndim; k++) {
+        double d = nominal(shape[k]);
+        if (d < 0)
+            return 0;
+        elems *= d;
+    }
+    double updates = atomic_updates(a->ctx, loop, var, 1);
+    return updates >= 0 && updates >= DENSE_RATIO * elems;
+}
+
+/* Add to out the tensors of the atomic += reductions under s. */
+static void atomic_tensors(ft_ctx *ctx, const ast_stmt *s, ft_vec *out)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            atomic_tensors(ctx, s->u.seq.stmts[i], out);
+        break;
+    case AST_VARDEF: atomic_tensors(ctx, s->u.def.body, out); break;
+    case AST_FOR: atomic_tensors(ctx, s->u.loop.body, out); break;
+    case AST_IF:
+        atomic_tensors(ctx, s->u.branch.then, out);
+        atomic_tensors(ctx, s->u.branch.other, out);
+        break;
+    case AST_REDUCE:
+        if (s->u.red.atomic == AST_RED_ATOMIC && s->u.red.op == AST_RED_ADD &&
+            s->u.red.n > 0 && !xf_has_name(out, s->u.red.var))
+            ft_vec_push(ctx, out, (void *)s->u.red.var);
+        break;
+    default: break;
+    }
+}
 
 /* The walk under one parallel loop. */
 typedef struct priv_walk {
@@ -141,9 +281,14 @@ static int privatize_loop(xf_auto *a, ast_stmt *loop)
     priv_walk w = {.ctx = a->ctx};
     ft_vec_push(a->ctx, &w.vary, (void *)loop->u.loop.iter);
     collect(&w, loop->u.loop.body, 0);
+    ft_vec all = {0};
+    atomic_tensors(a->ctx, loop->u.loop.body, &all);
     int n = 0;
-    for (int i = 0; i < w.tensors.len; i++) {
-        const char *var = w.tensors.items[i];
+    for (int i = 0; i < all.len; i++) {
+        const char *var = all.items[i];
+        int csr = xf_has_name(&w.tensors, var);
+        if (!csr && !dense(a, loop, var))
+            continue;
         xf_uses u = xf_count_uses(loop->u.loop.body, var);
         const char *why = u.loads || u.stores ? "the loop also reads or stores it"
                         : other_reductions(loop->u.loop.body, var, 0) ? "not only += updates"
@@ -156,8 +301,8 @@ static int privatize_loop(xf_auto *a, ast_stmt *loop)
         }
         other_reductions(loop->u.loop.body, var, 1);
         xf_auto_log(a, PASS, xf_auto_name(a, loop), "%s: per-thread copies instead of "
-                    "atomics (its updates sit in a loop over a range that changes with the "
-                    "iteration)", var);
+                    "atomics (%s)", var, csr ? "its updates sit in a loop over a range that "
+                    "changes with the iteration" : "dense: at least 4 updates per element");
         n++;
     }
     return n;

@@ -1,0 +1,134 @@
+
+/* Bytes of a local tensor: negative dims count as 0; SIZE_MAX on overflow. */
+static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
+{
+    size_t r = elem;
+    for (int k = 0; k < n; k++) {
+        size_t d = dims[k] < 0 ? 0 : (size_t)dims[k];
+        if (__builtin_mul_overflow(r, d, &r)) return SIZE_MAX;
+    }
+    return r;
+}
+/* Make a region's heap buffer (*cap bytes) hold n bytes: reallocated
+ * only to grow (a loop's iterations reuse it); on failure *p is kept
+ * (and freed later). */
+static inline void *ft__grow(void **p, size_t *cap, size_t n)
+{
+    if (*p && n <= *cap) return *p;
+    void *q = realloc(*p, n ? n : 1);
+    if (q) { *p = q; *cap = n; }
+    return q;
+}
+/* The most threads a parallel region gets, this thread's number and
+ * its team's size (1, 0, 1 without OpenMP). */
+#ifdef _OPENMP
+int omp_get_max_threads(void);
+int omp_get_thread_num(void);
+int omp_get_num_threads(void);
+static inline int64_t ft__max_threads(void) { return omp_get_max_threads(); }
+static inline int64_t ft__thread(void) { return omp_get_thread_num(); }
+static inline int64_t ft__team(void) { return omp_get_num_threads(); }
+#else
+static inline int64_t ft__max_threads(void) { return 1; }
+static inline int64_t ft__thread(void) { return 0; }
+static inline int64_t ft__team(void) { return 1; }
+#endif
+
+int mesh_scatter(int64_t n, int64_t f, const int32_t *adj, const float *g, float *d, float *s)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (f < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    void *ft__h2 = NULL; size_t ft__h2_n = 0;
+    /* Li: */
+    int64_t ft__pn2 = 1;
+    ft__pn2 *= (n) > 0 ? (n) : 0;
+    ft__pn2 *= (f) > 0 ? (f) : 0;
+    if (!ft__grow(&ft__h2, &ft__h2_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn2}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
+    #pragma omp parallel
+    {
+        float *ft__pv2 = d;
+        if (ft__thread() > 0) {
+            ft__pv2 = (float *)ft__h2 + (ft__thread() - 1) * ft__pn2;
+            memset(ft__pv2, 0, sizeof(float) * (size_t)ft__pn2);
+        }
+        #pragma omp for
+        for (int64_t i = 0; i < n; i++) {
+            for (int64_t j = 0; j < 3; j++) {
+                if (0 < f) {
+                    if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
+                }
+                #pragma omp simd
+                for (int64_t k = 0; k < f; k++) {
+                    ft__pv2[(int64_t)adj[i * 3 + j] * f + k] += g[i * f + k];
+                    ft__pv2[i * f + k] += g[i * f + k] * j;
+                }
+                if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
+                #pragma omp atomic
+                s[(int64_t)adj[i * 3 + j]] += 1.0f;
+            }
+ft__end3:;
+        }
+        const int64_t ft__pt6 = ft__team() - 1;
+        if (ft__pt6 > 0) {
+            #pragma omp for
+            for (int64_t ft__pe6 = 0; ft__pe6 < ft__pn2; ft__pe6++) {
+                float ft__ps6 = 0;
+                for (int64_t ft__pk6 = 0; ft__pk6 < ft__pt6; ft__pk6++)
+                    ft__ps6 += ((const float *)ft__h2)[ft__pk6 * ft__pn2 + ft__pe6];
+                d[ft__pe6] += ft__ps6;
+            }
+        }
+    }
+    if (ft__err) goto ft__end0;
+ft__end0:;
+    free(ft__h2);
+    return ft__err;
+}
+
+static int ft__call_mesh_scatter(void *const *ft__args)
+{
+    return mesh_scatter(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const int32_t *)ft__args[2],
+        (const float *)ft__args[3],
+        (float *)ft__args[4],
+        (float *)ft__args[5]);
+}
+
+static void ft__shapes_mesh_scatter(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t n = ft__sizes[0];
+    (void)n;
+    const int64_t f = ft__sizes[1];
+    (void)f;
+    ft__dims[0] = n;
+    ft__dims[1] = 3;
+    ft__dims[2] = n;
+    ft__dims[3] = f;
+    ft__dims[4] = n;
+    ft__dims[5] = f;
+    ft__dims[6] = n;
+}
+
+static const char *const ft__shape_mesh_scatter_2[] = {"n", "3"};
+static const char *const ft__shape_mesh_scatter_3[] = {"n", "f"};
+static const char *const ft__shape_mesh_scatter_4[] = {"n", "f"};
+static const char *const ft__shape_mesh_scatter_5[] = {"n"};
+static const ft_param_desc ft__params_mesh_scatter[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"f", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_mesh_scatter_2},
+    {"g", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_mesh_scatter_3},
+    {"d", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_mesh_scatter_4},
+    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_mesh_scatter_5},
+};
+
+static const ft_func_desc ft__funcs[] = {
+    {"mesh_scatter", 6, ft__params_mesh_scatter, ft__call_mesh_scatter, ft__shapes_mesh_scatter},
+};
+
+__attribute__((visibility("default")))
+const ft_module_desc ft_module = {
+    FT_ABI_VERSION, 1, ft__funcs
+};
