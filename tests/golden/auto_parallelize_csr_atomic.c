@@ -1,4 +1,16 @@
 
+static inline float ft__max_f32(float a, float b) { return a > b ? a : b; }
+/* *p = max(*p, v) atomically: compare-and-swap on the element. */
+static inline void ft__atomic_max_f32(float *p, float v)
+{
+    float old, nw;
+    __atomic_load(p, &old, __ATOMIC_RELAXED);
+    do {
+        nw = ft__max_f32(old, v);
+        if (memcmp(&nw, &old, sizeof nw) == 0) return;
+    } while (!__atomic_compare_exchange(p, &old, &nw, 0, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_RELAXED));
+}
 /* Bytes of a local tensor: negative dims count as 0; SIZE_MAX on overflow. */
 static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
 {
@@ -41,6 +53,7 @@ int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int
     if (f < 0) return FT_ERR_SIZE;
     int ft__err = FT_OK;
     void *ft__h2 = NULL; size_t ft__h2_n = 0;
+    void *ft__h8 = NULL; size_t ft__h8_n = 0;
     /* Li: */
     int64_t ft__pn2 = 1;
     ft__pn2 *= (n) > 0 ? (n) : 0;
@@ -85,22 +98,39 @@ ft__end3:;
     }
     if (ft__err) goto ft__end0;
     /* Lj: */
-    for (int64_t j = 0; j < f; j++) {
-        /* L_k: */
-        #pragma omp parallel
-        {
-            #pragma omp for
+    int64_t ft__pn8 = 1;
+    ft__pn8 *= (n) > 0 ? (n) : 0;
+    if (!ft__grow(&ft__h8, &ft__h8_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn8}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
+    #pragma omp parallel
+    {
+        float *ft__pv8 = e;
+        if (ft__thread() > 0) {
+            ft__pv8 = (float *)ft__h8 + (ft__thread() - 1) * ft__pn8;
+            memset(ft__pv8, 0, sizeof(float) * (size_t)ft__pn8);
+        }
+        #pragma omp for
+        for (int64_t j = 0; j < f; j++) {
             for (int64_t k = 0; k < nnz; k++) {
                 if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end9; }
-                #pragma omp atomic
-                e[(int64_t)idx[k]] += w[k] * g[0 * f + j];
+                ft__pv8[(int64_t)idx[k]] += w[k] * g[0 * f + j];
+            }
 ft__end9:;
+        }
+        const int64_t ft__pt11 = ft__team() - 1;
+        if (ft__pt11 > 0) {
+            #pragma omp for
+            for (int64_t ft__pe11 = 0; ft__pe11 < ft__pn8; ft__pe11++) {
+                float ft__ps11 = 0;
+                for (int64_t ft__pk11 = 0; ft__pk11 < ft__pt11; ft__pk11++)
+                    ft__ps11 += ((const float *)ft__h8)[ft__pk11 * ft__pn8 + ft__pe11];
+                e[ft__pe11] += ft__ps11;
             }
         }
-        if (ft__err) goto ft__end0;
     }
+    if (ft__err) goto ft__end0;
 ft__end0:;
     free(ft__h2);
+    free(ft__h8);
     return ft__err;
 }
 
@@ -157,7 +187,7 @@ static const ft_param_desc ft__params_csr_scatter[] = {
     {"e", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_csr_scatter_9},
 };
 
-int csr_scale(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32_t *idx, const float *w, float *d)
+int csr_scale(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32_t *idx, const float *w, const float *g, float *d, float *m)
 {
     if (n < 0) return FT_ERR_SIZE;
     if (nnz < 0) return FT_ERR_SIZE;
@@ -169,10 +199,11 @@ int csr_scale(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32
         #pragma omp for schedule(dynamic, 64)
         for (int64_t i = 0; i < n; i++) {
             {
-                const int64_t ft__e13 = ptr[i + 1];
-                for (int64_t k = ptr[i]; k < ft__e13; k++) {
+                const int64_t ft__e15 = ptr[i + 1];
+                for (int64_t k = ptr[i]; k < ft__e15; k++) {
+                    /* L_j: */
                     if (0 < f) {
-                        if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end12; }
+                        if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end14; }
                     }
                     /* vectorize: no `omp simd`, the body has atomic updates */
                     for (int64_t j = 0; j < f; j++) {
@@ -181,11 +212,25 @@ int csr_scale(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32
                     }
                 }
             }
-ft__end12:;
+ft__end14:;
         }
     }
-    if (ft__err) goto ft__end10;
-ft__end10:;
+    if (ft__err) goto ft__end12;
+    /* Lm: */
+    for (int64_t j = 0; j < f; j++) {
+        /* L_k: */
+        #pragma omp parallel
+        {
+            #pragma omp for
+            for (int64_t k = 0; k < nnz; k++) {
+                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end19; }
+                ft__atomic_max_f32(&m[(int64_t)idx[k]], w[k] * g[j]);
+ft__end19:;
+            }
+        }
+        if (ft__err) goto ft__end12;
+    }
+ft__end12:;
     return ft__err;
 }
 
@@ -197,7 +242,9 @@ static int ft__call_csr_scale(void *const *ft__args)
         (const int32_t *)ft__args[3],
         (const int32_t *)ft__args[4],
         (const float *)ft__args[5],
-        (float *)ft__args[6]);
+        (const float *)ft__args[6],
+        (float *)ft__args[7],
+        (float *)ft__args[8]);
 }
 
 static void ft__shapes_csr_scale(const int64_t *ft__sizes, int64_t *ft__dims)
@@ -211,14 +258,18 @@ static void ft__shapes_csr_scale(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[0] = n + 1;
     ft__dims[1] = nnz;
     ft__dims[2] = nnz;
-    ft__dims[3] = n;
-    ft__dims[4] = f;
+    ft__dims[3] = f;
+    ft__dims[4] = n;
+    ft__dims[5] = f;
+    ft__dims[6] = n;
 }
 
 static const char *const ft__shape_csr_scale_3[] = {"n + 1"};
 static const char *const ft__shape_csr_scale_4[] = {"nnz"};
 static const char *const ft__shape_csr_scale_5[] = {"nnz"};
-static const char *const ft__shape_csr_scale_6[] = {"n", "f"};
+static const char *const ft__shape_csr_scale_6[] = {"f"};
+static const char *const ft__shape_csr_scale_7[] = {"n", "f"};
+static const char *const ft__shape_csr_scale_8[] = {"n"};
 static const ft_param_desc ft__params_csr_scale[] = {
     {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
     {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
@@ -226,12 +277,14 @@ static const ft_param_desc ft__params_csr_scale[] = {
     {"ptr", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_3},
     {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_4},
     {"w", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_5},
-    {"d", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_csr_scale_6},
+    {"g", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_6},
+    {"d", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_csr_scale_7},
+    {"m", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_csr_scale_8},
 };
 
 static const ft_func_desc ft__funcs[] = {
     {"csr_scatter", 10, ft__params_csr_scatter, ft__call_csr_scatter, ft__shapes_csr_scatter},
-    {"csr_scale", 7, ft__params_csr_scale, ft__call_csr_scale, ft__shapes_csr_scale},
+    {"csr_scale", 9, ft__params_csr_scale, ft__call_csr_scale, ft__shapes_csr_scale},
 };
 
 __attribute__((visibility("default")))

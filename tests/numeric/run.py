@@ -782,6 +782,24 @@ for n, m in ((0, 3), (1, 1), (20, 5), (300, 17)):
         case(f"auto_mesh_scatter[{n}x{m}]/t{t}", auto_mesh_scatter, n, m, t)
 
 
+def auto_weight_grad(n, k, m, threads):
+    """A loop whose every iteration adds into all of w runs in parallel
+    with w in per-thread copies (auto_parallelize asks auto_privatize)."""
+    rng = np.random.default_rng(n * 5 + k)
+    x = rng.integers(-4, 5, (n, k)).astype(f32)
+    g = rng.integers(-4, 5, (n, m)).astype(f32)
+    w0 = rng.integers(-8, 8, (k, m)).astype(f32)
+    outs = ftc_run(prog("auto.ft"), "weight_grad", {"n": n, "k": k, "m": m},
+                   {"x": x, "g": g, "w": w0}, threads)
+    w = w0.astype(f64) + np.abs(x.astype(f64)).T @ g.astype(f64)
+    exact(outs, "w", w.astype(f32), f32)
+
+
+for n, k, m in ((0, 3, 2), (1, 1, 1), (37, 5, 3), (500, 13, 17)):
+    for t in (1, 2, 3):
+        case(f"auto_weight_grad[{n}x{k}x{m}]/t{t}", auto_weight_grad, n, k, m, t)
+
+
 def auto_jammed(n, m, threads):
     """Row-times-matrix products unrolled and jammed over k (auto_jam)."""
     rng = np.random.default_rng(n * 11 + m)

@@ -310,7 +310,11 @@ static int try_loop(par_walk *w, ast_stmt *loop)
         return walk(w, loop->u.loop.body);
     }
     an_par r = xf_auto_loop_par(a, loop, &why);
-    int atomics = r == AN_PAR_ATOMIC && !is_const && only_random_collisions(a, loop);
+    /* colliding reductions: atomic when random (rarely collide), else
+     * tried, and kept only when auto_privatize gives them per-thread
+     * copies (a weight gradient d_w += over every face of a mesh) */
+    int atomics = (r == AN_PAR_ATOMIC || r == AN_PAR_REDUCTION) && !is_const;
+    int random = atomics && only_random_collisions(a, loop);
     if (r != AN_PAR_OK && !atomics) {
         if (!quiet)
             xf_auto_log(a, PASS, lname, "not parallel: %s", r == AN_PAR_NO ? why
@@ -331,7 +335,8 @@ static int try_loop(par_walk *w, ast_stmt *loop)
         xf_auto_log(a, PASS, lname, "refused: %s", why);
         return walk_serial_body(w, loop, is_const);
     }
-    if (atomics && atomics_shared(a->ctx, loop)) {
+    int shared = atomics && (!random || atomics_shared(a->ctx, loop));
+    if (shared && !xf_auto_privatizable(a, loop)) {
         /* flags only: f keeps its nodes (and the analyses cached for
          * them); a restart of the walk goes straight into the body */
         undo_parallelize(loop, &plain);
@@ -341,7 +346,8 @@ static int try_loop(par_walk *w, ast_stmt *loop)
         return walk_serial_body(w, loop, is_const);
     }
     xf_auto_label_later(a, loop);
-    xf_auto_log(a, PASS, lname, atomics ? "parallelized (random-access reductions atomic)"
+    xf_auto_log(a, PASS, lname, shared ? "parallelized (colliding reductions to per-thread "
+                "copies)" : atomics ? "parallelized (random-access reductions atomic)"
                 : "parallelized");
     return 0;
 }

@@ -26,6 +26,10 @@
  * cg_c.c): |T| elements zeroed and summed per thread, where atomics cost a
  * compare-and-swap per update (GAT: feat_len + 1 per edge, ~10 edges per
  * node, into tensors of n x feat_len and n elements).
+ * auto_parallelize asks xf_auto_privatizable before it keeps a loop whose
+ * atomics would hit the same elements in every iteration (a weight
+ * gradient summed over every face): with copies, that loop runs in
+ * parallel instead of serially around parallel regions.
  */
 #include "auto_util.h"
 
@@ -275,26 +279,79 @@ static int zero_is_identity(ft_ctx *ctx, ast_func *f, const char *var)
     return found && (t == FT_I32 || t == FT_I64 || t == FT_F32 || t == FT_F64);
 }
 
+/* Why the atomic += into var under the OpenMP loop keeps its atomics
+ * (NULL: it may go to per-thread copies); csr: var is updated in a loop
+ * whose range changes with the iteration. */
+static const char *why_atomic(xf_auto *a, ast_stmt *loop, const char *var, int csr)
+{
+    if (!csr && !dense(a, loop, var))
+        return "neither in a data-dependent range nor dense";
+    xf_uses u = xf_count_uses(loop->u.loop.body, var);
+    return u.loads || u.stores ? "the loop also reads or stores it"
+         : other_reductions(loop->u.loop.body, var, 0) ? "not only += updates"
+         : xf_defines(loop->u.loop.body, var) ? "the loop declares it"
+         : !zero_is_identity(a->ctx, a->f, var) ? "not an integer or float tensor"
+         : NULL;
+}
+
+/* The tensors of atomic += under the OpenMP loop into *all, and of those
+ * in a range that changes with its iteration into w->tensors. */
+static void atomic_sets(xf_auto *a, ast_stmt *loop, priv_walk *w, ft_vec *all)
+{
+    *w = (priv_walk){.ctx = a->ctx};
+    ft_vec_push(a->ctx, &w->vary, (void *)loop->u.loop.iter);
+    collect(w, loop->u.loop.body, 0);
+    *all = (ft_vec){0};
+    atomic_tensors(a->ctx, loop->u.loop.body, all);
+}
+
+/* Counts the atomic reductions under s that are not += into a tensor. */
+static int other_atomics(const ast_stmt *s)
+{
+    if (!s)
+        return 0;
+    switch (s->kind) {
+    case AST_SEQ: {
+        int n = 0;
+        for (int i = 0; i < s->u.seq.n; i++)
+            n += other_atomics(s->u.seq.stmts[i]);
+        return n;
+    }
+    case AST_VARDEF: return other_atomics(s->u.def.body);
+    case AST_FOR: return other_atomics(s->u.loop.body);
+    case AST_IF: return other_atomics(s->u.branch.then) + other_atomics(s->u.branch.other);
+    case AST_REDUCE:
+        return s->u.red.atomic == AST_RED_ATOMIC && (s->u.red.op != AST_RED_ADD || s->u.red.n == 0);
+    default: return 0;
+    }
+}
+
+int xf_auto_privatizable(xf_auto *a, ast_stmt *loop)
+{
+    if (a->ctx->opts.target_cuda || other_atomics(loop->u.loop.body))
+        return 0;
+    priv_walk w;
+    ft_vec all;
+    atomic_sets(a, loop, &w, &all);
+    for (int i = 0; i < all.len; i++)
+        if (why_atomic(a, loop, all.items[i], xf_has_name(&w.tensors, all.items[i])))
+            return 0;
+    return all.len > 0;
+}
+
 /* Privatize what qualifies under the OpenMP loop; the number of tensors. */
 static int privatize_loop(xf_auto *a, ast_stmt *loop)
 {
-    priv_walk w = {.ctx = a->ctx};
-    ft_vec_push(a->ctx, &w.vary, (void *)loop->u.loop.iter);
-    collect(&w, loop->u.loop.body, 0);
-    ft_vec all = {0};
-    atomic_tensors(a->ctx, loop->u.loop.body, &all);
+    priv_walk w;
+    ft_vec all;
+    atomic_sets(a, loop, &w, &all);
     int n = 0;
     for (int i = 0; i < all.len; i++) {
         const char *var = all.items[i];
         int csr = xf_has_name(&w.tensors, var);
         if (!csr && !dense(a, loop, var))
             continue;
-        xf_uses u = xf_count_uses(loop->u.loop.body, var);
-        const char *why = u.loads || u.stores ? "the loop also reads or stores it"
-                        : other_reductions(loop->u.loop.body, var, 0) ? "not only += updates"
-                        : xf_defines(loop->u.loop.body, var) ? "the loop declares it"
-                        : !zero_is_identity(a->ctx, a->f, var) ? "not an integer or float tensor"
-                        : NULL;
+        const char *why = why_atomic(a, loop, var, csr);
         if (why) {
             xf_auto_log(a, PASS, xf_auto_name(a, loop), "%s left atomic: %s", var, why);
             continue;

@@ -39,6 +39,10 @@ int xf_auto_vectorize(xf_auto *a);
 int xf_auto_parallelize(xf_auto *a);
 int xf_auto_red_cache(xf_auto *a);
 int xf_auto_privatize(xf_auto *a);
+/* Whether auto_privatize would give every atomic reduction under the
+ * parallelized loop per-thread copies (auto_parallelize then keeps a loop
+ * parallel whose atomics would all hit the same elements). */
+int xf_auto_privatizable(xf_auto *a, ast_stmt *loop);
 int xf_auto_red_scalar(xf_auto *a);
 int xf_auto_gpu_bind(xf_auto *a);
 int xf_auto_mem_type(xf_auto *a);
