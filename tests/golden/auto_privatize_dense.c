@@ -124,11 +124,91 @@ static const ft_param_desc ft__params_mesh_scatter[] = {
     {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_mesh_scatter_5},
 };
 
+int backwards(int64_t np, int64_t nf, const int32_t *faces, const float *x, float *dv)
+{
+    if (np < 0) return FT_ERR_SIZE;
+    if (nf < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    void *ft__h9 = NULL; size_t ft__h9_n = 0;
+    /* Lp: */
+    int64_t ft__pn9 = 1;
+    ft__pn9 *= (nf) > 0 ? (nf) : 0;
+    if (!ft__grow(&ft__h9, &ft__h9_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn9}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end7; }
+    #pragma omp parallel
+    {
+        float *ft__pv9 = dv;
+        if (ft__thread() > 0) {
+            ft__pv9 = (float *)ft__h9 + (ft__thread() - 1) * ft__pn9;
+            memset(ft__pv9, 0, sizeof(float) * (size_t)ft__pn9);
+        }
+        #pragma omp for
+        for (int64_t p = 0; p < np; p++) {
+            {
+                float keep = 0;
+                keep = 1.0f;
+                for (int64_t f = nf - 1; f > (-1); f += (-1)) {
+                    if ((uint64_t)faces[f] >= (uint64_t)nf) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end10; }
+                    ft__pv9[(int64_t)faces[f]] += keep * x[p * nf + f];
+                    keep *= x[p * nf + f];
+                }
+            }
+ft__end10:;
+        }
+        const int64_t ft__pt12 = ft__team() - 1;
+        if (ft__pt12 > 0) {
+            #pragma omp for
+            for (int64_t ft__pe12 = 0; ft__pe12 < ft__pn9; ft__pe12++) {
+                float ft__ps12 = 0;
+                for (int64_t ft__pk12 = 0; ft__pk12 < ft__pt12; ft__pk12++)
+                    ft__ps12 += ((const float *)ft__h9)[ft__pk12 * ft__pn9 + ft__pe12];
+                dv[ft__pe12] += ft__ps12;
+            }
+        }
+    }
+    if (ft__err) goto ft__end7;
+ft__end7:;
+    free(ft__h9);
+    return ft__err;
+}
+
+static int ft__call_backwards(void *const *ft__args)
+{
+    return backwards(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const int32_t *)ft__args[2],
+        (const float *)ft__args[3],
+        (float *)ft__args[4]);
+}
+
+static void ft__shapes_backwards(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t np = ft__sizes[0];
+    (void)np;
+    const int64_t nf = ft__sizes[1];
+    (void)nf;
+    ft__dims[0] = nf;
+    ft__dims[1] = np;
+    ft__dims[2] = nf;
+    ft__dims[3] = nf;
+}
+
+static const char *const ft__shape_backwards_2[] = {"nf"};
+static const char *const ft__shape_backwards_3[] = {"np", "nf"};
+static const char *const ft__shape_backwards_4[] = {"nf"};
+static const ft_param_desc ft__params_backwards[] = {
+    {"np", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"nf", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"faces", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_backwards_2},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_backwards_3},
+    {"dv", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_backwards_4},
+};
+
 static const ft_func_desc ft__funcs[] = {
     {"mesh_scatter", 6, ft__params_mesh_scatter, ft__call_mesh_scatter, ft__shapes_mesh_scatter},
+    {"backwards", 5, ft__params_backwards, ft__call_backwards, ft__shapes_backwards},
 };
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs
+    FT_ABI_VERSION, 2, ft__funcs
 };

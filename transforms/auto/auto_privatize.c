@@ -33,6 +33,7 @@
  */
 #include "auto_util.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "../sched_util.h"
@@ -46,29 +47,28 @@ static const char *const PASS = "auto_privatize";
  * element and thread; a compare-and-swap costs several). */
 enum { NOMINAL_SIZE = 1000, DENSE_RATIO = 4 };
 
-/* The value of e with every name taken as NOMINAL_SIZE; -1 when e reads a
- * tensor or is not a count. */
+/* The value of e with every name taken as NOMINAL_SIZE; NAN when e reads
+ * a tensor or is not a count (a constant may be negative: the span of
+ * `range(n - 1, -1, -1)` is (n - 1) - (-1)). */
 static double nominal(const ast_expr *e)
 {
     if (!e)
-        return -1;
+        return NAN;
     if (e->kind == AST_INT)
         return (double)e->u.ival;
     if (e->kind == AST_VAR)
         return NOMINAL_SIZE;
     if (e->kind != AST_BINARY)
-        return -1;
+        return NAN;
     double a = nominal(e->u.bin.a), b = nominal(e->u.bin.b);
-    if (a < 0 || b < 0)
-        return -1;
     switch (e->u.bin.op) {
     case AST_ADD: return a + b;
-    case AST_SUB: return a > b ? a - b : 0;
+    case AST_SUB: return a > b ? a - b : isnan(a - b) ? NAN : 0;
     case AST_MUL: return a * b;
-    case AST_FLOORDIV: return b > 0 ? a / b : -1;
-    case AST_MIN: return a < b ? a : b;
-    case AST_MAX: return a > b ? a : b;
-    default: return -1;
+    case AST_FLOORDIV: return b > 0 ? a / b : NAN;
+    case AST_MIN: return isnan(a + b) ? NAN : a < b ? a : b;
+    case AST_MAX: return isnan(a + b) ? NAN : a > b ? a : b;
+    default: return NAN;
     }
 }
 
@@ -98,7 +98,7 @@ static double atomic_updates(ft_ctx *ctx, const ast_stmt *s, const char *var, do
         if (!xf_accesses(s->u.loop.body, var))
             return 0;
         double trips = nominal(xf_trip_count(ctx, s));
-        return trips < 0 ? -1 : atomic_updates(ctx, s->u.loop.body, var, mult * trips);
+        return !(trips >= 0) ? -1 : atomic_updates(ctx, s->u.loop.body, var, mult * trips);
     }
     case AST_REDUCE:
         return strcmp(s->u.red.var, var) == 0 && s->u.red.atomic == AST_RED_ATOMIC &&
@@ -141,7 +141,7 @@ static int dense(xf_auto *a, ast_stmt *loop, const char *var)
     double elems = 1;
     for (int k = 0; k < ndim; k++) {
         double d = nominal(shape[k]);
-        if (d < 0)
+        if (!(d >= 0))
             return 0;
         elems *= d;
     }
