@@ -256,32 +256,6 @@ static int enter_ancestors(ft_ctx *ctx, ast_func *f, an_bounds *b, ast_stmt *s,
     return inside;
 }
 
-/* The declaration of var visible at s: a VarDef around it (innermost) or
- * a parameter.  Fills dtype, ndim and shape; 0 when there is none. */
-static int find_decl(ft_ctx *ctx, ast_func *f, ast_stmt *s, const char *var, ft_dtype *dt,
-                     int *ndim, ast_expr ***shape)
-{
-    ft_vec anc = {0};
-    xf_ancestors(ctx, f->body, s, &anc);
-    for (int i = anc.len - 1; i >= 0; i--) {
-        ast_stmt *a = anc.items[i];
-        if (a->kind == AST_VARDEF && strcmp(a->u.def.name, var) == 0) {
-            *dt = a->u.def.dtype;
-            *ndim = a->u.def.ndim;
-            *shape = a->u.def.shape;
-            return 1;
-        }
-    }
-    for (int i = 0; i < f->nparams; i++)
-        if (!f->params[i].is_size && strcmp(f->params[i].name, var) == 0) {
-            *dt = f->params[i].dtype;
-            *ndim = f->params[i].ndim;
-            *shape = f->params[i].shape;
-            return 1;
-        }
-    return 0;
-}
-
 /* Close the box: whole dimensions, clamping to the tensor where the
  * bounds are not proven inside it; the extents in ext. */
 static void close_box(cache_box *bx, ast_expr **shape, ast_expr **ext)
@@ -415,7 +389,7 @@ int xf_cache(ft_ctx *ctx, ast_func *f, ast_stmt *s, const char *var, ft_mtype mt
     ft_dtype dt;
     int ndim;
     ast_expr **shape;
-    if (!find_decl(ctx, f, s, var, &dt, &ndim, &shape)) {
+    if (!xf_find_decl(ctx, f, s, var, &dt, &ndim, &shape)) {
         ft_error(ctx, loc, "cannot %s: no tensor '%s' is visible there", what, var);
         return 1;
     }

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sched_util.h"
 #include "visit.h"
 
 /* ------------------------------------------------------------ expressions */
@@ -814,4 +815,36 @@ int xf_def_value_movable(ft_ctx *ctx, const xf_def *d, ft_vec *items)
                 return 0;
     }
     return 1;
+}
+
+/* Fills what xf_find_decl's caller asked for (NULL: not asked). */
+static void fill_decl(ft_dtype t, int n, ast_expr **sh, ft_dtype *dt, int *ndim,
+                      ast_expr ***shape)
+{
+    if (dt)
+        *dt = t;
+    if (ndim)
+        *ndim = n;
+    if (shape)
+        *shape = sh;
+}
+
+int xf_find_decl(ft_ctx *ctx, ast_func *f, const ast_stmt *s, const char *var, ft_dtype *dt,
+                 int *ndim, ast_expr ***shape)
+{
+    ft_vec anc = {0};
+    xf_ancestors(ctx, f->body, s, &anc);
+    for (int i = anc.len - 1; i >= 0; i--) {
+        const ast_stmt *a = anc.items[i];
+        if (a->kind == AST_VARDEF && strcmp(a->u.def.name, var) == 0) {
+            fill_decl(a->u.def.dtype, a->u.def.ndim, a->u.def.shape, dt, ndim, shape);
+            return 1;
+        }
+    }
+    for (int i = 0; i < f->nparams; i++)
+        if (!f->params[i].is_size && strcmp(f->params[i].name, var) == 0) {
+            fill_decl(f->params[i].dtype, f->params[i].ndim, f->params[i].shape, dt, ndim, shape);
+            return 1;
+        }
+    return 0;
 }

@@ -150,4 +150,10 @@ ast_expr *xf_def_value_at(ft_ctx *ctx, const xf_def *d, const ast_expr *load);
  * later item rebinds a name it uses (other than the def's iterators). */
 int xf_def_value_movable(ft_ctx *ctx, const xf_def *d, ft_vec *items);
 
+/* The declaration of tensor var visible at s: a VarDef around it
+ * (innermost) or a tensor parameter.  Fills dtype, ndim and shape (each
+ * may be NULL); 0 when there is none. */
+int xf_find_decl(ft_ctx *ctx, ast_func *f, const ast_stmt *s, const char *var, ft_dtype *dt,
+                 int *ndim, ast_expr ***shape);
+
 #endif

@@ -178,15 +178,6 @@ static int only_random_collisions(xf_auto *a, const ast_stmt *loop)
     return r == 0;
 }
 
-/* Whether e uses a name of vary (iterators that change with the loop). */
-static int uses_varying(const ast_expr *e, const ft_vec *vary)
-{
-    for (int i = 0; e && i < vary->len; i++)
-        if (xf_expr_uses_var(e, vary->items[i]))
-            return 1;
-    return 0;
-}
-
 /* Whether some atomic reduction under s has indices that use no name of
  * vary.  vary starts as the parallel loop's iterator; an inner loop whose
  * range uses a varying name adds its own iterator while its body is
@@ -208,9 +199,7 @@ static int atomic_shared_in(ft_ctx *ctx, const ast_stmt *s, ft_vec *vary)
                atomic_shared_in(ctx, s->u.branch.other, vary);
     case AST_FOR: {
         int len = vary->len;
-        if (uses_varying(s->u.loop.begin, vary) || uses_varying(s->u.loop.end, vary) ||
-            uses_varying(s->u.loop.step, vary))
-            ft_vec_push(ctx, vary, (void *)s->u.loop.iter);
+        xf_auto_vary_range(ctx, s, vary);
         int r = atomic_shared_in(ctx, s->u.loop.body, vary);
         vary->len = len;
         return r;
@@ -219,7 +208,7 @@ static int atomic_shared_in(ft_ctx *ctx, const ast_stmt *s, ft_vec *vary)
         if (!s->u.red.atomic)
             return 0;
         for (int i = 0; i < s->u.red.n; i++)
-            if (uses_varying(s->u.red.idx[i], vary))
+            if (xf_auto_uses_any(s->u.red.idx[i], vary))
                 return 0;
         return 1;
     }

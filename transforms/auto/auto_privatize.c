@@ -107,36 +107,13 @@ static double atomic_updates(ft_ctx *ctx, const ast_stmt *s, const char *var, do
     }
 }
 
-/* The shape of tensor var of f (a parameter or a VarDef); 0 when not
- * found. */
-static int tensor_shape(ft_ctx *ctx, ast_func *f, const char *var, int *ndim, ast_expr ***shape)
-{
-    for (int i = 0; i < f->nparams; i++)
-        if (strcmp(f->params[i].name, var) == 0) {
-            *ndim = f->params[i].ndim;
-            *shape = f->params[i].shape;
-            return 1;
-        }
-    ft_vec defs = {0};
-    xf_collect_vardefs(ctx, f->body, &defs);
-    for (int i = 0; i < defs.len; i++) {
-        ast_stmt *d = defs.items[i];
-        if (strcmp(d->u.def.name, var) == 0) {
-            *ndim = d->u.def.ndim;
-            *shape = d->u.def.shape;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* Whether parallel loop `loop` scatters densely into var (see the file
  * comment). */
 static int dense(xf_auto *a, ast_stmt *loop, const char *var)
 {
     int ndim;
     ast_expr **shape;
-    if (!tensor_shape(a->ctx, a->f, var, &ndim, &shape))
+    if (!xf_find_decl(a->ctx, a->f, loop, var, NULL, &ndim, &shape))
         return 0;
     double elems = 1;
     for (int k = 0; k < ndim; k++) {
@@ -181,15 +158,6 @@ typedef struct priv_walk {
     ft_vec tensors;      /* tensors of atomic += under a range that does */
 } priv_walk;
 
-/* Whether e mentions a name of names. */
-static int uses_any(const ast_expr *e, const ft_vec *names)
-{
-    for (int i = 0; e && i < names->len; i++)
-        if (xf_expr_uses_var(e, names->items[i]))
-            return 1;
-    return 0;
-}
-
 /* Collect under s the tensors of atomic += reductions inside a loop whose
  * range changes with the parallel iteration (dyn: s is inside one). */
 static void collect(priv_walk *w, const ast_stmt *s, int dyn)
@@ -207,12 +175,8 @@ static void collect(priv_walk *w, const ast_stmt *s, int dyn)
         collect(w, s->u.branch.other, dyn);
         break;
     case AST_FOR: {
-        int len = w->vary.len, d = dyn;
-        if (uses_any(s->u.loop.begin, &w->vary) || uses_any(s->u.loop.end, &w->vary) ||
-            uses_any(s->u.loop.step, &w->vary)) {
-            ft_vec_push(w->ctx, &w->vary, (void *)s->u.loop.iter);
-            d = 1;
-        }
+        int len = w->vary.len;
+        int d = xf_auto_vary_range(w->ctx, s, &w->vary) || dyn;
         collect(w, s->u.loop.body, d);
         w->vary.len = len;
         break;
@@ -256,27 +220,13 @@ static int other_reductions(ast_stmt *s, const char *var, int mark)
     }
 }
 
-/* The dtype of tensor var of f (a parameter or a VarDef); 0 when not
- * found or not a number type a zeroed copy starts right. */
-static int zero_is_identity(ft_ctx *ctx, ast_func *f, const char *var)
+/* Whether tensor var, visible at loop, has an integer or float dtype: a
+ * zeroed copy then starts its sums right. */
+static int zero_is_identity(xf_auto *a, const ast_stmt *loop, const char *var)
 {
-    ft_dtype t = FT_BOOL;
-    int found = 0;
-    for (int i = 0; i < f->nparams && !found; i++)
-        if (strcmp(f->params[i].name, var) == 0) {
-            t = f->params[i].dtype;
-            found = 1;
-        }
-    ft_vec defs = {0};
-    xf_collect_vardefs(ctx, f->body, &defs);
-    for (int i = 0; i < defs.len && !found; i++) {
-        const ast_stmt *d = defs.items[i];
-        if (strcmp(d->u.def.name, var) == 0) {
-            t = d->u.def.dtype;
-            found = 1;
-        }
-    }
-    return found && (t == FT_I32 || t == FT_I64 || t == FT_F32 || t == FT_F64);
+    ft_dtype t;
+    return xf_find_decl(a->ctx, a->f, loop, var, &t, NULL, NULL) &&
+           (t == FT_I32 || t == FT_I64 || t == FT_F32 || t == FT_F64);
 }
 
 /* Why the atomic += into var under the OpenMP loop keeps its atomics
@@ -290,7 +240,7 @@ static const char *why_atomic(xf_auto *a, ast_stmt *loop, const char *var, int c
     return u.loads || u.stores ? "the loop also reads or stores it"
          : other_reductions(loop->u.loop.body, var, 0) ? "not only += updates"
          : xf_defines(loop->u.loop.body, var) ? "the loop declares it"
-         : !zero_is_identity(a->ctx, a->f, var) ? "not an integer or float tensor"
+         : !zero_is_identity(a, loop, var) ? "not an integer or float tensor"
          : NULL;
 }
 

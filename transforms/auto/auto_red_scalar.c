@@ -41,27 +41,6 @@ enum { SHORT_TRIPS = 4 };
 
 static const char *const PASS = "auto_red_scalar";
 
-/* The dtype of tensor var visible at s in f (a VarDef around s, innermost
- * first, or a parameter); 0 when there is none. */
-static int var_dtype(xf_auto *a, const ast_stmt *s, const char *var, ft_dtype *dt)
-{
-    ft_vec anc = {0};
-    xf_ancestors(a->ctx, a->f->body, s, &anc);
-    for (int i = anc.len - 1; i >= 0; i--) {
-        const ast_stmt *d = anc.items[i];
-        if (d->kind == AST_VARDEF && strcmp(d->u.def.name, var) == 0) {
-            *dt = d->u.def.dtype;
-            return 1;
-        }
-    }
-    for (int i = 0; i < a->f->nparams; i++)
-        if (!a->f->params[i].is_size && strcmp(a->f->params[i].name, var) == 0) {
-            *dt = a->f->params[i].dtype;
-            return 1;
-        }
-    return 0;
-}
-
 /* The identity of reduction op in dtype t (the accumulator's start). */
 static ast_expr *identity(ft_ctx *ctx, ft_loc l, ast_reduce_op op, ft_dtype t)
 {
@@ -148,7 +127,7 @@ static int try_loop(xf_auto *a, ast_stmt *l)
     for (int i = 0; i < nitems; i++) {
         ast_stmt *s = items[i];
         ft_dtype dt;
-        if (!candidate(cur, s) || !var_dtype(a, cur, s->u.red.var, &dt))
+        if (!candidate(cur, s) || !xf_find_decl(a->ctx, a->f, cur, s->u.red.var, &dt, NULL, NULL))
             continue;
         const char *var = s->u.red.var;
         to_scalar(a, cur, s, dt, xf_clone_expr(a->ctx, trips));

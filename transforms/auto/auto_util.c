@@ -262,3 +262,20 @@ void xf_auto_restore(xf_auto *a, ast_stmt *snap)
 {
     a->f->body = snap;
 }
+
+int xf_auto_uses_any(const ast_expr *e, const ft_vec *names)
+{
+    for (int i = 0; e && i < names->len; i++)
+        if (xf_expr_uses_var(e, names->items[i]))
+            return 1;
+    return 0;
+}
+
+int xf_auto_vary_range(ft_ctx *ctx, const ast_stmt *loop, ft_vec *vary)
+{
+    if (!xf_auto_uses_any(loop->u.loop.begin, vary) && !xf_auto_uses_any(loop->u.loop.end, vary) &&
+        !xf_auto_uses_any(loop->u.loop.step, vary))
+        return 0;
+    ft_vec_push(ctx, vary, (void *)loop->u.loop.iter);
+    return 1;
+}

@@ -39,6 +39,13 @@ int xf_auto_vectorize(xf_auto *a);
 int xf_auto_parallelize(xf_auto *a);
 int xf_auto_red_cache(xf_auto *a);
 int xf_auto_privatize(xf_auto *a);
+/* Whether e mentions a name of names. */
+int xf_auto_uses_any(const ast_expr *e, const ft_vec *names);
+/* When the range of loop uses a name of vary (iterators that change with
+ * a parallel loop's iteration), adds loop's iterator to vary: which
+ * iterations run, and so where an index through it lands, changes too (a
+ * CSR row `for k in range(ptr[i], ptr[i + 1])`).  Whether it did. */
+int xf_auto_vary_range(ft_ctx *ctx, const ast_stmt *loop, ft_vec *vary);
 /* Whether auto_privatize would give every atomic reduction under the
  * parallelized loop per-thread copies (auto_parallelize then keeps a loop
  * parallel whose atomics would all hit the same elements). */
