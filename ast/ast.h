@@ -210,6 +210,12 @@ typedef struct ast_param {
     ft_loc loc;
     int opaque;     /* passed as untyped bytes (`void *`) in the C ABI and cast
                      * to dtype inside: a gradient's tape */
+    ast_expr *region_at;   /* a region of a gradient's tape (autodiff/): a
+                            * tensor of its own, starting at this element of
+                            * the opaque tape (the last parameter); a
+                            * parameter for the analyses and the schedules,
+                            * then one of the function's regions (not in the
+                            * C ABI); NULL otherwise */
 } ast_param;
 
 typedef struct ast_func {
@@ -222,6 +228,11 @@ typedef struct ast_func {
      * (autodiff/compose.c rebuilds it from theirs after scheduling);
      * NULL for every other function */
     struct ast_func *ad_fwd, *ad_bwd;
+    /* the regions of a gradient's tape, moved out of params after the
+     * schedules (autodiff/pack.c): the backends declare each as a pointer
+     * into the tape, at element region_at */
+    int nregions;
+    ast_param *regions;
 } ast_func;
 
 /* A size function of the library: `size_t NAME(int64_t size, ...)`

@@ -367,6 +367,10 @@ void ast_print_func(FILE *out, const ast_func *f)
             fputs(", ", out);
         print_param(out, &f->params[i]);
     }
+    for (int i = 0; i < f->nregions; i++) {     /* as parameters: valid source */
+        fputs(", ", out);
+        print_param(out, &f->regions[i]);
+    }
     fputs("):\n", out);
     print_body(out, f->body, 1);
     int any = 0;

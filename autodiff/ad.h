@@ -53,6 +53,8 @@ typedef struct ad_local {
     ast_expr *versions;       /* instances of its scope; NULL: not symbolic */
     ast_expr *size;           /* elements; NULL: not symbolic */
     ast_expr *offset;         /* first element on the tape (AD_SAVE) */
+    const char *region;       /* its region of the tape, a tensor of its
+                                 own until ad_pack_tapes (AD_SAVE) */
     ast_stmt *replay;         /* forward statements that recompute it */
     ast_expr *work;           /* statement instances of one replay */
     double save_cost;         /* per version, materialize.c; -1: unknown */
@@ -108,6 +110,11 @@ int ad_forward_order(ft_ctx *ctx, ast_stmt *body);
 void ad_detach_combined(ft_ctx *ctx, ast_program *p, const struct pt_node *file);
 void ad_compose_combined(ft_ctx *ctx, ast_program *p, const struct pt_node *file);
 
+/* pack.c: after the schedules, move each region parameter of the tape
+ * (region_at set) of every function of p to its regions (f->regions),
+ * which the backends declare as pointers into the tape. */
+void ad_pack_tapes(ft_ctx *ctx, ast_program *p);
+
 /* Retype every f32 tensor, parameter and value of p as f64 (--promote-f64,
  * used by `ftc gradcheck`). */
 void ad_promote_f64(ft_ctx *ctx, ast_program *p);
@@ -119,7 +126,8 @@ ast_expr *ad_trip_count(ft_ctx *ctx, const ast_stmt *loop);
 ast_expr *ad_mul(ft_ctx *ctx, ast_expr *a, ast_expr *b);
 ast_expr *ad_add(ft_ctx *ctx, ast_expr *a, ast_expr *b);
 void ad_local_shape(ad_grad *g, ad_local *l);
-ast_expr *ad_version_index(ad_grad *g, const ad_local *l);
+int ad_region_shape(ad_grad *g, const ad_local *l, ast_expr ***shape);
+ast_expr *ad_region_load(ad_grad *g, const ad_local *l, int nidx, ast_expr **idx);
 ast_stmt *ad_tape_copy(ad_grad *g, const ad_local *l, int to_tape);
 /* `var = 0` (src NULL) or `var = src` over the whole shape. */
 ast_stmt *ad_fill(ad_grad *g, const char *var, ft_dtype t, int ndim, ast_expr **shape,

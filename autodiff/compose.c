@@ -13,9 +13,10 @@
  * taken once.  A g with a schedule block of its own keeps its body, and so
  * does g on the CUDA target.
  *
- * Requires: g's ad_fwd / ad_bwd set by grad.c; g_fwd's last parameter is
- * the tape.  Provides: g's body = VarDef tape { fwd; bwd }, the locals of
- * the bwd copy renamed apart from the fwd copy's.
+ * Requires: g's ad_fwd / ad_bwd set by grad.c, the tape's regions still
+ * parameters of g_fwd (before ad_pack_tapes).  Provides: g's body =
+ * VarDef region... { fwd; bwd } (the regions are locals of g), the locals
+ * of the bwd copy renamed apart from the fwd copy's.
  */
 #include "ad.h"
 
@@ -71,11 +72,11 @@ static void rename_apart(ft_ctx *ctx, ast_func *g, ast_stmt *fwd, ast_stmt *bwd)
     }
 }
 
-/* g's body from its scheduled parts: VarDef tape { fwd; bwd }. */
+/* g's body from its scheduled parts: { fwd; bwd } inside a VarDef for
+ * each region of the tape (g_fwd's region parameters) they use. */
 static ast_stmt *combined_body(ft_ctx *ctx, ast_func *g)
 {
     const ast_func *fw = g->ad_fwd;
-    const ast_param *tp = &fw->params[fw->nparams - 1];
     ast_stmt **v = ft_alloc(ctx, sizeof *v * 2);
     v[0] = xf_clone_stmt(ctx, fw->body, 0);
     v[1] = xf_clone_stmt(ctx, g->ad_bwd->body, 0);
@@ -84,13 +85,18 @@ static ast_stmt *combined_body(ft_ctx *ctx, ast_func *g)
     ft_vec used = {0};
     xf_stmt_loaded(ctx, g->body, &used);
     xf_stmt_written(ctx, g->body, &used);
-    if (!xf_has_name(&used, tp->name))
-        return g->body;
-    ast_expr **sh = ft_alloc(ctx, sizeof *sh * (size_t)(tp->ndim + 1));
-    for (int k = 0; k < tp->ndim; k++)
-        sh[k] = xf_clone_expr(ctx, tp->shape[k]);
-    return ast_vardef(ctx, g->loc, tp->name, tp->dtype, tp->ndim, sh, FT_ACC_CACHE,
-                      FT_MT_CPU, g->body);
+    ast_stmt *body = g->body;
+    for (int i = 0; i < fw->nparams; i++) {
+        const ast_param *r = &fw->params[i];
+        if (!r->region_at || !xf_has_name(&used, r->name))
+            continue;
+        ast_expr **sh = ft_alloc(ctx, sizeof *sh * (size_t)(r->ndim + 1));
+        for (int k = 0; k < r->ndim; k++)
+            sh[k] = xf_clone_expr(ctx, r->shape[k]);
+        body = ast_vardef(ctx, g->loc, r->name, r->dtype, r->ndim, sh, FT_ACC_CACHE,
+                          FT_MT_CPU, body);
+    }
+    return body;
 }
 
 void ad_compose_combined(ft_ctx *ctx, ast_program *p, const pt_node *file)

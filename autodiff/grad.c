@@ -260,24 +260,17 @@ static ad_local *find_over(ad_grad *g, const ast_stmt *s)
     return NULL;
 }
 
-/* The tape element of the current version of overwrite o. */
-static ast_expr *over_slot(ad_grad *g, const ad_local *o)
-{
-    ast_expr **ti = ft_alloc(g->ctx, sizeof *ti);
-    ti[0] = ad_add(g->ctx, xf_clone_expr(g->ctx, o->offset), ad_version_index(g, o));
-    return ast_load(g->ctx, o->def->loc, g->tape, g->tape_dtype, 1, ti);
-}
-
-/* `tape[slot] = var[idx]` (save, before the Store) or the reverse. */
+/* `tape_var[version] = var[idx]` (save, before the Store) or the
+ * reverse. */
 static ast_stmt *over_copy(ad_grad *g, const ad_local *o, int save)
 {
     const ast_stmt *s = o->def;
     ft_dtype t = ad_tensor_dtype(g, s->u.store.var);
-    ast_expr *slot = over_slot(g, o);
+    ast_expr *slot = ad_region_load(g, o, 0, NULL);
     ast_expr *cur = ast_load(g->ctx, s->loc, s->u.store.var, t, s->u.store.n,
                              clone_idx(g->ctx, s->u.store.n, s->u.store.idx));
     if (save)
-        return ast_store(g->ctx, s->loc, g->tape, 1, slot->u.load.idx,
+        return ast_store(g->ctx, s->loc, o->region, slot->u.load.n, slot->u.load.idx,
                          xf_convert(g->ctx, cur, g->tape_dtype));
     return ast_store(g->ctx, s->loc, s->u.store.var, s->u.store.n,
                      clone_idx(g->ctx, s->u.store.n, s->u.store.idx), xf_convert(g->ctx, slot, t));
@@ -757,13 +750,40 @@ static ast_param tape_param(ad_grad *g, ft_access acc)
     return q;
 }
 
+/* The regions of the tape (ad_local *): the overwrites', then the saved
+ * locals'. */
+static void tape_regions(ad_grad *g, ft_vec *out)
+{
+    for (int i = 0; i < g->overs.len; i++)
+        if (((ad_local *)g->overs.items[i])->region)
+            ft_vec_push(g->ctx, out, g->overs.items[i]);
+    for (int i = 0; i < g->locals.len; i++) {
+        ad_local *l = g->locals.items[i];
+        if (l->decision == AD_SAVE && l->region)
+            ft_vec_push(g->ctx, out, l);
+    }
+}
+
+/* The parameter of region l: a tensor of its own, packed into the tape
+ * by ad_pack_tapes. */
+static ast_param region_param(ad_grad *g, const ad_local *l, ft_access acc)
+{
+    ast_param q = {.name = l->region, .dtype = g->tape_dtype, .access = acc,
+                   .mtype = FT_MT_CPU, .loc = g->f->loc, .region_at = cl(g, l->offset)};
+    q.ndim = ad_region_shape(g, l, &q.shape);
+    return q;
+}
+
 /* Parameters: f's (outs as `in` when fwd_outs is 0), d_ of each float
- * out/inout, d_ of each wrt, then the tape when acc is not -1. */
+ * out/inout, d_ of each wrt, then, when tape_acc is not -1, the tape's
+ * regions and the tape. */
 static ast_func *new_func(ad_grad *g, const char *name, int with_d, int outs_in, int tape_acc,
                           ast_stmt *body)
 {
     ast_func *fn = ft_alloc(g->ctx, sizeof *fn);
-    ast_param *ps = ft_alloc(g->ctx, sizeof *ps * (size_t)(3 * g->f->nparams + 2));
+    ft_vec regs = {0};
+    tape_regions(g, &regs);
+    ast_param *ps = ft_alloc(g->ctx, sizeof *ps * (size_t)(3 * g->f->nparams + regs.len + 2));
     int n = 0;
     for (int i = 0; i < g->f->nparams; i++) {
         ast_param *p = &g->f->params[i];
@@ -777,6 +797,8 @@ static ast_func *new_func(ad_grad *g, const char *name, int with_d, int outs_in,
     for (int i = 0; with_d && i < g->nwrt; i++)
         ps[n++] = like(g, find_param(g, g->wrt[i]), ft_fmt(g->ctx, "d_%s", g->wrt[i]),
                        FT_ACC_OUT);
+    for (int i = 0; tape_acc >= 0 && i < regs.len; i++)
+        ps[n++] = region_param(g, regs.items[i], (ft_access)tape_acc);
     if (tape_acc >= 0)
         ps[n++] = tape_param(g, (ft_access)tape_acc);
     fn->name = name;
@@ -926,8 +948,13 @@ static void emit_funcs(ad_grad *g, ast_program *p, ast_stmt *bwd)
     ft_vec_push(c, &both, fwd_body(g, g->f->body));
     ft_vec_push(c, &both, bwd_renamed(g, bwd));
     ast_stmt *body = seq_of(c, g->f->loc, &both);
-    body = ast_vardef(c, g->f->loc, g->tape, g->tape_dtype, 1,
-                      (ast_expr *[]){cl(g, g->tape_elems)}, FT_ACC_CACHE, FT_MT_CPU, body);
+    ft_vec regs = {0};
+    tape_regions(g, &regs);
+    for (int i = 0; i < regs.len; i++) {
+        ast_param r = region_param(g, regs.items[i], FT_ACC_CACHE);
+        body = ast_vardef(c, g->f->loc, r.name, r.dtype, r.ndim, r.shape, FT_ACC_CACHE,
+                          FT_MT_CPU, body);
+    }
     fs[2] = new_func(g, g->name, 1, 0, -1, xf_normalize(c, body));
     tidy(c, 3, fs);
     fs[2]->ad_fwd = fs[0];

@@ -11,11 +11,16 @@
  * every read saw: that is what the tape holds.
  *
  * The tape is one tensor parameter carved into consecutive regions, one per
- * saved local: region(t) = versions(t) * size(t) elements, element
- * offset(t) + version * size(t) + row-major index.  Its dtype is f32 when
- * every saved local and overwritten value is f32, else f64 (which holds
- * f32, i32 and bool values exactly).  Regions whose size is affine in the
- * sizes come first, so that their offsets stay affine (affine_size).
+ * saved local: region(t) = versions(t) * size(t) elements from offset(t).
+ * Until the backend, each region is a tensor of its own (tape_t, a
+ * parameter of g_fwd and g_bwd, a local of g) shaped [trip(L1), ...,
+ * trip(Lk), t's shape...] and indexed [n1, ..., nk, t's index...]: affine
+ * where t's accesses are, so that isl tells the versions apart (one flat
+ * index (n1 * trip(L2) + n2) * size(t) + ... is not affine when a trip
+ * count or a size is a size parameter); autodiff/pack.c then makes the
+ * regions pointers into the tape.  Its dtype is f32 when every saved local
+ * and overwritten value is f32, else f64 (which holds f32, i32 and bool
+ * values exactly).
  */
 #include "ad.h"
 
@@ -137,17 +142,6 @@ static ast_expr *iteration(ft_ctx *ctx, const ast_stmt *L)
     return i;
 }
 
-/* The version of l being run: its loops' iteration vector, linearised. */
-ast_expr *ad_version_index(ad_grad *g, const ad_local *l)
-{
-    ast_expr *v = ast_int(g->ctx, noloc, 0);
-    for (int i = 0; i < l->nloops; i++) {
-        ast_expr *t = ad_trip_count(g->ctx, l->loops[i]);
-        v = ad_add(g->ctx, ad_mul(g->ctx, v, t), iteration(g->ctx, l->loops[i]));
-    }
-    return v;
-}
-
 /* Fresh iterators for a nest over ndim dimensions. */
 static const char **nest_iters(ad_grad *g, int ndim)
 {
@@ -185,6 +179,41 @@ ast_stmt *ad_fill(ad_grad *g, const char *var, ft_dtype t, int ndim, ast_expr **
     return nest(g->ctx, ndim, shape, its, st);
 }
 
+/* The shape of the region of l (a saved local or an overwrite): one
+ * dimension per loop around it (its trip count), then the local's shape;
+ * [1] when that leaves none.  Returns the number of dimensions. */
+int ad_region_shape(ad_grad *g, const ad_local *l, ast_expr ***shape)
+{
+    ft_ctx *c = g->ctx;
+    int nd = l->def->kind == AST_VARDEF ? l->def->u.def.ndim : 0;
+    int n = l->nloops + nd;
+    ast_expr **sh = ft_alloc(c, sizeof *sh * (size_t)(n + 1));
+    for (int i = 0; i < l->nloops; i++)
+        sh[i] = ad_trip_count(c, l->loops[i]);
+    for (int k = 0; k < nd; k++)
+        sh[l->nloops + k] = xf_clone_expr(c, l->def->u.def.shape[k]);
+    if (n == 0)
+        sh[n++] = ast_int(c, noloc, 1);
+    *shape = sh;
+    return n;
+}
+
+/* The element of l's region for the version being run and the element
+ * idx (nidx indices, of the local's shape) of that version: a load. */
+ast_expr *ad_region_load(ad_grad *g, const ad_local *l, int nidx, ast_expr **idx)
+{
+    ft_ctx *c = g->ctx;
+    int n = l->nloops + nidx;
+    ast_expr **at = ft_alloc(c, sizeof *at * (size_t)(n + 1));
+    for (int i = 0; i < l->nloops; i++)
+        at[i] = iteration(c, l->loops[i]);
+    for (int k = 0; k < nidx; k++)
+        at[l->nloops + k] = idx[k];
+    if (n == 0)
+        at[n++] = ast_int(c, noloc, 0);
+    return ast_load(c, noloc, l->region, g->tape_dtype, n, at);
+}
+
 /* Copy local l to its region of the tape (to_tape) or back. */
 ast_stmt *ad_tape_copy(ad_grad *g, const ad_local *l, int to_tape)
 {
@@ -192,32 +221,19 @@ ast_stmt *ad_tape_copy(ad_grad *g, const ad_local *l, int to_tape)
     const ast_stmt *d = l->def;
     int nd = d->u.def.ndim;
     const char **its = nest_iters(g, nd);
-    ast_expr *lin = ast_int(c, noloc, 0);
-    for (int k = 0; k < nd; k++)
-        lin = ad_add(c, ad_mul(c, lin, xf_clone_expr(c, d->u.def.shape[k])),
-                     ast_var(c, noloc, its[k]));
-    ast_expr *at = ad_add(c, xf_clone_expr(c, l->offset),
-                          ad_add(c, ad_mul(c, ad_version_index(g, l), xf_clone_expr(c, l->size)),
-                                 lin));
-    ast_expr **ti = ft_alloc(c, sizeof *ti);
-    ti[0] = at;
-    ast_expr *tv = ast_load(c, noloc, g->tape, g->tape_dtype, 1, ti);
+    ast_expr *tv = ad_region_load(g, l, nd, iter_vars(c, nd, its));
     ast_expr *lv = ast_load(c, noloc, d->u.def.name, d->u.def.dtype, nd, iter_vars(c, nd, its));
     ast_stmt *st = to_tape
-        ? ast_store(c, noloc, g->tape, 1, (ast_expr *[]){xf_clone_expr(c, at)},
+        ? ast_store(c, noloc, l->region, tv->u.load.n, tv->u.load.idx,
                     xf_convert(c, lv, g->tape_dtype))
         : ast_store(c, noloc, d->u.def.name, nd, iter_vars(c, nd, its),
                     xf_convert(c, tv, d->u.def.dtype));
-    if (to_tape)
-        st->u.store.idx = ti;
     return nest(c, nd, d->u.def.shape, its, st);
 }
 
 /* Whether a region size is affine in the sizes (sums and differences of
- * sizes and constants, products with a constant): the offsets after it stay
- * affine, so isl sees the tape writes of different iterations apart (a
- * region of n * feat_len laid out first made every later offset non-affine,
- * and GAT's forward loop over nodes serial). */
+ * sizes and constants, products with a constant): such regions come first,
+ * so that the offsets of ad_pack_tapes stay simple. */
 static int affine_size(const ast_expr *e)
 {
     switch (e->kind) {
@@ -265,6 +281,7 @@ void ad_layout_overs(ad_grad *g, int wide)
             if (!o->versions || affine_size(o->versions) != (pass == 0))
                 continue;
             o->offset = xf_clone_expr(c, total);
+            o->region = ad_fresh(g, ft_fmt(c, "tape_%s", o->def->u.store.var));
             total = ad_add(c, total, xf_clone_expr(c, o->versions));
         }
     g->tape_elems = total;
@@ -283,6 +300,7 @@ void ad_layout_tape(ad_grad *g)
                 || (affine_size(l->versions) && affine_size(l->size)) != (pass == 0))
                 continue;
             l->offset = xf_clone_expr(c, total);
+            l->region = ad_fresh(g, ft_fmt(c, "tape_%s", l->def->u.def.name));
             total = ad_add(c, total, ad_mul(c, xf_clone_expr(c, l->versions),
                                             xf_clone_expr(c, l->size)));
         }

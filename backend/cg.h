@@ -43,6 +43,11 @@ const char *cg_param_text(ft_ctx *ctx, const ast_param *p, const char *cname,
  * ("float *tape = (float *)tape__bytes;"), or NULL when p is not opaque. */
 const char *cg_opaque_text(ft_ctx *ctx, const ast_param *p, const char *cname,
                            const char *ctype);
+/* The line that declares region r of the tape (f->regions) as a pointer
+ * into the tape (C name tape) at element text at:
+ * "const float *tape_h = tape + (n);". */
+const char *cg_region_text(ft_ctx *ctx, const ast_param *r, const char *cname,
+                           const char *ctype, const char *tape, const char *at);
 
 /* backend/cg_cuda.c: write the CUDA C++ translation unit for p (the same
  * C ABI and description table; see the file comment for how loops become

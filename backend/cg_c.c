@@ -1515,8 +1515,16 @@ const char *cg_opaque_text(ft_ctx *ctx, const ast_param *p, const char *cname,
     return ft_fmt(ctx, "%s%s *%s = (%s%s *)%s__bytes;", cq, ctype, cname, cq, ctype, cname);
 }
 
+const char *cg_region_text(ft_ctx *ctx, const ast_param *r, const char *cname,
+                           const char *ctype, const char *tape, const char *at)
+{
+    const char *cq = r->access == FT_ACC_IN ? "const " : "";
+    return ft_fmt(ctx, "%s%s *%s = %s + (%s);", cq, ctype, cname, tape, at);
+}
+
 /* Give each opaque (`void *`) parameter of f its typed name: the body reads
- * `tape[i]` whatever the ABI says. */
+ * `tape[i]` whatever the ABI says; then declare each region of the tape
+ * (autodiff/pack.c) as a pointer into it. */
 static void cg_opaque_params(cg_emitter *em, const ast_func *f)
 {
     for (int i = 0; i < f->nparams; i++) {
@@ -1524,6 +1532,12 @@ static void cg_opaque_params(cg_emitter *em, const ast_func *f)
         const char *line = cg_opaque_text(em->ctx, p, cg_cname(em, p->name), cg_ctype(p->dtype));
         if (line)
             cg_line(em, "%s", line);
+    }
+    for (int i = 0; i < f->nregions; i++) {
+        const ast_param *r = &f->regions[i];
+        cg_line(em, "%s", cg_region_text(em->ctx, r, cg_cname(em, r->name), cg_ctype(r->dtype),
+                                         cg_cname(em, f->params[f->nparams - 1].name),
+                                         cg_expr_str(em, r->region_at, 0)));
     }
 }
 
@@ -1536,20 +1550,26 @@ static void cg_signature(cg_emitter *em, const ast_func *f)
     fputs(f->nparams ? ")" : "void)", em->out);
 }
 
-/* Push the parameters of f as symbols; their dims are the C text of the
- * declared shapes. */
+/* Push parameter (or tape region) p as a symbol; its dims are the C text
+ * of the declared shape. */
+static void cg_push_param(cg_emitter *em, const ast_param *p)
+{
+    if (p->is_size)
+        return;
+    if (p->mtype != FT_MT_CPU)
+        ft_unsupported(em->ctx, p->loc, "GPU memory types in the C backend");
+    cg_sym *s = cg_push_sym(em, p->name, p->dtype, p->ndim, CG_SYM_PARAM);
+    for (int k = 0; k < p->ndim; k++)
+        s->dims[k] = cg_expr_str(em, p->shape[k], 0);
+}
+
+/* Push the parameters of f and its tape's regions as symbols. */
 static void cg_push_params(cg_emitter *em, const ast_func *f)
 {
-    for (int i = 0; i < f->nparams; i++) {
-        const ast_param *p = &f->params[i];
-        if (p->is_size)
-            continue;
-        if (p->mtype != FT_MT_CPU)
-            ft_unsupported(em->ctx, p->loc, "GPU memory types in the C backend");
-        cg_sym *s = cg_push_sym(em, p->name, p->dtype, p->ndim, CG_SYM_PARAM);
-        for (int k = 0; k < p->ndim; k++)
-            s->dims[k] = cg_expr_str(em, p->shape[k], 0);
-    }
+    for (int i = 0; i < f->nparams; i++)
+        cg_push_param(em, &f->params[i]);
+    for (int i = 0; i < f->nregions; i++)
+        cg_push_param(em, &f->regions[i]);
 }
 
 /* Emit the C function for f. */

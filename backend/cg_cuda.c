@@ -1890,6 +1890,28 @@ static void cu_params_in(cu_emitter *em, const ast_func *f)
     }
 }
 
+/* Declare the regions of the tape (autodiff/pack.c) as pointers into the
+ * tape's device copy (or into the tape, when it is on the device), passed
+ * to the kernels like parameters. */
+static void cu_regions_in(cu_emitter *em, const ast_func *f)
+{
+    if (!f->nregions)
+        return;
+    const ast_param *tp = &f->params[f->nparams - 1];
+    const char *tcn = cu_cname(em, tp->name);
+    const char *base = tp->mtype != FT_MT_CPU ? tcn : ft_fmt(em->ctx, "ft__dev_%s", tcn);
+    for (int i = 0; i < f->nregions; i++) {
+        const ast_param *r = &f->regions[i];
+        const char *cn = cu_cname(em, r->name), *T = cu_ctype(r->dtype);
+        cu_sym *s = cu_push_sym(em, r->name, r->dtype, r->ndim, CU_SYM_PTR, 1);
+        for (int k = 0; k < r->ndim; k++)
+            s->dims[k] = cu_str(em, r->shape[k], 0);
+        cu_line(em, "%s", cg_region_text(em->ctx, r, cn, T, base, cu_str(em, r->region_at, 0)));
+        cu_push_hostval(em, ft_fmt(em->ctx, "%s%s *%s", r->access == FT_ACC_IN ? "const " : "",
+                                   T, cn), cn);
+    }
+}
+
 /* Copy the `@ cpu` out and inout tensors back to the host. */
 static void cu_params_out(cu_emitter *em, const ast_func *f)
 {
@@ -1917,6 +1939,7 @@ static void cu_func(cu_emitter *em, const ast_func *f)
     FILE *saved = cu_capture(em, &buf, &len);
     em->indent = 2;
     cu_params_in(em, f);
+    cu_regions_in(em, f);
     cu_line(em, "if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto "
             "ft__end; }");
     cu_hstmt(em, f->body);

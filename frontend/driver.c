@@ -19,7 +19,7 @@
 
 const char *const ft_pass_names[] = {"lower", "simplify", "retarget", "prop_temps",
                                      "remove_copies", "shrink_vars", "hoist", "remove_dead",
-                                     "grad", "schedule", "auto", NULL};
+                                     "grad", "schedule", "auto", "pack_tapes", NULL};
 
 /* The stdlib (stdlib/NAME.ft), embedded at build time by stdlib/embed.py. */
 extern const int ft_stdlib_count;
@@ -179,7 +179,15 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
         ad_compose_combined(ctx, p, file);
     }
     maybe_dump("auto", dump_after, dump_out, p);
-    ft_time_mark(ctx, "auto (all)", t);
+    t = ft_time_mark(ctx, "auto (all)", t);
+
+    /* autodiff/pack.c: needs the scheduled AST.  Leaves: the regions of
+     * each gradient's tape (tensor parameters of their own for the
+     * analyses) moved out of its parameters, which are then the C ABI's:
+     * the backends declare them as pointers into the tape. */
+    ad_pack_tapes(ctx, p);
+    maybe_dump("pack_tapes", dump_after, dump_out, p);
+    ft_time_mark(ctx, "pack_tapes", t);
     return p;
 }
 

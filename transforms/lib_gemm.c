@@ -255,6 +255,17 @@ static int gm_shape(const gm_state *st, const char *var, int *ndim, ast_expr ***
     return 1;
 }
 
+/* Whether var is a region of a gradient's tape (autodiff/pack.c packs
+ * it into the flat tape after the schedules, where a BLAS call could no
+ * longer find its rows). */
+static int gm_region(const gm_state *st, const char *var)
+{
+    for (int i = 0; i < st->f->nparams; i++)
+        if (st->f->params[i].region_at && strcmp(st->f->params[i].name, var) == 0)
+            return 1;
+    return 0;
+}
+
 /* Whether idx is `it`, `it + e`, `e + it` or `it - e` with e free of the
  * product's loops. */
 static int gm_unit(const gm_state *st, const ast_expr *idx, const char *it)
@@ -326,6 +337,8 @@ static int gm_operand(gm_state *st, const char *var, int n, ast_expr **idx,
     ft_dtype t;
     if (!gm_shape(st, var, &ndim, &shape, &t) || ndim != n)
         return gm_refuse(st, ft_fmt(st->ctx, "the shape of '%s' is not known", var));
+    if (gm_region(st, var))
+        return gm_refuse(st, ft_fmt(st->ctx, "'%s' is a region of the tape", var));
     int dr = gm_dim_of(st, var, n, idx, r), dc = gm_dim_of(st, var, n, idx, c);
     if (st->why)
         return 0;
