@@ -28,10 +28,15 @@
 #include "../ast/ast.h"
 
 /* The cost model of `tape auto` (materialize.c): sizes are taken as
- * AD_COST_SIZE when costs are compared, and a saved element costs
- * AD_SAVE_ACCESSES statement instances (stored, then loaded). */
+ * AD_COST_SIZE when costs are compared; a saved element costs
+ * AD_SAVE_ACCESSES accesses (stored, then loaded), each one statement
+ * instance, or AD_MEM_WEIGHT of them when the whole region has more than
+ * AD_CACHE_ELEMS elements (it streams from memory); a statement instance
+ * of a replay costs 1. */
 #define AD_COST_SIZE 1000
 #define AD_SAVE_ACCESSES 2
+#define AD_MEM_WEIGHT 4
+#define AD_CACHE_ELEMS (1 << 18)
 
 typedef enum ad_tape_mode { AD_TAPE_AUTO, AD_TAPE_ALL, AD_TAPE_NONE } ad_tape_mode;
 

@@ -11,15 +11,20 @@
  * the sizes), `tape none` recomputes all, and `tape auto` (FreeTensor's
  * Fig. 15(c)) compares the two costs per version, as numbers with every
  * size parameter taken as AD_COST_SIZE:
- *   save       AD_SAVE_ACCESSES * size(t): each element is stored to the
- *              tape in the forward pass and loaded in the backward pass,
- *              two accesses to a buffer too large for the caches;
+ *   save       AD_SAVE_ACCESSES * size(t) * m: each element is stored to
+ *              the tape in the forward pass and loaded in the backward
+ *              pass; m is 1, or AD_MEM_WEIGHT when the region (all the
+ *              versions) is larger than AD_CACHE_ELEMS: then both accesses
+ *              go to memory;
  *   recompute  work(t): one per statement instance of the replay (its
  *              loads mostly hit what the backward iteration touches anyway)
  * and recomputes t only when that is strictly cheaper.  A scalar computed
  * by one statement (1 < 2) is recomputed in the backward iteration that
  * uses it; a reduction, or a tensor computed by one loop nest and used by
- * another (n instances or more for n elements), is saved.
+ * another (n instances or more for n elements, a region that fits the
+ * caches), is saved; a small local of every iteration of a long loop
+ * (SubdivNet's f1: 4 instances per element, 2 accesses to memory) is
+ * recomputed where the backward iteration has its inputs at hand.
  */
 #include "ad.h"
 
@@ -195,7 +200,9 @@ static double cost_value(const ast_expr *e)
 static void choose(ad_grad *g, ad_local *l)
 {
     int countable = l->versions && l->size;
-    l->save_cost = countable ? AD_SAVE_ACCESSES * cost_value(l->size) : -1;
+    double region = countable ? cost_value(l->versions) * cost_value(l->size) : -1;
+    l->save_cost = countable ? AD_SAVE_ACCESSES * cost_value(l->size) *
+                                   (region > AD_CACHE_ELEMS ? AD_MEM_WEIGHT : 1) : -1;
     l->recompute_cost = cost_value(l->work);
     if (g->mode == AD_TAPE_NONE) {
         l->decision = AD_RECOMPUTE;
