@@ -41,7 +41,8 @@ static const auto_step passes[] = {
     {xf_auto_parallelize, "auto: parallelize"}, {xf_auto_privatize, "auto: privatize"},
     {xf_auto_red_cache, "auto: red_cache"},   {xf_auto_jam, "auto: jam"},
     {xf_auto_gpu_bind, "auto: gpu_bind"},     {xf_auto_mem_type, "auto: mem_type"},
-    {xf_auto_unroll, "auto: unroll"},         {NULL, NULL}};
+    {xf_auto_unroll, "auto: unroll"},         {xf_auto_fuse_late, "auto: fuse_late"},
+    {NULL, NULL}};
 
 void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
 {

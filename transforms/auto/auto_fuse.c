@@ -34,10 +34,11 @@ enum { MAX_GAP = 2 };
 
 static const char *const PASS = "auto_fuse";
 
-/* The pairs of loop IDs tried already. */
+/* The pairs of loop IDs tried already, and which loops a scan fuses. */
 typedef struct fuse_state {
     xf_auto *a;
     ft_vec tried;     /* (intptr_t)(id1 << 20 | id2) */
+    ast_par par;      /* AST_SERIAL (the first run), AST_VECTORIZE (the late one) */
 } fuse_state;
 
 /* Whether the pair was tried (and remember it). */
@@ -204,11 +205,11 @@ static int scan_seq(fuse_state *st, ast_stmt *seq)
         return 0;              /* its checks would cost too much (logged) */
     for (int i = 0; i + 1 < n; i++) {
         ast_stmt *l1 = seq->u.seq.stmts[i];
-        if (l1->kind != AST_FOR || l1->u.loop.par != AST_SERIAL)
+        if (l1->kind != AST_FOR || l1->u.loop.par != st->par)
             continue;
         for (int j = i + 1; j < n && j <= i + 1 + MAX_GAP; j++) {
             ast_stmt *l2 = seq->u.seq.stmts[j];
-            if (l2->kind != AST_FOR || !same_range(l1, l2) || l2->u.loop.par != AST_SERIAL)
+            if (l2->kind != AST_FOR || !same_range(l1, l2) || l2->u.loop.par != st->par)
                 continue;
             if (!tried(st, l1, l2) && attempt(st, seq, i, j))
                 return 1;
@@ -253,9 +254,11 @@ static void log_large(xf_auto *a)
     }
 }
 
-int xf_auto_fuse(xf_auto *a)
+/* Fuse the pairs of loops with parallelism par until none is left; the
+ * number fused. */
+static int fuse_all(xf_auto *a, ast_par par)
 {
-    fuse_state st = {.a = a};
+    fuse_state st = {.a = a, .par = par};
     log_large(a);
     int changed = 1, rounds = 0, n = 0;
     while (changed && rounds++ < 256) {
@@ -267,4 +270,14 @@ int xf_auto_fuse(xf_auto *a)
         n += changed;
     }
     return n;
+}
+
+int xf_auto_fuse(xf_auto *a)
+{
+    return fuse_all(a, AST_SERIAL);
+}
+
+int xf_auto_fuse_late(xf_auto *a)
+{
+    return fuse_all(a, AST_VECTORIZE);
 }

@@ -35,6 +35,7 @@ an_deps *xf_auto_deps(xf_auto *a);
 
 /* One pass over a->f; each returns the number of transforms applied. */
 int xf_auto_fuse(xf_auto *a);
+int xf_auto_fuse_late(xf_auto *a);
 int xf_auto_vectorize(xf_auto *a);
 int xf_auto_parallelize(xf_auto *a);
 int xf_auto_red_cache(xf_auto *a);
