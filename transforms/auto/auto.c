@@ -8,8 +8,9 @@
  * (they make those loops vectorizable), vectorization before parallelization (a reorder that
  * brings a contiguous loop innermost would move a parallel loop inwards),
  * per-thread copies right after parallelization (they replace atomics it
- * added), unrolling last (only the innermost short loops the others left
- * alone).
+ * added), unrolling (only the innermost short loops the others left
+ * alone), and last fusion again, of the vectorized loops that unrolling
+ * left side by side.
  */
 #include "auto.h"
 

@@ -17,6 +17,8 @@
  *                      parallel loops on threadIdx.x
  *   auto_mem_type.c    small temporaries of bounded size on the stack
  *   auto_unroll.c      very short constant loops unrolled
+ *   auto_fuse.c        again (auto_fuse_late): the neighbouring vectorized
+ *                      loops over the same range that unrolling left
  * With -v (ctx->opts.verbose) every decision is one line on ctx->diag_out:
  *   ftc: auto_parallelize: matmul: Li: parallelized
  */

@@ -10,6 +10,16 @@
  * again after each fusion: the bodies of fused loops may now hold
  * neighbouring loops of their own.
  *
+ * The pass runs twice: first on serial loops (before the other passes
+ * mark any loop), then, as auto_fuse_late after auto_unroll, on pairs of
+ * vectorized loops.  Unrolling a short loop around a vectorized one leaves
+ * copies of it side by side (SubdivNet's gather over the three neighbours
+ * of a face: a zeroing loop and three gather loops over the features, each
+ * a pass over the face's rows); fused, they are one pass, as hand-written
+ * C would have it.  The checks are the same: element-by-element
+ * dependences only, so the fused loop is still free of dependences across
+ * its iterations and stays vectorized.
+ *
  * A loop whose iterations accumulate into shared elements (a reduction
  * loop, `for j: s[k] += ...`) is not fused: auto_red_cache and
  * auto_vectorize turn one such loop at a time into a 0-D accumulator, and
@@ -118,8 +128,9 @@ static const char *prefilter(xf_auto *a, const an_deps *d, const ast_stmt *l1,
         return NULL;
     for (int t = 0; t < b.ntensors; t++)
         if (!elementwise(a->ctx, l1, l2, b.tensors[t]))
-            return ft_fmt(a->ctx, "the dependence on '%s' is not element by element: %s",
-                          b.tensors[t], xf_auto_first_line(a->ctx, b.witness));
+            return ft_fmt(a->ctx, "the dependence on '%s' is not element by element (the "
+                          "two loops touch other elements of it at one iteration)",
+                          b.tensors[t]);
     return NULL;
 }
 
