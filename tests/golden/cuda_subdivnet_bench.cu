@@ -97,143 +97,110 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                         {
                             extern __shared__ __align__(16) unsigned char ft__dsmem[];
                             float *const t = (float *)(ft__dsmem + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)));
-                            /* L_i_1_2: */
-                            {
-                                const int64_t ft__b12 = 0;
-                                const int64_t ft__s12 = 1;
-                                const int64_t ft__n12 = ft__trip(ft__b12, out_feats, ft__s12);
-                                for (int64_t ft__k12 = threadIdx.x; ft__k12 < ft__n12 && !ft__bad; ft__k12 += blockDim.x) {
-                                    const int64_t i_1 = ft__b12 + ft__k12 * ft__s12;
-                                    if (!ft__bad)
-                                        t[(int64_t)i_1] = 0.0f;
-                                }
-                            }
-                            if (__syncthreads_or(ft__bad)) return;
-                            /* L_matmul_k: */
-                            {
-                                const int64_t ft__b13 = 0;
-                                const int64_t ft__s13 = 1;
-                                const int64_t ft__n13 = ft__trip(ft__b13, in_feats, ft__s13);
-                                for (int64_t ft__k13 = 0; ft__k13 < ft__n13; ft__k13++) {
-                                    const int64_t k = ft__b13 + ft__k13 * ft__s13;
-                                    /* L_matmul_j: */
-                                    {
-                                        const int64_t ft__b14 = 0;
-                                        const int64_t ft__s14 = 1;
-                                        const int64_t ft__n14 = ft__trip(ft__b14, out_feats, ft__s14);
-                                        for (int64_t ft__k14 = threadIdx.x; ft__k14 < ft__n14 && !ft__bad; ft__k14 += blockDim.x) {
-                                            const int64_t j = ft__b14 + ft__k14 * ft__s14;
-                                            if (!ft__bad)
-                                                t[(int64_t)j] = (float)(t[(int64_t)j] + (e[(int64_t)i * in_feats + (int64_t)k] * w0[(int64_t)k * out_feats + (int64_t)j]));
-                                        }
-                                    }
-                                    if (__syncthreads_or(ft__bad)) return;
-                                }
-                            }
-                            if (__syncthreads_or(ft__bad)) return;
                             {
                                 extern __shared__ __align__(16) unsigned char ft__dsmem[];
                                 float *const t_1 = (float *)(ft__dsmem + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, out_feats)));
-                                /* L_i_1_3: */
-                                {
-                                    const int64_t ft__b15 = 0;
-                                    const int64_t ft__s15 = 1;
-                                    const int64_t ft__n15 = ft__trip(ft__b15, out_feats, ft__s15);
-                                    for (int64_t ft__k15 = threadIdx.x; ft__k15 < ft__n15 && !ft__bad; ft__k15 += blockDim.x) {
-                                        const int64_t i_1 = ft__b15 + ft__k15 * ft__s15;
-                                        if (!ft__bad)
-                                            t_1[(int64_t)i_1] = 0.0f;
-                                    }
-                                }
-                                if (__syncthreads_or(ft__bad)) return;
-                                /* L_matmul_k_1: */
-                                {
-                                    const int64_t ft__b16 = 0;
-                                    const int64_t ft__s16 = 1;
-                                    const int64_t ft__n16 = ft__trip(ft__b16, in_feats, ft__s16);
-                                    for (int64_t ft__k16 = 0; ft__k16 < ft__n16; ft__k16++) {
-                                        const int64_t k = ft__b16 + ft__k16 * ft__s16;
-                                        /* L_matmul_j_1: */
-                                        {
-                                            const int64_t ft__b17 = 0;
-                                            const int64_t ft__s17 = 1;
-                                            const int64_t ft__n17 = ft__trip(ft__b17, out_feats, ft__s17);
-                                            for (int64_t ft__k17 = threadIdx.x; ft__k17 < ft__n17 && !ft__bad; ft__k17 += blockDim.x) {
-                                                const int64_t j = ft__b17 + ft__k17 * ft__s17;
-                                                if (!ft__bad)
-                                                    t_1[(int64_t)j] = (float)(t_1[(int64_t)j] + (f1[(int64_t)k] * w1[(int64_t)k * out_feats + (int64_t)j]));
-                                            }
-                                        }
-                                        if (__syncthreads_or(ft__bad)) return;
-                                    }
-                                }
-                                if (__syncthreads_or(ft__bad)) return;
                                 {
                                     extern __shared__ __align__(16) unsigned char ft__dsmem[];
                                     float *const t_2 = (float *)(ft__dsmem + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, out_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, out_feats)));
-                                    /* L_i_1_4: */
-                                    {
-                                        const int64_t ft__b18 = 0;
-                                        const int64_t ft__s18 = 1;
-                                        const int64_t ft__n18 = ft__trip(ft__b18, out_feats, ft__s18);
-                                        for (int64_t ft__k18 = threadIdx.x; ft__k18 < ft__n18 && !ft__bad; ft__k18 += blockDim.x) {
-                                            const int64_t i_1 = ft__b18 + ft__k18 * ft__s18;
-                                            if (!ft__bad)
-                                                t_2[(int64_t)i_1] = 0.0f;
-                                        }
-                                    }
-                                    if (__syncthreads_or(ft__bad)) return;
-                                    /* L_matmul_k_2: */
-                                    {
-                                        const int64_t ft__b19 = 0;
-                                        const int64_t ft__s19 = 1;
-                                        const int64_t ft__n19 = ft__trip(ft__b19, in_feats, ft__s19);
-                                        for (int64_t ft__k19 = 0; ft__k19 < ft__n19; ft__k19++) {
-                                            const int64_t k = ft__b19 + ft__k19 * ft__s19;
-                                            /* L_matmul_j_2: */
-                                            {
-                                                const int64_t ft__b20 = 0;
-                                                const int64_t ft__s20 = 1;
-                                                const int64_t ft__n20 = ft__trip(ft__b20, out_feats, ft__s20);
-                                                for (int64_t ft__k20 = threadIdx.x; ft__k20 < ft__n20 && !ft__bad; ft__k20 += blockDim.x) {
-                                                    const int64_t j = ft__b20 + ft__k20 * ft__s20;
-                                                    if (!ft__bad)
-                                                        t_2[(int64_t)j] = (float)(t_2[(int64_t)j] + (f2[(int64_t)k] * w2[(int64_t)k * out_feats + (int64_t)j]));
-                                                }
-                                            }
-                                            if (__syncthreads_or(ft__bad)) return;
-                                        }
-                                    }
-                                    if (__syncthreads_or(ft__bad)) return;
                                     {
                                         extern __shared__ __align__(16) unsigned char ft__dsmem[];
                                         float *const t_3 = (float *)(ft__dsmem + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, out_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, out_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, out_feats)));
-                                        /* L_i_1_5: */
+                                        /* L_i_1_2: */
                                         {
-                                            const int64_t ft__b21 = 0;
-                                            const int64_t ft__s21 = 1;
-                                            const int64_t ft__n21 = ft__trip(ft__b21, out_feats, ft__s21);
-                                            for (int64_t ft__k21 = threadIdx.x; ft__k21 < ft__n21 && !ft__bad; ft__k21 += blockDim.x) {
-                                                const int64_t i_1 = ft__b21 + ft__k21 * ft__s21;
+                                            const int64_t ft__b12 = 0;
+                                            const int64_t ft__s12 = 1;
+                                            const int64_t ft__n12 = ft__trip(ft__b12, out_feats, ft__s12);
+                                            for (int64_t ft__k12 = threadIdx.x; ft__k12 < ft__n12 && !ft__bad; ft__k12 += blockDim.x) {
+                                                const int64_t i_1 = ft__b12 + ft__k12 * ft__s12;
+                                                if (!ft__bad)
+                                                    t[(int64_t)i_1] = 0.0f;
+                                                if (!ft__bad)
+                                                    t_1[(int64_t)i_1] = 0.0f;
+                                                if (!ft__bad)
+                                                    t_2[(int64_t)i_1] = 0.0f;
                                                 if (!ft__bad)
                                                     t_3[(int64_t)i_1] = 0.0f;
                                             }
                                         }
                                         if (__syncthreads_or(ft__bad)) return;
+                                        /* L_matmul_k: */
+                                        {
+                                            const int64_t ft__b13 = 0;
+                                            const int64_t ft__s13 = 1;
+                                            const int64_t ft__n13 = ft__trip(ft__b13, in_feats, ft__s13);
+                                            for (int64_t ft__k13 = 0; ft__k13 < ft__n13; ft__k13++) {
+                                                const int64_t k = ft__b13 + ft__k13 * ft__s13;
+                                                /* L_matmul_j: */
+                                                {
+                                                    const int64_t ft__b14 = 0;
+                                                    const int64_t ft__s14 = 1;
+                                                    const int64_t ft__n14 = ft__trip(ft__b14, out_feats, ft__s14);
+                                                    for (int64_t ft__k14 = threadIdx.x; ft__k14 < ft__n14 && !ft__bad; ft__k14 += blockDim.x) {
+                                                        const int64_t j = ft__b14 + ft__k14 * ft__s14;
+                                                        if (!ft__bad)
+                                                            t[(int64_t)j] = (float)(t[(int64_t)j] + (e[(int64_t)i * in_feats + (int64_t)k] * w0[(int64_t)k * out_feats + (int64_t)j]));
+                                                    }
+                                                }
+                                                if (__syncthreads_or(ft__bad)) return;
+                                            }
+                                        }
+                                        /* L_matmul_k_1: */
+                                        {
+                                            const int64_t ft__b15 = 0;
+                                            const int64_t ft__s15 = 1;
+                                            const int64_t ft__n15 = ft__trip(ft__b15, in_feats, ft__s15);
+                                            for (int64_t ft__k15 = 0; ft__k15 < ft__n15; ft__k15++) {
+                                                const int64_t k = ft__b15 + ft__k15 * ft__s15;
+                                                /* L_matmul_j_1: */
+                                                {
+                                                    const int64_t ft__b16 = 0;
+                                                    const int64_t ft__s16 = 1;
+                                                    const int64_t ft__n16 = ft__trip(ft__b16, out_feats, ft__s16);
+                                                    for (int64_t ft__k16 = threadIdx.x; ft__k16 < ft__n16 && !ft__bad; ft__k16 += blockDim.x) {
+                                                        const int64_t j = ft__b16 + ft__k16 * ft__s16;
+                                                        if (!ft__bad)
+                                                            t_1[(int64_t)j] = (float)(t_1[(int64_t)j] + (f1[(int64_t)k] * w1[(int64_t)k * out_feats + (int64_t)j]));
+                                                    }
+                                                }
+                                                if (__syncthreads_or(ft__bad)) return;
+                                            }
+                                        }
+                                        /* L_matmul_k_2: */
+                                        {
+                                            const int64_t ft__b17 = 0;
+                                            const int64_t ft__s17 = 1;
+                                            const int64_t ft__n17 = ft__trip(ft__b17, in_feats, ft__s17);
+                                            for (int64_t ft__k17 = 0; ft__k17 < ft__n17; ft__k17++) {
+                                                const int64_t k = ft__b17 + ft__k17 * ft__s17;
+                                                /* L_matmul_j_2: */
+                                                {
+                                                    const int64_t ft__b18 = 0;
+                                                    const int64_t ft__s18 = 1;
+                                                    const int64_t ft__n18 = ft__trip(ft__b18, out_feats, ft__s18);
+                                                    for (int64_t ft__k18 = threadIdx.x; ft__k18 < ft__n18 && !ft__bad; ft__k18 += blockDim.x) {
+                                                        const int64_t j = ft__b18 + ft__k18 * ft__s18;
+                                                        if (!ft__bad)
+                                                            t_2[(int64_t)j] = (float)(t_2[(int64_t)j] + (f2[(int64_t)k] * w2[(int64_t)k * out_feats + (int64_t)j]));
+                                                    }
+                                                }
+                                                if (__syncthreads_or(ft__bad)) return;
+                                            }
+                                        }
                                         /* L_matmul_k_3: */
                                         {
-                                            const int64_t ft__b22 = 0;
-                                            const int64_t ft__s22 = 1;
-                                            const int64_t ft__n22 = ft__trip(ft__b22, in_feats, ft__s22);
-                                            for (int64_t ft__k22 = 0; ft__k22 < ft__n22; ft__k22++) {
-                                                const int64_t k = ft__b22 + ft__k22 * ft__s22;
+                                            const int64_t ft__b19 = 0;
+                                            const int64_t ft__s19 = 1;
+                                            const int64_t ft__n19 = ft__trip(ft__b19, in_feats, ft__s19);
+                                            for (int64_t ft__k19 = 0; ft__k19 < ft__n19; ft__k19++) {
+                                                const int64_t k = ft__b19 + ft__k19 * ft__s19;
                                                 /* L_matmul_j_3: */
                                                 {
-                                                    const int64_t ft__b23 = 0;
-                                                    const int64_t ft__s23 = 1;
-                                                    const int64_t ft__n23 = ft__trip(ft__b23, out_feats, ft__s23);
-                                                    for (int64_t ft__k23 = threadIdx.x; ft__k23 < ft__n23 && !ft__bad; ft__k23 += blockDim.x) {
-                                                        const int64_t j = ft__b23 + ft__k23 * ft__s23;
+                                                    const int64_t ft__b20 = 0;
+                                                    const int64_t ft__s20 = 1;
+                                                    const int64_t ft__n20 = ft__trip(ft__b20, out_feats, ft__s20);
+                                                    for (int64_t ft__k20 = threadIdx.x; ft__k20 < ft__n20 && !ft__bad; ft__k20 += blockDim.x) {
+                                                        const int64_t j = ft__b20 + ft__k20 * ft__s20;
                                                         if (!ft__bad)
                                                             t_3[(int64_t)j] = (float)(t_3[(int64_t)j] + (f3[(int64_t)k] * w3[(int64_t)k * out_feats + (int64_t)j]));
                                                     }
@@ -242,13 +209,13 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                                             }
                                         }
                                         if (__syncthreads_or(ft__bad)) return;
-                                        /* L_i_1_6: */
+                                        /* L_i_1_3: */
                                         {
-                                            const int64_t ft__b24 = 0;
-                                            const int64_t ft__s24 = 1;
-                                            const int64_t ft__n24 = ft__trip(ft__b24, out_feats, ft__s24);
-                                            for (int64_t ft__k24 = threadIdx.x; ft__k24 < ft__n24 && !ft__bad; ft__k24 += blockDim.x) {
-                                                const int64_t i_1 = ft__b24 + ft__k24 * ft__s24;
+                                            const int64_t ft__b21 = 0;
+                                            const int64_t ft__s21 = 1;
+                                            const int64_t ft__n21 = ft__trip(ft__b21, out_feats, ft__s21);
+                                            for (int64_t ft__k21 = threadIdx.x; ft__k21 < ft__n21 && !ft__bad; ft__k21 += blockDim.x) {
+                                                const int64_t i_1 = ft__b21 + ft__k21 * ft__s21;
                                                 if (!ft__bad)
                                                     y[(int64_t)i * out_feats + (int64_t)i_1] = ((t[(int64_t)i_1] + t_1[(int64_t)i_1]) + t_2[(int64_t)i_1]) + t_3[(int64_t)i_1];
                                             }
@@ -317,9 +284,6 @@ extern "C" __attribute__((visibility("default"))) int subdivnet(int64_t n_faces,
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, out_feats, 1));
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, out_feats, 1));
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, out_feats, 1));
-            ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, out_feats, 1));
-            ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, out_feats, 1));
-            ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, out_feats, 1));
             dim3 ft__grid, ft__block;
             ft__launch_dims(ft__ext, &ft__grid, &ft__block);
             const size_t ft__smem = ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, out_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, out_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, out_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, out_feats));
@@ -328,8 +292,8 @@ extern "C" __attribute__((visibility("default"))) int subdivnet(int64_t n_faces,
             ft__ksubdivnet_0<<<ft__grid, ft__block, ft__smem>>>(ft__derr, n_faces, in_feats, out_feats, ft__dev_adj, ft__dev_e, ft__dev_w0, ft__dev_w1, ft__dev_w2, ft__dev_w3, ft__dev_y);
         }
         ft__err = ft__err_fetch(ft__derr);
-        const int64_t ft__z25[] = {n_faces, out_feats};
-        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z25, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        const int64_t ft__z22[] = {n_faces, out_feats};
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z22, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
     }
 ft__end:
     ft__pool_free(&ft__pool);

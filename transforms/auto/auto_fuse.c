@@ -40,7 +40,7 @@
 #include "../xf_util.h"
 #include "visit.h"
 
-enum { MAX_GAP = 2 };
+enum { MAX_GAP = 2, MAX_INIT_GAP = 6 };
 
 static const char *const PASS = "auto_fuse";
 
@@ -157,8 +157,9 @@ static const char *move_up(xf_auto *a, ast_stmt *seq, int i, int j)
 }
 
 /* Fuse items[j] of seq into items[i]; 1 when the function changed (fused,
- * or restored after a refusal: the scan starts again either way). */
-static int attempt(fuse_state *st, ast_stmt *seq, int i, int j)
+ * or restored after a refusal: the scan starts again either way); *fused:
+ * whether they were fused. */
+static int attempt(fuse_state *st, ast_stmt *seq, int i, int j, int *fused_out)
 {
     xf_auto *a = st->a;
     ast_stmt *l1 = seq->u.seq.stmts[i], *l2 = seq->u.seq.stmts[j];
@@ -205,24 +206,170 @@ static int attempt(fuse_state *st, ast_stmt *seq, int i, int j)
     }
     xf_auto_log(a, PASS, n1, "fused with %s%s", n2, j > i + 1 ? " (moved up past the "
                 "statements between)" : "");
+    *fused_out = 1;
     return 1;
+}
+
+/* Whether every statement of s is a Store of a value that loads nothing
+ * (`t[i] = 0`): a loop of them initializes a buffer and reads nothing
+ * another loop writes. */
+static int stores_constants(const ast_stmt *s)
+{
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int k = 0; k < s->u.seq.n; k++)
+            if (!stores_constants(s->u.seq.stmts[k]))
+                return 0;
+        return 1;
+    case AST_FOR:
+        return stores_constants(s->u.loop.body);
+    case AST_STORE:
+        for (int k = 0; k < s->u.store.n; k++)
+            if (xf_expr_has_load(s->u.store.idx[k]))
+                return 0;
+        return !xf_expr_has_load(s->u.store.value);
+    default:
+        return 0;
+    }
+}
+
+/* Whether s writes only locals (no parameter of f). */
+static int writes_locals_only(ft_ctx *ctx, const ast_func *f, const ast_stmt *s)
+{
+    ft_vec w = {0};
+    xf_stmt_written(ctx, s, &w);
+    for (int k = 0; k < f->nparams; k++)
+        if (xf_has_name(&w, f->params[k].name))
+            return 0;
+    return 1;
+}
+
+/* How many statements loop l2 may move up past to meet its partner: more
+ * for a loop that only initializes local temporaries (their first use
+ * follows soon, as the statements between do not touch them). */
+static int max_gap(const fuse_state *st, const ast_stmt *l2)
+{
+    if (stores_constants(l2->u.loop.body) && writes_locals_only(st->a->ctx, st->a->f, l2))
+        return MAX_INIT_GAP;
+    return MAX_GAP;
+}
+
+/* Whether the scan fuses l1 with l2 (the same range and parallelism). */
+static int partner(const fuse_state *st, const ast_stmt *l1, const ast_stmt *l2)
+{
+    return l2->kind == AST_FOR && l2->u.loop.par == st->par && same_range(l1, l2);
+}
+
+/* The items of a VarDef's body: a sequence's statements, else the body. */
+static ast_stmt **body_items(ast_stmt *def, int *n)
+{
+    ast_stmt *b = def->u.def.body;
+    if (b->kind == AST_SEQ && !b->label) {
+        *n = b->u.seq.n;
+        return b->u.seq.stmts;
+    }
+    *n = 1;
+    return &def->u.def.body;
+}
+
+/* Whether the scope of local def (items[j] of seq, its last item) may grow
+ * to take in items i .. j - 1: none of them mentions or declares its name,
+ * and its shape loads nothing (it is evaluated earlier then). */
+static int widenable(ast_stmt *seq, int i, int j)
+{
+    ast_stmt *def = seq->u.seq.stmts[j];
+    const char *name = def->u.def.name;
+    for (int k = 0; k < def->u.def.ndim; k++)
+        if (xf_expr_has_load(def->u.def.shape[k]))
+            return 0;
+    for (int k = i; k < j; k++) {
+        const ast_stmt *s = seq->u.seq.stmts[k];
+        if (xf_accesses(s, name) || xf_defines(s, name))
+            return 0;
+    }
+    return 1;
+}
+
+/* Grow the scope of local items[j] of seq (its last item) to take in items
+ * i .. j - 1: seq ends with the VarDef, whose body is those items followed
+ * by its old body's.  The program means the same (the local is not used
+ * before, names are unique); returns the VarDef's new body. */
+static ast_stmt *widen(ft_ctx *ctx, ast_stmt *seq, int i, int j)
+{
+    ast_stmt *def = seq->u.seq.stmts[j];
+    int nb;
+    ast_stmt **b = body_items(def, &nb);
+    ast_stmt **items = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)(j - i + nb));
+    for (int k = i; k < j; k++)
+        items[k - i] = seq->u.seq.stmts[k];
+    for (int k = 0; k < nb; k++)
+        items[j - i + k] = b[k];
+    def->u.def.body = ast_seq(ctx, def->loc, j - i + nb, items);
+    seq->u.seq.stmts[i] = def;
+    seq->u.seq.n = i + 1;
+    return def->u.def.body;
+}
+
+/* l1 (items[i] of seq) and a loop l2 at the top of the body of the local
+ * items[j] (body item k): grow the local's scope over l1 and the items
+ * between, then try to fuse; everything is put back when they do not
+ * fuse.  1 when the function changed. */
+static int attempt_widened(fuse_state *st, ast_stmt *seq, int i, int j, int k)
+{
+    xf_auto *a = st->a;
+    if (!widenable(seq, i, j))
+        return 0;
+    ast_stmt *snap = xf_auto_snapshot(a);
+    const char *name = seq->u.seq.stmts[j]->u.def.name;
+    ast_stmt *inner = widen(a->ctx, seq, i, j);
+    int fused = 0;
+    attempt(st, inner, 0, j - i + k, &fused);
+    if (!fused) {
+        xf_auto_restore(a, snap);
+        return 1;
+    }
+    xf_auto_log(a, PASS, xf_auto_name(a, inner->u.seq.stmts[0]), "the scope of '%s' now "
+                "begins before it (so that the loop in it could fuse with it)", name);
+    return 1;
+}
+
+/* The candidate partner of l1 (items[i] of seq) in the body of the local
+ * items[j] (the early run only): its body item, or -1. */
+static int partner_in_def(const fuse_state *st, ast_stmt *seq, int i, int j)
+{
+    ast_stmt *l1 = seq->u.seq.stmts[i], *def = seq->u.seq.stmts[j];
+    if (st->par != AST_SERIAL || def->kind != AST_VARDEF)
+        return -1;
+    int nb;
+    ast_stmt **b = body_items(def, &nb);
+    for (int k = 0; k < nb; k++)
+        if (partner(st, l1, b[k]))
+            return j - i - 1 + k <= max_gap(st, b[k]) ? k : -1;
+    return -1;
 }
 
 /* Look for a pair to fuse in seq; 1 when the function changed. */
 static int scan_seq(fuse_state *st, ast_stmt *seq)
 {
-    int n = seq->u.seq.n, size;
+    int n = seq->u.seq.n, size, fused;
     if (!xf_auto_small_region(seq, &size))
         return 0;              /* its checks would cost too much (logged) */
     for (int i = 0; i + 1 < n; i++) {
         ast_stmt *l1 = seq->u.seq.stmts[i];
         if (l1->kind != AST_FOR || l1->u.loop.par != st->par)
             continue;
-        for (int j = i + 1; j < n && j <= i + 1 + MAX_GAP; j++) {
+        for (int j = i + 1; j < n && j <= i + 1 + MAX_INIT_GAP; j++) {
             ast_stmt *l2 = seq->u.seq.stmts[j];
-            if (l2->kind != AST_FOR || !same_range(l1, l2) || l2->u.loop.par != st->par)
+            int k = partner_in_def(st, seq, i, j);
+            if (k >= 0) {
+                ast_stmt *in = body_items(l2, &size)[k];
+                if (!tried(st, l1, in) && attempt_widened(st, seq, i, j, k))
+                    return 1;
+                break;
+            }
+            if (!partner(st, l1, l2) || j - i - 1 > max_gap(st, l2))
                 continue;
-            if (!tried(st, l1, l2) && attempt(st, seq, i, j))
+            if (!tried(st, l1, l2) && attempt(st, seq, i, j, &fused))
                 return 1;
             break;
         }
