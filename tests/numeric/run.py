@@ -714,6 +714,31 @@ for n, m in ((1, 1), (7, 5), (40, 33)):
         case(f"auto_gathered[{n}x{m}]/t{t}", auto_gathered, n, m, t)
 
 
+def auto_mesh_conv(n, m, o, threads):
+    """SubdivNet's per-face gather and two row-times-matrix products (the
+    late fusion of the gather loops, the zeroing loops of the products'
+    temporaries fused across their scopes); an index out of range still
+    fails."""
+    rng = np.random.default_rng(n * 11 + m * 3 + o)
+    adj = rng.integers(0, n, (n, 3)).astype(i32)
+    e = rng.integers(-8, 8, (n, m)).astype(f32)
+    w0 = rng.integers(-4, 5, (m, o)).astype(f32)
+    w1 = rng.integers(-4, 5, (m, o)).astype(f32)
+    ins = {"adj": adj, "e": e, "w0": w0, "w1": w1}
+    outs = ftc_run(prog("auto.ft"), "mesh_conv", {"n": n, "m": m, "o": o}, ins, threads)
+    ed = e.astype(f64)
+    g = np.abs(ed[adj] - ed[:, None, :]).sum(axis=1)
+    exact(outs, "y", (ed @ w0 + g @ w1).astype(f32), f32)
+    adj[n // 2, 2] = n
+    ftc_run(prog("auto.ft"), "mesh_conv", {"n": n, "m": m, "o": o}, ins, threads,
+            expect_fail=True)
+
+
+for n, m, o in ((1, 1, 1), (7, 5, 3), (40, 13, 33)):
+    for t in (1, 2):
+        case(f"auto_mesh_conv[{n}x{m}x{o}]/t{t}", auto_mesh_conv, n, m, o, t)
+
+
 def auto_csr(n, m, threads):
     """A scatter over CSR rows (power-law-ish row lengths, some empty):
     the row loop runs in parallel, the scatters into per-thread copies

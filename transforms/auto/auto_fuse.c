@@ -371,7 +371,7 @@ static int scan_seq(fuse_state *st, ast_stmt *seq)
                 continue;
             if (!tried(st, l1, l2) && attempt(st, seq, i, j, &fused))
                 return 1;
-            break;
+            /* refused as it stands: a later partner may still move up past it */
         }
     }
     return 0;
