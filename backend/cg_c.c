@@ -107,6 +107,9 @@ typedef struct cg_emitter {
                                 only those invariant in it */
     int in_leaf;             /* emitting a store, reduce, assert or eval: a
                                 check that passed holds for the rest of it */
+    ft_vec ix_loads;         /* index loads read into scalars before the
+                                vectorized loops around (cg_facts.h) ... */
+    ft_vec ix_names;         /* ... and the scalars' C names */
 } cg_emitter;
 
 /* A substream: text emitted between cg_sub_begin and cg_sub_end is captured
@@ -543,6 +546,16 @@ static void cg_binary(cg_emitter *em, const ast_expr *e, int paren)
         fputc(')', em->out);
 }
 
+/* The C name of the scalar that holds load e before the vectorized loops
+ * around (cg_index_scalars), or NULL. */
+static const char *cg_index_scalar(cg_emitter *em, const ast_expr *e)
+{
+    for (int i = em->ix_loads.len - 1; i >= 0; i--)
+        if (ast_expr_equal(em->ix_loads.items[i], e))
+            return em->ix_names.items[i];
+    return NULL;
+}
+
 /* Print an expression; paren: wrap compound expressions in parentheses
  * (0 only where the context already delimits it). */
 static void cg_expr(cg_emitter *em, const ast_expr *e, int paren)
@@ -553,9 +566,14 @@ static void cg_expr(cg_emitter *em, const ast_expr *e, int paren)
     case AST_FLOAT: cg_float_lit(em, e->u.fval, e->dtype); break;
     case AST_BOOLC: fputs(e->u.ival ? "true" : "false", em->out); break;
     case AST_VAR: fputs(cg_cname(em, e->u.name), em->out); break;
-    case AST_LOAD:
-        cg_access(em, e->u.load.var, e->u.load.n, e->u.load.idx, e->loc, 1);
+    case AST_LOAD: {
+        const char *h = cg_index_scalar(em, e);
+        if (h)
+            fputs(h, em->out);
+        else
+            cg_access(em, e->u.load.var, e->u.load.n, e->u.load.idx, e->loc, 1);
         break;
+    }
     case AST_BINARY: cg_binary(em, e, paren); break;
     case AST_UNARY:
         fprintf(em->out, "%s%s", lp, e->u.un.op == AST_NEG ? "-" : "!");
@@ -1036,6 +1054,24 @@ static void cg_hoist_checks(cg_emitter *em, const ast_stmt *s, int64_t step)
     free(text);
 }
 
+/* Read the invariant index loads of vectorized loop s (constant step
+ * `step`; cg_facts.h) into scalars before it, when it runs at all: they
+ * stand for those loads in its body and in its hoisted checks. */
+static void cg_index_scalars(cg_emitter *em, const ast_stmt *s, int64_t step)
+{
+    ft_vec loads = {0};
+    cg_invariant_index_loads(em->ctx, s, &loads);
+    for (int i = 0; i < loads.len; i++) {
+        const ast_expr *e = loads.items[i];
+        const char *name = ft_fmt(em->ctx, "ft__ix%d", em->next_id++);
+        cg_line(em, "const %s %s = %s %s %s ? %s : 0;", cg_ctype(e->dtype), name,
+                cg_expr_str(em, s->u.loop.begin, 1), step > 0 ? "<" : ">",
+                cg_expr_str(em, s->u.loop.end, 1), cg_expr_str(em, e, 1));
+        ft_vec_push(em->ctx, &em->ix_loads, (void *)e);
+        ft_vec_push(em->ctx, &em->ix_names, (void *)name);
+    }
+}
+
 /* Collects the SIMD reduction clauses of a vectorized loop. */
 typedef struct cg_simd_red {
     ast_visitor v;
@@ -1267,7 +1303,9 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         cg_line(em, "/* range(..., step 0) runs no iteration */");
         return;
     }
-    int known = em->known.len;
+    int known = em->known.len, nix = em->ix_loads.len;
+    if (par == AST_VECTORIZE && step != 0)
+        cg_index_scalars(em, s, step);
     if (par != AST_OPENMP && step != 0)
         cg_hoist_checks(em, s, step);
     /* a parallel loop runs in a parallel region whose threads each keep
@@ -1333,6 +1371,7 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         cg_line(em, "}");
     }
     em->known.len = known;
+    em->ix_loads.len = em->ix_names.len = nix;
     if (can_fail)
         cg_pass_error(em);
 }

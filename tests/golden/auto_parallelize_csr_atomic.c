@@ -53,7 +53,7 @@ int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int
     if (f < 0) return FT_ERR_SIZE;
     int ft__err = FT_OK;
     void *ft__h2 = NULL; size_t ft__h2_n = 0;
-    void *ft__h8 = NULL; size_t ft__h8_n = 0;
+    void *ft__h9 = NULL; size_t ft__h9_n = 0;
     /* Li: */
     int64_t ft__pn2 = 1;
     ft__pn2 *= (n) > 0 ? (n) : 0;
@@ -74,63 +74,64 @@ int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int
                 for (int64_t k = ptr[i]; k < ft__e4; k++) {
                     own[i] += w[k];
                     /* L_j: */
+                    const int32_t ft__ix6 = 0 < f ? idx[k] : 0;
                     if (0 < f) {
-                        if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
+                        if ((uint64_t)ft__ix6 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
                     }
                     #pragma omp simd
                     for (int64_t j = 0; j < f; j++) {
-                        ft__pv2[(int64_t)idx[k] * f + j] += w[k] * g[i * f + j];
+                        ft__pv2[(int64_t)ft__ix6 * f + j] += w[k] * g[i * f + j];
                     }
                 }
             }
 ft__end3:;
         }
-        const int64_t ft__pt6 = ft__team() - 1;
-        if (ft__pt6 > 0) {
+        const int64_t ft__pt7 = ft__team() - 1;
+        if (ft__pt7 > 0) {
             #pragma omp for
-            for (int64_t ft__pe6 = 0; ft__pe6 < ft__pn2; ft__pe6++) {
-                float ft__ps6 = 0;
-                for (int64_t ft__pk6 = 0; ft__pk6 < ft__pt6; ft__pk6++)
-                    ft__ps6 += ((const float *)ft__h2)[ft__pk6 * ft__pn2 + ft__pe6];
-                d[ft__pe6] += ft__ps6;
+            for (int64_t ft__pe7 = 0; ft__pe7 < ft__pn2; ft__pe7++) {
+                float ft__ps7 = 0;
+                for (int64_t ft__pk7 = 0; ft__pk7 < ft__pt7; ft__pk7++)
+                    ft__ps7 += ((const float *)ft__h2)[ft__pk7 * ft__pn2 + ft__pe7];
+                d[ft__pe7] += ft__ps7;
             }
         }
     }
     if (ft__err) goto ft__end0;
     /* Lj: */
-    int64_t ft__pn8 = 1;
-    ft__pn8 *= (n) > 0 ? (n) : 0;
-    if (!ft__grow(&ft__h8, &ft__h8_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn8}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
+    int64_t ft__pn9 = 1;
+    ft__pn9 *= (n) > 0 ? (n) : 0;
+    if (!ft__grow(&ft__h9, &ft__h9_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn9}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
     #pragma omp parallel
     {
-        float *ft__pv8 = e;
+        float *ft__pv9 = e;
         if (ft__thread() > 0) {
-            ft__pv8 = (float *)ft__h8 + (ft__thread() - 1) * ft__pn8;
-            memset(ft__pv8, 0, sizeof(float) * (size_t)ft__pn8);
+            ft__pv9 = (float *)ft__h9 + (ft__thread() - 1) * ft__pn9;
+            memset(ft__pv9, 0, sizeof(float) * (size_t)ft__pn9);
         }
         #pragma omp for
         for (int64_t j = 0; j < f; j++) {
             for (int64_t k = 0; k < nnz; k++) {
-                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end9; }
-                ft__pv8[(int64_t)idx[k]] += w[k] * g[0 * f + j];
+                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end10; }
+                ft__pv9[(int64_t)idx[k]] += w[k] * g[0 * f + j];
             }
-ft__end9:;
+ft__end10:;
         }
-        const int64_t ft__pt11 = ft__team() - 1;
-        if (ft__pt11 > 0) {
+        const int64_t ft__pt12 = ft__team() - 1;
+        if (ft__pt12 > 0) {
             #pragma omp for
-            for (int64_t ft__pe11 = 0; ft__pe11 < ft__pn8; ft__pe11++) {
-                float ft__ps11 = 0;
-                for (int64_t ft__pk11 = 0; ft__pk11 < ft__pt11; ft__pk11++)
-                    ft__ps11 += ((const float *)ft__h8)[ft__pk11 * ft__pn8 + ft__pe11];
-                e[ft__pe11] += ft__ps11;
+            for (int64_t ft__pe12 = 0; ft__pe12 < ft__pn9; ft__pe12++) {
+                float ft__ps12 = 0;
+                for (int64_t ft__pk12 = 0; ft__pk12 < ft__pt12; ft__pk12++)
+                    ft__ps12 += ((const float *)ft__h9)[ft__pk12 * ft__pn9 + ft__pe12];
+                e[ft__pe12] += ft__ps12;
             }
         }
     }
     if (ft__err) goto ft__end0;
 ft__end0:;
     free(ft__h2);
-    free(ft__h8);
+    free(ft__h9);
     return ft__err;
 }
 
@@ -199,23 +200,24 @@ int csr_scale(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32
         #pragma omp for schedule(dynamic, 64)
         for (int64_t i = 0; i < n; i++) {
             {
-                const int64_t ft__e15 = ptr[i + 1];
-                for (int64_t k = ptr[i]; k < ft__e15; k++) {
+                const int64_t ft__e16 = ptr[i + 1];
+                for (int64_t k = ptr[i]; k < ft__e16; k++) {
                     /* L_j: */
+                    const int32_t ft__ix18 = 0 < f ? idx[k] : 0;
                     if (0 < f) {
-                        if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end14; }
+                        if ((uint64_t)ft__ix18 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end15; }
                     }
                     /* vectorize: no `omp simd`, the body has atomic updates */
                     for (int64_t j = 0; j < f; j++) {
                         #pragma omp atomic
-                        d[(int64_t)idx[k] * f + j] *= w[k];
+                        d[(int64_t)ft__ix18 * f + j] *= w[k];
                     }
                 }
             }
-ft__end14:;
+ft__end15:;
         }
     }
-    if (ft__err) goto ft__end12;
+    if (ft__err) goto ft__end13;
     /* Lm: */
     for (int64_t j = 0; j < f; j++) {
         /* L_k: */
@@ -223,14 +225,14 @@ ft__end14:;
         {
             #pragma omp for
             for (int64_t k = 0; k < nnz; k++) {
-                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end19; }
+                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end21; }
                 ft__atomic_max_f32(&m[(int64_t)idx[k]], w[k] * g[j]);
-ft__end19:;
+ft__end21:;
             }
         }
-        if (ft__err) goto ft__end12;
+        if (ft__err) goto ft__end13;
     }
-ft__end12:;
+ft__end13:;
     return ft__err;
 }
 

@@ -55,12 +55,13 @@ int mesh_scatter(int64_t n, int64_t f, const int32_t *adj, const float *g, float
         #pragma omp for
         for (int64_t i = 0; i < n; i++) {
             for (int64_t j = 0; j < 3; j++) {
+                const int32_t ft__ix6 = 0 < f ? adj[i * 3 + j] : 0;
                 if (0 < f) {
-                    if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
+                    if ((uint64_t)ft__ix6 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
                 }
                 #pragma omp simd
                 for (int64_t k = 0; k < f; k++) {
-                    ft__pv2[(int64_t)adj[i * 3 + j] * f + k] += g[i * f + k];
+                    ft__pv2[(int64_t)ft__ix6 * f + k] += g[i * f + k];
                     ft__pv2[i * f + k] += g[i * f + k] * j;
                 }
                 if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
@@ -69,14 +70,14 @@ int mesh_scatter(int64_t n, int64_t f, const int32_t *adj, const float *g, float
             }
 ft__end3:;
         }
-        const int64_t ft__pt6 = ft__team() - 1;
-        if (ft__pt6 > 0) {
+        const int64_t ft__pt7 = ft__team() - 1;
+        if (ft__pt7 > 0) {
             #pragma omp for
-            for (int64_t ft__pe6 = 0; ft__pe6 < ft__pn2; ft__pe6++) {
-                float ft__ps6 = 0;
-                for (int64_t ft__pk6 = 0; ft__pk6 < ft__pt6; ft__pk6++)
-                    ft__ps6 += ((const float *)ft__h2)[ft__pk6 * ft__pn2 + ft__pe6];
-                d[ft__pe6] += ft__ps6;
+            for (int64_t ft__pe7 = 0; ft__pe7 < ft__pn2; ft__pe7++) {
+                float ft__ps7 = 0;
+                for (int64_t ft__pk7 = 0; ft__pk7 < ft__pt7; ft__pk7++)
+                    ft__ps7 += ((const float *)ft__h2)[ft__pk7 * ft__pn2 + ft__pe7];
+                d[ft__pe7] += ft__ps7;
             }
         }
     }
@@ -129,17 +130,17 @@ int backwards(int64_t np, int64_t nf, const int32_t *faces, const float *x, floa
     if (np < 0) return FT_ERR_SIZE;
     if (nf < 0) return FT_ERR_SIZE;
     int ft__err = FT_OK;
-    void *ft__h9 = NULL; size_t ft__h9_n = 0;
+    void *ft__h10 = NULL; size_t ft__h10_n = 0;
     /* Lp: */
-    int64_t ft__pn9 = 1;
-    ft__pn9 *= (nf) > 0 ? (nf) : 0;
-    if (!ft__grow(&ft__h9, &ft__h9_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn9}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end7; }
+    int64_t ft__pn10 = 1;
+    ft__pn10 *= (nf) > 0 ? (nf) : 0;
+    if (!ft__grow(&ft__h10, &ft__h10_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn10}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end8; }
     #pragma omp parallel
     {
-        float *ft__pv9 = dv;
+        float *ft__pv10 = dv;
         if (ft__thread() > 0) {
-            ft__pv9 = (float *)ft__h9 + (ft__thread() - 1) * ft__pn9;
-            memset(ft__pv9, 0, sizeof(float) * (size_t)ft__pn9);
+            ft__pv10 = (float *)ft__h10 + (ft__thread() - 1) * ft__pn10;
+            memset(ft__pv10, 0, sizeof(float) * (size_t)ft__pn10);
         }
         #pragma omp for
         for (int64_t p = 0; p < np; p++) {
@@ -147,27 +148,27 @@ int backwards(int64_t np, int64_t nf, const int32_t *faces, const float *x, floa
                 float keep = 0;
                 keep = 1.0f;
                 for (int64_t f = nf - 1; f > (-1); f += (-1)) {
-                    if ((uint64_t)faces[f] >= (uint64_t)nf) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end10; }
-                    ft__pv9[(int64_t)faces[f]] += keep * x[p * nf + f];
+                    if ((uint64_t)faces[f] >= (uint64_t)nf) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end11; }
+                    ft__pv10[(int64_t)faces[f]] += keep * x[p * nf + f];
                     keep *= x[p * nf + f];
                 }
             }
-ft__end10:;
+ft__end11:;
         }
-        const int64_t ft__pt12 = ft__team() - 1;
-        if (ft__pt12 > 0) {
+        const int64_t ft__pt13 = ft__team() - 1;
+        if (ft__pt13 > 0) {
             #pragma omp for
-            for (int64_t ft__pe12 = 0; ft__pe12 < ft__pn9; ft__pe12++) {
-                float ft__ps12 = 0;
-                for (int64_t ft__pk12 = 0; ft__pk12 < ft__pt12; ft__pk12++)
-                    ft__ps12 += ((const float *)ft__h9)[ft__pk12 * ft__pn9 + ft__pe12];
-                dv[ft__pe12] += ft__ps12;
+            for (int64_t ft__pe13 = 0; ft__pe13 < ft__pn10; ft__pe13++) {
+                float ft__ps13 = 0;
+                for (int64_t ft__pk13 = 0; ft__pk13 < ft__pt13; ft__pk13++)
+                    ft__ps13 += ((const float *)ft__h10)[ft__pk13 * ft__pn10 + ft__pe13];
+                dv[ft__pe13] += ft__ps13;
             }
         }
     }
-    if (ft__err) goto ft__end7;
-ft__end7:;
-    free(ft__h9);
+    if (ft__err) goto ft__end8;
+ft__end8:;
+    free(ft__h10);
     return ft__err;
 }
 

@@ -15,12 +15,13 @@ int f(int64_t n, int64_t m, const int32_t *idx, const float *a, float *y)
     /* Li: */
     for (int64_t i = 0; i < n; i++) {
         /* Lj: */
+        const int32_t ft__ix3 = 0 < m ? idx[i] : 0;
         if (0 < m) {
-            if ((uint64_t)idx[i] >= (uint64_t)n) { ft__err = FT_ERR_INDEX; goto ft__end0; }
+            if ((uint64_t)ft__ix3 >= (uint64_t)n) { ft__err = FT_ERR_INDEX; goto ft__end0; }
         }
         #pragma omp simd
         for (int64_t j = 0; j < m; j++) {
-            y[i * m + j] = (2.0f * a[(int64_t)idx[i] * m + j]) + a[(int64_t)idx[i] * m + 0];
+            y[i * m + j] = (2.0f * a[(int64_t)ft__ix3 * m + j]) + a[(int64_t)ft__ix3 * m + 0];
         }
         {
             int64_t p = 0;
