@@ -1137,6 +1137,156 @@ static const char *cg_simd_pragma(cg_emitter *em, const ast_stmt *s)
     return ft_fmt(em->ctx, "#pragma omp simd%s", w.clauses);
 }
 
+/* ------------------------------------------------- simd lane sums */
+
+/* A vectorized loop whose body sums into 0-D locals is emitted by default
+ * as `omp simd reduction(+: r)`.  gcc lowers that clause to an array with
+ * one element per SIMD lane which, after the loop, it adds up one lane at a
+ * time (16 dependent scalar loads and adds for a 16-lane f32 vector, and a
+ * scalar epilogue of up to 15 iterations, unrolled): where the loop is short
+ * (SubdivNet's backward mat-vec `d_f[k] += d_t[j] * w[k, j]`, 64 j per k)
+ * that sum cost more than the loop.  So such a loop is emitted in lanes
+ * instead ("lane sums"):
+ *
+ *     const int64_t ft__nN = trips, ft__mN = b + (ft__nN & ~(L - 1));
+ *     T ft__vN_0[L] = {0};                    (one per sum)
+ *     for (int64_t ft__jN = b; ft__jN < ft__mN; ft__jN += L) {
+ *         #pragma omp simd
+ *         for (int64_t ft__lN = 0; ft__lN < L; ft__lN++) {
+ *             const int64_t j = ft__jN + ft__lN;
+ *             body, summing into ft__vN_0[ft__lN]
+ *         }
+ *     }
+ *     halving steps of ft__vN_0 (each an `omp simd` loop of L/2, L/4 ... 4
+ *     lanes), then r += (v[0] + v[2]) + (v[1] + v[3]);
+ *     for (int64_t ft__tN = 0; ft__tN < (ft__nN & (L - 1)); ft__tN++)
+ *         body with j = ft__mN + ft__tN        (the rest, in order)
+ *
+ * with L lanes of 64 bytes (16 f32, 8 f64): a whole number of vectors on
+ * AVX-512, two or four with AVX2/SSE, so the lane loop is whole vectors
+ * with no epilogue, and the lanes' sum is a few vector adds and shuffles.
+ * The sum is in a different order than the serial one, as `omp simd
+ * reduction` allows already.
+ *
+ * Taken for loops of step 1 whose sums are all `+=` into f32 or f64 locals
+ * and whose body has no loop, no VarDef (it is emitted twice) and no atomic;
+ * other loops keep the reduction clause. */
+
+typedef struct cg_lane_find {
+    ast_visitor v;
+    cg_emitter *em;
+    const ast_stmt *body;
+    ft_vec vars;             /* the summed locals' names (const char *) */
+    int bad;                 /* a construct the lane form does not take */
+} cg_lane_find;
+
+static int cg_lane_find_cb(ast_visitor *v, ast_stmt *s)
+{
+    cg_lane_find *w = (cg_lane_find *)v;
+    if (s->kind == AST_FOR || s->kind == AST_VARDEF ||
+        (s->kind == AST_REDUCE && s->u.red.atomic))
+        w->bad = 1;
+    if (w->bad || s->kind != AST_REDUCE || s->u.red.n != 0 ||
+        xf_defines(w->body, s->u.red.var) || xf_has_name(&w->vars, s->u.red.var))
+        return !w->bad;
+    cg_sym *sym = cg_lookup(w->em, s->u.red.var, s->loc);
+    if (!sym || sym->kind != CG_SYM_SCALAR)
+        return 1;
+    if (s->u.red.op != AST_RED_ADD || (sym->dtype != FT_F32 && sym->dtype != FT_F64))
+        w->bad = 1;
+    else
+        ft_vec_push(w->em->ctx, &w->vars, (void *)s->u.red.var);
+    return !w->bad;
+}
+
+/* The locals that vectorized loop s sums into when it is to be emitted in
+ * lanes (see above), in *vars; 0 when it is not. */
+static int cg_lane_sums(cg_emitter *em, const ast_stmt *s, ft_vec *vars)
+{
+    const ast_expr *st = s->u.loop.step;
+    if (s->u.loop.par != AST_VECTORIZE || (st && !(st->kind == AST_INT && st->u.ival == 1)))
+        return 0;
+    cg_lane_find w = {.v.stmt = cg_lane_find_cb, .em = em, .body = s->u.loop.body};
+    ast_visit(s->u.loop.body, &w.v);
+    if (w.bad || w.vars.len == 0)
+        return 0;
+    *vars = w.vars;
+    return 1;
+}
+
+/* The halving steps and the final add of lane array v (lanes elements) into
+ * r; see above. */
+static void cg_lane_total(cg_emitter *em, const char *v, const char *r, int lanes, int id)
+{
+    for (int h = lanes / 2; h >= 4; h /= 2) {
+        cg_line(em, "#pragma omp simd");
+        cg_line(em, "for (int ft__l%d = 0; ft__l%d < %d; ft__l%d++)", id, id, h, id);
+        cg_line(em, "    %s[ft__l%d] += %s[ft__l%d + %d];", v, id, v, id, h);
+    }
+    cg_line(em, "%s += (%s[0] + %s[2]) + (%s[1] + %s[3]);", r, v, v, v, v);
+}
+
+/* Emit vectorized loop s (step 1) in lanes, summing into the locals vars
+ * (cg_lane_sums); see above. */
+static void cg_for_lanes(cg_emitter *em, const ast_stmt *s, const ft_vec *vars)
+{
+    int id = em->next_id++;
+    const char *it = cg_cname(em, s->u.loop.iter);
+    cg_line(em, "{");
+    em->indent++;
+    const char *b = cg_expr_str(em, s->u.loop.begin, 0), *e = cg_expr_str(em, s->u.loop.end, 0);
+    if (!cg_is_invariant_leaf(s->u.loop.begin)) {
+        cg_line(em, "const int64_t ft__b%d = %s;", id, b);
+        b = ft_fmt(em->ctx, "ft__b%d", id);
+    }
+    if (!cg_is_invariant_leaf(s->u.loop.end)) {
+        cg_line(em, "const int64_t ft__e%d = %s;", id, e);
+        e = ft_fmt(em->ctx, "ft__e%d", id);
+    }
+    /* 64 bytes of lanes: 16 for f32 sums, 8 when one sum is f64 */
+    cg_sym **syms = ft_alloc(em->ctx, sizeof *syms * (size_t)vars->len);
+    int lanes = 16;
+    for (int i = 0; i < vars->len; i++) {
+        syms[i] = cg_lookup(em, vars->items[i], s->loc);
+        if (syms[i]->dtype == FT_F64)
+            lanes = 8;
+    }
+    if (strcmp(b, "0") == 0)
+        cg_line(em, "const int64_t ft__n%d = %s > 0 ? %s : 0;", id, e, e);
+    else
+        cg_line(em, "const int64_t ft__n%d = %s > %s ? %s - %s : 0;", id, e, b, e, b);
+    cg_line(em, "const int64_t ft__m%d = %s%s(ft__n%d & ~(int64_t)%d);", id,
+            strcmp(b, "0") == 0 ? "" : b, strcmp(b, "0") == 0 ? "" : " + ", id, lanes - 1);
+    for (int i = 0; i < vars->len; i++)
+        cg_line(em, "%s ft__v%d_%d[%d] = {0};", cg_ctype(syms[i]->dtype), id, i, lanes);
+    cg_line(em, "for (int64_t ft__j%d = %s; ft__j%d < ft__m%d; ft__j%d += %d) {", id, b, id, id,
+            id, lanes);
+    em->indent++;
+    cg_line(em, "#pragma omp simd");
+    cg_line(em, "for (int64_t ft__l%d = 0; ft__l%d < %d; ft__l%d++) {", id, id, lanes, id);
+    int nsyms = em->syms.len;
+    for (int i = 0; i < vars->len; i++) {   /* the sums go to the lanes */
+        cg_sym *lane = cg_push_sym(em, syms[i]->name, syms[i]->dtype, 0, CG_SYM_SCALAR);
+        lane->cname = ft_fmt(em->ctx, "ft__v%d_%d[ft__l%d]", id, i, id);
+    }
+    cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = ft__j%d + ft__l%d;", it, id, id),
+                 NULL);
+    em->syms.len = nsyms;
+    em->indent--;
+    cg_line(em, "}");
+    for (int i = 0; i < vars->len; i++) {
+        syms[i]->used = 1;
+        cg_lane_total(em, ft_fmt(em->ctx, "ft__v%d_%d", id, i), syms[i]->cname, lanes, id);
+    }
+    /* the rest: a trip count gcc knows is below the lanes' */
+    cg_line(em, "for (int64_t ft__t%d = 0; ft__t%d < (ft__n%d & %d); ft__t%d++) {", id, id, id,
+            lanes - 1, id);
+    cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = ft__m%d + ft__t%d;", it, id, id),
+                 NULL);
+    em->indent--;
+    cg_line(em, "}");
+}
+
 /* ------------------------------------------------- per-thread copies */
 
 /* One tensor that an OpenMP loop reduces into through per-thread copies
@@ -1308,6 +1458,12 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         cg_index_scalars(em, s, step);
     if (par != AST_OPENMP && step != 0)
         cg_hoist_checks(em, s, step);
+    ft_vec sums = {0};
+    if (par == AST_VECTORIZE && cg_lane_sums(em, s, &sums)) {
+        cg_for_lanes(em, s, &sums);
+        em->known.len = known;
+        return;
+    }
     /* a parallel loop runs in a parallel region whose threads each keep
      * the heap buffers of the body for all their iterations */
     ft_vec heap = {0}, privs = {0};

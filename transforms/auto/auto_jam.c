@@ -28,6 +28,28 @@
  * 1, ... (for one j, the four statements run in k order, and the rest runs
  * after the blocks): the results are bit for bit the same.
  *
+ * The same blocking applies to the sums that auto_red_scalar accumulates in
+ * scalars (a mat-vec of the transposed matrix, `d_f[k] += d_t[j] * w[k,
+ * j]`, SubdivNet's backward): a nest whose k body is a list of groups
+ *
+ *     var r: T                           (0-D)
+ *     r = init
+ *     for j in range(bj, ej):            (serial or vectorized, bounds
+ *         r op= value                     without k)
+ *     if cond: t[..] op= r               (an index `k (+ c)`)
+ *
+ * becomes, per block of four k, per group, the four accumulators r_0 ..
+ * r_3 summed in one j loop (each value(k = b + 4 k_o + u) loaded once for
+ * the four) and flushed in k order, then the rest as before.  The C backend
+ * sums such a loop in SIMD lanes (cg_c.c, "lane sums") and pays the sum of
+ * the lanes once per k as before, but the loop's loads of the values that
+ * do not depend on k (d_t[j]) and its overhead are shared by four k.
+ * Legal when no value, bound or condition reads a target t, the targets
+ * of the groups differ and each flush's index walks k: each element of a t
+ * gets its updates in the same order (k = b, b + 1, ...; one group's
+ * updates for one k), and each accumulator sums the same terms in the same
+ * order.
+ *
  * Left alone: constant k ranges of fewer than MIN_TRIPS iterations, nests
  * with anything else in them, and everything on the CUDA target.
  */
@@ -173,6 +195,200 @@ static void jam(xf_auto *a, ast_stmt *k, ast_stmt *j)
     }
 }
 
+/* ------------------------------------------------- scalar-sum groups */
+
+/* One group of a k body: see the file comment. */
+typedef struct jam_group {
+    ast_stmt *def;           /* var r (0-D) */
+    ast_stmt *init;          /* r = init */
+    ast_stmt *loop;          /* for j: r op= value */
+    ast_stmt *flush;         /* if cond: t[idx] op= r */
+} jam_group;
+
+/* Whether group g's statements have the shape of the file comment (the
+ * rules across groups are checked by sum_groups). */
+static int group_shape(const jam_group *g, const char *ki)
+{
+    const char *r = g->def->u.def.name;
+    if (g->def->kind != AST_VARDEF || g->def->u.def.ndim != 0 || g->init->kind != AST_STORE ||
+        strcmp(g->init->u.store.var, r) != 0 || g->init->u.store.n != 0 ||
+        xf_expr_has_load(g->init->u.store.value) || g->loop->kind != AST_FOR ||
+        (g->loop->u.loop.par != AST_SERIAL && g->loop->u.loop.par != AST_VECTORIZE) ||
+        g->flush->kind != AST_IF || g->flush->u.branch.other)
+        return 0;
+    ast_stmt *red = only_stmt(g->loop->u.loop.body), *f = only_stmt(g->flush->u.branch.then);
+    const ast_stmt *j = g->loop;
+    if (!red || red->kind != AST_REDUCE || strcmp(red->u.red.var, r) != 0 || red->u.red.n != 0 ||
+        red->u.red.atomic || uses(red->u.red.value, r, NULL) || uses(j->u.loop.begin, r, ki) ||
+        uses(j->u.loop.end, r, ki) || uses(j->u.loop.step, r, ki))
+        return 0;
+    if (!f || f->kind != AST_REDUCE || f->u.red.n == 0 || f->u.red.op != red->u.red.op ||
+        f->u.red.value->kind != AST_LOAD || strcmp(f->u.red.value->u.load.var, r) != 0 ||
+        uses(g->flush->u.branch.cond, r, NULL))
+        return 0;
+    int walk = 0;
+    for (int d = 0; d < f->u.red.n; d++)
+        walk |= walks(f->u.red.idx[d], ki);
+    return walk;
+}
+
+/* Whether any group's value, bounds or condition reads tensor t. */
+static int groups_read(const jam_group *g, int n, const char *t)
+{
+    for (int i = 0; i < n; i++) {
+        const ast_stmt *j = g[i].loop, *red = only_stmt(j->u.loop.body);
+        if (uses(red->u.red.value, t, NULL) || uses(j->u.loop.begin, t, NULL) ||
+            uses(j->u.loop.end, t, NULL) || uses(j->u.loop.step, t, NULL) ||
+            uses(g[i].flush->u.branch.cond, t, NULL))
+            return 1;
+    }
+    return 0;
+}
+
+/* The groups of loop k's body (see the file comment) in *out (arena); their
+ * number, or 0 when the body is not such a list or a rule fails. */
+static int sum_groups(xf_auto *a, ast_stmt *k, jam_group **out)
+{
+    ft_vec items = {0};
+    const ast_expr *ks = k->u.loop.step;
+    if (k->u.loop.par != AST_SERIAL || (ks && !(ks->kind == AST_INT && ks->u.ival == 1)))
+        return 0;
+    xf_scope_list(a->ctx, k->u.loop.body, &items);
+    if (items.len == 0 || items.len % 4)
+        return 0;
+    int n = items.len / 4;
+    jam_group *g = ft_alloc(a->ctx, sizeof *g * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        ast_stmt **it = (ast_stmt **)items.items + 4 * i;
+        g[i] = (jam_group){it[0], it[1], it[2], it[3]};
+        if (!group_shape(&g[i], k->u.loop.iter))
+            return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        const char *t = only_stmt(g[i].flush->u.branch.then)->u.red.var;
+        if (groups_read(g, n, t) || uses(k->u.loop.begin, t, NULL) || uses(k->u.loop.end, t, NULL))
+            return 0;
+        for (int i2 = 0; i2 < i; i2++)
+            if (strcmp(only_stmt(g[i2].flush->u.branch.then)->u.red.var, t) == 0)
+                return 0;
+    }
+    *out = g;
+    return n;
+}
+
+/* A name for accumulator u of r, free in f and not among the names taken. */
+static const char *acc_name(xf_auto *a, const char *r, int u, ft_vec *taken)
+{
+    const char *name = xf_free_name(a->ctx, a->f, ft_fmt(a->ctx, "%s_%d", r, u));
+    while (xf_has_name(taken, name))
+        name = xf_free_name(a->ctx, a->f, ft_fmt(a->ctx, "%s_j", name));
+    ft_vec_push(a->ctx, taken, (void *)name);
+    return name;
+}
+
+/* A copy of s for block item u: k replaced by kv[u], accumulator r by
+ * accs[u]. */
+static ast_stmt *for_item(xf_auto *a, const ast_stmt *s, const char *ki, ast_expr *kv,
+                          const char *r, const char *acc)
+{
+    ast_stmt *c = xf_clone_stmt(a->ctx, s, 0);
+    xf_subst_stmt(a->ctx, c, 1, &ki, &kv);
+    xf_rename_tensor(a->ctx, c, r, acc);
+    return c;
+}
+
+/* The statements of group g in k_o's block, wrapped in its accumulators'
+ * VarDefs around rest (the next groups' block statements, or NULL). */
+static ast_stmt *group_block(xf_auto *a, const jam_group *g, const char *ki, ast_expr **kv,
+                             ft_vec *taken, ast_stmt *rest)
+{
+    ft_ctx *ctx = a->ctx;
+    const char *r = g->def->u.def.name, *accs[JAM];
+    ast_stmt **items = ft_alloc(ctx, sizeof(ast_stmt *) * (2 * JAM + 2));
+    ast_stmt **sums = ft_alloc(ctx, sizeof(ast_stmt *) * JAM);
+    const ast_stmt *red = only_stmt(g->loop->u.loop.body);
+    for (int u = 0; u < JAM; u++) {
+        accs[u] = acc_name(a, r, u, taken);
+        items[u] = for_item(a, g->init, ki, kv[u], r, accs[u]);
+        sums[u] = for_item(a, red, ki, kv[u], r, accs[u]);
+        items[JAM + 1 + u] = for_item(a, g->flush, ki, kv[u], r, accs[u]);
+    }
+    const ast_stmt *j = g->loop;
+    ast_stmt *loop = ast_for(ctx, j->loc, j->u.loop.iter, xf_clone_expr(ctx, j->u.loop.begin),
+                             xf_clone_expr(ctx, j->u.loop.end),
+                             j->u.loop.step ? xf_clone_expr(ctx, j->u.loop.step)
+                                            : ast_int(ctx, j->loc, 1),
+                             ast_seq(ctx, j->loc, JAM, sums));
+    loop->u.loop.par = j->u.loop.par;
+    if (loop->u.loop.par == AST_VECTORIZE)
+        xf_auto_label_later(a, loop);
+    items[JAM] = loop;
+    int n = 2 * JAM + 1;
+    if (rest)
+        items[n++] = rest;
+    ast_stmt *body = ast_seq(ctx, g->def->loc, n, items);
+    for (int u = JAM - 1; u >= 0; u--)
+        body = ast_vardef(ctx, g->def->loc, accs[u], g->def->u.def.dtype, 0, NULL,
+                          g->def->u.def.access, g->def->u.def.mtype, body);
+    return body;
+}
+
+/* Jam the nest at k made of n groups g (sum_groups); as jam(). */
+static void jam_groups(xf_auto *a, ast_stmt *k, const jam_group *g, int n)
+{
+    ft_ctx *ctx = a->ctx;
+    ft_loc loc = k->loc;
+    const char *ki = k->u.loop.iter;
+    const char *ko = xf_fresh_name(ctx, a->f, ft_fmt(ctx, "%s_o", ki));
+    ast_expr *kv[JAM];
+    for (int u = 0; u < JAM; u++)
+        kv[u] = ast_binary(ctx, loc, AST_ADD, xf_clone_expr(ctx, k->u.loop.begin),
+                           ast_binary(ctx, loc, AST_ADD,
+                                      ast_binary(ctx, loc, AST_MUL, ast_int(ctx, loc, JAM),
+                                                 ast_var(ctx, loc, ko)),
+                                      ast_int(ctx, loc, u)));
+    ft_vec taken = {0};
+    ast_stmt *body = NULL;
+    for (int i = n - 1; i >= 0; i--)
+        body = group_block(a, &g[i], ki, kv, &taken, body);
+    ast_expr *trips = ast_binary(ctx, loc, AST_MAX,
+                                 ast_binary(ctx, loc, AST_SUB, xf_clone_expr(ctx, k->u.loop.end),
+                                            xf_clone_expr(ctx, k->u.loop.begin)),
+                                 ast_int(ctx, loc, 0));
+    ast_expr *blocks = ast_binary(ctx, loc, AST_FLOORDIV, trips, ast_int(ctx, loc, JAM));
+    ast_stmt *outer = ast_for(ctx, loc, ko, ast_int(ctx, loc, 0), blocks, ast_int(ctx, loc, 1),
+                              body);
+    ast_stmt *rest = ft_alloc(ctx, sizeof *rest);
+    *rest = *k;
+    rest->u.loop.begin = ast_binary(ctx, loc, AST_ADD, xf_clone_expr(ctx, k->u.loop.begin),
+                                    ast_binary(ctx, loc, AST_MUL, xf_clone_expr(ctx, blocks),
+                                               ast_int(ctx, loc, JAM)));
+    ast_stmt **two = ft_alloc(ctx, sizeof(ast_stmt *) * 2);
+    two[0] = outer;
+    two[1] = rest;
+    *k = *ast_seq(ctx, loc, 2, two);    /* in place; the rest keeps k's ID and label */
+}
+
+/* Jam loop k when it is a nest of scalar-sum groups (see the file comment);
+ * whether it was. */
+static int try_groups(xf_auto *a, ast_stmt *k)
+{
+    jam_group *g;
+    int n = sum_groups(a, k, &g);
+    int64_t trips;
+    if (!n || (xf_auto_const_trips(a->ctx, k, &trips) && trips < MIN_TRIPS))
+        return 0;
+    const char *kname = xf_auto_name(a, k), *jname = xf_auto_name(a, g[0].loop);
+    jam_groups(a, k, g, n);
+    if (n == 1)
+        xf_auto_log(a, PASS, kname, "unrolled by %d and jammed into %s (%d sums in one loop)",
+                    JAM, jname, JAM);
+    else
+        xf_auto_log(a, PASS, kname, "unrolled by %d and jammed into the sum loops %s and %d "
+                    "more (%d sums per loop)", JAM, jname, n - 1, JAM);
+    return 1;
+}
+
 int xf_auto_jam(xf_auto *a)
 {
     if (a->ctx->opts.target_cuda)
@@ -184,6 +400,10 @@ int xf_auto_jam(xf_auto *a)
         ast_stmt *k = loops.items[i];
         const char *why;
         ast_stmt *j = jam_inner(a, k, &why);
+        if (!j && !why && try_groups(a, k)) {
+            n++;
+            continue;
+        }
         if (!j) {
             if (why)
                 xf_auto_log(a, PASS, xf_auto_name(a, k), "not jammed: %s", why);
