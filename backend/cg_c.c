@@ -1255,8 +1255,10 @@ static void cg_for_lanes(cg_emitter *em, const ast_stmt *s, const ft_vec *vars)
         cg_line(em, "const int64_t ft__n%d = %s > 0 ? %s : 0;", id, e, e);
     else
         cg_line(em, "const int64_t ft__n%d = %s > %s ? %s - %s : 0;", id, e, b, e, b);
-    cg_line(em, "const int64_t ft__m%d = %s%s(ft__n%d & ~(int64_t)%d);", id,
-            strcmp(b, "0") == 0 ? "" : b, strcmp(b, "0") == 0 ? "" : " + ", id, lanes - 1);
+    if (strcmp(b, "0") == 0)
+        cg_line(em, "const int64_t ft__m%d = ft__n%d & ~(int64_t)%d;", id, id, lanes - 1);
+    else
+        cg_line(em, "const int64_t ft__m%d = %s + (ft__n%d & ~(int64_t)%d);", id, b, id, lanes - 1);
     for (int i = 0; i < vars->len; i++)
         cg_line(em, "%s ft__v%d_%d[%d] = {0};", cg_ctype(syms[i]->dtype), id, i, lanes);
     cg_line(em, "for (int64_t ft__j%d = %s; ft__j%d < ft__m%d; ft__j%d += %d) {", id, b, id, id,

@@ -570,6 +570,33 @@ for t in [1, 2]:
         case(f"red_scalar[{n}x{m}]/t{t}", red_scalar, n, m, t)
 
 
+# tests/numeric/progs/lane_sums.ft (the C backend's lane sums, auto_jam's
+# blocks of scalar sums): sizes below, at and above the 16 and 8 lanes, k
+# ranges with and without a rest after the blocks of 4
+
+def lane_sums(n, m, threads):
+    g = np.random.default_rng(n * 29 + m)
+    x = g.integers(-4, 4, (n, m)).astype(f32)
+    w = g.integers(-4, 4, (m, m)).astype(f32)
+    w2 = g.integers(-4, 4, (m, m)).astype(f32)
+    v = g.integers(-8, 8, m).astype(f64)
+    a = g.integers(-8, 8, (n, m)).astype(f32)
+    b = g.integers(-8, 8, (n, m)).astype(f32)
+    xd = x.astype(f64)
+    outs = ftc_run(prog("lane_sums.ft"), "lane_sums", {"n": n, "m": m},
+                   {"x": x, "w": w, "w2": w2, "v": v, "a": a, "b": b}, threads)
+    exact(outs, "a", (a + xd @ w.astype(f64).T).astype(f32), f32)
+    exact(outs, "b", (b + xd @ w2.astype(f64).T).astype(f32), f32)
+    exact(outs, "s", (xd[:, 2:] * v[2:]).sum(axis=1), f64)
+    exact(outs, "t", xd.sum(axis=1).astype(f32), f32)
+    exact(outs, "u", np.full(n, v.sum()), f64)
+
+
+for t in [1, 2]:
+    for n, m in ((1, 0), (3, 1), (5, 7), (4, 16), (6, 17), (9, 35), (3, 70)):
+        case(f"lane_sums[{n}x{m}]/t{t}", lane_sums, n, m, t)
+
+
 # tests/numeric/progs/schedules.ft (schedule primitives)
 
 def sched_fused(n, m, threads):

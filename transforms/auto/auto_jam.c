@@ -36,7 +36,8 @@
  *     r = init
  *     for j in range(bj, ej):            (serial or vectorized, bounds
  *         r op= value                     without k)
- *     if cond: t[..] op= r               (an index `k (+ c)`)
+ *     if cond: t[..] op= r               (an index `k (+ c)`; the `if` may
+ *                                         be gone: cond known to hold)
  *
  * becomes, per block of four k, per group, the four accumulators r_0 ..
  * r_3 summed in one j loop (each value(k = b + 4 k_o + u) loaded once for
@@ -205,6 +206,20 @@ typedef struct jam_group {
     ast_stmt *flush;         /* if cond: t[idx] op= r */
 } jam_group;
 
+/* The flush of group g: `if cond: t[..] op= r` or, where the simplifier
+ * knew cond to hold, the reduction alone; its condition in *cond (NULL for
+ * none).  NULL when it is neither. */
+static ast_stmt *flush_red(const jam_group *g, const ast_expr **cond)
+{
+    *cond = NULL;
+    if (g->flush->kind == AST_REDUCE)
+        return g->flush;
+    if (g->flush->kind != AST_IF || g->flush->u.branch.other)
+        return NULL;
+    *cond = g->flush->u.branch.cond;
+    return only_stmt(g->flush->u.branch.then);
+}
+
 /* Whether group g's statements have the shape of the file comment (the
  * rules across groups are checked by sum_groups). */
 static int group_shape(const jam_group *g, const char *ki)
@@ -213,18 +228,18 @@ static int group_shape(const jam_group *g, const char *ki)
     if (g->def->kind != AST_VARDEF || g->def->u.def.ndim != 0 || g->init->kind != AST_STORE ||
         strcmp(g->init->u.store.var, r) != 0 || g->init->u.store.n != 0 ||
         xf_expr_has_load(g->init->u.store.value) || g->loop->kind != AST_FOR ||
-        (g->loop->u.loop.par != AST_SERIAL && g->loop->u.loop.par != AST_VECTORIZE) ||
-        g->flush->kind != AST_IF || g->flush->u.branch.other)
+        (g->loop->u.loop.par != AST_SERIAL && g->loop->u.loop.par != AST_VECTORIZE))
         return 0;
-    ast_stmt *red = only_stmt(g->loop->u.loop.body), *f = only_stmt(g->flush->u.branch.then);
+    const ast_expr *cond;
+    ast_stmt *red = only_stmt(g->loop->u.loop.body), *f = flush_red(g, &cond);
     const ast_stmt *j = g->loop;
     if (!red || red->kind != AST_REDUCE || strcmp(red->u.red.var, r) != 0 || red->u.red.n != 0 ||
         red->u.red.atomic || uses(red->u.red.value, r, NULL) || uses(j->u.loop.begin, r, ki) ||
         uses(j->u.loop.end, r, ki) || uses(j->u.loop.step, r, ki))
         return 0;
     if (!f || f->kind != AST_REDUCE || f->u.red.n == 0 || f->u.red.op != red->u.red.op ||
-        f->u.red.value->kind != AST_LOAD || strcmp(f->u.red.value->u.load.var, r) != 0 ||
-        uses(g->flush->u.branch.cond, r, NULL))
+        f->u.red.atomic == AST_RED_ATOMIC || f->u.red.value->kind != AST_LOAD ||
+        strcmp(f->u.red.value->u.load.var, r) != 0 || uses(cond, r, NULL))
         return 0;
     int walk = 0;
     for (int d = 0; d < f->u.red.n; d++)
@@ -237,18 +252,21 @@ static int groups_read(const jam_group *g, int n, const char *t)
 {
     for (int i = 0; i < n; i++) {
         const ast_stmt *j = g[i].loop, *red = only_stmt(j->u.loop.body);
+        const ast_expr *cond;
+        flush_red(&g[i], &cond);
         if (uses(red->u.red.value, t, NULL) || uses(j->u.loop.begin, t, NULL) ||
-            uses(j->u.loop.end, t, NULL) || uses(j->u.loop.step, t, NULL) ||
-            uses(g[i].flush->u.branch.cond, t, NULL))
+            uses(j->u.loop.end, t, NULL) || uses(j->u.loop.step, t, NULL) || uses(cond, t, NULL))
             return 1;
     }
     return 0;
 }
 
 /* The groups of loop k's body (see the file comment) in *out (arena); their
- * number, or 0 when the body is not such a list or a rule fails. */
-static int sum_groups(xf_auto *a, ast_stmt *k, jam_group **out)
+ * number, or 0 when the body is not such a list or a rule fails (*why: the
+ * rule, when the list has the right shape). */
+static int sum_groups(xf_auto *a, ast_stmt *k, jam_group **out, const char **why)
 {
+    *why = NULL;
     ft_vec items = {0};
     const ast_expr *ks = k->u.loop.step;
     if (k->u.loop.par != AST_SERIAL || (ks && !(ks->kind == AST_INT && ks->u.ival == 1)))
@@ -264,13 +282,19 @@ static int sum_groups(xf_auto *a, ast_stmt *k, jam_group **out)
         if (!group_shape(&g[i], k->u.loop.iter))
             return 0;
     }
+    const ast_expr *cond;
     for (int i = 0; i < n; i++) {
-        const char *t = only_stmt(g[i].flush->u.branch.then)->u.red.var;
-        if (groups_read(g, n, t) || uses(k->u.loop.begin, t, NULL) || uses(k->u.loop.end, t, NULL))
+        const char *t = flush_red(&g[i], &cond)->u.red.var;
+        if (groups_read(g, n, t) || uses(k->u.loop.begin, t, NULL) ||
+            uses(k->u.loop.end, t, NULL)) {
+            *why = ft_fmt(a->ctx, "a sum, bound or condition reads %s, which a sum updates", t);
             return 0;
+        }
         for (int i2 = 0; i2 < i; i2++)
-            if (strcmp(only_stmt(g[i2].flush->u.branch.then)->u.red.var, t) == 0)
+            if (strcmp(flush_red(&g[i2], &cond)->u.red.var, t) == 0) {
+                *why = ft_fmt(a->ctx, "two sums update %s", t);
                 return 0;
+            }
     }
     *out = g;
     return n;
@@ -370,13 +394,18 @@ static void jam_groups(xf_auto *a, ast_stmt *k, const jam_group *g, int n)
 }
 
 /* Jam loop k when it is a nest of scalar-sum groups (see the file comment);
- * whether it was. */
+ * whether it was.  Logs why a list of sums was left. */
 static int try_groups(xf_auto *a, ast_stmt *k)
 {
     jam_group *g;
-    int n = sum_groups(a, k, &g);
+    const char *why;
+    int n = sum_groups(a, k, &g, &why);
     int64_t trips;
-    if (!n || (xf_auto_const_trips(a->ctx, k, &trips) && trips < MIN_TRIPS))
+    if (n && xf_auto_const_trips(a->ctx, k, &trips) && trips < MIN_TRIPS)
+        why = ft_fmt(a->ctx, "%lld iterations", (long long)trips);
+    if (why)
+        xf_auto_log(a, PASS, xf_auto_name(a, k), "sums not jammed: %s", why);
+    if (!n || why)
         return 0;
     const char *kname = xf_auto_name(a, k), *jname = xf_auto_name(a, g[0].loop);
     jam_groups(a, k, g, n);

@@ -1,0 +1,138 @@
+
+static inline float ft__max_f32(float a, float b) { return a > b ? a : b; }
+
+int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z, float *h)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (m < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    /* Li: */
+    for (int64_t i = 0; i < n; i++) {
+        {
+            float s = 0;
+            s = 0.0f;
+            /* Lj: */
+            {
+                const int64_t ft__n3 = m > 0 ? m : 0;
+                const int64_t ft__m3 = ft__n3 & ~(int64_t)15;
+                float ft__v3_0[16] = {0};
+                for (int64_t ft__j3 = 0; ft__j3 < ft__m3; ft__j3 += 16) {
+                    #pragma omp simd
+                    for (int64_t ft__l3 = 0; ft__l3 < 16; ft__l3++) {
+                        const int64_t j = ft__j3 + ft__l3;
+                        ft__v3_0[ft__l3] += a[i * m + j] * 2.0f;
+                    }
+                }
+                #pragma omp simd
+                for (int ft__l3 = 0; ft__l3 < 8; ft__l3++)
+                    ft__v3_0[ft__l3] += ft__v3_0[ft__l3 + 8];
+                #pragma omp simd
+                for (int ft__l3 = 0; ft__l3 < 4; ft__l3++)
+                    ft__v3_0[ft__l3] += ft__v3_0[ft__l3 + 4];
+                s += (ft__v3_0[0] + ft__v3_0[2]) + (ft__v3_0[1] + ft__v3_0[3]);
+                for (int64_t ft__t3 = 0; ft__t3 < (ft__n3 & 15); ft__t3++) {
+                    const int64_t j = ft__m3 + ft__t3;
+                    s += a[i * m + j] * 2.0f;
+                }
+            }
+            y[i] = s;
+            {
+                float t = 0;
+                t = 0.0f;
+                {
+                    double u = 0;
+                    u = 0.0;
+                    /* Lq: */
+                    {
+                        const int64_t ft__n5 = m > 1 ? m - 1 : 0;
+                        const int64_t ft__m5 = 1 + (ft__n5 & ~(int64_t)7);
+                        float ft__v5_0[8] = {0};
+                        double ft__v5_1[8] = {0};
+                        for (int64_t ft__j5 = 1; ft__j5 < ft__m5; ft__j5 += 8) {
+                            #pragma omp simd
+                            for (int64_t ft__l5 = 0; ft__l5 < 8; ft__l5++) {
+                                const int64_t q = ft__j5 + ft__l5;
+                                ft__v5_0[ft__l5] += a[i * m + q];
+                                ft__v5_1[ft__l5] += v[q];
+                            }
+                        }
+                        #pragma omp simd
+                        for (int ft__l5 = 0; ft__l5 < 4; ft__l5++)
+                            ft__v5_0[ft__l5] += ft__v5_0[ft__l5 + 4];
+                        t += (ft__v5_0[0] + ft__v5_0[2]) + (ft__v5_0[1] + ft__v5_0[3]);
+                        #pragma omp simd
+                        for (int ft__l5 = 0; ft__l5 < 4; ft__l5++)
+                            ft__v5_1[ft__l5] += ft__v5_1[ft__l5 + 4];
+                        u += (ft__v5_1[0] + ft__v5_1[2]) + (ft__v5_1[1] + ft__v5_1[3]);
+                        for (int64_t ft__t5 = 0; ft__t5 < (ft__n5 & 7); ft__t5++) {
+                            const int64_t q = ft__m5 + ft__t5;
+                            t += a[i * m + q];
+                            u += v[q];
+                        }
+                    }
+                    z[i] = u + t;
+                    {
+                        float mx = 0;
+                        mx = (-INFINITY);
+                        /* Lm: */
+                        #pragma omp simd reduction(max: mx)
+                        for (int64_t p = 0; p < m; p++) {
+                            mx = ft__max_f32(mx, a[i * m + p]);
+                        }
+                        h[i] = mx;
+                    }
+                }
+            }
+        }
+    }
+    return ft__err;
+}
+
+static int ft__call_f(void *const *ft__args)
+{
+    return f(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (const double *)ft__args[3],
+        (float *)ft__args[4],
+        (double *)ft__args[5],
+        (float *)ft__args[6]);
+}
+
+static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t n = ft__sizes[0];
+    (void)n;
+    const int64_t m = ft__sizes[1];
+    (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = m;
+    ft__dims[3] = n;
+    ft__dims[4] = n;
+    ft__dims[5] = n;
+}
+
+static const char *const ft__shape_f_2[] = {"n", "m"};
+static const char *const ft__shape_f_3[] = {"m"};
+static const char *const ft__shape_f_4[] = {"n"};
+static const char *const ft__shape_f_5[] = {"n"};
+static const char *const ft__shape_f_6[] = {"n"};
+static const ft_param_desc ft__params_f[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_2},
+    {"v", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_IN, 0, 1, ft__shape_f_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_4},
+    {"z", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_OUT, 0, 1, ft__shape_f_5},
+    {"h", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_6},
+};
+
+static const ft_func_desc ft__funcs[] = {
+    {"f", 7, ft__params_f, ft__call_f, ft__shapes_f},
+};
+
+__attribute__((visibility("default")))
+const ft_module_desc ft_module = {
+    FT_ABI_VERSION, 1, ft__funcs
+};
