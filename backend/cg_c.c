@@ -1226,6 +1226,39 @@ static void cg_lane_total(cg_emitter *em, const char *v, const char *r, int lane
     cg_line(em, "%s += (%s[0] + %s[2]) + (%s[1] + %s[3]);", r, v, v, v, v);
 }
 
+/* Whether body is only sums into the locals vars (a sequence of `r +=
+ * value`) with no checked access (cg_checks would emit nothing): its rest
+ * can run as one more block of lanes, the lanes past the end adding 0. */
+static int cg_lane_masked_ok(const ast_stmt *body, const ft_vec *vars)
+{
+    if (body->kind == AST_SEQ) {
+        for (int i = 0; i < body->u.seq.n; i++)
+            if (!cg_lane_masked_ok(body->u.seq.stmts[i], vars))
+                return 0;
+        return 1;
+    }
+    return body->kind == AST_REDUCE && body->u.red.n == 0 &&
+           xf_has_name(vars, body->u.red.var) && !xf_stmt_checked(body);
+}
+
+/* The rest of a lane loop whose body is only sums (cg_lane_masked_ok): one
+ * block of lanes, each adding its value if its iteration is before end e
+ * and 0 if not (the C compiler masks the loads). */
+static void cg_lane_masked_rest(cg_emitter *em, const ast_stmt *body, const char *it,
+                                const char *e, int lanes, int id, const ft_vec *vars)
+{
+    if (body->kind == AST_SEQ) {
+        for (int i = 0; i < body->u.seq.n; i++)
+            cg_lane_masked_rest(em, body->u.seq.stmts[i], it, e, lanes, id, vars);
+        return;
+    }
+    int v = 0;
+    while (strcmp(vars->items[v], body->u.red.var) != 0)
+        v++;
+    cg_line(em, "ft__v%d_%d[ft__l%d] += %s < %s ? %s : 0;", id, v, id, it, e,
+            cg_expr_str(em, body->u.red.value, 1));
+}
+
 /* Emit vectorized loop s (step 1) in lanes, summing into the locals vars
  * (cg_lane_sums); see above. */
 static void cg_for_lanes(cg_emitter *em, const ast_stmt *s, const ft_vec *vars)
@@ -1276,15 +1309,30 @@ static void cg_for_lanes(cg_emitter *em, const ast_stmt *s, const ft_vec *vars)
     em->syms.len = nsyms;
     em->indent--;
     cg_line(em, "}");
+    int masked = cg_lane_masked_ok(s->u.loop.body, vars);
+    if (masked) {
+        cg_line(em, "if (ft__n%d & %d) {", id, lanes - 1);
+        em->indent++;
+        cg_line(em, "#pragma omp simd");
+        cg_line(em, "for (int64_t ft__l%d = 0; ft__l%d < %d; ft__l%d++) {", id, id, lanes, id);
+        em->indent++;
+        cg_line(em, "const int64_t %s = ft__m%d + ft__l%d;", it, id, id);
+        cg_lane_masked_rest(em, s->u.loop.body, it, e, lanes, id, vars);
+        em->indent--;
+        cg_line(em, "}");
+        em->indent--;
+        cg_line(em, "}");
+    }
     for (int i = 0; i < vars->len; i++) {
         syms[i]->used = 1;
         cg_lane_total(em, ft_fmt(em->ctx, "ft__v%d_%d", id, i), syms[i]->cname, lanes, id);
     }
-    /* the rest: a trip count gcc knows is below the lanes' */
-    cg_line(em, "for (int64_t ft__t%d = 0; ft__t%d < (ft__n%d & %d); ft__t%d++) {", id, id, id,
-            lanes - 1, id);
-    cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = ft__m%d + ft__t%d;", it, id, id),
-                 NULL);
+    if (!masked) {  /* the rest in order: a trip count gcc knows is below the lanes' */
+        cg_line(em, "for (int64_t ft__t%d = 0; ft__t%d < (ft__n%d & %d); ft__t%d++) {", id, id,
+                id, lanes - 1, id);
+        cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = ft__m%d + ft__t%d;", it, id, id),
+                     NULL);
+    }
     em->indent--;
     cg_line(em, "}");
 }

@@ -1,7 +1,7 @@
 
 static inline float ft__max_f32(float a, float b) { return a > b ? a : b; }
 
-int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z, float *h)
+int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z, float *h, float *c)
 {
     if (n < 0) return FT_ERR_SIZE;
     if (m < 0) return FT_ERR_SIZE;
@@ -23,6 +23,13 @@ int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z
                         ft__v3_0[ft__l3] += a[i * m + j] * 2.0f;
                     }
                 }
+                if (ft__n3 & 15) {
+                    #pragma omp simd
+                    for (int64_t ft__l3 = 0; ft__l3 < 16; ft__l3++) {
+                        const int64_t j = ft__m3 + ft__l3;
+                        ft__v3_0[ft__l3] += j < m ? (a[i * m + j] * 2.0f) : 0;
+                    }
+                }
                 #pragma omp simd
                 for (int ft__l3 = 0; ft__l3 < 8; ft__l3++)
                     ft__v3_0[ft__l3] += ft__v3_0[ft__l3 + 8];
@@ -30,10 +37,6 @@ int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z
                 for (int ft__l3 = 0; ft__l3 < 4; ft__l3++)
                     ft__v3_0[ft__l3] += ft__v3_0[ft__l3 + 4];
                 s += (ft__v3_0[0] + ft__v3_0[2]) + (ft__v3_0[1] + ft__v3_0[3]);
-                for (int64_t ft__t3 = 0; ft__t3 < (ft__n3 & 15); ft__t3++) {
-                    const int64_t j = ft__m3 + ft__t3;
-                    s += a[i * m + j] * 2.0f;
-                }
             }
             y[i] = s;
             {
@@ -56,6 +59,14 @@ int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z
                                 ft__v5_1[ft__l5] += v[q];
                             }
                         }
+                        if (ft__n5 & 7) {
+                            #pragma omp simd
+                            for (int64_t ft__l5 = 0; ft__l5 < 8; ft__l5++) {
+                                const int64_t q = ft__m5 + ft__l5;
+                                ft__v5_0[ft__l5] += q < m ? a[i * m + q] : 0;
+                                ft__v5_1[ft__l5] += q < m ? v[q] : 0;
+                            }
+                        }
                         #pragma omp simd
                         for (int ft__l5 = 0; ft__l5 < 4; ft__l5++)
                             ft__v5_0[ft__l5] += ft__v5_0[ft__l5 + 4];
@@ -64,22 +75,48 @@ int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z
                         for (int ft__l5 = 0; ft__l5 < 4; ft__l5++)
                             ft__v5_1[ft__l5] += ft__v5_1[ft__l5 + 4];
                         u += (ft__v5_1[0] + ft__v5_1[2]) + (ft__v5_1[1] + ft__v5_1[3]);
-                        for (int64_t ft__t5 = 0; ft__t5 < (ft__n5 & 7); ft__t5++) {
-                            const int64_t q = ft__m5 + ft__t5;
-                            t += a[i * m + q];
-                            u += v[q];
-                        }
                     }
                     z[i] = u + t;
                     {
-                        float mx = 0;
-                        mx = (-INFINITY);
-                        /* Lm: */
-                        #pragma omp simd reduction(max: mx)
-                        for (int64_t p = 0; p < m; p++) {
-                            mx = ft__max_f32(mx, a[i * m + p]);
+                        float w = 0;
+                        w = 0.0f;
+                        /* Lc: */
+                        {
+                            const int64_t ft__n7 = m > 0 ? m : 0;
+                            const int64_t ft__m7 = ft__n7 & ~(int64_t)15;
+                            float ft__v7_0[16] = {0};
+                            for (int64_t ft__j7 = 0; ft__j7 < ft__m7; ft__j7 += 16) {
+                                #pragma omp simd
+                                for (int64_t ft__l7 = 0; ft__l7 < 16; ft__l7++) {
+                                    const int64_t j = ft__j7 + ft__l7;
+                                    c[i * m + j] = a[i * m + j] + 1.0f;
+                                    ft__v7_0[ft__l7] += a[i * m + j];
+                                }
+                            }
+                            #pragma omp simd
+                            for (int ft__l7 = 0; ft__l7 < 8; ft__l7++)
+                                ft__v7_0[ft__l7] += ft__v7_0[ft__l7 + 8];
+                            #pragma omp simd
+                            for (int ft__l7 = 0; ft__l7 < 4; ft__l7++)
+                                ft__v7_0[ft__l7] += ft__v7_0[ft__l7 + 4];
+                            w += (ft__v7_0[0] + ft__v7_0[2]) + (ft__v7_0[1] + ft__v7_0[3]);
+                            for (int64_t ft__t7 = 0; ft__t7 < (ft__n7 & 15); ft__t7++) {
+                                const int64_t j = ft__m7 + ft__t7;
+                                c[i * m + j] = a[i * m + j] + 1.0f;
+                                w += a[i * m + j];
+                            }
                         }
-                        h[i] = mx;
+                        y[i] += w;
+                        {
+                            float mx = 0;
+                            mx = (-INFINITY);
+                            /* Lm: */
+                            #pragma omp simd reduction(max: mx)
+                            for (int64_t p = 0; p < m; p++) {
+                                mx = ft__max_f32(mx, a[i * m + p]);
+                            }
+                            h[i] = mx;
+                        }
                     }
                 }
             }
@@ -96,7 +133,8 @@ static int ft__call_f(void *const *ft__args)
         (const double *)ft__args[3],
         (float *)ft__args[4],
         (double *)ft__args[5],
-        (float *)ft__args[6]);
+        (float *)ft__args[6],
+        (float *)ft__args[7]);
 }
 
 static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
@@ -111,6 +149,8 @@ static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[3] = n;
     ft__dims[4] = n;
     ft__dims[5] = n;
+    ft__dims[6] = n;
+    ft__dims[7] = m;
 }
 
 static const char *const ft__shape_f_2[] = {"n", "m"};
@@ -118,6 +158,7 @@ static const char *const ft__shape_f_3[] = {"m"};
 static const char *const ft__shape_f_4[] = {"n"};
 static const char *const ft__shape_f_5[] = {"n"};
 static const char *const ft__shape_f_6[] = {"n"};
+static const char *const ft__shape_f_7[] = {"n", "m"};
 static const ft_param_desc ft__params_f[] = {
     {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
     {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
@@ -126,10 +167,11 @@ static const ft_param_desc ft__params_f[] = {
     {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_4},
     {"z", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_OUT, 0, 1, ft__shape_f_5},
     {"h", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_6},
+    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_7},
 };
 
 static const ft_func_desc ft__funcs[] = {
-    {"f", 7, ft__params_f, ft__call_f, ft__shapes_f},
+    {"f", 8, ft__params_f, ft__call_f, ft__shapes_f},
 };
 
 __attribute__((visibility("default")))

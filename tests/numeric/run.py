@@ -590,6 +590,8 @@ def lane_sums(n, m, threads):
     exact(outs, "s", (xd[:, 2:] * v[2:]).sum(axis=1), f64)
     exact(outs, "t", xd.sum(axis=1).astype(f32), f32)
     exact(outs, "u", np.full(n, v.sum()), f64)
+    exact(outs, "c", x * 2, f32)
+    exact(outs, "h", (xd * 3).sum(axis=1).astype(f32), f32)
 
 
 for t in [1, 2]:
