@@ -233,6 +233,9 @@ typedef struct ast_func {
      * into the tape, at element region_at */
     int nregions;
     ast_param *regions;
+    /* g's body is exactly clones of the scheduled g_fwd's and g_bwd's
+     * bodies (autodiff/compose.c): the C backend emits it as calls of them */
+    int ad_composed;
 } ast_func;
 
 /* A size function of the library: `size_t NAME(int64_t size, ...)`

@@ -102,6 +102,8 @@ static ast_stmt *combined_body(ft_ctx *ctx, ast_func *g)
 void ad_compose_combined(ft_ctx *ctx, ast_program *p, const pt_node *file)
 {
     for (int i = 0; i < p->nfuncs; i++)
-        if (detachable(ctx, p->funcs[i], file))
+        if (detachable(ctx, p->funcs[i], file)) {
             p->funcs[i]->body = combined_body(ctx, p->funcs[i]);
+            p->funcs[i]->ad_composed = 1;
+        }
 }

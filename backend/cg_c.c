@@ -1847,6 +1847,97 @@ static void cg_func(cg_emitter *em, const ast_func *f)
     em->indent = 0;
 }
 
+/* ------------------------------------------------ composed gradients */
+
+/* A combined gradient g whose body is its g_fwd's then its g_bwd's
+ * (autodiff/compose.c, f->ad_composed) is emitted as a call of each, with
+ * the tape on the heap between them, rather than as a third copy of both
+ * bodies: the same code runs (compose.c clones the scheduled bodies), and
+ * the C compiler, whose time is most of a gradient's build, compiles the
+ * forward and backward passes once (SubdivNet's gradient library held its
+ * forward pass three times, its backward pass twice). */
+
+/* The parameter of f named name, or NULL. */
+static const ast_param *cg_param_named(const ast_func *f, const char *name)
+{
+    for (int i = 0; i < f->nparams; i++)
+        if (strcmp(f->params[i].name, name) == 0)
+            return &f->params[i];
+    return NULL;
+}
+
+/* Whether part (g_fwd or g_bwd) takes g's parameters of the same names,
+ * then the tape last (an opaque parameter that g does not have). */
+static int cg_part_fits(const ast_func *g, const ast_func *part)
+{
+    if (part->nparams == 0 || !part->params[part->nparams - 1].opaque)
+        return 0;
+    for (int i = 0; i + 1 < part->nparams; i++)
+        if (!cg_param_named(g, part->params[i].name) || part->params[i].opaque)
+            return 0;
+    return !cg_param_named(g, part->params[part->nparams - 1].name);
+}
+
+/* Whether function i of p is emitted as calls (see above): composed, and
+ * its g_fwd and g_bwd emitted before it with parameters that fit. */
+static int cg_is_composed(const ast_program *p, int i)
+{
+    const ast_func *g = p->funcs[i];
+    int seen = 0;
+    if (!g->ad_composed || !g->ad_fwd || !g->ad_bwd)
+        return 0;
+    for (int k = 0; k < i; k++)
+        seen |= (p->funcs[k] == g->ad_fwd) | (p->funcs[k] == g->ad_bwd) << 1;
+    return seen == 3 && cg_part_fits(g, g->ad_fwd) && cg_part_fits(g, g->ad_bwd);
+}
+
+/* "ft__err = PART(g's arguments..., ft__tape);" */
+static void cg_part_call(cg_emitter *em, const char *lhs, const ast_func *part)
+{
+    cg_ind(em);
+    fprintf(em->out, "%s%s(", lhs, part->name);
+    for (int i = 0; i + 1 < part->nparams; i++)
+        fprintf(em->out, "%s, ", cg_cname(em, part->params[i].name));
+    fputs("ft__tape);\n", em->out);
+}
+
+/* Emit composed gradient g (cg_is_composed) as calls of g_fwd and g_bwd. */
+static void cg_func_composed(cg_emitter *em, const ast_func *g)
+{
+    const ast_param *tape = &g->ad_fwd->params[g->ad_fwd->nparams - 1];
+    em->func = g;
+    em->syms.len = 0;
+    cg_push_params(em, g);
+    cg_use(em, CG_H_NBYTES, FT_I64);
+    cg_signature(em, g);
+    fputs("\n{\n", em->out);
+    em->indent = 1;
+    for (int i = 0; i < g->nparams; i++)
+        if (g->params[i].is_size)
+            cg_line(em, "if (%s < 0) return FT_ERR_SIZE;", cg_cname(em, g->params[i].name));
+    for (int i = 0; i < g->nparams; i++)
+        if (!cg_param_named(g->ad_fwd, g->params[i].name) &&
+            !cg_param_named(g->ad_bwd, g->params[i].name))
+            cg_line(em, "(void)%s;", cg_cname(em, g->params[i].name));
+    cg_line(em, "/* %s then %s, through a tape on the heap */", g->ad_fwd->name, g->ad_bwd->name);
+    cg_ind(em);
+    fprintf(em->out, "const size_t ft__tb = ft__nbytes(%d, (const int64_t[]){", tape->ndim);
+    for (int k = 0; k < tape->ndim; k++)
+        fprintf(em->out, "%s%s", k ? ", " : "", cg_expr_str(em, tape->shape[k], 0));
+    fprintf(em->out, "%s}, %" PRId64 ");\n", tape->ndim ? "" : "0", cg_dtype_size(tape->dtype));
+    cg_line(em, "void *ft__tape = ft__tb ? malloc(ft__tb) : NULL;");
+    cg_line(em, "if (ft__tb && !ft__tape) return FT_ERR_NOMEM;");
+    cg_part_call(em, "int ft__err = ", g->ad_fwd);
+    cg_line(em, "if (ft__err == FT_OK)");
+    em->indent++;
+    cg_part_call(em, "ft__err = ", g->ad_bwd);
+    em->indent--;
+    cg_line(em, "free(ft__tape);");
+    cg_line(em, "return ft__err;");
+    fputs("}\n\n", em->out);
+    em->indent = 0;
+}
+
 /* Write "size_t NAME(int64_t n, ...)" of a size function. */
 static void cg_sizefn_signature(cg_emitter *em, const ast_sizefn *s)
 {
@@ -2185,7 +2276,10 @@ int cg_emit_c(ft_ctx *ctx, const ast_program *p, FILE *out)
     }
     for (int i = 0; i < p->nfuncs; i++) {
         const ast_func *f = p->funcs[i];
-        cg_func(&em, f);
+        if (cg_is_composed(p, i))
+            cg_func_composed(&em, f);
+        else
+            cg_func(&em, f);
         cg_call_wrapper(&em, f);
         cg_shapes_fn(&em, f);
         cg_param_descs(&em, f);
