@@ -1,0 +1,271 @@
+
+/* Bytes of a local tensor: negative dims count as 0; SIZE_MAX on overflow. */
+static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
+{
+    size_t r = elem;
+    for (int k = 0; k < n; k++) {
+        size_t d = dims[k] < 0 ? 0 : (size_t)dims[k];
+        if (__builtin_mul_overflow(r, d, &r)) return SIZE_MAX;
+    }
+    return r;
+}
+
+int f(int64_t n, int64_t m, const float *x, float *y)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (m < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    #pragma omp parallel
+    {
+        #pragma omp for
+        for (int64_t i = 0; i < n; i++) {
+            {
+                float s = 0;
+                s = 1.0f;
+                for (int64_t j = 0; j < m; j++) {
+                    s = (s * x[i * m + j]) + 1.0f;
+                }
+                y[i] = s;
+            }
+        }
+    }
+    return ft__err;
+}
+
+static int ft__call_f(void *const *ft__args)
+{
+    return f(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (float *)ft__args[3]);
+}
+
+static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t n = ft__sizes[0];
+    (void)n;
+    const int64_t m = ft__sizes[1];
+    (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+}
+
+static const char *const ft__shape_f_2[] = {"n", "m"};
+static const char *const ft__shape_f_3[] = {"n"};
+static const ft_param_desc ft__params_f[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_3},
+};
+
+int f_g_fwd(int64_t n, int64_t m, const float *x, float *y, void *tape__bytes)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (m < 0) return FT_ERR_SIZE;
+    float *tape = (float *)tape__bytes;
+    int ft__err = FT_OK;
+    for (int64_t i = 0; i < n; i++) {
+        {
+            float s = 0;
+            s = 1.0f;
+            for (int64_t j = 0; j < m; j++) {
+                tape[(i * m) + j] = s;
+                s = (s * x[i * m + j]) + 1.0f;
+            }
+            y[i] = s;
+            tape[(n * m) + i] = s;
+        }
+    }
+    return ft__err;
+}
+
+static int ft__call_f_g_fwd(void *const *ft__args)
+{
+    return f_g_fwd(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (float *)ft__args[3],
+        (float *)ft__args[4]);
+}
+
+static void ft__shapes_f_g_fwd(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t n = ft__sizes[0];
+    (void)n;
+    const int64_t m = ft__sizes[1];
+    (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = (n * m) + n;
+}
+
+static const char *const ft__shape_f_g_fwd_2[] = {"n", "m"};
+static const char *const ft__shape_f_g_fwd_3[] = {"n"};
+static const char *const ft__shape_f_g_fwd_4[] = {"n * m + n"};
+static const ft_param_desc ft__params_f_g_fwd[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_g_fwd_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_g_fwd_3},
+    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_g_fwd_4},
+};
+
+int f_g_bwd(int64_t n, int64_t m, const float *x, const float *y, const float *d_y, float *d_x, const void *tape__bytes)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (m < 0) return FT_ERR_SIZE;
+    const float *tape = (const float *)tape__bytes;
+    int ft__err = FT_OK;
+    (void)y;
+    #pragma omp parallel
+    {
+        #pragma omp for
+        for (int64_t ad_i0 = 0; ad_i0 < n; ad_i0++) {
+            #pragma omp simd
+            for (int64_t ad_i1 = 0; ad_i1 < m; ad_i1++) {
+                d_x[ad_i0 * m + ad_i1] = 0.0f;
+            }
+        }
+    }
+    #pragma omp parallel
+    {
+        #pragma omp for
+        for (int64_t i = 0; i < n; i++) {
+            {
+                float s = 0;
+                s = tape[(n * m) + i];
+                {
+                    float d_s = 0;
+                    d_s = 0.0f;
+                    d_s += d_y[i];
+                    for (int64_t j = m - 1; j > (-1); j += (-1)) {
+                        {
+                            float ad_adj_1 = 0;
+                            ad_adj_1 = d_s;
+                            d_s = 0.0f;
+                            s = tape[(i * m) + j];
+                            d_s += ad_adj_1 * x[i * m + j];
+                            d_x[i * m + j] += s * ad_adj_1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return ft__err;
+}
+
+static int ft__call_f_g_bwd(void *const *ft__args)
+{
+    return f_g_bwd(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (const float *)ft__args[3],
+        (const float *)ft__args[4],
+        (float *)ft__args[5],
+        (const float *)ft__args[6]);
+}
+
+static void ft__shapes_f_g_bwd(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t n = ft__sizes[0];
+    (void)n;
+    const int64_t m = ft__sizes[1];
+    (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = n;
+    ft__dims[4] = n;
+    ft__dims[5] = m;
+    ft__dims[6] = (n * m) + n;
+}
+
+static const char *const ft__shape_f_g_bwd_2[] = {"n", "m"};
+static const char *const ft__shape_f_g_bwd_3[] = {"n"};
+static const char *const ft__shape_f_g_bwd_4[] = {"n"};
+static const char *const ft__shape_f_g_bwd_5[] = {"n", "m"};
+static const char *const ft__shape_f_g_bwd_6[] = {"n * m + n"};
+static const ft_param_desc ft__params_f_g_bwd[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_g_bwd_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_g_bwd_3},
+    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_g_bwd_4},
+    {"d_x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_g_bwd_5},
+    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_g_bwd_6},
+};
+
+int f_g(int64_t n, int64_t m, const float *x, float *y, const float *d_y, float *d_x)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (m < 0) return FT_ERR_SIZE;
+    /* f_g_fwd then f_g_bwd, through a tape on the heap */
+    const size_t ft__tb = ft__nbytes(1, (const int64_t[]){(n * m) + n}, 4);
+    void *ft__tape = ft__tb ? malloc(ft__tb) : NULL;
+    if (ft__tb && !ft__tape) return FT_ERR_NOMEM;
+    int ft__err = f_g_fwd(n, m, x, y, ft__tape);
+    if (ft__err == FT_OK)
+        ft__err = f_g_bwd(n, m, x, y, d_y, d_x, ft__tape);
+    free(ft__tape);
+    return ft__err;
+}
+
+static int ft__call_f_g(void *const *ft__args)
+{
+    return f_g(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (float *)ft__args[3],
+        (const float *)ft__args[4],
+        (float *)ft__args[5]);
+}
+
+static void ft__shapes_f_g(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t n = ft__sizes[0];
+    (void)n;
+    const int64_t m = ft__sizes[1];
+    (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = n;
+    ft__dims[4] = n;
+    ft__dims[5] = m;
+}
+
+static const char *const ft__shape_f_g_2[] = {"n", "m"};
+static const char *const ft__shape_f_g_3[] = {"n"};
+static const char *const ft__shape_f_g_4[] = {"n"};
+static const char *const ft__shape_f_g_5[] = {"n", "m"};
+static const ft_param_desc ft__params_f_g[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_g_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_g_3},
+    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_g_4},
+    {"d_x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_g_5},
+};
+
+size_t f_g_tape_bytes(int64_t n, int64_t m)
+{
+    if (n < 0) return 0;
+    if (m < 0) return 0;
+    return (size_t)(((n * m) + n) * 4);
+}
+
+static const ft_func_desc ft__funcs[] = {
+    {"f", 4, ft__params_f, ft__call_f, ft__shapes_f},
+    {"f_g_fwd", 5, ft__params_f_g_fwd, ft__call_f_g_fwd, ft__shapes_f_g_fwd},
+    {"f_g_bwd", 7, ft__params_f_g_bwd, ft__call_f_g_bwd, ft__shapes_f_g_bwd},
+    {"f_g", 6, ft__params_f_g, ft__call_f_g, ft__shapes_f_g},
+};
+
+__attribute__((visibility("default")))
+const ft_module_desc ft_module = {
+    FT_ABI_VERSION, 4, ft__funcs
+};
