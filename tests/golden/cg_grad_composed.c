@@ -65,17 +65,24 @@ int f_g_fwd(int64_t n, int64_t m, const float *x, float *y, void *tape__bytes)
     if (n < 0) return FT_ERR_SIZE;
     if (m < 0) return FT_ERR_SIZE;
     float *tape = (float *)tape__bytes;
+    float *tape_s = tape + (0);
+    float *tape_s_1 = tape + (n * m);
     int ft__err = FT_OK;
-    for (int64_t i = 0; i < n; i++) {
-        {
-            float s = 0;
-            s = 1.0f;
-            for (int64_t j = 0; j < m; j++) {
-                tape[(i * m) + j] = s;
-                s = (s * x[i * m + j]) + 1.0f;
+    (void)tape;
+    #pragma omp parallel
+    {
+        #pragma omp for
+        for (int64_t i = 0; i < n; i++) {
+            {
+                float s = 0;
+                s = 1.0f;
+                for (int64_t j = 0; j < m; j++) {
+                    tape_s[i * m + j] = s;
+                    s = (s * x[i * m + j]) + 1.0f;
+                }
+                y[i] = s;
+                tape_s_1[i] = s;
             }
-            y[i] = s;
-            tape[(n * m) + i] = s;
         }
     }
     return ft__err;
@@ -118,8 +125,11 @@ int f_g_bwd(int64_t n, int64_t m, const float *x, const float *y, const float *d
     if (n < 0) return FT_ERR_SIZE;
     if (m < 0) return FT_ERR_SIZE;
     const float *tape = (const float *)tape__bytes;
+    const float *tape_s = tape + (0);
+    const float *tape_s_1 = tape + (n * m);
     int ft__err = FT_OK;
     (void)y;
+    (void)tape;
     #pragma omp parallel
     {
         #pragma omp for
@@ -136,7 +146,7 @@ int f_g_bwd(int64_t n, int64_t m, const float *x, const float *y, const float *d
         for (int64_t i = 0; i < n; i++) {
             {
                 float s = 0;
-                s = tape[(n * m) + i];
+                s = tape_s_1[i];
                 {
                     float d_s = 0;
                     d_s = 0.0f;
@@ -146,7 +156,7 @@ int f_g_bwd(int64_t n, int64_t m, const float *x, const float *y, const float *d
                             float ad_adj_1 = 0;
                             ad_adj_1 = d_s;
                             d_s = 0.0f;
-                            s = tape[(i * m) + j];
+                            s = tape_s[i * m + j];
                             d_s += ad_adj_1 * x[i * m + j];
                             d_x[i * m + j] += s * ad_adj_1;
                         }

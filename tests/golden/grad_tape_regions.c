@@ -60,9 +60,31 @@ int f(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img)
                         float s = 0;
                         s = 0.0f;
                         /* L_f_1: */
-                        #pragma omp simd reduction(+: s)
-                        for (int64_t f = 0; f < n_faces; f++) {
-                            s += d[f] * d[f];
+                        {
+                            const int64_t ft__n7 = n_faces > 0 ? n_faces : 0;
+                            const int64_t ft__m7 = ft__n7 & ~(int64_t)15;
+                            float ft__v7_0[16] = {0};
+                            for (int64_t ft__j7 = 0; ft__j7 < ft__m7; ft__j7 += 16) {
+                                #pragma omp simd
+                                for (int64_t ft__l7 = 0; ft__l7 < 16; ft__l7++) {
+                                    const int64_t f = ft__j7 + ft__l7;
+                                    ft__v7_0[ft__l7] += d[f] * d[f];
+                                }
+                            }
+                            if (ft__n7 & 15) {
+                                #pragma omp simd
+                                for (int64_t ft__l7 = 0; ft__l7 < 16; ft__l7++) {
+                                    const int64_t f = ft__m7 + ft__l7;
+                                    ft__v7_0[ft__l7] += f < n_faces ? (d[f] * d[f]) : 0;
+                                }
+                            }
+                            #pragma omp simd
+                            for (int ft__l7 = 0; ft__l7 < 8; ft__l7++)
+                                ft__v7_0[ft__l7] += ft__v7_0[ft__l7 + 8];
+                            #pragma omp simd
+                            for (int ft__l7 = 0; ft__l7 < 4; ft__l7++)
+                                ft__v7_0[ft__l7] += ft__v7_0[ft__l7 + 4];
+                            s += (ft__v7_0[0] + ft__v7_0[2]) + (ft__v7_0[1] + ft__v7_0[3]);
                         }
                         img[i * w + j] = s;
                     }
@@ -133,9 +155,31 @@ int g_fwd(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img, voi
                     float s = 0;
                     s = 0.0f;
                     /* L_f_1: */
-                    #pragma omp simd reduction(+: s)
-                    for (int64_t f = 0; f < n_faces; f++) {
-                        s += tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f];
+                    {
+                        const int64_t ft__n14 = n_faces > 0 ? n_faces : 0;
+                        const int64_t ft__m14 = ft__n14 & ~(int64_t)15;
+                        float ft__v14_0[16] = {0};
+                        for (int64_t ft__j14 = 0; ft__j14 < ft__m14; ft__j14 += 16) {
+                            #pragma omp simd
+                            for (int64_t ft__l14 = 0; ft__l14 < 16; ft__l14++) {
+                                const int64_t f = ft__j14 + ft__l14;
+                                ft__v14_0[ft__l14] += tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f];
+                            }
+                        }
+                        if (ft__n14 & 15) {
+                            #pragma omp simd
+                            for (int64_t ft__l14 = 0; ft__l14 < 16; ft__l14++) {
+                                const int64_t f = ft__m14 + ft__l14;
+                                ft__v14_0[ft__l14] += f < n_faces ? (tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f]) : 0;
+                            }
+                        }
+                        #pragma omp simd
+                        for (int ft__l14 = 0; ft__l14 < 8; ft__l14++)
+                            ft__v14_0[ft__l14] += ft__v14_0[ft__l14 + 8];
+                        #pragma omp simd
+                        for (int ft__l14 = 0; ft__l14 < 4; ft__l14++)
+                            ft__v14_0[ft__l14] += ft__v14_0[ft__l14 + 4];
+                        s += (ft__v14_0[0] + ft__v14_0[2]) + (ft__v14_0[1] + ft__v14_0[3]);
                     }
                     img[i * w + j] = s;
                 }
@@ -191,7 +235,7 @@ int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *im
     int ft__err = FT_OK;
     (void)img;
     (void)tape;
-    void *ft__h17 = NULL; size_t ft__h17_n = 0;
+    void *ft__h19 = NULL; size_t ft__h19_n = 0;
     #pragma omp parallel
     {
         #pragma omp for
@@ -199,23 +243,23 @@ int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *im
             d_z[ad_i0_1] = 0.0f;
         }
     }
-    int64_t ft__pn17 = 1;
-    ft__pn17 *= (n_faces) > 0 ? (n_faces) : 0;
-    if (!ft__grow(&ft__h17, &ft__h17_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn17}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end13; }
+    int64_t ft__pn19 = 1;
+    ft__pn19 *= (n_faces) > 0 ? (n_faces) : 0;
+    if (!ft__grow(&ft__h19, &ft__h19_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn19}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end15; }
     #pragma omp parallel
     {
-        void *ft__h20 = NULL; size_t ft__h20_n = 0;
-        float *ft__pv17 = d_z;
+        void *ft__h22 = NULL; size_t ft__h22_n = 0;
+        float *ft__pv19 = d_z;
         if (ft__thread() > 0) {
-            ft__pv17 = (float *)ft__h17 + (ft__thread() - 1) * ft__pn17;
-            memset(ft__pv17, 0, sizeof(float) * (size_t)ft__pn17);
+            ft__pv19 = (float *)ft__h19 + (ft__thread() - 1) * ft__pn19;
+            memset(ft__pv19, 0, sizeof(float) * (size_t)ft__pn19);
         }
         #pragma omp for
         for (int64_t i = 0; i < h; i++) {
             for (int64_t j = 0; j < w; j++) {
                 {
-                    if (!ft__grow(&ft__h20, &ft__h20_n, ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end18; }
-                    float *d_d = (float *)ft__h20;
+                    if (!ft__grow(&ft__h22, &ft__h22_n, ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end20; }
+                    float *d_d = (float *)ft__h22;
                     #pragma omp simd
                     for (int64_t ad_i0 = 0; ad_i0 < n_faces; ad_i0++) {
                         d_d[ad_i0] = 0.0f;
@@ -232,29 +276,29 @@ int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *im
                                 float ad_adj_2 = 0;
                                 ad_adj_2 = d_d[f];
                                 d_d[f] = 0.0f;
-                                ft__pv17[f] += ((ad_adj_2 * ft__sigmoid_f32(z[f] * ((float)(i - j)))) * (1.0f - ft__sigmoid_f32(z[f] * ((float)(i - j))))) * ((float)(i - j));
+                                ft__pv19[f] += ((ad_adj_2 * ft__sigmoid_f32(z[f] * ((float)(i - j)))) * (1.0f - ft__sigmoid_f32(z[f] * ((float)(i - j))))) * ((float)(i - j));
                             }
                         }
                     }
                 }
             }
-ft__end18:;
+ft__end20:;
         }
-        const int64_t ft__pt23 = ft__team() - 1;
-        if (ft__pt23 > 0) {
+        const int64_t ft__pt25 = ft__team() - 1;
+        if (ft__pt25 > 0) {
             #pragma omp for
-            for (int64_t ft__pe23 = 0; ft__pe23 < ft__pn17; ft__pe23++) {
-                float ft__ps23 = 0;
-                for (int64_t ft__pk23 = 0; ft__pk23 < ft__pt23; ft__pk23++)
-                    ft__ps23 += ((const float *)ft__h17)[ft__pk23 * ft__pn17 + ft__pe23];
-                d_z[ft__pe23] += ft__ps23;
+            for (int64_t ft__pe25 = 0; ft__pe25 < ft__pn19; ft__pe25++) {
+                float ft__ps25 = 0;
+                for (int64_t ft__pk25 = 0; ft__pk25 < ft__pt25; ft__pk25++)
+                    ft__ps25 += ((const float *)ft__h19)[ft__pk25 * ft__pn19 + ft__pe25];
+                d_z[ft__pe25] += ft__ps25;
             }
         }
-        free(ft__h20);
+        free(ft__h22);
     }
-    if (ft__err) goto ft__end13;
-ft__end13:;
-    free(ft__h17);
+    if (ft__err) goto ft__end15;
+ft__end15:;
+    free(ft__h19);
     return ft__err;
 }
 
@@ -308,98 +352,14 @@ int g(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img, const f
     if (h < 0) return FT_ERR_SIZE;
     if (w < 0) return FT_ERR_SIZE;
     if (n_faces < 0) return FT_ERR_SIZE;
-    int ft__err = FT_OK;
-    void *ft__h25 = NULL; size_t ft__h25_n = 0;
-    void *ft__h34 = NULL; size_t ft__h34_n = 0;
-    {
-        if (!ft__grow(&ft__h25, &ft__h25_n, ft__nbytes(3, (const int64_t[]){h, w, n_faces}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end24; }
-        float *tape_d = (float *)ft__h25;
-        #pragma omp parallel
-        {
-            #pragma omp for
-            for (int64_t i = 0; i < h; i++) {
-                for (int64_t j = 0; j < w; j++) {
-                    #pragma omp simd
-                    for (int64_t f = 0; f < n_faces; f++) {
-                        tape_d[(i * w + j) * n_faces + f] = ft__sigmoid_f32(z[f] * ((float)(i - j)));
-                    }
-                    {
-                        float s = 0;
-                        s = 0.0f;
-                        #pragma omp simd reduction(+: s)
-                        for (int64_t f = 0; f < n_faces; f++) {
-                            s += tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f];
-                        }
-                        img[i * w + j] = s;
-                    }
-                }
-            }
-        }
-        #pragma omp parallel
-        {
-            #pragma omp for
-            for (int64_t ad_i0_1 = 0; ad_i0_1 < n_faces; ad_i0_1++) {
-                d_z[ad_i0_1] = 0.0f;
-            }
-        }
-        int64_t ft__pn34 = 1;
-        ft__pn34 *= (n_faces) > 0 ? (n_faces) : 0;
-        if (!ft__grow(&ft__h34, &ft__h34_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn34}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end24; }
-        #pragma omp parallel
-        {
-            void *ft__h37 = NULL; size_t ft__h37_n = 0;
-            float *ft__pv34 = d_z;
-            if (ft__thread() > 0) {
-                ft__pv34 = (float *)ft__h34 + (ft__thread() - 1) * ft__pn34;
-                memset(ft__pv34, 0, sizeof(float) * (size_t)ft__pn34);
-            }
-            #pragma omp for
-            for (int64_t i = 0; i < h; i++) {
-                for (int64_t j = 0; j < w; j++) {
-                    {
-                        if (!ft__grow(&ft__h37, &ft__h37_n, ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end35; }
-                        float *d_d = (float *)ft__h37;
-                        #pragma omp simd
-                        for (int64_t ad_i0 = 0; ad_i0 < n_faces; ad_i0++) {
-                            d_d[ad_i0] = 0.0f;
-                        }
-                        {
-                            float d_s = 0;
-                            d_s = 0.0f;
-                            d_s += d_img[i * w + j];
-                            #pragma omp simd
-                            for (int64_t f = 0; f < n_faces; f++) {
-                                d_d[f] += d_s * tape_d[(i * w + j) * n_faces + f];
-                                d_d[f] += tape_d[(i * w + j) * n_faces + f] * d_s;
-                                {
-                                    float ad_adj_2 = 0;
-                                    ad_adj_2 = d_d[f];
-                                    d_d[f] = 0.0f;
-                                    ft__pv34[f] += ((ad_adj_2 * ft__sigmoid_f32(z[f] * ((float)(i - j)))) * (1.0f - ft__sigmoid_f32(z[f] * ((float)(i - j))))) * ((float)(i - j));
-                                }
-                            }
-                        }
-                    }
-                }
-ft__end35:;
-            }
-            const int64_t ft__pt40 = ft__team() - 1;
-            if (ft__pt40 > 0) {
-                #pragma omp for
-                for (int64_t ft__pe40 = 0; ft__pe40 < ft__pn34; ft__pe40++) {
-                    float ft__ps40 = 0;
-                    for (int64_t ft__pk40 = 0; ft__pk40 < ft__pt40; ft__pk40++)
-                        ft__ps40 += ((const float *)ft__h34)[ft__pk40 * ft__pn34 + ft__pe40];
-                    d_z[ft__pe40] += ft__ps40;
-                }
-            }
-            free(ft__h37);
-        }
-        if (ft__err) goto ft__end24;
-    }
-ft__end24:;
-    free(ft__h25);
-    free(ft__h34);
+    /* g_fwd then g_bwd, through a tape on the heap */
+    const size_t ft__tb = ft__nbytes(1, (const int64_t[]){(h * w) * n_faces}, 4);
+    void *ft__tape = ft__tb ? malloc(ft__tb) : NULL;
+    if (ft__tb && !ft__tape) return FT_ERR_NOMEM;
+    int ft__err = g_fwd(h, w, n_faces, z, img, ft__tape);
+    if (ft__err == FT_OK)
+        ft__err = g_bwd(h, w, n_faces, z, img, d_img, d_z, ft__tape);
+    free(ft__tape);
     return ft__err;
 }
 
