@@ -224,8 +224,10 @@ static ast_stmt *flush_red(const jam_group *g, const ast_expr **cond)
  * rules across groups are checked by sum_groups). */
 static int group_shape(const jam_group *g, const char *ki)
 {
+    if (g->def->kind != AST_VARDEF)
+        return 0;
     const char *r = g->def->u.def.name;
-    if (g->def->kind != AST_VARDEF || g->def->u.def.ndim != 0 || g->init->kind != AST_STORE ||
+    if (g->def->u.def.ndim != 0 || g->init->kind != AST_STORE ||
         strcmp(g->init->u.store.var, r) != 0 || g->init->u.store.n != 0 ||
         xf_expr_has_load(g->init->u.store.value) || g->loop->kind != AST_FOR ||
         (g->loop->u.loop.par != AST_SERIAL && g->loop->u.loop.par != AST_VECTORIZE))
