@@ -1512,6 +1512,7 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
     if (par == AST_VECTORIZE && cg_lane_sums(em, s, &sums)) {
         cg_for_lanes(em, s, &sums);
         em->known.len = known;
+        em->ix_loads.len = em->ix_names.len = nix;
         return;
     }
     /* a parallel loop runs in a parallel region whose threads each keep
