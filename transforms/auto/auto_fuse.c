@@ -51,13 +51,22 @@ typedef struct fuse_state {
     ast_par par;      /* AST_SERIAL (the first run), AST_VECTORIZE (the late one) */
 } fuse_state;
 
-/* Whether the pair was tried (and remember it). */
-static int tried(fuse_state *st, const ast_stmt *l1, const ast_stmt *l2)
+/* Whether the pair was tried. */
+static int was_tried(const fuse_state *st, const ast_stmt *l1, const ast_stmt *l2)
 {
     intptr_t key = (intptr_t)l1->id << 20 | (intptr_t)l2->id;
     for (int i = 0; i < st->tried.len; i++)
         if ((intptr_t)st->tried.items[i] == key)
             return 1;
+    return 0;
+}
+
+/* Whether the pair was tried (and remember it). */
+static int tried(fuse_state *st, const ast_stmt *l1, const ast_stmt *l2)
+{
+    if (was_tried(st, l1, l2))
+        return 1;
+    intptr_t key = (intptr_t)l1->id << 20 | (intptr_t)l2->id;
     ft_vec_push(st->a->ctx, &st->tried, (void *)key);
     return 0;
 }
@@ -334,7 +343,8 @@ static int attempt_widened(fuse_state *st, ast_stmt *seq, int i, int j, int k)
 }
 
 /* The candidate partner of l1 (items[i] of seq) in the body of the local
- * items[j] (the early run only): its body item, or -1. */
+ * items[j] (the early run only): a loop there that only initializes
+ * locals (its body item), or -1. */
 static int partner_in_def(const fuse_state *st, ast_stmt *seq, int i, int j)
 {
     ast_stmt *l1 = seq->u.seq.stmts[i], *def = seq->u.seq.stmts[j];
@@ -342,10 +352,31 @@ static int partner_in_def(const fuse_state *st, ast_stmt *seq, int i, int j)
         return -1;
     int nb;
     ast_stmt **b = body_items(def, &nb);
-    for (int k = 0; k < nb; k++)
-        if (partner(st, l1, b[k]))
-            return j - i - 1 + k <= max_gap(st, b[k]) ? k : -1;
+    for (int k = 0; k < nb && j - i - 1 + k <= MAX_INIT_GAP; k++)
+        if (partner(st, l1, b[k]) && max_gap(st, b[k]) == MAX_INIT_GAP)
+            return k;
     return -1;
+}
+
+/* Whether loop accumulates across its iterations (a reduction or atomic
+ * loop: never fused, see the top); from the loop's own dependences, which
+ * the analysis caches, so that such a loop costs one analysis rather than
+ * one per pair it is part of.  A loop that only initializes locals does
+ * not.  Logs the refusal of the (new) pair (l1, l2). */
+static int accumulates(fuse_state *st, const ast_stmt *loop, const ast_stmt *l1,
+                       const ast_stmt *l2)
+{
+    const char *why;
+    if (stores_constants(loop->u.loop.body))
+        return 0;
+    an_par p = xf_auto_loop_par(st->a, loop, &why);
+    if (p != AN_PAR_REDUCTION && p != AN_PAR_ATOMIC)
+        return 0;
+    xf_auto_log(st->a, PASS, xf_auto_name(st->a, l1), "not fused with %s: %s accumulates "
+                "across its iterations (a reduction loop is left to auto_red_cache and "
+                "auto_vectorize, which take one at a time)", xf_auto_name(st->a, l2),
+                xf_auto_name(st->a, loop));
+    return 1;
 }
 
 /* Look for a pair to fuse in seq; 1 when the function changed. */
@@ -358,6 +389,7 @@ static int scan_seq(fuse_state *st, ast_stmt *seq)
         ast_stmt *l1 = seq->u.seq.stmts[i];
         if (l1->kind != AST_FOR || l1->u.loop.par != st->par)
             continue;
+        int inits_only = 0;     /* after a refused partner: loops that initialize */
         for (int j = i + 1; j < n && j <= i + 1 + MAX_INIT_GAP; j++) {
             ast_stmt *l2 = seq->u.seq.stmts[j];
             int k = partner_in_def(st, seq, i, j);
@@ -367,11 +399,16 @@ static int scan_seq(fuse_state *st, ast_stmt *seq)
                     return 1;
                 break;
             }
-            if (!partner(st, l1, l2) || j - i - 1 > max_gap(st, l2))
+            if (!partner(st, l1, l2) || j - i - 1 > max_gap(st, l2) ||
+                (inits_only && max_gap(st, l2) != MAX_INIT_GAP))
                 continue;
-            if (!tried(st, l1, l2) && attempt(st, seq, i, j, &fused))
+            inits_only = 1;    /* a later loop that initializes may move up past l2 */
+            if (tried(st, l1, l2))
+                continue;
+            if (accumulates(st, l1, l1, l2))
+                break;             /* l1 fuses with nothing */
+            if (!accumulates(st, l2, l1, l2) && attempt(st, seq, i, j, &fused))
                 return 1;
-            /* refused as it stands: a later partner may still move up past it */
         }
     }
     return 0;
