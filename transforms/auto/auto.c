@@ -9,8 +9,9 @@
  * brings a contiguous loop innermost would move a parallel loop inwards),
  * per-thread copies right after parallelization (they replace atomics it
  * added), unrolling (only the innermost short loops the others left
- * alone), and last fusion again, of the vectorized loops that unrolling
- * left side by side.
+ * alone), fusion again, of the vectorized loops that unrolling left side
+ * by side, and repeated costly subexpressions last (their 0-D locals concern
+ * no other pass).
  */
 #include "auto.h"
 
@@ -43,7 +44,7 @@ static const auto_step passes[] = {
     {xf_auto_red_cache, "auto: red_cache"},   {xf_auto_jam, "auto: jam"},
     {xf_auto_gpu_bind, "auto: gpu_bind"},     {xf_auto_mem_type, "auto: mem_type"},
     {xf_auto_unroll, "auto: unroll"},         {xf_auto_fuse_late, "auto: fuse_late"},
-    {NULL, NULL}};
+    {xf_auto_cse, "auto: cse"},               {NULL, NULL}};
 
 void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
 {

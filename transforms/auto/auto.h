@@ -19,6 +19,8 @@
  *   auto_unroll.c      very short constant loops unrolled
  *   auto_fuse.c        again (auto_fuse_late): the neighbouring vectorized
  *                      loops over the same range that unrolling left
+ *   auto_cse.c         a costly subexpression that statements repeat (the
+ *                      adjoints of a gradient) computed once in a 0-D local
  * With -v (ctx->opts.verbose) every decision is one line on ctx->diag_out:
  *   ftc: auto_parallelize: matmul: Li: parallelized
  */
