@@ -599,6 +599,36 @@ for t in [1, 2]:
         case(f"lane_sums[{n}x{m}]/t{t}", lane_sums, n, m, t)
 
 
+# tests/numeric/progs/cse.ft (auto_cse: a repeated exp / sigmoid computed once)
+
+def cse(n, avg_deg, threads):
+    g = np.random.default_rng(n * 7 + avg_deg)
+    deg = g.integers(0, 2 * avg_deg + 1, n)
+    ptr = np.concatenate([[0], np.cumsum(deg)]).astype(i32)
+    nnz = int(ptr[-1])
+    idx = g.integers(0, n, nnz).astype(i32)
+    a, b, c = (g.uniform(-1, 1, n).astype(f32) for _ in range(3))
+    ad, bd, cd = a.astype(f64), b.astype(f64), c.astype(f64)
+    row = np.repeat(np.arange(n), deg)
+    t = ad[row] + bd[idx]
+    ex = np.exp(t)
+    ref_s = np.bincount(row, ex, minlength=n)
+    ref_d = np.bincount(row, np.where(t > 0, ex * bd[idx], 0), minlength=n)
+    ref_e = np.bincount(idx, ex / (1 + ad[row] ** 2), minlength=n)
+    sg = 1 / (1 + np.exp(-2 * cd))
+    outs = ftc_run(prog("cse.ft"), "cse", {"n": n, "nnz": nnz},
+                   {"ptr": ptr, "idx": idx, "a": a, "b": b, "c": c}, threads)
+    close(outs, "s", ref_s, f32)
+    close(outs, "d", ref_d, f32)
+    close(outs, "e", ref_e, f32)
+    close(outs, "g", sg * (1 - sg), f32)
+
+
+for t in [1, 2]:
+    for n, deg in ((1, 0), (5, 2), (300, 6)):
+        case(f"cse[{n}x{deg}]/t{t}", cse, n, deg, t)
+
+
 # tests/numeric/progs/schedules.ft (schedule primitives)
 
 def sched_fused(n, m, threads):

@@ -14,10 +14,14 @@
  *     writes it may still hold a use: its value is read before the write);
  *   - has no integer division or modulo (a hoisted one could trap), and,
  *     when its first use sits under a guard (a branch of an if-expression,
- *     the right operand of `and` / `or`), reads no element of a tensor
- *     with dimensions (0-D locals only: a guarded load's index may be out
- *     of bounds where the guard is false; bounds checks are emitted under
- *     the same guards, backend/cg_c.c)
+ *     the right operand of `and` / `or`), reads only elements that are
+ *     there without the guard: each load of a tensor with dimensions in E
+ *     either appears unguarded in the same statement (its index, and its
+ *     bounds check, are evaluated anyway) or has indices without loads
+ *     proven in bounds by the loop ranges and branch conditions around the
+ *     statement (analysis/bounds.h); a guarded load's index may be out of
+ *     range where the guard is false (bounds checks are emitted under the
+ *     same guards, backend/cg_c.c)
  * becomes
  *
  *     var cse: T          (0-D, E's dtype)
@@ -38,6 +42,8 @@
 #include "auto_util.h"
 
 #include <string.h>
+
+#include "../../analysis/bounds.h"
 
 #include "../sched_util.h"
 #include "../xf_util.h"
@@ -253,37 +259,109 @@ static void apply(xf_auto *a, ast_stmt *item, const cse_use *p, const ft_vec *sa
     *item = *def;
 }
 
-/* Whether e reads an element of a tensor of at least one dimension (an
- * index that may be out of range where a guard of e does not hold). */
-static int indexed_load(const ast_expr *e)
+/* Add to out the loads of tensors with dimensions that e evaluates
+ * unguarded (see collect for what guards). */
+static void plain_loads(ft_ctx *ctx, const ast_expr *e, int guarded, ft_vec *out)
 {
     if (!e)
-        return 0;
+        return;
     switch (e->kind) {
-    case AST_LOAD: return e->u.load.n > 0;
-    case AST_BINARY: return indexed_load(e->u.bin.a) || indexed_load(e->u.bin.b);
-    case AST_UNARY: return indexed_load(e->u.un.a);
-    case AST_CAST: return indexed_load(e->u.cast.a);
+    case AST_LOAD:
+        if (e->u.load.n > 0 && !guarded)
+            ft_vec_push(ctx, out, (void *)e);
+        for (int k = 0; k < e->u.load.n; k++)
+            plain_loads(ctx, e->u.load.idx[k], guarded, out);
+        break;
+    case AST_BINARY: {
+        int lazy = e->u.bin.op == AST_AND || e->u.bin.op == AST_OR;
+        plain_loads(ctx, e->u.bin.a, guarded, out);
+        plain_loads(ctx, e->u.bin.b, guarded || lazy, out);
+        break;
+    }
+    case AST_UNARY: plain_loads(ctx, e->u.un.a, guarded, out); break;
+    case AST_CAST: plain_loads(ctx, e->u.cast.a, guarded, out); break;
     case AST_CALL:
         for (int k = 0; k < e->u.call.n; k++)
-            if (indexed_load(e->u.call.args[k]))
-                return 1;
-        return 0;
+            plain_loads(ctx, e->u.call.args[k], guarded, out);
+        break;
     case AST_IFEXPR:
-        return indexed_load(e->u.ife.cond) || indexed_load(e->u.ife.then) ||
-               indexed_load(e->u.ife.other);
-    default: return 0;
+        plain_loads(ctx, e->u.ife.cond, guarded, out);
+        plain_loads(ctx, e->u.ife.then, 1, out);
+        plain_loads(ctx, e->u.ife.other, 1, out);
+        break;
+    default: break;
+    }
+}
+
+/* Whether load x (of a tensor with dimensions) at item reads an element
+ * that exists wherever item runs: its indices read no tensor and lie in
+ * the declared shape under the environment b. */
+static int in_bounds(xf_auto *a, an_bounds *b, const ast_stmt *item, const ast_expr *x)
+{
+    int ndim;
+    ast_expr **shape;
+    if (!xf_find_decl(a->ctx, a->f, item, x->u.load.var, NULL, &ndim, &shape) ||
+        ndim != x->u.load.n)
+        return 0;
+    for (int k = 0; k < ndim; k++) {
+        ast_expr *i = x->u.load.idx[k];
+        if (xf_expr_has_load(i))
+            return 0;
+        ast_expr *lo = ast_binary(a->ctx, i->loc, AST_GE, i, ast_int(a->ctx, i->loc, 0));
+        ast_expr *hi = ast_binary(a->ctx, i->loc, AST_LT, i, shape[k]);
+        if (!an_bounds_prove(b, lo) || !an_bounds_prove(b, hi))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether every load of a tensor with dimensions in e (indices included)
+ * is one that item evaluates unguarded (plain) or is in bounds wherever
+ * item runs: e may then run where a guard kept it from running. */
+static int speculable(xf_auto *a, an_bounds *b, const ast_stmt *item, const ast_expr *e,
+                      const ft_vec *plain)
+{
+    if (!e)
+        return 1;
+    switch (e->kind) {
+    case AST_LOAD:
+        if (e->u.load.n == 0)
+            return 1;
+        for (int i = 0; i < plain->len; i++)
+            if (ast_expr_equal(plain->items[i], e))
+                return 1;
+        return in_bounds(a, b, item, e);
+    case AST_BINARY:
+        return speculable(a, b, item, e->u.bin.a, plain) &&
+               speculable(a, b, item, e->u.bin.b, plain);
+    case AST_UNARY: return speculable(a, b, item, e->u.un.a, plain);
+    case AST_CAST: return speculable(a, b, item, e->u.cast.a, plain);
+    case AST_CALL:
+        for (int k = 0; k < e->u.call.n; k++)
+            if (!speculable(a, b, item, e->u.call.args[k], plain))
+                return 0;
+        return 1;
+    case AST_IFEXPR:
+        return speculable(a, b, item, e->u.ife.cond, plain) &&
+               speculable(a, b, item, e->u.ife.then, plain) &&
+               speculable(a, b, item, e->u.ife.other, plain);
+    default: return 1;
     }
 }
 
 /* Try use p (the first use of its expression) against the later uses of
  * uses; whether its expression was computed once. */
-static int try_use(xf_auto *a, ft_vec *items, ft_vec *uses, int pi)
+static int try_use(xf_auto *a, an_bounds *b, ft_vec *items, ft_vec *uses, int pi)
 {
     cse_use *p = uses->items[pi];
     ast_expr *e = *p->slot;
-    if (p->guarded && indexed_load(e))
-        return 0;
+    ast_stmt *item = items->items[p->item];
+    if (p->guarded) {
+        ft_vec plain = {0};
+        plain_loads(a->ctx, *value_slot(item), 0, &plain);
+        if (!speculable(a, b, item, e, &plain))
+            return 0;
+    }
     ft_vec reads = {0}, same = {0};
     xf_expr_loaded(a->ctx, e, &reads);
     int last = last_valid(items, p->item, &reads);
@@ -296,32 +374,45 @@ static int try_use(xf_auto *a, ft_vec *items, ft_vec *uses, int pi)
     }
     if (same.len == 0)
         return 0;
-    apply(a, items->items[p->item], p, &same);
+    apply(a, item, p, &same);
     return 1;
 }
 
-static int cse_body(xf_auto *a, ast_stmt *body);
+static int cse_body(xf_auto *a, an_bounds *b, ast_stmt *body);
 
 /* cse_body on the bodies nested in item s (a loop's, a branch's, the
- * statements of a labelled sequence); whether one changed. */
-static int cse_nested(xf_auto *a, ast_stmt *s)
+ * statements of a labelled sequence), b entering them; whether one
+ * changed. */
+static int cse_nested(xf_auto *a, an_bounds *b, ast_stmt *s)
 {
+    int mark = an_bounds_mark(b), done = 0;
     switch (s->kind) {
-    case AST_FOR: return cse_body(a, s->u.loop.body);
+    case AST_FOR:
+        an_bounds_push_loop(b, s);
+        done = cse_body(a, b, s->u.loop.body);
+        break;
     case AST_IF:
-        return cse_body(a, s->u.branch.then) || (s->u.branch.other && cse_body(a, s->u.branch.other));
+        an_bounds_push_cond(b, s->u.branch.cond, 1);
+        done = cse_body(a, b, s->u.branch.then);
+        an_bounds_pop(b, mark);
+        if (!done && s->u.branch.other) {
+            an_bounds_push_cond(b, s->u.branch.cond, 0);
+            done = cse_body(a, b, s->u.branch.other);
+        }
+        break;
     case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n; i++)
-            if (cse_body(a, s->u.seq.stmts[i]))
-                return 1;
-        return 0;
-    default: return 0;
+        for (int i = 0; i < s->u.seq.n && !done; i++)
+            done = cse_body(a, b, s->u.seq.stmts[i]);
+        break;
+    default: break;
     }
+    an_bounds_pop(b, mark);
+    return done;
 }
 
 /* Compute one repeated costly expression of body (or of a body nested in
- * it) once; whether one was. */
-static int cse_body(xf_auto *a, ast_stmt *body)
+ * it) once, b the environment at body; whether one was. */
+static int cse_body(xf_auto *a, an_bounds *b, ast_stmt *body)
 {
     if (!body)
         return 0;
@@ -333,10 +424,10 @@ static int cse_body(xf_auto *a, ast_stmt *body)
             collect(a->ctx, v, i, 0, &uses);
     }
     for (int i = 0; i < uses.len; i++)
-        if (try_use(a, &items, &uses, i))
+        if (try_use(a, b, &items, &uses, i))
             return 1;
     for (int i = 0; i < items.len; i++)
-        if (cse_nested(a, items.items[i]))
+        if (cse_nested(a, b, items.items[i]))
             return 1;
     return 0;
 }
@@ -348,7 +439,7 @@ int xf_auto_cse(xf_auto *a)
     if (a->ctx->opts.target_cuda)
         return 0;
     int n = 0;
-    while (n < MAX_CSE && cse_body(a, a->f->body)) {
+    while (n < MAX_CSE && cse_body(a, an_bounds_new(a->ctx, a->f), a->f->body)) {
         a->f->body = xf_normalize(a->ctx, a->f->body);
         n++;
     }
