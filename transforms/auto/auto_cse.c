@@ -30,8 +30,8 @@
  *
  * The backward pass of a gradient repeats the same forward value in every
  * adjoint statement: GAT's `exp(leaky_relu(el[i] + er[idx[k]]) - m[i])` in
- * eleven statements of the edge loop, SoftRas's `sigmoid(d2 / SIGMA)` twice
- * in one.  The C compiler does not merge them: a call of expf may set errno,
+ * seven statements of one edge loop and three of the next, SoftRas's
+ * `sigmoid(d2 / SIGMA)` twice in one.  The C compiler does not merge them: a call of expf may set errno,
  * and a load from the tape may alias the stores between (d_el[i] += ...).
  * A checked access (data-dependent index) inside E is checked where E now
  * runs, once, before the first use that checked it before; nothing the
@@ -41,6 +41,8 @@
  */
 #include "auto_util.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "../../analysis/bounds.h"
@@ -138,7 +140,12 @@ static unsigned expr_hash(const ast_expr *e)
     h = (h ^ (unsigned)e->dtype) * 16777619u;
     switch (e->kind) {
     case AST_INT: case AST_BOOLC: return (h ^ (unsigned)e->u.ival) * 16777619u;
-    case AST_FLOAT: return (h ^ (unsigned)(int64_t)(e->u.fval * 1024)) * 16777619u;
+    case AST_FLOAT: {
+        uint64_t bits;
+        double v = e->u.fval;
+        memcpy(&bits, &v, sizeof bits);
+        return (h ^ (unsigned)(bits ^ (bits >> 32))) * 16777619u;
+    }
     case AST_VAR: return str_hash(e->u.name, h);
     case AST_LOAD:
         h = str_hash(e->u.load.var, h);
@@ -163,6 +170,36 @@ static unsigned expr_hash(const ast_expr *e)
         return (h ^ expr_hash(e->u.ife.other)) * 16777619u;
     }
     return h;
+}
+
+/* Whether a and b, equal under ast_expr_equal (which takes 0.0 and -0.0
+ * for the same literal), also agree in the sign of each zero literal. */
+static int same_zeros(const ast_expr *a, const ast_expr *b)
+{
+    if (!a || !b)
+        return 1;
+    switch (a->kind) {
+    case AST_FLOAT: return signbit(a->u.fval) == signbit(b->u.fval);
+    case AST_LOAD:
+        for (int k = 0; k < a->u.load.n; k++)
+            if (!same_zeros(a->u.load.idx[k], b->u.load.idx[k]))
+                return 0;
+        return 1;
+    case AST_BINARY:
+        return same_zeros(a->u.bin.a, b->u.bin.a) && same_zeros(a->u.bin.b, b->u.bin.b);
+    case AST_UNARY: return same_zeros(a->u.un.a, b->u.un.a);
+    case AST_CAST: return same_zeros(a->u.cast.a, b->u.cast.a);
+    case AST_CALL:
+        for (int k = 0; k < a->u.call.n; k++)
+            if (!same_zeros(a->u.call.args[k], b->u.call.args[k]))
+                return 0;
+        return 1;
+    case AST_IFEXPR:
+        return same_zeros(a->u.ife.cond, b->u.ife.cond) &&
+               same_zeros(a->u.ife.then, b->u.ife.then) &&
+               same_zeros(a->u.ife.other, b->u.ife.other);
+    default: return 1;
+    }
 }
 
 /* Append to out the candidates in *slot and below it, outer ones first,
@@ -369,7 +406,7 @@ static int try_use(xf_auto *a, an_bounds *b, ft_vec *items, ft_vec *uses, int pi
         cse_use *q = uses->items[i];
         if (q->item > last)
             break;
-        if (q->hash == p->hash && ast_expr_equal(*q->slot, e))
+        if (q->hash == p->hash && ast_expr_equal(*q->slot, e) && same_zeros(*q->slot, e))
             ft_vec_push(a->ctx, &same, q);
     }
     if (same.len == 0)
