@@ -276,7 +276,11 @@ int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *im
                                 float ad_adj_2 = 0;
                                 ad_adj_2 = d_d[f];
                                 d_d[f] = 0.0f;
-                                ft__pv19[f] += ((ad_adj_2 * ft__sigmoid_f32(z[f] * ((float)(i - j)))) * (1.0f - ft__sigmoid_f32(z[f] * ((float)(i - j))))) * ((float)(i - j));
+                                {
+                                    float cse = 0;
+                                    cse = ft__sigmoid_f32(z[f] * ((float)(i - j)));
+                                    ft__pv19[f] += ((ad_adj_2 * cse) * (1.0f - cse)) * ((float)(i - j));
+                                }
                             }
                         }
                     }
