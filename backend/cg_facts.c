@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "../ast/visit.h"
 #include "../transforms/xf_util.h"
 
 
@@ -74,94 +75,50 @@ void cg_range_facts(ft_ctx *ctx, const ast_expr *cond, ft_vec *xs, ft_vec *ds)
 }
 
 /* What cg_invariant_index_loads gathers for one loop. */
-typedef struct ix_state {
+typedef struct ix_walk {
+    ast_visitor v;
     ft_ctx *ctx;
     const ast_stmt *loop;
     ft_vec *loads;
-} ix_state;
+} ix_walk;
 
-static void ix_expr(ix_state *st, const ast_expr *e);
-
-/* Add the hoistable loads of index expression e: e itself when it is one,
- * else those in the indices of the loads inside it. */
-static void ix_index(ix_state *st, const ast_expr *e)
+/* Add index e when it is a load that may be read before the loop (its
+ * own indices read no tensor; invariant in the loop) and not added yet. */
+static void ix_index(ix_walk *w, const ast_expr *e)
 {
-    if (e->kind != AST_LOAD || e->u.load.n == 0) {
-        ix_expr(st, e);
+    if (e->kind != AST_LOAD || e->u.load.n == 0)
         return;
-    }
     for (int k = 0; k < e->u.load.n; k++)
-        if (xf_expr_has_load(e->u.load.idx[k])) {
-            ix_expr(st, e);
+        if (xf_expr_has_load(e->u.load.idx[k]))
             return;
-        }
-    if (!xf_expr_invariant_in(st->ctx, st->loop, e))
+    if (!xf_expr_invariant_in(w->ctx, w->loop, e))
         return;
-    for (int i = 0; i < st->loads->len; i++)
-        if (ast_expr_equal(st->loads->items[i], e))
+    for (int i = 0; i < w->loads->len; i++)
+        if (ast_expr_equal(w->loads->items[i], e))
             return;
-    ft_vec_push(st->ctx, st->loads, (void *)e);
+    ft_vec_push(w->ctx, w->loads, (void *)e);
 }
 
-/* Add the hoistable loads in the indices of the loads inside e. */
-static void ix_expr(ix_state *st, const ast_expr *e)
+/* The indices of every load under the loop. */
+static void ix_expr_cb(ast_visitor *v, ast_expr *e)
 {
-    if (!e)
-        return;
-    switch (e->kind) {
-    case AST_LOAD:
-        for (int k = 0; k < e->u.load.n; k++)
-            ix_index(st, e->u.load.idx[k]);
-        break;
-    case AST_BINARY: ix_expr(st, e->u.bin.a); ix_expr(st, e->u.bin.b); break;
-    case AST_UNARY: ix_expr(st, e->u.un.a); break;
-    case AST_CAST: ix_expr(st, e->u.cast.a); break;
-    case AST_IFEXPR:
-        ix_expr(st, e->u.ife.cond);
-        ix_expr(st, e->u.ife.then);
-        ix_expr(st, e->u.ife.other);
-        break;
-    case AST_CALL:
-        for (int i = 0; i < e->u.call.n; i++)
-            ix_expr(st, e->u.call.args[i]);
-        break;
-    default: break;
-    }
+    for (int k = 0; e->kind == AST_LOAD && k < e->u.load.n; k++)
+        ix_index((ix_walk *)v, e->u.load.idx[k]);
 }
 
-/* Add the hoistable loads of the accesses under s. */
-static void ix_stmt(ix_state *st, const ast_stmt *s)
+/* The indices of every store and reduction under the loop. */
+static int ix_stmt_cb(ast_visitor *v, ast_stmt *s)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n; i++)
-            ix_stmt(st, s->u.seq.stmts[i]);
-        break;
-    case AST_VARDEF: ix_stmt(st, s->u.def.body); break;
-    case AST_FOR: ix_stmt(st, s->u.loop.body); break;
-    case AST_IF:
-        ix_expr(st, s->u.branch.cond);
-        ix_stmt(st, s->u.branch.then);
-        ix_stmt(st, s->u.branch.other);
-        break;
-    case AST_STORE:
-        for (int k = 0; k < s->u.store.n; k++)
-            ix_index(st, s->u.store.idx[k]);
-        ix_expr(st, s->u.store.value);
-        break;
-    case AST_REDUCE:
-        for (int k = 0; k < s->u.red.n; k++)
-            ix_index(st, s->u.red.idx[k]);
-        ix_expr(st, s->u.red.value);
-        break;
-    default: break;
-    }
+    int n = s->kind == AST_STORE ? s->u.store.n : s->kind == AST_REDUCE ? s->u.red.n : 0;
+    ast_expr **idx = s->kind == AST_STORE ? s->u.store.idx : s->u.red.idx;
+    for (int k = 0; k < n; k++)
+        ix_index((ix_walk *)v, idx[k]);
+    return 1;
 }
 
 void cg_invariant_index_loads(ft_ctx *ctx, const ast_stmt *loop, ft_vec *out)
 {
-    ix_state st = {ctx, loop, out};
-    ix_stmt(&st, loop->u.loop.body);
+    ix_walk w = {.v = {.stmt = ix_stmt_cb, .expr = ix_expr_cb}, .ctx = ctx, .loop = loop,
+                 .loads = out};
+    ast_visit(loop->u.loop.body, &w.v);
 }
