@@ -114,6 +114,9 @@ int ad_forward_order(ft_ctx *ctx, ast_stmt *body);
  * scheduled g_fwd and g_bwd. */
 void ad_detach_combined(ft_ctx *ctx, ast_program *p, const struct pt_node *file);
 void ad_compose_combined(ft_ctx *ctx, ast_program *p, const struct pt_node *file);
+/* body inside a VarDef (a local of g) for each region parameter of g_fwd
+ * fw that used names (all when used is NULL). */
+ast_stmt *ad_region_locals(ft_ctx *ctx, const ast_func *fw, ast_stmt *body, const ft_vec *used);
 
 /* pack.c: after the schedules, move each region parameter of the tape
  * (region_at set) of every function of p to its regions (f->regions),

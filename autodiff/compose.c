@@ -85,15 +85,19 @@ static ast_stmt *combined_body(ft_ctx *ctx, ast_func *g)
     ft_vec used = {0};
     xf_stmt_loaded(ctx, g->body, &used);
     xf_stmt_written(ctx, g->body, &used);
-    ast_stmt *body = g->body;
+    return ad_region_locals(ctx, fw, g->body, &used);
+}
+
+ast_stmt *ad_region_locals(ft_ctx *ctx, const ast_func *fw, ast_stmt *body, const ft_vec *used)
+{
     for (int i = 0; i < fw->nparams; i++) {
         const ast_param *r = &fw->params[i];
-        if (!r->region_at || !xf_has_name(&used, r->name))
+        if (!r->region_at || (used && !xf_has_name(used, r->name)))
             continue;
         ast_expr **sh = ft_alloc(ctx, sizeof *sh * (size_t)(r->ndim + 1));
         for (int k = 0; k < r->ndim; k++)
             sh[k] = xf_clone_expr(ctx, r->shape[k]);
-        body = ast_vardef(ctx, g->loc, r->name, r->dtype, r->ndim, sh, FT_ACC_CACHE,
+        body = ast_vardef(ctx, fw->loc, r->name, r->dtype, r->ndim, sh, FT_ACC_CACHE,
                           FT_MT_CPU, body);
     }
     return body;

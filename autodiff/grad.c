@@ -948,13 +948,7 @@ static void emit_funcs(ad_grad *g, ast_program *p, ast_stmt *bwd)
     ft_vec_push(c, &both, fwd_body(g, g->f->body));
     ft_vec_push(c, &both, bwd_renamed(g, bwd));
     ast_stmt *body = seq_of(c, g->f->loc, &both);
-    ft_vec regs = {0};
-    tape_regions(g, &regs);
-    for (int i = 0; i < regs.len; i++) {
-        ast_param r = region_param(g, regs.items[i], FT_ACC_CACHE);
-        body = ast_vardef(c, g->f->loc, r.name, r.dtype, r.ndim, r.shape, FT_ACC_CACHE,
-                          FT_MT_CPU, body);
-    }
+    body = ad_region_locals(c, fs[0], body, NULL);
     fs[2] = new_func(g, g->name, 1, 0, -1, xf_normalize(c, body));
     tidy(c, 3, fs);
     fs[2]->ad_fwd = fs[0];

@@ -20,8 +20,6 @@
  */
 #include "ad.h"
 
-#include "../transforms/xf_util.h"
-
 /* Move the region parameters of f to f->regions. */
 static void pack_func(ft_ctx *ctx, ast_func *f)
 {

@@ -231,27 +231,6 @@ ast_stmt *ad_tape_copy(ad_grad *g, const ad_local *l, int to_tape)
     return nest(c, nd, d->u.def.shape, its, st);
 }
 
-/* Whether a region size is affine in the sizes (sums and differences of
- * sizes and constants, products with a constant): such regions come first,
- * so that the offsets of ad_pack_tapes stay simple. */
-static int affine_size(const ast_expr *e)
-{
-    switch (e->kind) {
-    case AST_INT:
-    case AST_VAR: return 1;
-    case AST_CAST: return affine_size(e->u.cast.a);
-    case AST_UNARY: return e->u.un.op == AST_NEG && affine_size(e->u.un.a);
-    case AST_BINARY:
-        if (!affine_size(e->u.bin.a) || !affine_size(e->u.bin.b))
-            return 0;
-        if (e->u.bin.op == AST_ADD || e->u.bin.op == AST_SUB)
-            return 1;
-        return e->u.bin.op == AST_MUL
-            && (e->u.bin.a->kind == AST_INT || e->u.bin.b->kind == AST_INT);
-    default: return 0;
-    }
-}
-
 /* The tape's dtype: f64 when wide or when an overwritten tensor is not
  * f32, else f32 (grad.c builds again with wide set when a saved local
  * turns out not to be f32); and the regions of the overwritten values
@@ -274,16 +253,14 @@ void ad_layout_overs(ad_grad *g, int wide)
         if (ad_tensor_dtype(g, o->def->u.store.var) != FT_F32)
             g->tape_dtype = FT_F64;
     }
-    /* affine-sized regions first (see affine_size) */
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < g->overs.len; i++) {
-            ad_local *o = g->overs.items[i];
-            if (!o->versions || affine_size(o->versions) != (pass == 0))
-                continue;
-            o->offset = xf_clone_expr(c, total);
-            o->region = ad_fresh(g, ft_fmt(c, "tape_%s", o->def->u.store.var));
-            total = ad_add(c, total, xf_clone_expr(c, o->versions));
-        }
+    for (int i = 0; i < g->overs.len; i++) {
+        ad_local *o = g->overs.items[i];
+        if (!o->versions)
+            continue;
+        o->offset = xf_clone_expr(c, total);
+        o->region = ad_fresh(g, ft_fmt(c, "tape_%s", o->def->u.store.var));
+        total = ad_add(c, total, xf_clone_expr(c, o->versions));
+    }
     g->tape_elems = total;
 }
 
@@ -292,17 +269,14 @@ void ad_layout_tape(ad_grad *g)
 {
     ft_ctx *c = g->ctx;
     ast_expr *total = g->tape_elems;
-    /* affine-sized regions first (see affine_size) */
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < g->locals.len; i++) {
-            ad_local *l = g->locals.items[i];
-            if (l->decision != AD_SAVE
-                || (affine_size(l->versions) && affine_size(l->size)) != (pass == 0))
-                continue;
-            l->offset = xf_clone_expr(c, total);
-            l->region = ad_fresh(g, ft_fmt(c, "tape_%s", l->def->u.def.name));
-            total = ad_add(c, total, ad_mul(c, xf_clone_expr(c, l->versions),
-                                            xf_clone_expr(c, l->size)));
-        }
+    for (int i = 0; i < g->locals.len; i++) {
+        ad_local *l = g->locals.items[i];
+        if (l->decision != AD_SAVE)
+            continue;
+        l->offset = xf_clone_expr(c, total);
+        l->region = ad_fresh(g, ft_fmt(c, "tape_%s", l->def->u.def.name));
+        total = ad_add(c, total, ad_mul(c, xf_clone_expr(c, l->versions),
+                                        xf_clone_expr(c, l->size)));
+    }
     g->tape_elems = total;
 }
