@@ -166,20 +166,19 @@ static ast_stmt *jam_block(xf_auto *a, ast_stmt *k, ast_stmt *j, const char *ko)
     return inner;
 }
 
-/* Jam the nest at k (inner loop j); the loop keeps its ID as the rest. */
-static void jam(xf_auto *a, ast_stmt *k, ast_stmt *j)
+/* Replace loop k, in place, by `for ko in range(trips(k) // JAM): body`
+ * followed by k from the first iteration those blocks do not run (the
+ * rest keeps k's ID and label). */
+static void blocks_then_rest(ft_ctx *ctx, ast_stmt *k, const char *ko, ast_stmt *body)
 {
-    ft_ctx *ctx = a->ctx;
     ft_loc loc = k->loc;
-    const char *ko = xf_fresh_name(ctx, a->f, ft_fmt(ctx, "%s_o", k->u.loop.iter));
     ast_expr *trips = ast_binary(ctx, loc, AST_MAX,
                                  ast_binary(ctx, loc, AST_SUB, xf_clone_expr(ctx, k->u.loop.end),
                                             xf_clone_expr(ctx, k->u.loop.begin)),
                                  ast_int(ctx, loc, 0));
     ast_expr *blocks = ast_binary(ctx, loc, AST_FLOORDIV, trips, ast_int(ctx, loc, JAM));
-    ast_stmt *inner = jam_block(a, k, j, ko);
     ast_stmt *outer = ast_for(ctx, loc, ko, ast_int(ctx, loc, 0), blocks, ast_int(ctx, loc, 1),
-                              inner);
+                              body);
     ast_stmt *rest = ft_alloc(ctx, sizeof *rest);
     *rest = *k;
     rest->u.loop.begin = ast_binary(ctx, loc, AST_ADD, xf_clone_expr(ctx, k->u.loop.begin),
@@ -188,8 +187,16 @@ static void jam(xf_auto *a, ast_stmt *k, ast_stmt *j)
     ast_stmt **two = ft_alloc(ctx, sizeof(ast_stmt *) * 2);
     two[0] = outer;
     two[1] = rest;
-    ast_stmt *seq = ast_seq(ctx, loc, 2, two);
-    *k = *seq;              /* in place; the rest keeps k's ID and label */
+    *k = *ast_seq(ctx, loc, 2, two);
+}
+
+/* Jam the nest at k (inner loop j); the loop keeps its ID as the rest. */
+static void jam(xf_auto *a, ast_stmt *k, ast_stmt *j)
+{
+    ft_ctx *ctx = a->ctx;
+    const char *ko = xf_fresh_name(ctx, a->f, ft_fmt(ctx, "%s_o", k->u.loop.iter));
+    ast_stmt *inner = jam_block(a, k, j, ko);
+    blocks_then_rest(ctx, k, ko, inner);
     if (inner->u.loop.par == AST_VECTORIZE) {
         xf_auto_label_later(a, inner);
         xf_auto_label_later(a, j);
@@ -377,22 +384,7 @@ static void jam_groups(xf_auto *a, ast_stmt *k, const jam_group *g, int n)
     ast_stmt *body = NULL;
     for (int i = n - 1; i >= 0; i--)
         body = group_block(a, &g[i], ki, kv, &taken, body);
-    ast_expr *trips = ast_binary(ctx, loc, AST_MAX,
-                                 ast_binary(ctx, loc, AST_SUB, xf_clone_expr(ctx, k->u.loop.end),
-                                            xf_clone_expr(ctx, k->u.loop.begin)),
-                                 ast_int(ctx, loc, 0));
-    ast_expr *blocks = ast_binary(ctx, loc, AST_FLOORDIV, trips, ast_int(ctx, loc, JAM));
-    ast_stmt *outer = ast_for(ctx, loc, ko, ast_int(ctx, loc, 0), blocks, ast_int(ctx, loc, 1),
-                              body);
-    ast_stmt *rest = ft_alloc(ctx, sizeof *rest);
-    *rest = *k;
-    rest->u.loop.begin = ast_binary(ctx, loc, AST_ADD, xf_clone_expr(ctx, k->u.loop.begin),
-                                    ast_binary(ctx, loc, AST_MUL, xf_clone_expr(ctx, blocks),
-                                               ast_int(ctx, loc, JAM)));
-    ast_stmt **two = ft_alloc(ctx, sizeof(ast_stmt *) * 2);
-    two[0] = outer;
-    two[1] = rest;
-    *k = *ast_seq(ctx, loc, 2, two);    /* in place; the rest keeps k's ID and label */
+    blocks_then_rest(ctx, k, ko, body);
 }
 
 /* Jam loop k when it is a nest of scalar-sum groups (see the file comment);
