@@ -290,8 +290,9 @@ int ast_expr_equal(const ast_expr *a, const ast_expr *b)
         return 0;
     switch (a->kind) {
     case AST_INT: case AST_BOOLC: return a->u.ival == b->u.ival;
-    case AST_FLOAT:
-        return a->u.fval == b->u.fval || (isnan(a->u.fval) && isnan(b->u.fval));
+    case AST_FLOAT:     /* 0.0 and -0.0 differ: x + 0.0 is not x + -0.0 */
+        return (a->u.fval == b->u.fval && signbit(a->u.fval) == signbit(b->u.fval)) ||
+               (isnan(a->u.fval) && isnan(b->u.fval));
     case AST_VAR: return names_equal(a->u.name, b->u.name);
     case AST_LOAD:
         return names_equal(a->u.load.var, b->u.load.var) && a->u.load.n == b->u.load.n &&

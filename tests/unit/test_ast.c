@@ -5,6 +5,7 @@
  * later passes rely on (unique names, weak literals, reductions).
  */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +180,18 @@ START_TEST(literals_take_tensor_dtype)
 }
 END_TEST
 
+START_TEST(zero_literals_of_both_signs_differ)
+{
+    ft_ctx *ctx = ft_ctx_new();
+    ft_loc l = {0};
+    ast_expr *pz = ast_float(ctx, l, 0.0, FT_F32), *nz = ast_float(ctx, l, -0.0, FT_F32);
+    ck_assert(ast_expr_equal(pz, ast_float(ctx, l, 0.0, FT_F32)));
+    ck_assert(!ast_expr_equal(pz, nz));     /* x + 0.0 is not x + -0.0 */
+    ck_assert(ast_expr_equal(ast_float(ctx, l, NAN, FT_F32), ast_float(ctx, l, NAN, FT_F32)));
+    ft_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(reductions_recognised)
 {
     ft_ctx *ctx = ft_ctx_new();
@@ -272,6 +285,7 @@ static Suite *ast_suite(void)
     tcase_add_test(tc, fixed_point_parallel_schedule);
     tcase_add_test(tc, shadowed_names_are_renamed);
     tcase_add_test(tc, literals_take_tensor_dtype);
+    tcase_add_test(tc, zero_literals_of_both_signs_differ);
     tcase_add_test(tc, reductions_recognised);
     tcase_add_test(tc, parallelize_refuses_races);
     tcase_add_test(tc, parallelize_marks_atomics_only_where_needed);

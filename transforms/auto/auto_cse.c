@@ -41,7 +41,6 @@
  */
 #include "auto_util.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -170,36 +169,6 @@ static unsigned expr_hash(const ast_expr *e)
         return (h ^ expr_hash(e->u.ife.other)) * 16777619u;
     }
     return h;
-}
-
-/* Whether a and b, equal under ast_expr_equal (which takes 0.0 and -0.0
- * for the same literal), also agree in the sign of each zero literal. */
-static int same_zeros(const ast_expr *a, const ast_expr *b)
-{
-    if (!a || !b)
-        return 1;
-    switch (a->kind) {
-    case AST_FLOAT: return signbit(a->u.fval) == signbit(b->u.fval);
-    case AST_LOAD:
-        for (int k = 0; k < a->u.load.n; k++)
-            if (!same_zeros(a->u.load.idx[k], b->u.load.idx[k]))
-                return 0;
-        return 1;
-    case AST_BINARY:
-        return same_zeros(a->u.bin.a, b->u.bin.a) && same_zeros(a->u.bin.b, b->u.bin.b);
-    case AST_UNARY: return same_zeros(a->u.un.a, b->u.un.a);
-    case AST_CAST: return same_zeros(a->u.cast.a, b->u.cast.a);
-    case AST_CALL:
-        for (int k = 0; k < a->u.call.n; k++)
-            if (!same_zeros(a->u.call.args[k], b->u.call.args[k]))
-                return 0;
-        return 1;
-    case AST_IFEXPR:
-        return same_zeros(a->u.ife.cond, b->u.ife.cond) &&
-               same_zeros(a->u.ife.then, b->u.ife.then) &&
-               same_zeros(a->u.ife.other, b->u.ife.other);
-    default: return 1;
-    }
 }
 
 /* Append to out the candidates in *slot and below it, outer ones first,
@@ -406,7 +375,7 @@ static int try_use(xf_auto *a, an_bounds *b, ft_vec *items, ft_vec *uses, int pi
         cse_use *q = uses->items[i];
         if (q->item > last)
             break;
-        if (q->hash == p->hash && ast_expr_equal(*q->slot, e) && same_zeros(*q->slot, e))
+        if (q->hash == p->hash && ast_expr_equal(*q->slot, e))
             ft_vec_push(a->ctx, &same, q);
     }
     if (same.len == 0)
