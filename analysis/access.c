@@ -845,9 +845,7 @@ an_access *an_add_access(an_accesses *a, an_acc_kind kind, ast_reduce_op op,
     acc->exact = exact;
     acc->var = ft_strdup(a->ctx, isl_map_get_tuple_name(rel, isl_dim_out));
     acc->rel = isl_map_coalesce(isl_map_intersect_domain(rel, isl_set_copy(info->domain)));
-    isl_space *sp = isl_set_get_space(info->domain);
-    acc->tagged = isl_map_apply_range(tagger(sp, acc->tag), isl_map_copy(acc->rel));
-    isl_space_free(sp);
+    acc->tagged = NULL;        /* made when first asked for (tagged_rel) */
     a->acc = (an_access **)grow(a->ctx, (void **)a->acc, a->n++, acc);
     return acc;
 }
@@ -869,12 +867,27 @@ void an_accesses_free(an_accesses *a)
     a->context = NULL;
 }
 
+/* acc's tagged relation { [S[i] -> R<k>[]] -> var[x] }, made on first use
+ * and kept in acc->tagged: only the whole function's flow computation
+ * (deps.c) needs it, and an_loop_deps / an_region_deps collect accesses
+ * many times without ever asking.  Its domain space is the statement's
+ * (as when it was made with the access). */
+static isl_map *tagged_rel(const an_accesses *a, an_access *acc)
+{
+    if (!acc->tagged) {
+        isl_space *sp = isl_set_get_space(an_find_stmt(a, acc->stmt_name)->domain);
+        acc->tagged = isl_map_apply_range(tagger(sp, acc->tag), isl_map_copy(acc->rel));
+        isl_space_free(sp);
+    }
+    return acc->tagged;
+}
+
 __isl_give isl_union_map *an_access_union(const an_accesses *a, unsigned kinds, int tagged)
 {
     isl_union_map *u = isl_union_map_empty(isl_set_get_space(a->context));
     for (int i = 0; i < a->n; i++)
         if (kinds & (1u << a->acc[i]->kind))
-            u = isl_union_map_add_map(u, isl_map_copy(tagged ? a->acc[i]->tagged
+            u = isl_union_map_add_map(u, isl_map_copy(tagged ? tagged_rel(a, a->acc[i])
                                                              : a->acc[i]->rel));
     return u;
 }

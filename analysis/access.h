@@ -62,7 +62,8 @@ typedef struct an_access {
     int scope_depth;         /* loops around the tensor's VarDef (0: a
                                 parameter, or built from isl text) */
     isl_map *rel;            /* owned: { S[i] -> var[x] }, domain included */
-    isl_map *tagged;         /* owned: { [S[i] -> R<k>[]] -> var[x] } */
+    isl_map *tagged;         /* owned: { [S[i] -> R<k>[]] -> var[x] }; NULL until
+                                an_access_union(..., tagged = 1) makes it */
 } an_access;
 
 /* The instances of one statement (Store, Reduce, Assert, Eval; the
