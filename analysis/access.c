@@ -16,6 +16,7 @@
 #include <isl/val.h>
 
 #include "../ast/visit.h"
+#include "memo.h"
 
 /* ------------------------------------------------- expressions to isl */
 
@@ -199,6 +200,11 @@ __isl_give isl_set *an_cond_set(__isl_keep isl_space *sp, const ast_expr *cond,
 
 /* ------------------------------------------------------------ the walk */
 
+static an_stmt_info *add_stmt(an_accesses *a, const char *name, isl_set *domain,
+                              isl_map *schedule);
+static an_access *add_access_rel(an_accesses *a, an_acc_kind kind, ast_reduce_op op,
+                                 isl_map *rel, int exact);
+
 /* A tensor visible at the current point of the walk. */
 typedef struct tensor {
     const char *name;        /* .ft name */
@@ -236,12 +242,17 @@ typedef struct walk {
     isl_set *domain;         /* owned: the domain of the current loops and
                                 conditions (a statement's, renamed), NULL
                                 until needed after they change */
+    an_memo *memo;           /* the results of earlier walks (memo.h), or NULL */
+    an_key domkey;           /* the inputs of domain (valid with it) */
+    an_key stmtkey;          /* those of the current statement's space */
+    an_key scratch;          /* a key being built */
 } walk;
 
 /* The loops or conditions changed: the cached domain is stale. */
 static void domain_changed(walk *w)
 {
     w->domain = isl_set_free(w->domain);
+    w->domkey.len = 0;
 }
 
 /* The tensor called name, innermost first. */
@@ -334,6 +345,47 @@ static isl_set *current_domain(walk *w, isl_space *sp)
     return isl_set_coalesce(s);
 }
 
+/* Into w->domkey: every input of current_domain (the sizes, each loop's
+ * iterator, bounds and step, each condition and its side). */
+static void domain_key(walk *w)
+{
+    an_key *k = &w->domkey;
+    k->len = 0;
+    an_key_str(k, "domain");
+    isl_size np = isl_space_dim(w->params, isl_dim_param);
+    an_key_int(k, np);
+    for (int i = 0; i < np; i++)
+        an_key_str(k, isl_space_get_dim_name(w->params, isl_dim_param, (unsigned)i));
+    an_key_int(k, w->loops.len);
+    for (int i = 0; i < w->loops.len; i++) {
+        const ast_stmt *l = w->loops.items[i];
+        an_key_str(k, l->u.loop.iter);
+        an_key_expr(k, l->u.loop.begin);
+        an_key_expr(k, l->u.loop.end);
+        an_key_expr(k, l->u.loop.step);
+    }
+    an_key_int(k, w->conds.len);
+    for (int i = 0; i < w->conds.len; i++) {
+        const cond_entry *c = w->conds.items[i];
+        an_key_int(k, c->positive);
+        an_key_expr(k, c->cond);
+    }
+}
+
+/* The domain of the current loops and conditions on sp (its tuple named
+ * as sp's, or as the statement's it was first made for): remembered in
+ * the memo across walks; w->domkey set. */
+static isl_set *memo_domain(walk *w, isl_space *sp)
+{
+    domain_key(w);
+    const an_memo_val *v = an_memo_get(w->memo, &w->domkey);
+    if (v)
+        return isl_set_copy(v->set);
+    isl_set *d = current_domain(w, sp);
+    an_memo_put(w->memo, &w->domkey, (an_memo_val){.set = isl_set_copy(d)});
+    return d;
+}
+
 /* An unnamed set space of n dimensions with the parameters of sp. */
 static isl_space *set_space_like(isl_space *sp, int n)
 {
@@ -393,6 +445,32 @@ static int label_taken(ft_vec labels, const char *name)
     return 0;
 }
 
+/* The schedule of the statement named name (space sp, domain dom) at
+ * self_pos, restricted to dom: remembered in the memo across walks, keyed
+ * by w->stmtkey (set here: the domain's inputs and the name) and the
+ * positions. */
+static isl_map *memo_schedule(walk *w, const char *name, isl_space *sp, isl_set *dom,
+                              int self_pos)
+{
+    an_key *k = &w->stmtkey;
+    k->len = 0;
+    an_key_cat(k, &w->domkey);
+    an_key_str(k, name);
+    w->scratch.len = 0;
+    an_key_cat(&w->scratch, k);
+    an_key_str(&w->scratch, "schedule");
+    an_key_int(&w->scratch, w->a->sched_dims);
+    an_key_int(&w->scratch, self_pos);
+    for (int i = 0; i < w->loops.len; i++)
+        an_key_int(&w->scratch, w->pos[i]);
+    const an_memo_val *v = an_memo_get(w->memo, &w->scratch);
+    if (v)
+        return isl_map_copy(v->map);
+    isl_map *m = isl_map_intersect_domain(stmt_schedule(w, sp, self_pos), isl_set_copy(dom));
+    an_memo_put(w->memo, &w->scratch, (an_memo_val){.map = isl_map_copy(m)});
+    return m;
+}
+
 /* Record a statement at the current point; self_pos orders it among its
  * siblings (2 * pre-order, one less for the bounds of a For). */
 static an_stmt_info *begin_stmt(walk *w, ast_stmt *s, int self_pos)
@@ -403,9 +481,10 @@ static an_stmt_info *begin_stmt(walk *w, ast_stmt *s, int self_pos)
         name = ft_fmt(ctx, "%s_", name);
     isl_space *sp = stmt_space(w, name);
     if (!w->domain)            /* shared by the statements of one context */
-        w->domain = current_domain(w, sp);
+        w->domain = memo_domain(w, sp);
     isl_set *dom = isl_set_set_tuple_name(isl_set_copy(w->domain), name);
-    an_stmt_info *info = an_add_stmt(w->a, name, dom, stmt_schedule(w, sp, self_pos));
+    isl_map *sched = memo_schedule(w, name, sp, dom, self_pos);
+    an_stmt_info *info = add_stmt(w->a, name, dom, sched);
     isl_space_free(sp);
     info->stmt = s;
     info->nanc = w->anc.len;
@@ -458,6 +537,35 @@ static isl_map *access_rel(walk *w, tensor *t, int n, ast_expr **idx, int *exact
     return isl_set_unwrap(s);
 }
 
+/* The relation of an access of t at idx from the current statement,
+ * restricted to its domain (as an_add_access makes it), and whether it is
+ * exact: remembered in the memo across walks, keyed by the statement's
+ * inputs (w->stmtkey) and the tensor's and the indices'. */
+static isl_map *memo_access(walk *w, tensor *t, int n, ast_expr **idx, int *exact)
+{
+    an_key *k = &w->scratch;
+    k->len = 0;
+    an_key_cat(k, &w->stmtkey);
+    an_key_str(k, "access");
+    an_key_str(k, t->isl_name);
+    an_key_int(k, t->scope_depth);
+    an_key_int(k, t->ndim);
+    for (int d = 0; d < t->ndim; d++)
+        an_key_expr(k, t->shape[d]);
+    an_key_int(k, n);
+    for (int d = 0; d < n; d++)
+        an_key_expr(k, idx[d]);
+    const an_memo_val *v = an_memo_get(w->memo, k);
+    if (v) {
+        *exact = v->flag;
+        return isl_map_copy(v->map);
+    }
+    isl_map *rel = access_rel(w, t, n, idx, exact);
+    rel = isl_map_coalesce(isl_map_intersect_domain(rel, isl_set_copy(w->cur->domain)));
+    an_memo_put(w->memo, k, (an_memo_val){.map = isl_map_copy(rel), .flag = *exact});
+    return rel;
+}
+
 /* Add an access of tensor var from the current statement. */
 static void add_access(walk *w, an_acc_kind kind, ast_reduce_op op, const char *var,
                        int n, ast_expr **idx, ast_stmt *s, ast_expr *load)
@@ -466,8 +574,8 @@ static void add_access(walk *w, an_acc_kind kind, ast_reduce_op op, const char *
     if (!t)
         return;     /* invariant of lowering: every name is declared */
     int exact = 1;
-    isl_map *rel = access_rel(w, t, n, idx, &exact);
-    an_access *acc = an_add_access(w->a, kind, op, rel, exact);
+    isl_map *rel = memo_access(w, t, n, idx, &exact);
+    an_access *acc = add_access_rel(w->a, kind, op, rel, exact);
     if (acc) {
         acc->stmt = s;
         acc->load = load;
@@ -748,7 +856,8 @@ an_accesses *an_collect_accesses_items(ft_ctx *ctx, ast_func *f, const ast_stmt 
     isl_ctx *isl = ft_isl(ctx);
     an_accesses *a = an_accesses_new(ctx, isl);
     a->func = f;
-    walk w = {.v.expr = walk_expr, .a = a, .in = !root, .lo = lo, .hi = hi};
+    walk w = {.v.expr = walk_expr, .a = a, .in = !root, .lo = lo, .hi = hi,
+              .memo = an_deps_cache_memo(ctx)};
     int found = !root || find_path(ctx, f->body, root, &w.path);
     w.params = func_params(isl, f);
     isl_set_free(a->context);
@@ -765,6 +874,9 @@ an_accesses *an_collect_accesses_items(ft_ctx *ctx, ast_func *f, const ast_stmt 
         walk_stmt(&w, f->body);
     isl_set_free(w.domain);
     isl_space_free(w.params);
+    an_key_free(&w.domkey);
+    an_key_free(&w.stmtkey);
+    an_key_free(&w.scratch);
     return a;
 }
 
@@ -792,17 +904,24 @@ static void **grow(ft_ctx *ctx, void **arr, int n, void *p)
     return arr;
 }
 
-an_stmt_info *an_add_stmt(an_accesses *a, const char *name,
-                          __isl_take isl_set *domain, __isl_take isl_map *schedule)
+/* an_add_stmt with the schedule restricted to the domain already. */
+static an_stmt_info *add_stmt(an_accesses *a, const char *name, isl_set *domain,
+                              isl_map *schedule)
 {
     an_stmt_info *info = ft_alloc(a->ctx, sizeof *info);
     info->name = ft_strdup(a->ctx, name);
     info->domain = domain;
-    info->schedule = isl_map_intersect_domain(schedule, isl_set_copy(domain));
+    info->schedule = schedule;
     if (info->domain)
         info->depth = isl_set_dim(domain, isl_dim_set);
     a->stmts = (an_stmt_info **)grow(a->ctx, (void **)a->stmts, a->nstmts++, info);
     return info;
+}
+
+an_stmt_info *an_add_stmt(an_accesses *a, const char *name,
+                          __isl_take isl_set *domain, __isl_take isl_map *schedule)
+{
+    return add_stmt(a, name, domain, isl_map_intersect_domain(schedule, isl_set_copy(domain)));
 }
 
 const char *an_stmt_tuple(ft_ctx *ctx, const ast_stmt *s)
@@ -828,8 +947,9 @@ static isl_map *tagger(isl_space *stmt_sp, int tag)
     return isl_map_domain_map(isl_map_universe(sp));
 }
 
-an_access *an_add_access(an_accesses *a, an_acc_kind kind, ast_reduce_op op,
-                         __isl_take isl_map *rel, int exact)
+/* an_add_access with rel restricted to its statement's domain already. */
+static an_access *add_access_rel(an_accesses *a, an_acc_kind kind, ast_reduce_op op,
+                                 isl_map *rel, int exact)
 {
     const char *sname = rel ? isl_map_get_tuple_name(rel, isl_dim_in) : NULL;
     an_stmt_info *info = sname ? an_find_stmt(a, sname) : NULL;
@@ -844,10 +964,20 @@ an_access *an_add_access(an_accesses *a, an_acc_kind kind, ast_reduce_op op,
     acc->stmt_name = info->name;
     acc->exact = exact;
     acc->var = ft_strdup(a->ctx, isl_map_get_tuple_name(rel, isl_dim_out));
-    acc->rel = isl_map_coalesce(isl_map_intersect_domain(rel, isl_set_copy(info->domain)));
+    acc->rel = rel;
     acc->tagged = NULL;        /* made when first asked for (tagged_rel) */
     a->acc = (an_access **)grow(a->ctx, (void **)a->acc, a->n++, acc);
     return acc;
+}
+
+an_access *an_add_access(an_accesses *a, an_acc_kind kind, ast_reduce_op op,
+                         __isl_take isl_map *rel, int exact)
+{
+    const char *sname = rel ? isl_map_get_tuple_name(rel, isl_dim_in) : NULL;
+    an_stmt_info *info = sname ? an_find_stmt(a, sname) : NULL;
+    if (info)
+        rel = isl_map_coalesce(isl_map_intersect_domain(rel, isl_set_copy(info->domain)));
+    return add_access_rel(a, kind, op, rel, exact);
 }
 
 void an_accesses_free(an_accesses *a)

@@ -109,6 +109,12 @@ an_deps *an_deps_cache_find_loop(ft_ctx *ctx, const ast_func *f, const ast_stmt 
                                  char **key, size_t *len);
 void an_deps_cache_store_loop(ft_ctx *ctx, const ast_func *f, const ast_stmt *loop, an_deps *d,
                               char *key, size_t len);
+/* The same for the an_items_deps of items lo..hi of seq (lo < 0: all of
+ * them, an_region_deps). */
+an_deps *an_deps_cache_find_items(ft_ctx *ctx, const ast_func *f, const ast_stmt *seq,
+                                  int lo, int hi, char **key, size_t *len);
+void an_deps_cache_store_items(ft_ctx *ctx, const ast_func *f, const ast_stmt *seq, int lo,
+                               int hi, an_deps *d, char *key, size_t len);
 
 /* One function per kind: tagged relations [S[i] -> R<k>[]] -> [T[j] -> R<l>[]]
  * (same-operator reduction pairs left out of the first three). */

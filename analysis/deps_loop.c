@@ -222,7 +222,9 @@ an_deps *an_loop_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *loop)
     return d;
 }
 
-an_deps *an_items_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *seq, int lo, int hi)
+/* an_items_deps without the cache. */
+static an_deps *compute_items_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *seq, int lo,
+                                   int hi)
 {
     const ast_stmt *region = seq;
     an_accesses *a = an_collect_accesses_items(ctx, f, region, lo, hi);
@@ -237,6 +239,18 @@ an_deps *an_items_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *seq, int lo, in
         return NULL;
     }
     return new_deps(ctx, a, list, NULL, region);
+}
+
+an_deps *an_items_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *seq, int lo, int hi)
+{
+    char *key;
+    size_t len = 0;
+    an_deps *d = an_deps_cache_find_items(ctx, f, seq, lo, hi, &key, &len);
+    if (d)
+        return d;
+    d = compute_items_deps(ctx, f, seq, lo, hi);
+    an_deps_cache_store_items(ctx, f, seq, lo, hi, d, key, len);
+    return d;
 }
 
 an_deps *an_region_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *region)
