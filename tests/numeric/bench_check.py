@@ -18,19 +18,15 @@ Prints one line per case (`ok NAME` or `FAIL NAME: why`), then
 `N passed, M failed`; exits 1 if any case failed.
 """
 import os
-import subprocess
 import sys
 import tempfile
-import traceback
 
 import numpy as np
 
-if len(sys.argv) < 3:
-    sys.exit(__doc__)
-FTC = os.path.abspath(sys.argv[1])
-ROOT = os.path.abspath(sys.argv[2])
-FILTER = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else ""
-VERBOSE = "-v" in sys.argv
+import harness as H
+from harness import Fail
+
+FTC, ROOT, FILTER, VERBOSE = H.parse_args(__doc__)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import data  # noqa: E402
@@ -62,18 +58,9 @@ CASES = [
 ]
 
 
-class Fail(Exception):
-    pass
-
-
 def sh(args, env=None):
-    r = subprocess.run(args, capture_output=True, text=True, errors="replace",
-                       timeout=300, stdin=subprocess.DEVNULL, env=env)
-    if r.returncode != 0:
-        lines = [l for l in (r.stderr + r.stdout).strip().splitlines() if l.strip()]
-        raise Fail(f"`{' '.join(os.path.basename(a) for a in args[:2])}` exited "
-                   f"{r.returncode}: {' | '.join(lines[-6:])}")
-    return r
+    """Run ARGS; the completed process (a Fail unless it exits 0)."""
+    return H.sh(args, env, VERBOSE)
 
 
 LIBS = {}
@@ -169,25 +156,9 @@ def check_grad(name, s, a, tmp):
 
 
 def main():
-    passed = failed = 0
     with tempfile.TemporaryDirectory(prefix="ftc-bench-check-") as tmp:
-        for cname, name, maker, kw, _ in CASES:
-            if FILTER and FILTER not in cname:
-                continue
-            try:
-                check_case(name, maker, kw, tmp)
-                print(f"ok {cname}", flush=True)
-                passed += 1
-            except Fail as ex:
-                print(f"FAIL {cname}: {ex}", flush=True)
-                failed += 1
-            except Exception:  # noqa: BLE001
-                print(f"FAIL {cname}: {traceback.format_exc().strip().splitlines()[-1]}", flush=True)
-                if VERBOSE:
-                    traceback.print_exc()
-                failed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        return H.run_cases([(cname, lambda a=(name, maker, kw, tmp): check_case(*a))
+                            for cname, name, maker, kw, _ in CASES], FILTER)
 
 
 if __name__ == "__main__":

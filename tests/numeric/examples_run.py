@@ -22,85 +22,36 @@ Prints one line per case (`ok NAME` or `FAIL NAME: why`), then
 """
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
-TIMEOUT = 300
+import harness as H
+from harness import Fail
+
 RTOL = 1e-4
 
 f32, f64, i32 = np.float32, np.float64, np.int32
 
 
-class Fail(Exception):
-    pass
-
-
 # --- running ftc ---------------------------------------------------------
 
-def last_lines(text, n=6):
-    lines = [l for l in text.strip().splitlines() if l.strip()]
-    return " | ".join(lines[-n:]) if lines else "(no output)"
-
-
 def run(args, env=None):
-    try:
-        r = subprocess.run(args, capture_output=True, text=True, errors="replace",
-                           timeout=TIMEOUT, stdin=subprocess.DEVNULL, env=env)
-    except subprocess.TimeoutExpired:
-        raise Fail(f"timed out after {TIMEOUT} s: {' '.join(args)}")
-    if r.returncode != 0:
-        raise Fail(f"`{os.path.basename(args[0])} {args[1]}` exited {r.returncode}: "
-                   f"{last_lines(r.stderr + r.stdout)}"
-                   + (f"\n    command: {' '.join(args)}" if VERBOSE else ""))
-    return r
+    """Run ARGS; the completed process (a Fail unless it exits 0)."""
+    return H.sh(args, env, VERBOSE)
 
 
 def ftc_run(prog, func, sizes, inputs, defines=None, threads=None):
     """Run FUNC of PROG with the given sizes, input arrays and -D constants
     (with OMP_NUM_THREADS=threads when given); return the dict of its
     outputs (every .npy of the out dir)."""
-    with tempfile.TemporaryDirectory(prefix="ftc-examples-") as d:
-        args = [FTC, "run", prog, func]
-        args += [f"{k}={int(v)}" for k, v in sizes.items()]
-        for k, v in inputs.items():
-            p = os.path.join(d, k + ".npy")
-            np.save(p, np.ascontiguousarray(v))
-            args.append(f"{k}={p}")
-        out = os.path.join(d, "out")
-        os.mkdir(out)
-        args += ["--no-print", "--out-dir", out]
-        for k, v in (defines or {}).items():
-            args += ["-D", f"{k}={v}"]
-        env = dict(os.environ)
-        if threads is not None:
-            env["OMP_NUM_THREADS"] = str(threads)
-        run(args, env)
-        return {f[:-4]: np.load(os.path.join(out, f))
-                for f in os.listdir(out) if f.endswith(".npy")}
+    extra = [a for k, v in (defines or {}).items() for a in ("-D", f"{k}={v}")]
+    return H.ftc_run(FTC, prog, func, sizes, inputs, threads, extra, VERBOSE)
 
 
 def close(outs, name, ref, dtype, rtol=RTOL):
-    """Output NAME must have REF's shape and the given dtype, be finite, and
-    max|got - ref| <= rtol * max|ref|."""
-    if name not in outs:
-        raise Fail(f"no output {name}.npy (got: {', '.join(sorted(outs)) or 'none'})")
-    got = outs[name]
-    if got.shape != ref.shape or got.dtype != np.dtype(dtype):
-        raise Fail(f"{name}: got {got.dtype}{list(got.shape)}, "
-                   f"want {np.dtype(dtype)}{list(ref.shape)}")
-    if got.size == 0:
-        return
-    g = got.astype(f64)
-    if not np.all(np.isfinite(g)):
-        raise Fail(f"{name}: non-finite values at {np.argwhere(~np.isfinite(g))[0].tolist()}")
-    err = np.max(np.abs(g - ref)) / max(np.max(np.abs(ref)), 1e-30)
-    if not err < rtol:
-        at = np.unravel_index(np.argmax(np.abs(g - ref)), ref.shape)
-        raise Fail(f"{name}: relative error {err:.2e} >= {rtol:.0e}; "
-                   f"at {list(map(int, at))} got {g[at]!r}, want {ref[at]!r}")
+    H.close(outs, name, ref, dtype, rtol)
 
 
 CASES = []
@@ -347,36 +298,8 @@ case("circular_difference/c-row-temporaries", circular_difference_c)
 
 def main():
     global FTC, ROOT, VERBOSE
-    argv = sys.argv[1:]
-    VERBOSE = "-v" in argv
-    argv = [a for a in argv if a != "-v"]
-    pattern = None
-    if "-k" in argv:
-        i = argv.index("-k")
-        pattern = argv[i + 1]
-        del argv[i:i + 2]
-    if len(argv) != 2:
-        sys.exit(__doc__.strip().splitlines()[2].strip())
-    FTC, ROOT = os.path.abspath(argv[0]), os.path.abspath(argv[1])
-    if not os.access(FTC, os.X_OK):
-        sys.exit(f"examples: no ftc binary at {FTC}")
-    passed = failed = 0
-    for name, fn in CASES:
-        if pattern and pattern not in name:
-            continue
-        try:
-            fn()
-        except Fail as e:
-            print(f"FAIL {name}: {e}", flush=True)
-            failed += 1
-        except Exception as e:                  # a bug in a case, or bad output
-            print(f"FAIL {name}: {type(e).__name__}: {e}", flush=True)
-            failed += 1
-        else:
-            print(f"ok {name}", flush=True)
-            passed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    FTC, ROOT, _, VERBOSE = args = H.parse_args(__doc__)
+    return H.run_cases(CASES, args.pattern)
 
 
 FTC = ROOT = None

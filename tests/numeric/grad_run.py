@@ -27,22 +27,15 @@ import tempfile
 
 import numpy as np
 
-TIMEOUT = 300
+import harness as H
+from harness import Fail
+
 LIMIT = 1e-6
 
-if len(sys.argv) < 3:
-    sys.exit(__doc__)
-FTC = os.path.abspath(sys.argv[1])
-ROOT = os.path.abspath(sys.argv[2])
-FILTER = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else ""
-VERBOSE = "-v" in sys.argv
+FTC, ROOT, FILTER, VERBOSE = H.parse_args(__doc__)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import data  # noqa: E402
-
-
-class Fail(Exception):
-    pass
 
 
 def gradcheck(path, func, wrt, sizes, arrays, seed, defines=()):
@@ -61,9 +54,9 @@ def gradcheck(path, func, wrt, sizes, arrays, seed, defines=()):
             args += ["-D", D]
         try:
             r = subprocess.run(args, capture_output=True, text=True, errors="replace",
-                               timeout=TIMEOUT)
+                               timeout=H.TIMEOUT)
         except subprocess.TimeoutExpired:
-            raise Fail(f"ftc gradcheck timed out after {TIMEOUT} s")
+            raise Fail(f"ftc gradcheck timed out after {H.TIMEOUT} s")
     errs = {}
     for line in r.stdout.splitlines():
         m = re.match(r"gradcheck \w+ wrt (\w+): .* largest relative error (\S+)$", line)
@@ -76,7 +69,7 @@ def gradcheck(path, func, wrt, sizes, arrays, seed, defines=()):
     bad = {k: v for k, v in errs.items() if not v < LIMIT}
     if bad or r.returncode != 0:
         raise Fail(f"relative errors {bad or errs} (exit {r.returncode}){cmd}")
-    return max(errs.values())
+    return f"largest relative error {max(errs.values()):.3g}"
 
 
 # --- the stdlib functions ---------------------------------------------------
@@ -153,22 +146,5 @@ for s in (1, 2, 3):
     CASES.append((f"branchy[seed {s}]", lambda s=s: branchy_case(s)))
 
 
-def main():
-    passed = failed = 0
-    for name, fn in CASES:
-        if FILTER not in name:
-            continue
-        try:
-            worst = fn()
-        except Fail as e:
-            print(f"FAIL {name}: {e}", flush=True)
-            failed += 1
-        else:
-            print(f"ok {name} (largest relative error {worst:.3g})", flush=True)
-            passed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(H.run_cases(CASES, FILTER))

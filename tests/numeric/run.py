@@ -26,14 +26,12 @@ import tempfile
 
 import numpy as np
 
-TIMEOUT = 300
+import harness as H
+from harness import Fail, exact, get, last_lines  # noqa: F401  (stdlib_run reads them here)
+
 RTOL = 1e-5
 
 f32, f64, i32, i64 = np.float32, np.float64, np.int32, np.int64
-
-
-class Fail(Exception):
-    pass
 
 
 # --- running ftc ---------------------------------------------------------
@@ -42,92 +40,35 @@ def ftc_run(prog, func, sizes, inputs, threads=None, expect_fail=False):
     """Run FUNC of PROG with the given sizes and input arrays; return the
     dict of output arrays (every .npy in the out dir).  With expect_fail,
     return (exit status, stderr) and insist that the run failed."""
+    if not expect_fail:
+        return H.ftc_run(FTC, prog, func, sizes, inputs, threads, verbose=VERBOSE)
+    env = dict(os.environ)
+    if threads is not None:
+        env["OMP_NUM_THREADS"] = str(threads)
     with tempfile.TemporaryDirectory(prefix="ftc-numeric-") as d:
-        args = [FTC, "run", prog, func]
-        args += [f"{k}={int(v)}" for k, v in sizes.items()]
-        for k, v in inputs.items():
-            p = os.path.join(d, k + ".npy")
-            np.save(p, np.ascontiguousarray(v))
-            args.append(f"{k}={p}")
-        out = os.path.join(d, "out")
-        os.mkdir(out)
-        args += ["--no-print", "--out-dir", out]
-        env = dict(os.environ)
-        if threads is not None:
-            env["OMP_NUM_THREADS"] = str(threads)
+        args = H.ftc_run_args(FTC, prog, func, sizes, inputs, d)
         try:
             r = subprocess.run(args, env=env, capture_output=True, text=True,
-                               errors="replace", timeout=TIMEOUT)
+                               errors="replace", timeout=H.TIMEOUT)
         except subprocess.TimeoutExpired:
-            raise Fail(f"ftc run timed out after {TIMEOUT} s")
-        cmd = " ".join(args)
-        if expect_fail:
-            if r.returncode == 0:
-                raise Fail("ftc run exited 0, expected a failure" + verbose(cmd))
-            if r.returncode < 0:
-                raise Fail(f"ftc run died of signal {-r.returncode}" + verbose(cmd))
-            if not r.stderr.strip():
-                raise Fail(f"ftc run exited {r.returncode} without a message on stderr")
-            return r.returncode, r.stderr
-        if r.returncode != 0:
-            raise Fail(f"ftc run exited {r.returncode}: {last_lines(r.stderr + r.stdout)}"
-                       + verbose(cmd))
-        return {f[:-4]: np.load(os.path.join(out, f))
-                for f in os.listdir(out) if f.endswith(".npy")}
+            raise Fail(f"ftc run timed out after {H.TIMEOUT} s")
+    cmd = f"\n    command: {' '.join(args)}" if VERBOSE else ""
+    if r.returncode == 0:
+        raise Fail("ftc run exited 0, expected a failure" + cmd)
+    if r.returncode < 0:
+        raise Fail(f"ftc run died of signal {-r.returncode}" + cmd)
+    if not r.stderr.strip():
+        raise Fail(f"ftc run exited {r.returncode} without a message on stderr")
+    return r.returncode, r.stderr
 
 
-def last_lines(text, n=6):
-    lines = [l for l in text.strip().splitlines() if l.strip()]
-    return " | ".join(lines[-n:]) if lines else "(no output)"
-
-
-def verbose(cmd):
-    return f"\n    command: {cmd}" if VERBOSE else ""
-
-
-# --- comparing -------------------------------------------------------------
-
-def get(outs, name):
-    if name not in outs:
-        raise Fail(f"no output {name}.npy (got: {', '.join(sorted(outs)) or 'none'})")
-    return outs[name]
+def ftc(*args, timeout=H.TIMEOUT):
+    """Run ftc with ARGS; the completed process (a Fail unless it exits 0)."""
+    return H.sh([FTC, *args], verbose=VERBOSE, timeout=timeout)
 
 
 def close(outs, name, ref, dtype, rtol=RTOL):
-    """Output NAME must have REF's shape, the given dtype, and
-    max|got - ref| <= rtol * max|ref| (a relative error over the array)."""
-    got = get(outs, name)
-    ref = np.asarray(ref)
-    if got.shape != ref.shape or got.dtype != np.dtype(dtype):
-        raise Fail(f"{name}: got {got.dtype}{list(got.shape)}, "
-                   f"want {np.dtype(dtype)}{list(ref.shape)}")
-    if got.size == 0:
-        return
-    g, r = got.astype(f64), ref.astype(f64)
-    if not np.array_equal(np.isfinite(g), np.isfinite(r)) or \
-            not np.array_equal(g[~np.isfinite(r)], r[~np.isfinite(r)]):
-        raise Fail(f"{name}: non-finite values differ")
-    fin = np.isfinite(r)
-    if not fin.any():
-        return
-    err = np.max(np.abs(g[fin] - r[fin])) / max(np.max(np.abs(r[fin])), 1e-30)
-    if not err <= rtol:
-        at = np.unravel_index(np.argmax(np.where(fin, np.abs(g - r), -1)), r.shape)
-        raise Fail(f"{name}: relative error {err:.2e} > {rtol:.0e}; "
-                   f"at {list(map(int, at))} got {g[at]!r}, want {r[at]!r}")
-
-
-def exact(outs, name, ref, dtype):
-    got = get(outs, name)
-    ref = np.asarray(ref)
-    if got.shape != ref.shape or got.dtype != np.dtype(dtype):
-        raise Fail(f"{name}: got {got.dtype}{list(got.shape)}, "
-                   f"want {np.dtype(dtype)}{list(ref.shape)}")
-    if not np.array_equal(got, ref):
-        bad = np.argwhere(got != ref)
-        at = tuple(bad[0])
-        raise Fail(f"{name}: {len(bad)} elements differ; at {list(map(int, at))} "
-                   f"got {got[at]!r}, want {ref[at]!r}")
+    H.close(outs, name, ref, dtype, rtol)
 
 
 # --- the cases -----------------------------------------------------------
@@ -269,12 +210,13 @@ def hand_matmul_lib():
         atexit.register(shutil.rmtree, d, True)
         lib = os.path.join(d, "libmatmul_sched.so")
         src = os.path.join(ROOT, "bench", "matmul", "matmul_sched.ft")
-        r = subprocess.run([FTC, "build", src, "-o", lib], capture_output=True, text=True,
-                           errors="replace", timeout=3 * TIMEOUT)
-        HAND_MM["lib"] = lib if r.returncode == 0 else None
-        HAND_MM["err"] = r.stderr[-2000:]
-    if not HAND_MM["lib"]:
-        raise Fail("ftc build bench/matmul/matmul_sched.ft failed: " + HAND_MM["err"])
+        try:
+            ftc("build", src, "-o", lib, timeout=3 * H.TIMEOUT)
+            HAND_MM["lib"] = lib
+        except Fail as e:
+            HAND_MM["lib"] = e
+    if isinstance(HAND_MM["lib"], Fail):
+        raise HAND_MM["lib"]
     return HAND_MM["lib"]
 
 
@@ -692,11 +634,10 @@ for n in (0, 1, 3, 4, 5, 12, 37):
 def sched_file(n):
     """--schedule FILE: the dump after the schedule, compiled again, runs."""
     with tempfile.TemporaryDirectory(prefix="ftc-numeric-") as d:
-        r = subprocess.run([FTC, "build", prog("sched_file.ft"), "--schedule",
-                            prog("sched_file.fts"), "--dump-after=schedule"],
-                           capture_output=True, text=True, timeout=TIMEOUT)
-        if r.returncode != 0 or "parallelize(o, openmp)" not in r.stdout:
-            raise Fail("ftc build --schedule failed or did not schedule:" + r.stderr + r.stdout)
+        r = ftc("build", prog("sched_file.ft"), "--schedule", prog("sched_file.fts"),
+                "--dump-after=schedule")
+        if "parallelize(o, openmp)" not in r.stdout:
+            raise Fail("ftc build --schedule did not schedule:" + r.stderr + r.stdout)
         dumped = os.path.join(d, "dumped.ft")
         with open(dumped, "w") as f:
             f.write(r.stdout)
@@ -1006,18 +947,10 @@ def grad_elementwise(n):
 
 def gradcheck(where, file, func, wrt, sizes, defines=()):
     path = os.path.join(ROOT, *where.split("/"), file)
-    args = [FTC, "gradcheck", path, func, "wrt", *wrt]
-    args += [f"{k}={v}" for k, v in sizes.items()]
+    args = ["gradcheck", path, func, "wrt", *wrt] + [f"{k}={v}" for k, v in sizes.items()]
     for d in defines:
         args += ["-D", d]
-    try:
-        r = subprocess.run(args, capture_output=True, text=True, errors="replace",
-                           timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        raise Fail(f"ftc gradcheck timed out after {TIMEOUT} s")
-    if r.returncode != 0:
-        raise Fail(f"ftc gradcheck exited {r.returncode}: {last_lines(r.stderr + r.stdout)}"
-                   + verbose(" ".join(args)))
+    r = ftc(*args)
     errs = [float(line.rsplit(" ", 1)[1]) for line in r.stdout.splitlines()
             if "largest relative error" in line]
     if len(errs) != len(wrt) or max(errs) >= 1e-6:
@@ -1030,11 +963,8 @@ def grad_explain():
     reduction s and the row max mx are saved; the gradient itself checked
     with gradcheck."""
     with tempfile.TemporaryDirectory() as d:
-        r = subprocess.run([FTC, "build", prog("grad_explain.ft"), "--explain-tapes",
-                            "--emit=c", "-o", os.path.join(d, "g.c")],
-                           capture_output=True, text=True, errors="replace", timeout=TIMEOUT)
-    if r.returncode != 0:
-        raise Fail(f"ftc build exited {r.returncode}: {last_lines(r.stderr)}")
+        r = ftc("build", prog("grad_explain.ft"), "--explain-tapes", "--emit=c",
+                "-o", os.path.join(d, "g.c"))
     got = {}
     for line in r.stdout.splitlines():
         m = re.match(r"#   (\w+): (save|recompute) \(", line)
@@ -1076,11 +1006,8 @@ def grad_cuda_tape_bytes():
     path = os.path.join(ROOT, "tests", "golden", "grad_tape_dtype.ft")
     with tempfile.TemporaryDirectory() as d:
         cu = os.path.join(d, "g.cu")
-        r = subprocess.run([FTC, "build", path, "--target", "cuda", "--emit=c", "-o", cu],
-                           capture_output=True, text=True, errors="replace", timeout=TIMEOUT)
-        text = open(cu).read() if r.returncode == 0 else ""
-    if r.returncode != 0:
-        raise Fail(f"ftc build --target cuda exited {r.returncode}: {last_lines(r.stderr)}")
+        ftc("build", path, "--target", "cuda", "--emit=c", "-o", cu)
+        text = open(cu).read()
     for name, value in (("g_auto", "(n * n) * 4"), ("g_all", "(n + (n * n)) * 8")):
         want = (f"size_t {name}_tape_bytes(int64_t n)\n{{\n    if (n < 0) return 0;\n"
                 f"    return (size_t)({value});\n}}")
@@ -1119,22 +1046,14 @@ int main(void)
 """
     with tempfile.TemporaryDirectory() as d:
         lib = os.path.join(d, "libg.so")
-        r = subprocess.run([FTC, "build", path, "-o", lib], capture_output=True, text=True,
-                           errors="replace", timeout=TIMEOUT)
-        if r.returncode != 0:
-            raise Fail(f"ftc build exited {r.returncode}: {last_lines(r.stderr)}")
+        ftc("build", path, "-o", lib)
         c = os.path.join(d, "main.c")
         with open(c, "w") as f:
             f.write(src)
         exe = os.path.join(d, "main")
-        r = subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", "-I", d, c, lib, "-o", exe,
-                            f"-Wl,-rpath,{d}"], capture_output=True, text=True, errors="replace",
-                           timeout=TIMEOUT)
-        if r.returncode != 0:
-            raise Fail(f"the header's tape types: {last_lines(r.stderr)}")
-        r = subprocess.run([exe], capture_output=True, text=True, timeout=TIMEOUT)
-        if r.returncode != 0:
-            raise Fail(f"g_all_fwd/g_all_bwd returned an error ({r.returncode})")
+        H.sh(["cc", "-std=c99", "-Wall", "-Werror", "-I", d, c, lib, "-o", exe,
+              f"-Wl,-rpath,{d}"], verbose=VERBOSE)     # the header's tape types
+        H.sh([exe])                                     # g_all_fwd/g_all_bwd return 0
 
 
 case("grad/void_tape", grad_void_tape)
@@ -1151,10 +1070,7 @@ case("grad/control", gradcheck, "tests/numeric/progs", "grad_control.ft", "contr
 def time_passes():
     d = tempfile.mkdtemp(prefix="ftc-time-")
     try:
-        r = subprocess.run([FTC, "build", ex("subdivnet.ft"), "-o", os.path.join(d, "libs.so"),
-                            "--time-passes"], capture_output=True, text=True, timeout=TIMEOUT)
-        if r.returncode != 0:
-            raise Fail(f"ftc build --time-passes failed: {last_lines(r.stderr)}")
+        r = ftc("build", ex("subdivnet.ft"), "-o", os.path.join(d, "libs.so"), "--time-passes")
         t = {}
         for line in r.stderr.splitlines():
             m = re.match(r"ftc: time: (.*?)\s+([0-9.]+) s", line)
@@ -1171,10 +1087,8 @@ def time_passes():
             raise Fail(f"the passes' {passes:.4f} s exceed ftc's {t['ftc in all (CPU, without cc)']:.4f} s")
         if t["cc (its CPU)"] <= 0:
             raise Fail("the C compiler's CPU time is not positive")
-        r = subprocess.run([FTC, "check", ex("subdivnet.ft")], capture_output=True, text=True,
-                           timeout=TIMEOUT)
-        if r.returncode != 0 or "ftc: time:" in r.stderr:
-            raise Fail("without --time-passes ftc printed times (or failed)")
+        if "ftc: time:" in ftc("check", ex("subdivnet.ft")).stderr:
+            raise Fail("without --time-passes ftc printed times")
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
@@ -1286,8 +1200,7 @@ def as_lib_auto(m, n, k, threads):
     one kept as loops); the results match NumPy."""
     P = prog("as_lib_auto.ft")
     with tempfile.TemporaryDirectory(prefix="ftc-numeric-") as d:
-        r = subprocess.run([FTC, "build", P, "-v", "-o", os.path.join(d, "libx.so")],
-                           capture_output=True, text=True, timeout=TIMEOUT)
+        r = ftc("build", P, "-v", "-o", os.path.join(d, "libx.so"))
     log = [l for l in r.stderr.splitlines() if l.startswith("ftc: auto_use_lib:")]
     want = ("mm: L_matmul_i", "handed to BLAS"), ("small: L_matmul_i", "kept as loops"), \
         ("batched: L_matmul_batch", "handed to BLAS")
@@ -1313,36 +1226,8 @@ for m, n, k in ((2, 3, 4), (70, 65, 66)):
 
 def main():
     global FTC, ROOT, VERBOSE
-    argv = sys.argv[1:]
-    VERBOSE = "-v" in argv
-    argv = [a for a in argv if a != "-v"]
-    pattern = None
-    if "-k" in argv:
-        i = argv.index("-k")
-        pattern = argv[i + 1]
-        del argv[i:i + 2]
-    if len(argv) != 2:
-        sys.exit(__doc__.strip().splitlines()[2].strip())
-    FTC, ROOT = os.path.abspath(argv[0]), os.path.abspath(argv[1])
-    if not os.access(FTC, os.X_OK):
-        sys.exit(f"numeric: no ftc binary at {FTC}")
-    passed = failed = 0
-    for name, fn in CASES:
-        if pattern and pattern not in name:
-            continue
-        try:
-            fn()
-        except Fail as e:
-            print(f"FAIL {name}: {e}", flush=True)
-            failed += 1
-        except Exception as e:                  # a bug in a case, or bad output
-            print(f"FAIL {name}: {type(e).__name__}: {e}", flush=True)
-            failed += 1
-        else:
-            print(f"ok {name}", flush=True)
-            passed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    FTC, ROOT, _, VERBOSE = args = H.parse_args(__doc__)
+    return H.run_cases(CASES, args.pattern)
 
 
 FTC = ROOT = None

@@ -13,7 +13,6 @@ Output is as tests/numeric/run.py's: one line per case, then
 `N passed, M failed`; exits 1 if any case failed.
 """
 import os
-import subprocess
 import sys
 import tempfile
 import zlib
@@ -21,11 +20,11 @@ import zlib
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness as H                     # noqa: E402
 import run as base                      # noqa: E402  (close, exact, Fail)
 
 Fail, close, exact, get = base.Fail, base.close, base.exact, base.get
 
-TIMEOUT = 300
 f32, f64, i32, i64 = np.float32, np.float64, np.int32, np.int64
 
 
@@ -35,16 +34,17 @@ LIBS = {}          # (program, defines) -> built library, or the Fail of its bui
 
 
 def build(prog, defines):
+    """Build PROG with the -D constants DEFINES once; the library's path (a
+    failed build fails every case that needs it, with the same message)."""
     key = (prog, tuple(sorted(defines.items())))
     if key not in LIBS:
         stem = os.path.splitext(os.path.basename(prog))[0]
         lib = os.path.join(WORK, f"lib{stem}{len(LIBS)}.so")
-        args = [FTC, "build", prog, "-o", lib] + [f"-D{k}={v}" for k, v in defines.items()]
-        r = subprocess.run(args, capture_output=True, text=True, errors="replace",
-                           timeout=TIMEOUT)
-        LIBS[key] = lib if r.returncode == 0 else Fail(
-            f"ftc build {os.path.basename(prog)} exited {r.returncode}: "
-            f"{base.last_lines(r.stderr + r.stdout)}")
+        try:
+            H.sh([FTC, "build", prog, "-o", lib] + [f"-D{k}={v}" for k, v in defines.items()])
+            LIBS[key] = lib
+        except Fail as e:
+            LIBS[key] = e
     if isinstance(LIBS[key], Fail):
         raise LIBS[key]
     return LIBS[key]
@@ -55,25 +55,7 @@ def ftc_run(file, func, inputs, sizes=None, defines=None):
     (and sizes, for those the shapes do not give); return the dict of its
     out/inout arrays."""
     lib = build(os.path.join(ROOT, "tests", "numeric", "stdlib", file), defines or {})
-    with tempfile.TemporaryDirectory(prefix="ftc-stdlib-", dir=WORK) as d:
-        args = [FTC, "run", lib, func] + [f"{k}={int(v)}" for k, v in (sizes or {}).items()]
-        for k, v in inputs.items():
-            p = os.path.join(d, k + ".npy")
-            np.save(p, np.array(v, order="C"))     # (ascontiguousarray makes 0-D 1-D)
-            args.append(f"{k}={p}")
-        out = os.path.join(d, "out")
-        os.mkdir(out)
-        args += ["--no-print", "--out-dir", out]
-        try:
-            r = subprocess.run(args, capture_output=True, text=True, errors="replace",
-                               timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            raise Fail(f"ftc run timed out after {TIMEOUT} s")
-        if r.returncode != 0:
-            raise Fail(f"ftc run exited {r.returncode}: {base.last_lines(r.stderr + r.stdout)}"
-                       + (f"\n    command: {' '.join(args)}" if base.VERBOSE else ""))
-        return {f[:-4]: np.load(os.path.join(out, f))
-                for f in os.listdir(out) if f.endswith(".npy")}
+    return H.ftc_run(FTC, lib, func, sizes or {}, inputs, verbose=base.VERBOSE)
 
 
 # --- comparing -------------------------------------------------------------
@@ -617,37 +599,9 @@ for n, m, k in [(1, 1, 1), (3, 4, 5), (8, 1, 2)]:
 
 def main():
     global FTC, ROOT, WORK
-    argv = sys.argv[1:]
-    base.VERBOSE = "-v" in argv
-    argv = [a for a in argv if a != "-v"]
-    pattern = None
-    if "-k" in argv:
-        i = argv.index("-k")
-        pattern = argv[i + 1]
-        del argv[i:i + 2]
-    if len(argv) != 2:
-        sys.exit(__doc__.strip().splitlines()[2].strip())
-    FTC, ROOT = os.path.abspath(argv[0]), os.path.abspath(argv[1])
-    if not os.access(FTC, os.X_OK):
-        sys.exit(f"stdlib: no ftc binary at {FTC}")
-    passed = failed = 0
+    FTC, ROOT, _, base.VERBOSE = args = H.parse_args(__doc__)
     with tempfile.TemporaryDirectory(prefix="ftc-stdlib-") as WORK:
-        for name, fn in CASES:
-            if pattern and pattern not in name:
-                continue
-            try:
-                fn()
-            except Fail as e:
-                print(f"FAIL {name}: {e}", flush=True)
-                failed += 1
-            except Exception as e:              # a bug in a case, or bad output
-                print(f"FAIL {name}: {type(e).__name__}: {e}", flush=True)
-                failed += 1
-            else:
-                print(f"ok {name}", flush=True)
-                passed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        return H.run_cases(CASES, args.pattern)
 
 
 FTC = ROOT = WORK = None

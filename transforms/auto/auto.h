@@ -12,7 +12,10 @@
  *                      accumulated in a 0-D local (vectorizable)
  *   auto_vectorize.c   a contiguous-access loop brought innermost, vectorized
  *   auto_parallelize.c the outermost parallel loop of each nest on OpenMP
+ *   auto_privatize.c   per-thread copies instead of atomics for the scatters
+ *                      of a parallel loop (CSR rows, dense scatters)
  *   auto_red_cache.c   an atomic reduction's loop over terms: one atomic flush
+ *   auto_jam.c         unroll-and-jam of a reduction nest (register blocking)
  *   auto_gpu_bind.c    CUDA target: that loop on blockIdx.x, its inner
  *                      parallel loops on threadIdx.x
  *   auto_mem_type.c    small temporaries of bounded size on the stack
