@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # Debian packages the build, the tests and the examples need.
-PACKAGES="gcc libc6-dev pkg-config meson ninja-build re2c lemon libisl-dev check python3 python3-numpy libopenblas-dev"
+# python3-torch: PyTorch, the baseline of bench/run (the bench_quick test).
+PACKAGES="gcc libc6-dev pkg-config meson ninja-build re2c lemon libisl-dev check python3 python3-numpy libopenblas-dev python3-torch"
 
 # Install missing packages (as root with apt-get; otherwise say what to do).
 install_missing() {

@@ -413,6 +413,22 @@ def gpu_params(src):
     return src[:m.start()] + head + src[m.end():]
 
 
+def grad_program(text, out_path, grad=None):
+    """Write the program TEXT followed by its gradient statement to
+    OUT_PATH: GRAD when given, else the `grad ...` written after
+    `bench-grad:` in the program's header (None returned when there is
+    none).  Returns the gradient's symbol (the name after `->`)."""
+    import re
+    if grad is None:
+        m = re.search(r"^#\s*bench-grad:\s*(grad .*)$", text, re.M)
+        if not m:
+            return None
+        grad = m.group(1).strip()
+    with open(out_path, "w") as fh:
+        fh.write(text.rstrip("\n") + "\n\n" + grad + "\n")
+    return grad.split("->")[-1].strip()
+
+
 def rel_err(got, ref):
     got = np.asarray(got, f64)
     ref = np.asarray(ref, f64)

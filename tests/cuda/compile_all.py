@@ -40,17 +40,14 @@ def find_nvcc():
 def grad_sources(root, tmp):
     """The gradient programs of the benchmark workloads, written into tmp:
     [(name, path)]."""
+    sys.path.insert(0, os.path.join(root, "bench"))
+    import workloads as WL
     out = []
     for src in sorted(glob.glob(os.path.join(root, "bench", "ft", "*.ft"))):
-        text = open(src).read()
-        m = re.search(r"^#\s*bench-grad:\s*(grad .*)$", text, re.M)
-        if not m:
-            continue
         base = os.path.basename(src)[:-3]
         path = os.path.join(tmp, base + "_grad.ft")
-        with open(path, "w") as f:
-            f.write(text.rstrip("\n") + "\n\n" + m.group(1).strip() + "\n")
-        out.append((f"bench/ft/{base}.ft (gradient)", path))
+        if WL.grad_program(open(src).read(), path):
+            out.append((f"bench/ft/{base}.ft (gradient)", path))
     return out
 
 

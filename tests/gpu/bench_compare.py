@@ -18,7 +18,6 @@ Prints `ok`/`skip`/`FAIL` per case, then `N passed, M failed`; exits 1
 when any case failed.
 """
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -85,13 +84,10 @@ def forward(name, s, a, tmp):
 def gradient(name, s, a, tmp):
     src = os.path.join(ROOT, "bench", "ft", name + ".ft")
     text = open(src).read()
-    m = re.search(r"^#\s*bench-grad:\s*(grad .*)$", text, re.M)
-    if not m:
-        raise Skip("no bench-grad line")
-    gname = m.group(1).split("->")[-1].strip()
     gsrc = os.path.join(tmp, name + "_grad.ft")
-    with open(gsrc, "w") as f:
-        f.write(text.rstrip("\n") + "\n\n" + m.group(1).strip() + "\n")
+    gname = WL.grad_program(text, gsrc)
+    if not gname:
+        raise Skip("no bench-grad line")
     rng = np.random.default_rng(11)
     d_outs = {o: rng.uniform(-1, 1, sh).astype(np.float32)
               for o, sh in WL.out_shapes(name, s).items()}

@@ -71,14 +71,11 @@ def grad_lib(name, tmp):
     """Build bench/ft/NAME.ft plus its bench-grad line; (library, symbol)."""
     if name not in GRAD_LIBS:
         src = open(os.path.join(ROOT, "bench", "ft", name + ".ft")).read()
-        line = next(l.split("bench-grad:", 1)[1].strip() for l in src.splitlines()
-                    if "bench-grad:" in l)
         gsrc = os.path.join(tmp, f"{name}_grad.ft")
-        with open(gsrc, "w") as fh:
-            fh.write(src.rstrip("\n") + "\n\n" + line + "\n")
+        symbol = WL.grad_program(src, gsrc)
         lib = os.path.join(tmp, f"libft_{name}_grad.so")
         sh([FTC, "build", gsrc, "-o", lib])
-        GRAD_LIBS[name] = (lib, line.split("->")[-1].strip())
+        GRAD_LIBS[name] = (lib, symbol)
     return GRAD_LIBS[name]
 
 
