@@ -27,11 +27,10 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numeric"))
+from harness import Fail, run_cases  # noqa: E402
+
 f32, i32 = np.float32, np.int32
-
-
-class Fail(Exception):
-    pass
 
 
 def run(ftc, env, prog, func, inputs, sizes):
@@ -113,16 +112,9 @@ def main(argv):
     if "--gpu" not in argv:
         env["FTC_NVCC"] = os.path.join(root, "tests", "cuda", "fake_nvcc")
     prog = os.path.join(root, "tests", "cuda", "progs", "barrier_error.ft")
-    failed = 0
-    for name, func, inputs, sizes, checker in cases(np.random.default_rng(5)):
-        try:
-            checker(run(ftc, env, prog, func, inputs, sizes))
-            print(f"ok {name}")
-        except Fail as ex:
-            print(f"FAIL {name}: {ex}")
-            failed += 1
-    print(f"{failed} failed")
-    return 1 if failed else 0
+    return run_cases([(name, lambda a=(func, inputs, sizes), c=checker:
+                       c(run(ftc, env, prog, *a)))
+                      for name, func, inputs, sizes, checker in cases(np.random.default_rng(5))])
 
 
 if __name__ == "__main__":

@@ -20,11 +20,10 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numeric"))
+from harness import Fail, run_cases  # noqa: E402
+
 f32, f64, i32, i64 = np.float32, np.float64, np.int32, np.int64
-
-
-class Fail(Exception):
-    pass
 
 
 def run(ftc, env, prog, func, sizes, inputs, expect_fail=False):
@@ -161,16 +160,7 @@ def main(argv):
         cases.append((f"stats[{n}]", lambda n=n: stats(n)))
     for nr, n, per in ((1, 1, 1), (5, 7, 40), (3, 50, 300)):
         cases.append((f"spmv[{nr}x{n}/{per}]", lambda nr=nr, n=n, per=per: spmv(nr, n, per)))
-    failed = 0
-    for name, fn in cases:
-        try:
-            fn()
-            print(f"ok {name}")
-        except Fail as e:
-            failed += 1
-            print(f"FAIL {name}: {e}")
-    print(f"{len(cases) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return run_cases(cases)
 
 
 if __name__ == "__main__":

@@ -29,9 +29,8 @@ import tempfile
 
 import numpy as np
 
-
-class Fail(Exception):
-    pass
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numeric"))
+from harness import Fail, run_cases  # noqa: E402
 
 
 def main(argv):
@@ -40,7 +39,6 @@ def main(argv):
         return 2
     ftc, root = os.path.abspath(argv[1]), os.path.abspath(argv[2])
     prog = os.path.join(root, "tests", "cuda", "progs", "device_params.ft")
-    failed = 0
     with tempfile.TemporaryDirectory(prefix="ftc-device-run-") as d:
         libdir = os.path.join(d, "lib")
         os.mkdir(libdir)
@@ -191,15 +189,7 @@ def main(argv):
                  ("gradcheck", gradcheck))
         if gpu:
             cases = (("real_gpu", real_gpu),)
-        for name, fn in cases:
-            try:
-                fn()
-                print(f"ok {name}")
-            except Fail as e:
-                failed += 1
-                print(f"FAIL {name}: {e}")
-    print(f"{len(cases) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+        return run_cases(cases)
 
 
 if __name__ == "__main__":
