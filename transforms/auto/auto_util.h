@@ -98,10 +98,10 @@ ast_stmt *xf_auto_loop_by_id(ft_ctx *ctx, ast_func *f, int id);
 /* The loops enclosing s in f, outermost first. */
 void xf_auto_enclosing_loops(ft_ctx *ctx, ast_func *f, const ast_stmt *s, ft_vec *out);
 /* Whether a loop is under s, s itself excluded: given a loop body that is
- * one loop, 0, so auto_unroll still unrolls a short loop around one inner
- * loop (SubdivNet's Lj around its vectorized feature loop, which then fuse
- * into one), while a body with several statements, one of them a loop, is
- * 1. */
+ * one innermost loop, 0, so auto_unroll still unrolls a short loop around
+ * one inner loop (SubdivNet's Lj around its vectorized feature loop, which
+ * then fuse into one), while a body with several statements, one of them a
+ * loop, is 1. */
 int xf_auto_has_loop(ast_stmt *s);
 /* The constant trip count of loop in *n; 0 when it is not constant. */
 int xf_auto_const_trips(ft_ctx *ctx, const ast_stmt *loop, int64_t *n);
