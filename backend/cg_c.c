@@ -1146,31 +1146,40 @@ static const char *cg_simd_pragma(cg_emitter *em, const ast_stmt *s)
  * scalar epilogue of up to 15 iterations, unrolled): where the loop is short
  * (SubdivNet's backward mat-vec `d_f[k] += d_t[j] * w[k, j]`, 64 j per k)
  * that sum cost more than the loop.  So such a loop is emitted in lanes
- * instead ("lane sums"):
+ * instead ("lane sums"), B blocks of V lanes per sum:
  *
- *     const int64_t ft__nN = trips, ft__mN = b + (ft__nN & ~(L - 1));
- *     T ft__vN_0[L] = {0};                    (one per sum)
- *     for (int64_t ft__jN = b; ft__jN < ft__mN; ft__jN += L) {
- *         #pragma omp simd
- *         for (int64_t ft__lN = 0; ft__lN < L; ft__lN++) {
- *             const int64_t j = ft__jN + ft__lN;
- *             body, summing into ft__vN_0[ft__lN]
+ *     const int64_t ft__nN = trips, ft__mN = b + (ft__nN & ~(B V - 1));
+ *     T ft__vN_0_0[V] = {0}, ... ft__vN_0_{B-1}   (per sum, per block)
+ *     for (int64_t ft__jN = b; ft__jN < ft__mN; ft__jN += B V) {
+ *         #pragma omp simd                     (once per block c)
+ *         for (int64_t ft__lN = 0; ft__lN < V; ft__lN++) {
+ *             const int64_t j = ft__jN + c V + ft__lN;
+ *             body, summing into ft__vN_0_c[ft__lN]
  *         }
  *     }
- *     halving steps of ft__vN_0 (each an `omp simd` loop of L/2, L/4 ... 4
- *     lanes), then r += (v[0] + v[2]) + (v[1] + v[3]);
- *     for (int64_t ft__tN = 0; ft__tN < (ft__nN & (L - 1)); ft__tN++)
+ *     the blocks added into block 0, halving steps of ft__vN_0_0 (each an
+ *     `omp simd` loop of V/2, V/4 ... 4 lanes), then
+ *     r += (v[0] + v[2]) + (v[1] + v[3]);
+ *     for (int64_t ft__tN = 0; ft__tN < (ft__nN & (B V - 1)); ft__tN++)
  *         body with j = ft__mN + ft__tN        (the rest, in order)
  *
- * with L lanes of 64 bytes (16 f32, 8 f64): a whole number of vectors on
- * AVX-512, two or four with AVX2/SSE, so the lane loop is whole vectors
- * with no epilogue, and the lanes' sum is a few vector adds and shuffles.
- * The sum is in a different order than the serial one, as `omp simd
- * reduction` allows already.
+ * V lanes are 32 bytes (8 f32, 4 f64 when one sum is f64): a whole vector on
+ * AVX2 (two with SSE), half of one on AVX-512.  One 32-byte chain of adds per
+ * sum would leave the adds' latency exposed in a long loop (Longformer's
+ * 512-term dot products: 10% slower than with 64-byte lanes), so a loop with
+ * one or two sums has B = 2 blocks per sum, each its own chain; a loop with
+ * more (auto_jam's blocks: four) has B = 1, its sums being independent
+ * chains already.  Blocks of 32 bytes rather than one 64-byte array per sum
+ * because the C compiler keeps each block in one register to the end: a
+ * 64-byte array was stored to the stack after the loop and its halves loaded
+ * back for the first halving step, and those steps cost as much as the
+ * products of a 64-term sum (SubdivNet's backward at 13 in-features: 15%
+ * faster with the blocks).  The sum is in a different order than the serial
+ * one, as `omp simd reduction` allows already.
  *
  * Taken for loops of step 1 whose sums are all `+=` into f32 or f64 locals
- * and whose body has no loop, no VarDef (it is emitted twice) and no atomic;
- * other loops keep the reduction clause. */
+ * and whose body has no loop, no VarDef (it is emitted B + 1 times) and no
+ * atomic; other loops keep the reduction clause. */
 
 typedef struct cg_lane_find {
     ast_visitor v;
@@ -1214,18 +1223,6 @@ static int cg_lane_sums(cg_emitter *em, const ast_stmt *s, ft_vec *vars)
     return 1;
 }
 
-/* The halving steps and the final add of lane array v (lanes elements) into
- * r; see above. */
-static void cg_lane_total(cg_emitter *em, const char *v, const char *r, int lanes, int id)
-{
-    for (int h = lanes / 2; h >= 4; h /= 2) {
-        cg_line(em, "#pragma omp simd");
-        cg_line(em, "for (int ft__l%d = 0; ft__l%d < %d; ft__l%d++)", id, id, h, id);
-        cg_line(em, "    %s[ft__l%d] += %s[ft__l%d + %d];", v, id, v, id, h);
-    }
-    cg_line(em, "%s += (%s[0] + %s[2]) + (%s[1] + %s[3]);", r, v, v, v, v);
-}
-
 /* Whether body is only sums into the locals vars (a sequence of `r +=
  * value`) with no checked access (cg_checks would emit nothing): its rest
  * can run as one more block of lanes, the lanes past the end adding 0. */
@@ -1241,22 +1238,84 @@ static int cg_lane_masked_ok(const ast_stmt *body, const ft_vec *vars)
            xf_has_name(vars, body->u.red.var) && !xf_stmt_checked(body);
 }
 
-/* The rest of a lane loop whose body is only sums (cg_lane_masked_ok): one
- * block of lanes, each adding its value if its iteration is before end e
- * and 0 if not (the C compiler masks the loads). */
+/* The shape of a lane loop with nsums sums (f64: one of them is f64): V
+ * lanes per block in *vlanes, B blocks per sum in *blocks (see above). */
+static void cg_lane_shape(int nsums, int f64, int *vlanes, int *blocks)
+{
+    *vlanes = 32 / (f64 ? 8 : 4);
+    *blocks = nsums > 2 ? 1 : 2;
+}
+
+/* The name of lane loop id's block c of sum v. */
+static const char *cg_lane_block(cg_emitter *em, int id, int v, int c)
+{
+    return ft_fmt(em->ctx, "ft__v%d_%d_%d", id, v, c);
+}
+
+/* Block c of the rest of a lane loop whose body is only sums
+ * (cg_lane_masked_ok): each lane adds its value if its iteration it is
+ * before end e and 0 if not (the C compiler masks the loads). */
 static void cg_lane_masked_rest(cg_emitter *em, const ast_stmt *body, const char *it,
-                                const char *e, int lanes, int id, const ft_vec *vars)
+                                const char *e, int id, int c, const ft_vec *vars)
 {
     if (body->kind == AST_SEQ) {
         for (int i = 0; i < body->u.seq.n; i++)
-            cg_lane_masked_rest(em, body->u.seq.stmts[i], it, e, lanes, id, vars);
+            cg_lane_masked_rest(em, body->u.seq.stmts[i], it, e, id, c, vars);
         return;
     }
     int v = 0;
     while (strcmp(vars->items[v], body->u.red.var) != 0)
         v++;
-    cg_line(em, "ft__v%d_%d[ft__l%d] += %s < %s ? %s : 0;", id, v, id, it, e,
+    cg_line(em, "%s[ft__l%d] += %s < %s ? %s : 0;", cg_lane_block(em, id, v, c), id, it, e,
             cg_expr_str(em, body->u.red.value, 1));
+}
+
+/* One `omp simd` loop of vlanes lanes over block c of lane loop s (id):
+ * iteration `from + c vlanes + lane`, the sums syms going to their block c;
+ * masked (the rest after the whole blocks, e its end): only the sums, each
+ * lane past e adding 0. */
+static void cg_lane_block_loop(cg_emitter *em, const ast_stmt *s, const ft_vec *vars,
+                               cg_sym **syms, int id, int c, int vlanes, const char *from,
+                               const char *e, int masked)
+{
+    const char *it = cg_cname(em, s->u.loop.iter);
+    const char *at = c ? ft_fmt(em->ctx, "%s + %d + ft__l%d", from, c * vlanes, id)
+                       : ft_fmt(em->ctx, "%s + ft__l%d", from, id);
+    cg_line(em, "#pragma omp simd");
+    cg_line(em, "for (int64_t ft__l%d = 0; ft__l%d < %d; ft__l%d++) {", id, id, vlanes, id);
+    if (masked) {
+        em->indent++;
+        cg_line(em, "const int64_t %s = %s;", it, at);
+        cg_lane_masked_rest(em, s->u.loop.body, it, e, id, c, vars);
+        em->indent--;
+        cg_line(em, "}");
+        return;
+    }
+    int nsyms = em->syms.len;
+    for (int i = 0; i < vars->len; i++) {   /* the sums go to the lanes */
+        cg_sym *lane = cg_push_sym(em, syms[i]->name, syms[i]->dtype, 0, CG_SYM_SCALAR);
+        lane->cname = ft_fmt(em->ctx, "%s[ft__l%d]", cg_lane_block(em, id, i, c), id);
+    }
+    cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = %s;", it, at), NULL);
+    em->syms.len = nsyms;
+}
+
+/* The total of sum v of lane loop id (blocks of vlanes lanes) added into
+ * r: the blocks into block 0, then its halving steps and last adds. */
+static void cg_lane_total(cg_emitter *em, int id, int v, const char *r, int vlanes, int blocks)
+{
+    const char *b0 = cg_lane_block(em, id, v, 0);
+    for (int c = 1; c < blocks; c++) {
+        cg_line(em, "#pragma omp simd");
+        cg_line(em, "for (int ft__l%d = 0; ft__l%d < %d; ft__l%d++)", id, id, vlanes, id);
+        cg_line(em, "    %s[ft__l%d] += %s[ft__l%d];", b0, id, cg_lane_block(em, id, v, c), id);
+    }
+    for (int h = vlanes / 2; h >= 4; h /= 2) {
+        cg_line(em, "#pragma omp simd");
+        cg_line(em, "for (int ft__l%d = 0; ft__l%d < %d; ft__l%d++)", id, id, h, id);
+        cg_line(em, "    %s[ft__l%d] += %s[ft__l%d + %d];", b0, id, b0, id, h);
+    }
+    cg_line(em, "%s += (%s[0] + %s[2]) + (%s[1] + %s[3]);", r, b0, b0, b0, b0);
 }
 
 /* Emit vectorized loop s (step 1) in lanes, summing into the locals vars
@@ -1264,7 +1323,6 @@ static void cg_lane_masked_rest(cg_emitter *em, const ast_stmt *body, const char
 static void cg_for_lanes(cg_emitter *em, const ast_stmt *s, const ft_vec *vars)
 {
     int id = em->next_id++;
-    const char *it = cg_cname(em, s->u.loop.iter);
     cg_line(em, "{");
     em->indent++;
     const char *b = cg_expr_str(em, s->u.loop.begin, 0), *e = cg_expr_str(em, s->u.loop.end, 0);
@@ -1276,62 +1334,54 @@ static void cg_for_lanes(cg_emitter *em, const ast_stmt *s, const ft_vec *vars)
         cg_line(em, "const int64_t ft__e%d = %s;", id, e);
         e = ft_fmt(em->ctx, "ft__e%d", id);
     }
-    /* 64 bytes of lanes: 16 for f32 sums, 8 when one sum is f64 */
     cg_sym **syms = ft_alloc(em->ctx, sizeof *syms * (size_t)vars->len);
-    int lanes = 16;
+    int f64 = 0;
     for (int i = 0; i < vars->len; i++) {
         syms[i] = cg_lookup(em, vars->items[i], s->loc);
-        if (syms[i]->dtype == FT_F64)
-            lanes = 8;
+        f64 |= syms[i]->dtype == FT_F64;
     }
+    int vlanes, blocks;
+    cg_lane_shape(vars->len, f64, &vlanes, &blocks);
+    int step = vlanes * blocks;
     if (strcmp(b, "0") == 0)
         cg_line(em, "const int64_t ft__n%d = %s > 0 ? %s : 0;", id, e, e);
     else
         cg_line(em, "const int64_t ft__n%d = %s > %s ? %s - %s : 0;", id, e, b, e, b);
     if (strcmp(b, "0") == 0)
-        cg_line(em, "const int64_t ft__m%d = ft__n%d & ~(int64_t)%d;", id, id, lanes - 1);
+        cg_line(em, "const int64_t ft__m%d = ft__n%d & ~(int64_t)%d;", id, id, step - 1);
     else
-        cg_line(em, "const int64_t ft__m%d = %s + (ft__n%d & ~(int64_t)%d);", id, b, id, lanes - 1);
+        cg_line(em, "const int64_t ft__m%d = %s + (ft__n%d & ~(int64_t)%d);", id, b, id, step - 1);
     for (int i = 0; i < vars->len; i++)
-        cg_line(em, "%s ft__v%d_%d[%d] = {0};", cg_ctype(syms[i]->dtype), id, i, lanes);
+        for (int c = 0; c < blocks; c++)
+            cg_line(em, "%s %s[%d] = {0};", cg_ctype(syms[i]->dtype), cg_lane_block(em, id, i, c),
+                    vlanes);
     cg_line(em, "for (int64_t ft__j%d = %s; ft__j%d < ft__m%d; ft__j%d += %d) {", id, b, id, id,
-            id, lanes);
+            id, step);
     em->indent++;
-    cg_line(em, "#pragma omp simd");
-    cg_line(em, "for (int64_t ft__l%d = 0; ft__l%d < %d; ft__l%d++) {", id, id, lanes, id);
-    int nsyms = em->syms.len;
-    for (int i = 0; i < vars->len; i++) {   /* the sums go to the lanes */
-        cg_sym *lane = cg_push_sym(em, syms[i]->name, syms[i]->dtype, 0, CG_SYM_SCALAR);
-        lane->cname = ft_fmt(em->ctx, "ft__v%d_%d[ft__l%d]", id, i, id);
-    }
-    cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = ft__j%d + ft__l%d;", it, id, id),
-                 NULL);
-    em->syms.len = nsyms;
+    const char *from = ft_fmt(em->ctx, "ft__j%d", id);
+    for (int c = 0; c < blocks; c++)
+        cg_lane_block_loop(em, s, vars, syms, id, c, vlanes, from, e, 0);
     em->indent--;
     cg_line(em, "}");
     int masked = cg_lane_masked_ok(s->u.loop.body, vars);
     if (masked) {
-        cg_line(em, "if (ft__n%d & %d) {", id, lanes - 1);
+        cg_line(em, "if (ft__n%d & %d) {", id, step - 1);
         em->indent++;
-        cg_line(em, "#pragma omp simd");
-        cg_line(em, "for (int64_t ft__l%d = 0; ft__l%d < %d; ft__l%d++) {", id, id, lanes, id);
-        em->indent++;
-        cg_line(em, "const int64_t %s = ft__m%d + ft__l%d;", it, id, id);
-        cg_lane_masked_rest(em, s->u.loop.body, it, e, lanes, id, vars);
-        em->indent--;
-        cg_line(em, "}");
+        for (int c = 0; c < blocks; c++)
+            cg_lane_block_loop(em, s, vars, syms, id, c, vlanes, ft_fmt(em->ctx, "ft__m%d", id),
+                               e, 1);
         em->indent--;
         cg_line(em, "}");
     }
     for (int i = 0; i < vars->len; i++) {
         syms[i]->used = 1;
-        cg_lane_total(em, ft_fmt(em->ctx, "ft__v%d_%d", id, i), syms[i]->cname, lanes, id);
+        cg_lane_total(em, id, i, syms[i]->cname, vlanes, blocks);
     }
     if (!masked) {  /* the rest in order: a trip count gcc knows is below the lanes' */
         cg_line(em, "for (int64_t ft__t%d = 0; ft__t%d < (ft__n%d & %d); ft__t%d++) {", id, id,
-                id, lanes - 1, id);
-        cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = ft__m%d + ft__t%d;", it, id, id),
-                     NULL);
+                id, step - 1, id);
+        cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = ft__m%d + ft__t%d;",
+                                   cg_cname(em, s->u.loop.iter), id, id), NULL);
     }
     em->indent--;
     cg_line(em, "}");

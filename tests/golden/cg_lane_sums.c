@@ -1,7 +1,7 @@
 
 static inline float ft__max_f32(float a, float b) { return a > b ? a : b; }
 
-int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z, float *h, float *c)
+int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z, float *h, float *c, float *g)
 {
     if (n < 0) return FT_ERR_SIZE;
     if (m < 0) return FT_ERR_SIZE;
@@ -15,28 +15,39 @@ int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z
             {
                 const int64_t ft__n3 = m > 0 ? m : 0;
                 const int64_t ft__m3 = ft__n3 & ~(int64_t)15;
-                float ft__v3_0[16] = {0};
+                float ft__v3_0_0[8] = {0};
+                float ft__v3_0_1[8] = {0};
                 for (int64_t ft__j3 = 0; ft__j3 < ft__m3; ft__j3 += 16) {
                     #pragma omp simd
-                    for (int64_t ft__l3 = 0; ft__l3 < 16; ft__l3++) {
+                    for (int64_t ft__l3 = 0; ft__l3 < 8; ft__l3++) {
                         const int64_t j = ft__j3 + ft__l3;
-                        ft__v3_0[ft__l3] += a[i * m + j] * 2.0f;
+                        ft__v3_0_0[ft__l3] += a[i * m + j] * 2.0f;
+                    }
+                    #pragma omp simd
+                    for (int64_t ft__l3 = 0; ft__l3 < 8; ft__l3++) {
+                        const int64_t j = ft__j3 + 8 + ft__l3;
+                        ft__v3_0_1[ft__l3] += a[i * m + j] * 2.0f;
                     }
                 }
                 if (ft__n3 & 15) {
                     #pragma omp simd
-                    for (int64_t ft__l3 = 0; ft__l3 < 16; ft__l3++) {
+                    for (int64_t ft__l3 = 0; ft__l3 < 8; ft__l3++) {
                         const int64_t j = ft__m3 + ft__l3;
-                        ft__v3_0[ft__l3] += j < m ? (a[i * m + j] * 2.0f) : 0;
+                        ft__v3_0_0[ft__l3] += j < m ? (a[i * m + j] * 2.0f) : 0;
+                    }
+                    #pragma omp simd
+                    for (int64_t ft__l3 = 0; ft__l3 < 8; ft__l3++) {
+                        const int64_t j = ft__m3 + 8 + ft__l3;
+                        ft__v3_0_1[ft__l3] += j < m ? (a[i * m + j] * 2.0f) : 0;
                     }
                 }
                 #pragma omp simd
                 for (int ft__l3 = 0; ft__l3 < 8; ft__l3++)
-                    ft__v3_0[ft__l3] += ft__v3_0[ft__l3 + 8];
+                    ft__v3_0_0[ft__l3] += ft__v3_0_1[ft__l3];
                 #pragma omp simd
                 for (int ft__l3 = 0; ft__l3 < 4; ft__l3++)
-                    ft__v3_0[ft__l3] += ft__v3_0[ft__l3 + 4];
-                s += (ft__v3_0[0] + ft__v3_0[2]) + (ft__v3_0[1] + ft__v3_0[3]);
+                    ft__v3_0_0[ft__l3] += ft__v3_0_0[ft__l3 + 4];
+                s += (ft__v3_0_0[0] + ft__v3_0_0[2]) + (ft__v3_0_0[1] + ft__v3_0_0[3]);
             }
             y[i] = s;
             {
@@ -49,32 +60,46 @@ int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z
                     {
                         const int64_t ft__n5 = m > 1 ? m - 1 : 0;
                         const int64_t ft__m5 = 1 + (ft__n5 & ~(int64_t)7);
-                        float ft__v5_0[8] = {0};
-                        double ft__v5_1[8] = {0};
+                        float ft__v5_0_0[4] = {0};
+                        float ft__v5_0_1[4] = {0};
+                        double ft__v5_1_0[4] = {0};
+                        double ft__v5_1_1[4] = {0};
                         for (int64_t ft__j5 = 1; ft__j5 < ft__m5; ft__j5 += 8) {
                             #pragma omp simd
-                            for (int64_t ft__l5 = 0; ft__l5 < 8; ft__l5++) {
+                            for (int64_t ft__l5 = 0; ft__l5 < 4; ft__l5++) {
                                 const int64_t q = ft__j5 + ft__l5;
-                                ft__v5_0[ft__l5] += a[i * m + q];
-                                ft__v5_1[ft__l5] += v[q];
+                                ft__v5_0_0[ft__l5] += a[i * m + q];
+                                ft__v5_1_0[ft__l5] += v[q];
+                            }
+                            #pragma omp simd
+                            for (int64_t ft__l5 = 0; ft__l5 < 4; ft__l5++) {
+                                const int64_t q = ft__j5 + 4 + ft__l5;
+                                ft__v5_0_1[ft__l5] += a[i * m + q];
+                                ft__v5_1_1[ft__l5] += v[q];
                             }
                         }
                         if (ft__n5 & 7) {
                             #pragma omp simd
-                            for (int64_t ft__l5 = 0; ft__l5 < 8; ft__l5++) {
+                            for (int64_t ft__l5 = 0; ft__l5 < 4; ft__l5++) {
                                 const int64_t q = ft__m5 + ft__l5;
-                                ft__v5_0[ft__l5] += q < m ? a[i * m + q] : 0;
-                                ft__v5_1[ft__l5] += q < m ? v[q] : 0;
+                                ft__v5_0_0[ft__l5] += q < m ? a[i * m + q] : 0;
+                                ft__v5_1_0[ft__l5] += q < m ? v[q] : 0;
+                            }
+                            #pragma omp simd
+                            for (int64_t ft__l5 = 0; ft__l5 < 4; ft__l5++) {
+                                const int64_t q = ft__m5 + 4 + ft__l5;
+                                ft__v5_0_1[ft__l5] += q < m ? a[i * m + q] : 0;
+                                ft__v5_1_1[ft__l5] += q < m ? v[q] : 0;
                             }
                         }
                         #pragma omp simd
                         for (int ft__l5 = 0; ft__l5 < 4; ft__l5++)
-                            ft__v5_0[ft__l5] += ft__v5_0[ft__l5 + 4];
-                        t += (ft__v5_0[0] + ft__v5_0[2]) + (ft__v5_0[1] + ft__v5_0[3]);
+                            ft__v5_0_0[ft__l5] += ft__v5_0_1[ft__l5];
+                        t += (ft__v5_0_0[0] + ft__v5_0_0[2]) + (ft__v5_0_0[1] + ft__v5_0_0[3]);
                         #pragma omp simd
                         for (int ft__l5 = 0; ft__l5 < 4; ft__l5++)
-                            ft__v5_1[ft__l5] += ft__v5_1[ft__l5 + 4];
-                        u += (ft__v5_1[0] + ft__v5_1[2]) + (ft__v5_1[1] + ft__v5_1[3]);
+                            ft__v5_1_0[ft__l5] += ft__v5_1_1[ft__l5];
+                        u += (ft__v5_1_0[0] + ft__v5_1_0[2]) + (ft__v5_1_0[1] + ft__v5_1_0[3]);
                     }
                     z[i] = u + t;
                     {
@@ -84,22 +109,29 @@ int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z
                         {
                             const int64_t ft__n7 = m > 0 ? m : 0;
                             const int64_t ft__m7 = ft__n7 & ~(int64_t)15;
-                            float ft__v7_0[16] = {0};
+                            float ft__v7_0_0[8] = {0};
+                            float ft__v7_0_1[8] = {0};
                             for (int64_t ft__j7 = 0; ft__j7 < ft__m7; ft__j7 += 16) {
                                 #pragma omp simd
-                                for (int64_t ft__l7 = 0; ft__l7 < 16; ft__l7++) {
+                                for (int64_t ft__l7 = 0; ft__l7 < 8; ft__l7++) {
                                     const int64_t j = ft__j7 + ft__l7;
                                     c[i * m + j] = a[i * m + j] + 1.0f;
-                                    ft__v7_0[ft__l7] += a[i * m + j];
+                                    ft__v7_0_0[ft__l7] += a[i * m + j];
+                                }
+                                #pragma omp simd
+                                for (int64_t ft__l7 = 0; ft__l7 < 8; ft__l7++) {
+                                    const int64_t j = ft__j7 + 8 + ft__l7;
+                                    c[i * m + j] = a[i * m + j] + 1.0f;
+                                    ft__v7_0_1[ft__l7] += a[i * m + j];
                                 }
                             }
                             #pragma omp simd
                             for (int ft__l7 = 0; ft__l7 < 8; ft__l7++)
-                                ft__v7_0[ft__l7] += ft__v7_0[ft__l7 + 8];
+                                ft__v7_0_0[ft__l7] += ft__v7_0_1[ft__l7];
                             #pragma omp simd
                             for (int ft__l7 = 0; ft__l7 < 4; ft__l7++)
-                                ft__v7_0[ft__l7] += ft__v7_0[ft__l7 + 4];
-                            w += (ft__v7_0[0] + ft__v7_0[2]) + (ft__v7_0[1] + ft__v7_0[3]);
+                                ft__v7_0_0[ft__l7] += ft__v7_0_0[ft__l7 + 4];
+                            w += (ft__v7_0_0[0] + ft__v7_0_0[2]) + (ft__v7_0_0[1] + ft__v7_0_0[3]);
                             for (int64_t ft__t7 = 0; ft__t7 < (ft__n7 & 15); ft__t7++) {
                                 const int64_t j = ft__m7 + ft__t7;
                                 c[i * m + j] = a[i * m + j] + 1.0f;
@@ -108,14 +140,65 @@ int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z
                         }
                         y[i] += w;
                         {
-                            float mx = 0;
-                            mx = (-INFINITY);
-                            /* Lm: */
-                            #pragma omp simd reduction(max: mx)
-                            for (int64_t p = 0; p < m; p++) {
-                                mx = ft__max_f32(mx, a[i * m + p]);
+                            float g0 = 0;
+                            g0 = 0.0f;
+                            {
+                                float g1 = 0;
+                                g1 = 0.0f;
+                                {
+                                    float g2 = 0;
+                                    g2 = 0.0f;
+                                    /* L3: */
+                                    {
+                                        const int64_t ft__n9 = m > 0 ? m : 0;
+                                        const int64_t ft__m9 = ft__n9 & ~(int64_t)7;
+                                        float ft__v9_0_0[8] = {0};
+                                        float ft__v9_1_0[8] = {0};
+                                        float ft__v9_2_0[8] = {0};
+                                        for (int64_t ft__j9 = 0; ft__j9 < ft__m9; ft__j9 += 8) {
+                                            #pragma omp simd
+                                            for (int64_t ft__l9 = 0; ft__l9 < 8; ft__l9++) {
+                                                const int64_t j = ft__j9 + ft__l9;
+                                                ft__v9_0_0[ft__l9] += a[i * m + j];
+                                                ft__v9_1_0[ft__l9] += a[i * m + j] * a[i * m + j];
+                                                ft__v9_2_0[ft__l9] += a[i * m + j] * 3.0f;
+                                            }
+                                        }
+                                        if (ft__n9 & 7) {
+                                            #pragma omp simd
+                                            for (int64_t ft__l9 = 0; ft__l9 < 8; ft__l9++) {
+                                                const int64_t j = ft__m9 + ft__l9;
+                                                ft__v9_0_0[ft__l9] += j < m ? a[i * m + j] : 0;
+                                                ft__v9_1_0[ft__l9] += j < m ? (a[i * m + j] * a[i * m + j]) : 0;
+                                                ft__v9_2_0[ft__l9] += j < m ? (a[i * m + j] * 3.0f) : 0;
+                                            }
+                                        }
+                                        #pragma omp simd
+                                        for (int ft__l9 = 0; ft__l9 < 4; ft__l9++)
+                                            ft__v9_0_0[ft__l9] += ft__v9_0_0[ft__l9 + 4];
+                                        g0 += (ft__v9_0_0[0] + ft__v9_0_0[2]) + (ft__v9_0_0[1] + ft__v9_0_0[3]);
+                                        #pragma omp simd
+                                        for (int ft__l9 = 0; ft__l9 < 4; ft__l9++)
+                                            ft__v9_1_0[ft__l9] += ft__v9_1_0[ft__l9 + 4];
+                                        g1 += (ft__v9_1_0[0] + ft__v9_1_0[2]) + (ft__v9_1_0[1] + ft__v9_1_0[3]);
+                                        #pragma omp simd
+                                        for (int ft__l9 = 0; ft__l9 < 4; ft__l9++)
+                                            ft__v9_2_0[ft__l9] += ft__v9_2_0[ft__l9 + 4];
+                                        g2 += (ft__v9_2_0[0] + ft__v9_2_0[2]) + (ft__v9_2_0[1] + ft__v9_2_0[3]);
+                                    }
+                                    g[i] = g0 + (g1 * g2);
+                                    {
+                                        float mx = 0;
+                                        mx = (-INFINITY);
+                                        /* Lm: */
+                                        #pragma omp simd reduction(max: mx)
+                                        for (int64_t p = 0; p < m; p++) {
+                                            mx = ft__max_f32(mx, a[i * m + p]);
+                                        }
+                                        h[i] = mx;
+                                    }
+                                }
                             }
-                            h[i] = mx;
                         }
                     }
                 }
@@ -134,7 +217,8 @@ static int ft__call_f(void *const *ft__args)
         (float *)ft__args[4],
         (double *)ft__args[5],
         (float *)ft__args[6],
-        (float *)ft__args[7]);
+        (float *)ft__args[7],
+        (float *)ft__args[8]);
 }
 
 static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
@@ -151,6 +235,7 @@ static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[5] = n;
     ft__dims[6] = n;
     ft__dims[7] = m;
+    ft__dims[8] = n;
 }
 
 static const char *const ft__shape_f_2[] = {"n", "m"};
@@ -159,6 +244,7 @@ static const char *const ft__shape_f_4[] = {"n"};
 static const char *const ft__shape_f_5[] = {"n"};
 static const char *const ft__shape_f_6[] = {"n"};
 static const char *const ft__shape_f_7[] = {"n", "m"};
+static const char *const ft__shape_f_8[] = {"n"};
 static const ft_param_desc ft__params_f[] = {
     {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
     {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
@@ -168,10 +254,11 @@ static const ft_param_desc ft__params_f[] = {
     {"z", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_OUT, 0, 1, ft__shape_f_5},
     {"h", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_6},
     {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_7},
+    {"g", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_8},
 };
 
 static const ft_func_desc ft__funcs[] = {
-    {"f", 8, ft__params_f, ft__call_f, ft__shapes_f},
+    {"f", 9, ft__params_f, ft__call_f, ft__shapes_f},
 };
 
 __attribute__((visibility("default")))

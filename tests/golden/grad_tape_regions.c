@@ -63,28 +63,39 @@ int f(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img)
                         {
                             const int64_t ft__n7 = n_faces > 0 ? n_faces : 0;
                             const int64_t ft__m7 = ft__n7 & ~(int64_t)15;
-                            float ft__v7_0[16] = {0};
+                            float ft__v7_0_0[8] = {0};
+                            float ft__v7_0_1[8] = {0};
                             for (int64_t ft__j7 = 0; ft__j7 < ft__m7; ft__j7 += 16) {
                                 #pragma omp simd
-                                for (int64_t ft__l7 = 0; ft__l7 < 16; ft__l7++) {
+                                for (int64_t ft__l7 = 0; ft__l7 < 8; ft__l7++) {
                                     const int64_t f = ft__j7 + ft__l7;
-                                    ft__v7_0[ft__l7] += d[f] * d[f];
+                                    ft__v7_0_0[ft__l7] += d[f] * d[f];
+                                }
+                                #pragma omp simd
+                                for (int64_t ft__l7 = 0; ft__l7 < 8; ft__l7++) {
+                                    const int64_t f = ft__j7 + 8 + ft__l7;
+                                    ft__v7_0_1[ft__l7] += d[f] * d[f];
                                 }
                             }
                             if (ft__n7 & 15) {
                                 #pragma omp simd
-                                for (int64_t ft__l7 = 0; ft__l7 < 16; ft__l7++) {
+                                for (int64_t ft__l7 = 0; ft__l7 < 8; ft__l7++) {
                                     const int64_t f = ft__m7 + ft__l7;
-                                    ft__v7_0[ft__l7] += f < n_faces ? (d[f] * d[f]) : 0;
+                                    ft__v7_0_0[ft__l7] += f < n_faces ? (d[f] * d[f]) : 0;
+                                }
+                                #pragma omp simd
+                                for (int64_t ft__l7 = 0; ft__l7 < 8; ft__l7++) {
+                                    const int64_t f = ft__m7 + 8 + ft__l7;
+                                    ft__v7_0_1[ft__l7] += f < n_faces ? (d[f] * d[f]) : 0;
                                 }
                             }
                             #pragma omp simd
                             for (int ft__l7 = 0; ft__l7 < 8; ft__l7++)
-                                ft__v7_0[ft__l7] += ft__v7_0[ft__l7 + 8];
+                                ft__v7_0_0[ft__l7] += ft__v7_0_1[ft__l7];
                             #pragma omp simd
                             for (int ft__l7 = 0; ft__l7 < 4; ft__l7++)
-                                ft__v7_0[ft__l7] += ft__v7_0[ft__l7 + 4];
-                            s += (ft__v7_0[0] + ft__v7_0[2]) + (ft__v7_0[1] + ft__v7_0[3]);
+                                ft__v7_0_0[ft__l7] += ft__v7_0_0[ft__l7 + 4];
+                            s += (ft__v7_0_0[0] + ft__v7_0_0[2]) + (ft__v7_0_0[1] + ft__v7_0_0[3]);
                         }
                         img[i * w + j] = s;
                     }
@@ -158,28 +169,39 @@ int g_fwd(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img, voi
                     {
                         const int64_t ft__n14 = n_faces > 0 ? n_faces : 0;
                         const int64_t ft__m14 = ft__n14 & ~(int64_t)15;
-                        float ft__v14_0[16] = {0};
+                        float ft__v14_0_0[8] = {0};
+                        float ft__v14_0_1[8] = {0};
                         for (int64_t ft__j14 = 0; ft__j14 < ft__m14; ft__j14 += 16) {
                             #pragma omp simd
-                            for (int64_t ft__l14 = 0; ft__l14 < 16; ft__l14++) {
+                            for (int64_t ft__l14 = 0; ft__l14 < 8; ft__l14++) {
                                 const int64_t f = ft__j14 + ft__l14;
-                                ft__v14_0[ft__l14] += tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f];
+                                ft__v14_0_0[ft__l14] += tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f];
+                            }
+                            #pragma omp simd
+                            for (int64_t ft__l14 = 0; ft__l14 < 8; ft__l14++) {
+                                const int64_t f = ft__j14 + 8 + ft__l14;
+                                ft__v14_0_1[ft__l14] += tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f];
                             }
                         }
                         if (ft__n14 & 15) {
                             #pragma omp simd
-                            for (int64_t ft__l14 = 0; ft__l14 < 16; ft__l14++) {
+                            for (int64_t ft__l14 = 0; ft__l14 < 8; ft__l14++) {
                                 const int64_t f = ft__m14 + ft__l14;
-                                ft__v14_0[ft__l14] += f < n_faces ? (tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f]) : 0;
+                                ft__v14_0_0[ft__l14] += f < n_faces ? (tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f]) : 0;
+                            }
+                            #pragma omp simd
+                            for (int64_t ft__l14 = 0; ft__l14 < 8; ft__l14++) {
+                                const int64_t f = ft__m14 + 8 + ft__l14;
+                                ft__v14_0_1[ft__l14] += f < n_faces ? (tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f]) : 0;
                             }
                         }
                         #pragma omp simd
                         for (int ft__l14 = 0; ft__l14 < 8; ft__l14++)
-                            ft__v14_0[ft__l14] += ft__v14_0[ft__l14 + 8];
+                            ft__v14_0_0[ft__l14] += ft__v14_0_1[ft__l14];
                         #pragma omp simd
                         for (int ft__l14 = 0; ft__l14 < 4; ft__l14++)
-                            ft__v14_0[ft__l14] += ft__v14_0[ft__l14 + 4];
-                        s += (ft__v14_0[0] + ft__v14_0[2]) + (ft__v14_0[1] + ft__v14_0[3]);
+                            ft__v14_0_0[ft__l14] += ft__v14_0_0[ft__l14 + 4];
+                        s += (ft__v14_0_0[0] + ft__v14_0_0[2]) + (ft__v14_0_0[1] + ft__v14_0_0[3]);
                     }
                     img[i * w + j] = s;
                 }

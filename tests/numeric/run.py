@@ -513,7 +513,7 @@ for t in [1, 2]:
 
 
 # tests/numeric/progs/lane_sums.ft (the C backend's lane sums, auto_jam's
-# blocks of scalar sums): sizes below, at and above the 16 and 8 lanes, k
+# blocks of scalar sums): sizes below, at and above the steps of 16 and 8, k
 # ranges with and without a rest after the blocks of 4
 
 def lane_sums(n, m, threads):
@@ -534,10 +534,12 @@ def lane_sums(n, m, threads):
     exact(outs, "u", np.full(n, v.sum()), f64)
     exact(outs, "c", x * 2, f32)
     exact(outs, "h", (xd * 3).sum(axis=1).astype(f32), f32)
+    exact(outs, "g", np.stack([xd.sum(axis=1), (xd * 2).sum(axis=1), (xd * xd).sum(axis=1)],
+                              axis=1).astype(f32), f32)
 
 
 for t in [1, 2]:
-    for n, m in ((1, 0), (3, 1), (5, 7), (4, 16), (6, 17), (9, 35), (3, 70)):
+    for n, m in ((1, 0), (3, 1), (5, 7), (2, 8), (3, 9), (4, 16), (6, 17), (9, 35), (3, 70)):
         case(f"lane_sums[{n}x{m}]/t{t}", lane_sums, n, m, t)
 
 
