@@ -320,7 +320,6 @@ int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *im
                             {
                                 float ad_adj_2 = 0;
                                 ad_adj_2 = d_d[f];
-                                d_d[f] = 0.0f;
                                 {
                                     float cse = 0;
                                     cse = ft__sigmoid_f32(z[f] * ((float)(i - j)));

@@ -512,6 +512,28 @@ for t in [1, 2]:
         case(f"red_scalar[{n}x{m}]/t{t}", red_scalar, n, m, t)
 
 
+# tests/numeric/progs/dead_store.ft (auto_dead_store: dropped writes of
+# locals change nothing; the kept u[i] = 0 is read back as u[0])
+
+def dead_store(n, m, threads):
+    x = np.random.default_rng(n * 13 + m).uniform(-1, 1, (n, m)).astype(f32)
+    xd = x.astype(f64)
+    u = xd[:, 0] if m > 0 else np.ones(n)
+    y = xd * 2 + (xd[:, :1] if m > 0 else 0) + 1
+    if n > 0:
+        y[n - 1, :] = 0
+    s = u + np.where(np.arange(n) == 0, u[0] if n else 0, 0)
+    outs = ftc_run(prog("dead_store.ft"), "rows", {"n": n, "m": m}, {"x": x}, threads)
+    close(outs, "y", y.astype(f32), f32)
+    close(outs, "s", s.astype(f32), f32)
+    close(outs, "z", (u * 3).astype(f32), f32)
+
+
+for t in [1, 2]:
+    for n, m in ((1, 1), (2, 0), (5, 3), (300, 37)):
+        case(f"dead_store[{n}x{m}]/t{t}", dead_store, n, m, t)
+
+
 # tests/numeric/progs/lane_sums.ft (the C backend's lane sums, auto_jam's
 # blocks of scalar sums): sizes below, at and above the steps of 16 and 8, k
 # ranges with and without a rest after the blocks of 4

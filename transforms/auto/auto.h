@@ -6,6 +6,7 @@
  * unless --no-auto), the passes below, in this order, each one a file that
  * only applies legal transforms through the dependence-checked primitives of
  * schedule.h (a refused primitive leaves the function as it was):
+ *   auto_dead_store.c  writes of locals that nothing reads afterwards dropped
  *   auto_use_lib.c     matrix products (m*n*k >= 64^3 or sizes unknown) to BLAS
  *   auto_fuse.c        neighbouring loops over the same range fused
  *   auto_red_scalar.c  a reduction into one element of a tensor over a loop
