@@ -391,8 +391,9 @@ int an_carried_at(const an_deps *d, __isl_keep isl_union_set *filter, int level,
 static int loop_level(const an_deps *d, const ast_stmt *loop)
 {
     const an_accesses *a = d->acc;
-    if (d->loop && d->loop != loop)
-        return -1;             /* an_loop_deps of another loop: not known */
+    if ((d->loop && d->loop != loop) || d->across)
+        return -1;             /* an_loop_deps of another loop, or the pairs
+                                  between items only: not known */
     for (int i = 0; i < a->nstmts; i++)
         if (a->stmts[i]->stmt == loop && loop->kind == AST_FOR)
             return 2 * a->stmts[i]->depth + 1;
@@ -485,6 +486,16 @@ static int in_region(const an_deps *d, const ast_stmt *s)
     return 0;
 }
 
+/* Whether s and t are two different items of d's sequence. */
+static int two_items(const an_deps *d, const ast_stmt *s, const ast_stmt *t)
+{
+    const ast_stmt *seq = d->region;
+    int found = 0;
+    for (int i = 0; seq->kind == AST_SEQ && i < seq->u.seq.n; i++)
+        found += seq->u.seq.stmts[i] == s || seq->u.seq.stmts[i] == t;
+    return s != t && found == 2;
+}
+
 /* Add var to out's tensors unless it is there. */
 static void add_tensor(ft_ctx *ctx, an_between *out, const char *var)
 {
@@ -503,9 +514,10 @@ int an_deps_between(const an_deps *d, const ast_stmt *s, const ast_stmt *t,
 {
     const an_accesses *a = d->acc;
     *out = (an_between){0};
-    if (d->loop || !in_region(d, s) || !in_region(d, t))
+    if (d->loop || !in_region(d, s) || !in_region(d, t) || (d->across && !two_items(d, s, t)))
         return -1;             /* an_loop_deps holds one loop's carried pairs
-                                  only, an_region_deps one region's pairs */
+                                  only, an_region_deps one region's pairs,
+                                  an_items_across_deps those between items */
     int n = 0;
     for (int i = 0; i < d->n; i++) {
         const an_dep *dep = d->deps[i];
@@ -544,7 +556,7 @@ static isl_union_map *reversed_pairs(const an_dep *dep, isl_union_map *new_sched
 int an_order_reverses_dep(const an_deps *d, __isl_keep isl_union_map *new_sched,
                           char **witness)
 {
-    if (d->loop)
+    if (d->loop || d->across)
         return -1;             /* an_loop_deps holds one loop's carried pairs only */
     int found = 0;
     for (int i = 0; i < d->n && !found; i++) {

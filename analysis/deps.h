@@ -58,6 +58,8 @@ typedef struct an_deps {
                                 carries (tagged[] NULL); NULL: all of them */
     const ast_stmt *region;  /* an_region_deps: only the pairs inside this
                                 statement (tagged[] NULL); NULL: all */
+    int across;              /* an_items_across_deps: only the pairs between
+                                two different items of the sequence region */
 } an_deps;
 
 /* The dependences of the accesses a (which must outlive the result). */
@@ -87,6 +89,13 @@ an_deps *an_region_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *region);
 /* The same for the items lo..hi of the sequence seq only (the region of a
  * swap, of a fusion of two neighbours). */
 an_deps *an_items_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *seq, int lo, int hi);
+/* Of those, only the pairs between instances in two different items (not
+ * the pairs inside one item): what an_deps_between asks about two items of
+ * seq, at a cost that grows with the accesses of one item times those of
+ * the others rather than with all pairs.  an_deps_between answers -1 about
+ * anything but two different items lo..hi of seq; loop questions and
+ * an_order_reverses_dep answer errors. */
+an_deps *an_items_across_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *seq, int lo, int hi);
 /* { t -> t' : t = t' before level, t < t' at level } on n time dims. */
 __isl_give isl_map *an_carried_time(isl_ctx *isl, int n, int level);
 /* qsort order of dependence lists (an_dep **): kind, source, sink, tensor. */

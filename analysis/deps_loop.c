@@ -64,6 +64,7 @@ static const an_stmt_info *loop_info(const an_accesses *a, const ast_stmt *loop)
 typedef struct loop_q {
     const an_accesses *a;
     int region;              /* 1: every pair in order (an_region_deps) */
+    int across;              /* region: only pairs of two different items */
     int depth;               /* L's iterator is dimension `depth` */
     int down;                /* L runs downwards (its schedule is -i) */
 } loop_q;
@@ -119,6 +120,15 @@ static int in_iterations(const loop_q *q, const an_access *x)
     return s && (q->region || (s->depth > q->depth && x->scope_depth <= q->depth));
 }
 
+/* Whether x and y are accesses of statements in one item of the region's
+ * sequence (an_items_across_deps leaves their pairs out). */
+static int one_item(const loop_q *q, const an_access *x, const an_access *y)
+{
+    unsigned k = (unsigned)q->depth;
+    int sx = item_of(an_find_stmt(q->a, x->stmt_name), k);
+    return sx >= 0 && sx == item_of(an_find_stmt(q->a, y->stmt_name), k);
+}
+
 /* Add rel (taken) to the entry of (kind, x's statement, y's statement,
  * tensor) in list, or start one. */
 static void add_dep(ft_ctx *ctx, ft_vec *list, an_dep_kind kind, const an_access *x,
@@ -153,7 +163,7 @@ static int carried_list(const loop_q *q, ft_vec *list)
         for (int j = 0; j < a->n && r == 0 && keep[i]; j++) {
             const an_access *y = a->acc[j];
             if (!keep[j] || (x->kind == AN_ACC_READ && y->kind == AN_ACC_READ) ||
-                strcmp(x->var, y->var))
+                strcmp(x->var, y->var) || (q->across && one_item(q, x, y)))
                 continue;
             isl_map *c = carried_pairs(q, x, y);
             isl_bool empty = isl_map_is_empty(c);
@@ -198,7 +208,7 @@ static an_deps *compute_loop_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *loop
     const an_stmt_info *info = a ? loop_info(a, loop) : NULL;
     ft_vec list = {0};
     const ast_expr *step = loop->u.loop.step;
-    loop_q q = {a, 0, info ? info->depth : 0, step->kind == AST_INT && step->u.ival < 0};
+    loop_q q = {a, 0, 0, info ? info->depth : 0, step->kind == AST_INT && step->u.ival < 0};
     if (!info || carried_list(&q, &list) < 0) {
         for (int i = 0; i < list.len; i++)
             isl_map_free(((an_dep *)list.items[i])->rel);
@@ -222,13 +232,13 @@ an_deps *an_loop_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *loop)
     return d;
 }
 
-/* an_items_deps without the cache. */
+/* an_items_deps without the cache (across: an_items_across_deps). */
 static an_deps *compute_items_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *seq, int lo,
-                                   int hi)
+                                   int hi, int across)
 {
     const ast_stmt *region = seq;
     an_accesses *a = an_collect_accesses_items(ctx, f, region, lo, hi);
-    loop_q q = {a, 1, a->root_depth, 0};
+    loop_q q = {a, 1, across, a->root_depth, 0};
     ft_vec list = {0};
     if (carried_list(&q, &list) < 0) {
         for (int i = 0; i < list.len; i++)
@@ -238,7 +248,9 @@ static an_deps *compute_items_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *seq
                  "'%s' failed", f->name);
         return NULL;
     }
-    return new_deps(ctx, a, list, NULL, region);
+    an_deps *d = new_deps(ctx, a, list, NULL, region);
+    d->across = across;
+    return d;
 }
 
 an_deps *an_items_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *seq, int lo, int hi)
@@ -248,9 +260,16 @@ an_deps *an_items_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *seq, int lo, in
     an_deps *d = an_deps_cache_find_items(ctx, f, seq, lo, hi, &key, &len);
     if (d)
         return d;
-    d = compute_items_deps(ctx, f, seq, lo, hi);
+    d = compute_items_deps(ctx, f, seq, lo, hi, 0);
     an_deps_cache_store_items(ctx, f, seq, lo, hi, d, key, len);
     return d;
+}
+
+an_deps *an_items_across_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *seq, int lo, int hi)
+{
+    if (seq->kind != AST_SEQ || lo < 0)
+        return an_items_deps(ctx, f, seq, lo, hi);    /* one item, or all */
+    return compute_items_deps(ctx, f, seq, lo, hi, 1);
 }
 
 an_deps *an_region_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *region)

@@ -10,7 +10,8 @@
  * answer alike; the pairs of an_region_deps of every loop and of the
  * function's body must equal the whole function's between statements
  * inside it in one iteration of the loops around it, and an_deps_between
- * of neighbours must agree (an_items_deps of two neighbours too).  The bench programs are compiled with and without the
+ * of neighbours must agree (an_items_deps of two neighbours too, and
+ * an_items_across_deps of three).  The bench programs are compiled with and without the
  * auto-scheduler (its schedules make other loop shapes).  Queries about
  * another loop must fail rather than answer.
  */
@@ -101,6 +102,35 @@ static int depends(const an_deps *d, const ast_stmt *s, const ast_stmt *t, int o
     return 0;
 }
 
+/* an_items_across_deps of items i .. i + 2 of seq (fewer at its end)
+ * against the whole analysis: an_deps_between of every two of them, in
+ * one iteration of the loops around seq; questions about one item or a
+ * loop are refused.  Returns the failures. */
+static int check_across(ft_ctx *ctx, ast_func *f, const an_deps *whole, const ast_stmt *seq,
+                        int i, const char *path)
+{
+    int hi = i + 2 < seq->u.seq.n ? i + 2 : seq->u.seq.n - 1, bad = 0;
+    an_deps *x = an_items_across_deps(ctx, f, seq, i, hi);
+    ck_assert_msg(x != NULL, "%s: %s: an_items_across_deps failed", path, f->name);
+    int in = x->acc->root_depth;
+    for (int p = i; p <= hi; p++)
+        for (int q = i; q <= hi; q++) {
+            const ast_stmt *s = seq->u.seq.stmts[p], *t = seq->u.seq.stmts[q];
+            an_between br;
+            int n = an_deps_between(x, s, t, &br);
+            if (p == q) {
+                bad += n != -1;
+                continue;
+            }
+            int fwd = depends(whole, s, t, in), bwd = depends(whole, t, s, in);
+            bad += (n > 0) != (fwd || bwd) || br.forward != fwd || br.backward != bwd;
+        }
+    const ast_stmt *l = seq->u.seq.stmts[i];
+    bad += l->kind == AST_FOR && an_loop_parallel(x, l, NULL) != AN_PAR_ERROR;
+    an_deps_free(x);
+    return bad;
+}
+
 /* Compare an_region_deps of region with the whole analysis: the pairs of
  * every kind, and an_deps_between of each two neighbours of a sequence. */
 static int check_region(ft_ctx *ctx, ast_func *f, const an_deps *whole, const ast_stmt *region,
@@ -144,6 +174,7 @@ static int check_region(ft_ctx *ctx, ast_func *f, const an_deps *whole, const as
         bad += (an_deps_between(id, s, t, &br) > 0) != (fwd || bwd) || br.forward != fwd ||
                br.backward != bwd;
         an_deps_free(id);
+        bad += check_across(ctx, f, whole, seq, i, path);
     }
     an_between b;
     if (region != f->body)

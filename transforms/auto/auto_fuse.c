@@ -112,14 +112,16 @@ static int elementwise(ft_ctx *ctx, const ast_stmt *l1, const ast_stmt *l2, cons
 /* A cheap look before xf_fuse's full check: NULL when every dependence
  * between l1 and l2 is element-wise (l2 reads at iteration i what l1 wrote
  * at iteration i), else why they will not fuse.  *par: whether l1 or l2
- * runs its iterations independently (d: f's dependences).  between: the
- * statements l2 moves up past (NULL-terminated), which it must not depend
- * on. */
+ * runs its iterations independently (from their own dependences, which
+ * the analysis caches).  d: the dependences between the items l1 .. l2
+ * (an_items_across_deps: not those inside one item, which a fusion or a
+ * move keeps in order).  between: the statements l2 moves up past
+ * (NULL-terminated), which it must not depend on. */
 static const char *prefilter(xf_auto *a, const an_deps *d, const ast_stmt *l1,
                              const ast_stmt *l2, ast_stmt *const *between, int *par)
 {
-    char *w = NULL;
-    an_par p1 = an_loop_parallel(d, l1, &w), p2 = an_loop_parallel(d, l2, &w);
+    const char *w;
+    an_par p1 = xf_auto_loop_par(a, l1, &w), p2 = xf_auto_loop_par(a, l2, &w);
     *par = p1 == AN_PAR_OK || p2 == AN_PAR_OK;
     if (p1 == AN_PAR_REDUCTION || p1 == AN_PAR_ATOMIC || p2 == AN_PAR_REDUCTION ||
         p2 == AN_PAR_ATOMIC)
@@ -174,7 +176,7 @@ static int attempt(fuse_state *st, ast_stmt *seq, int i, int j, int *fused_out)
     ast_stmt *l1 = seq->u.seq.stmts[i], *l2 = seq->u.seq.stmts[j];
     const char *n1 = xf_auto_name(a, l1), *n2 = xf_auto_name(a, l2);
     int id1 = l1->id, par = 0;
-    an_deps *d = an_items_deps(a->ctx, a->f, seq, i, j);   /* l1 .. l2 only */
+    an_deps *d = an_items_across_deps(a->ctx, a->f, seq, i, j);   /* l1 .. l2 only */
     ast_stmt **between = ft_alloc(a->ctx, sizeof(ast_stmt *) * (size_t)(j - i));
     for (int k = i + 1; k < j; k++)
         between[k - i - 1] = seq->u.seq.stmts[k];
