@@ -115,6 +115,13 @@ __isl_give isl_union_map *an_reduction_pairs(const an_accesses *a)
 
 __isl_give isl_union_map *an_deps_untagged(const an_deps *d, an_dep_kind kind)
 {
+    if (!d->tagged[kind]) {    /* computed pairwise: the list holds them all */
+        isl_union_map *u = isl_union_map_empty(isl_set_get_space(d->acc->context));
+        for (int i = 0; i < d->n; i++)
+            if (d->deps[i]->kind == kind)
+                u = isl_union_map_add_map(u, isl_map_copy(d->deps[i]->rel));
+        return u;
+    }
     isl_union_map *u = isl_union_map_copy(d->tagged[kind]);
     return isl_union_map_range_factor_domain(isl_union_map_domain_factor_domain(u));
 }
@@ -221,7 +228,7 @@ an_deps *an_func_deps(ft_ctx *ctx, ast_func *f)
     if (ctx->deps_budget > 0)
         ctx->deps_budget--;
     an_accesses *a = an_collect_accesses(ctx, f);
-    an_deps *d = a ? an_compute_deps(a) : NULL;
+    an_deps *d = a ? an_pairwise_deps(ctx, a) : NULL;
     if (!d) {
         an_accesses_free(a);
         ft_error(ctx, f->loc, "internal error: the dependence analysis of '%s' failed "

@@ -276,3 +276,17 @@ an_deps *an_region_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *region)
 {
     return an_items_deps(ctx, f, region, -1, -1);
 }
+
+/* The whole function as one region: every pair of instances in the
+ * schedules' order (deps.h). */
+an_deps *an_pairwise_deps(ft_ctx *ctx, an_accesses *a)
+{
+    loop_q q = {a, 1, 0, a->root_depth, 0};
+    ft_vec list = {0};
+    if (carried_list(&q, &list) < 0) {
+        for (int i = 0; i < list.len; i++)
+            isl_map_free(((an_dep *)list.items[i])->rel);
+        return NULL;
+    }
+    return new_deps(ctx, a, list, NULL, NULL);
+}

@@ -2,8 +2,10 @@
  * (analysis/deps_loop.c) against the whole function's (analysis/deps.c).
  *
  * For every program of tests/golden/ and bench/ft/ that compiles (the bench
- * gradients too) and for every loop of every function: the pairs an_loop_deps
- * holds must equal, kind by kind, the pairs of an_func_deps carried at the
+ * gradients too): an_func_deps (pairwise) must list the pairs isl's flow
+ * finds (an_compute_deps, the reference below), and for every loop of
+ * every function the pairs an_loop_deps
+ * holds must equal, kind by kind, the pairs of the flow's carried at the
  * loop's level between statements inside it (an_carried_at's definition),
  * and the queries the auto-scheduler and the primitives ask
  * (an_loop_parallel, an_loop_carries_dep, an_loop_affine_collisions) must
@@ -215,6 +217,49 @@ static int check_loop(ft_ctx *ctx, ast_func *f, const an_deps *whole, const ast_
     return bad;
 }
 
+/* The whole function's dependences from isl's flow (an_compute_deps):
+ * the reference (an_func_deps computes them pairwise). */
+static an_deps *flow_deps(ft_ctx *ctx, ast_func *f)
+{
+    an_accesses *a = an_collect_accesses(ctx, f);
+    an_deps *d = a ? an_compute_deps(a) : NULL;
+    if (d)
+        d->owns_acc = 1;
+    return d;
+}
+
+/* an_func_deps (pairwise) against the flow's: the same pairs of each
+ * kind, and the same entries (kind, statements, tensor) but for those
+ * whose relation is empty.  Returns the failures. */
+static int check_pairwise(ft_ctx *ctx, ast_func *f, const an_deps *flow, const char *path)
+{
+    an_deps *d = an_func_deps(ctx, f);
+    ck_assert_msg(d != NULL, "%s: %s: an_func_deps failed", path, f->name);
+    int bad = 0;
+    for (int k = 0; k < AN_DEP_KINDS; k++) {
+        isl_union_map *want = an_deps_untagged(flow, (an_dep_kind)k);
+        isl_union_map *got = an_deps_untagged(d, (an_dep_kind)k);
+        bad += isl_union_map_is_equal(want, got) != isl_bool_true;
+        isl_union_map_free(want);
+        isl_union_map_free(got);
+    }
+    int j = 0;
+    for (int i = 0; i < flow->n; i++) {
+        const an_dep *x = flow->deps[i];
+        if (isl_map_is_empty(x->rel) == isl_bool_true)
+            continue;
+        const an_dep *y = j < d->n ? d->deps[j++] : NULL;
+        bad += !y || x->kind != y->kind || strcmp(x->var, y->var) ||
+               strcmp(x->src->stmt_name, y->src->stmt_name) ||
+               strcmp(x->snk->stmt_name, y->snk->stmt_name) || x->exact != y->exact;
+    }
+    bad += j != d->n;
+    if (bad)
+        fprintf(stderr, "%s: %s: an_func_deps differs from the flow's\n", path, f->name);
+    an_deps_free(d);
+    return bad;
+}
+
 /* Compile text (the file at path, plus extra) and compare every loop of
  * every function; returns the loops checked. */
 static int check_program(const char *path, const char *extra, int no_auto)
@@ -230,8 +275,9 @@ static int check_program(const char *path, const char *extra, int no_auto)
     int loops = 0, bad = 0;
     for (int i = 0; p && !ctx->nerrors && i < p->nfuncs; i++) {
         ast_func *f = p->funcs[i];
-        an_deps *whole = an_func_deps(ctx, f);
-        ck_assert_msg(whole != NULL, "%s: %s: an_func_deps failed", path, f->name);
+        an_deps *whole = flow_deps(ctx, f);
+        ck_assert_msg(whole != NULL, "%s: %s: the flow analysis failed", path, f->name);
+        bad += check_pairwise(ctx, f, whole, path);
         const ast_stmt *prev = NULL;
         bad += check_region(ctx, f, whole, f->body, path);
         for (int s = 0; s < whole->acc->nstmts; s++) {
