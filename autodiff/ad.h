@@ -123,6 +123,12 @@ ast_stmt *ad_region_locals(ft_ctx *ctx, const ast_func *fw, ast_stmt *body, cons
  * which the backends declare as pointers into the tape. */
 void ad_pack_tapes(ft_ctx *ctx, ast_program *p);
 
+/* versions.c: in f (a working copy), every Store overwriting a value of a
+ * 0-D float local read before it, with no loop or branch between the
+ * local's VarDef and it, starts a new local for the rest of the scope (so
+ * that its old value is a local the tape may recompute, not a WAR sink). */
+void ad_split_versions(ft_ctx *ctx, ast_func *f);
+
 /* Retype every f32 tensor, parameter and value of p as f64 (--promote-f64,
  * used by `ftc gradcheck`). */
 void ad_promote_f64(ft_ctx *ctx, ast_program *p);

@@ -1057,7 +1057,8 @@ static void products_to_stores(ft_ctx *ctx, const ast_func *f, ast_stmt *s, ft_v
     *s = *st;
 }
 
-/* A copy of f whose body the gradient may change (products_to_stores). */
+/* A copy of f whose body the gradient may change (products_to_stores,
+ * ad_split_versions). */
 static ast_func *working_copy(ft_ctx *ctx, const ast_func *f)
 {
     ast_func *w = ft_alloc(ctx, sizeof *w);
@@ -1065,6 +1066,7 @@ static ast_func *working_copy(ft_ctx *ctx, const ast_func *f)
     w->body = ad_clone_stmt(ctx, f->body, 1);
     ft_vec defs = {0};
     products_to_stores(ctx, w, w->body, &defs);
+    ad_split_versions(ctx, w);
     return w;
 }
 
