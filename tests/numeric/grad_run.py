@@ -14,7 +14,9 @@
 - The bench workloads (bench/ft: SubdivNet, Longformer, GAT, SoftRas) wrt
   every float input, on small inputs of bench/data.py (two seeds), and
   tests/numeric/grad/branchy.ft (data-dependent branches, gathers and
-  scatters through index tensors; three seeds).
+  scatters through index tensors; three seeds), and
+  tests/numeric/grad/overwrites.ft (scalars overwritten in straight-line
+  code; three seeds).
 
 Prints `ok NAME` or `FAIL NAME: why` per case, then `N passed, M failed`;
 exits 1 if any case failed.
@@ -125,6 +127,16 @@ def branchy_case(seed):
     return gradcheck(path, "branchy", ["x", "w"], {"n": n, "m": m}, arrays, seed)
 
 
+def overwrites_case(seed):
+    """tests/numeric/grad/overwrites.ft: random x, w (scalars overwritten
+    in straight-line code, autodiff/versions.c)."""
+    rng = np.random.default_rng(seed)
+    n = 12
+    arrays = {"x": rng.uniform(-1, 1, n), "w": rng.uniform(-1, 1, n)}
+    path = os.path.join(GRAD, "overwrites.ft")
+    return gradcheck(path, "overwrites", ["x", "w"], {"n": n}, arrays, seed)
+
+
 CASES = []
 for fn in ("ew_binary", "ew_unary", "creation", "reductions", "linalg",
            "softmax_intrinsics", "conv", "pools"):
@@ -144,6 +156,7 @@ for name, make, kw, wrt, defs in BENCH_CASES:
                       lambda a=(name, make, kw, wrt, defs, s): bench_case(*a)))
 for s in (1, 2, 3):
     CASES.append((f"branchy[seed {s}]", lambda s=s: branchy_case(s)))
+    CASES.append((f"overwrites[seed {s}]", lambda s=s: overwrites_case(s)))
 
 
 if __name__ == "__main__":
