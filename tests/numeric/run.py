@@ -342,6 +342,37 @@ def builtins_int():
     exact(outs, "z", np.stack([np.abs(b), b * b, np.minimum(b, a64), np.maximum(b, a64)]), i64)
 
 
+# tests/numeric/progs/sigmoid32.ft: the C backend's inlined f32 sigmoid
+# (backend/cg_c.c, cg_sigmoid_f32), ulp by ulp against NumPy in float64
+
+def sigmoid32():
+    rng = np.random.default_rng(11)
+    x = np.concatenate([np.linspace(-110, 110, 200001), np.linspace(-1, 1, 20001),
+                        np.linspace(-88, -86, 2001), np.linspace(17, 18, 2001),
+                        rng.standard_normal(20000) * 20,
+                        [0, -0.0, 1e-30, -1e-30, 87.5, -87.5, 88.8, -88.8, 104, -104]]).astype(f32)
+    special = np.array([np.inf, -np.inf, np.nan], dtype=f32)
+    xs = np.concatenate([x, special])
+    y = get(ftc_run(prog("sigmoid32.ft"), "sigmoid32", {"n": len(xs)}, {"x": xs}), "y")
+    if y.shape != xs.shape or y.dtype != np.dtype(f32):
+        raise Fail(f"y: got {y.dtype}{list(y.shape)}, want float32[{len(xs)}]")
+    ys, y = y[len(x):], y[:len(x)]
+    if not (ys[0] == 1 and ys[1] == 0 and np.isnan(ys[2])):
+        raise Fail(f"sigmoid(inf, -inf, nan) = {ys.tolist()}, want [1, 0, nan]")
+    with np.errstate(over="ignore"):
+        ref = (1 / (1 + np.exp(-x.astype(f64)))).astype(f32)     # correctly rounded
+    tiny = np.finfo(f32).tiny
+    big = ref >= tiny
+    ulps = np.abs(y[big].view(np.int32).astype(i64) - ref[big].view(np.int32).astype(i64))
+    if ulps.max() > 2:
+        k = np.argmax(ulps)
+        raise Fail(f"{ulps.max()} ulp off at x = {x[big][k]!r} (got {y[big][k]!r}, "
+                   f"want {ref[big][k]!r}); at most 2 allowed")
+    if np.abs(y[~big].astype(f64) - ref[~big]).max() > tiny:
+        raise Fail("more than FLT_MIN off where the value is below FLT_MIN")
+
+
+case("sigmoid/f32", sigmoid32)
 case("builtins/f32", builtins, "builtins32", f32, RTOL)
 case("builtins/f64", builtins, "builtins64", f64, 1e-12)
 case("builtins/int", builtins_int)
