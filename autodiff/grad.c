@@ -314,13 +314,93 @@ static int spread_activity(ad_grad *g, const ast_stmt *s)
     return 1;
 }
 
-/* The active tensors: wrt and whatever depends on them. */
+/* Add to out the tensors that float expression e reads where a change of
+ * their value changes e's (the positions contrib() differentiates): not
+ * in indices, conditions, comparisons or integer subexpressions. */
+static void diff_reads(ad_grad *g, const ast_expr *e, ft_vec *out)
+{
+    if (!e || !ft_dtype_is_float(e->dtype))
+        return;
+    switch (e->kind) {
+    case AST_LOAD:
+        if (!xf_has_name(out, e->u.load.var))
+            ft_vec_push(g->ctx, out, (void *)e->u.load.var);
+        break;
+    case AST_BINARY:
+        if (e->u.bin.op <= AST_MAX) {    /* arithmetic, min and max */
+            diff_reads(g, e->u.bin.a, out);
+            diff_reads(g, e->u.bin.b, out);
+        }
+        break;
+    case AST_UNARY: diff_reads(g, e->u.un.a, out); break;
+    case AST_CALL:
+        for (int i = 0; i < e->u.call.n; i++)
+            diff_reads(g, e->u.call.args[i], out);
+        break;
+    case AST_CAST: diff_reads(g, e->u.cast.a, out); break;
+    case AST_IFEXPR:
+        diff_reads(g, e->u.ife.then, out);
+        diff_reads(g, e->u.ife.other, out);
+        break;
+    default: break;
+    }
+}
+
+/* Add to useful the tensors whose values the writes under s to useful
+ * tensors differentiate through; returns how many were added. */
+static int spread_usefulness(ad_grad *g, const ast_stmt *s, ft_vec *useful)
+{
+    if (!s)
+        return 0;
+    switch (s->kind) {
+    case AST_SEQ: {
+        int added = 0;
+        for (int i = 0; i < s->u.seq.n; i++)
+            added += spread_usefulness(g, s->u.seq.stmts[i], useful);
+        return added;
+    }
+    case AST_VARDEF: return spread_usefulness(g, s->u.def.body, useful);
+    case AST_FOR: return spread_usefulness(g, s->u.loop.body, useful);
+    case AST_IF:
+        return spread_usefulness(g, s->u.branch.then, useful) +
+               spread_usefulness(g, s->u.branch.other, useful);
+    case AST_STORE: case AST_REDUCE: break;
+    default: return 0;
+    }
+    const char *var = s->kind == AST_STORE ? s->u.store.var : s->u.red.var;
+    if (!xf_has_name(useful, var))
+        return 0;
+    int before = useful->len;
+    diff_reads(g, s->kind == AST_STORE ? s->u.store.value : s->u.red.value, useful);
+    return useful->len - before;
+}
+
+/* The active tensors: wrt, and whatever depends on them (varied) and
+ * reaches an output through differentiable operations (useful).  A local
+ * read only in conditions (SoftRas's s0 = side(...)) is varied but not
+ * useful: without this, its adjoint, never added to, would be the literal
+ * 0 of every `d_x += d_s0 * ...` the backward pass computes. */
 static void find_active(ad_grad *g)
 {
+    ft_vec varied = {0}, useful = {0};
     for (int i = 0; i < g->nwrt; i++)
         ft_vec_push(g->ctx, &g->active, (void *)g->wrt[i]);
     while (spread_activity(g, g->f->body))
         ;
+    for (int i = 0; i < g->f->nparams; i++) {
+        const ast_param *p = &g->f->params[i];
+        if (!p->is_size && p->access != FT_ACC_IN)
+            ft_vec_push(g->ctx, &useful, (void *)p->name);
+    }
+    while (spread_usefulness(g, g->f->body, &useful))
+        ;
+    varied = g->active;
+    g->active = (ft_vec){0};
+    for (int i = 0; i < varied.len; i++) {
+        const char *n = varied.items[i];
+        if (i < g->nwrt || xf_has_name(&useful, n))
+            ft_vec_push(g->ctx, &g->active, (void *)n);
+    }
 }
 
 /* Whether e reads an active tensor. */
