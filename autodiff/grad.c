@@ -16,6 +16,7 @@
  */
 #include "ad.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "../analysis/deps.h"
@@ -491,6 +492,18 @@ static void contrib_call(ad_grad *g, const ast_expr *e, ast_expr *adj, ft_vec *o
     contrib(g, a, d, out);
 }
 
+/* adj / b, the adjoint of a in a / b, and the part of b's adjoint that
+ * the same division gives (one division, where b's adjoint was once
+ * adj * (a / b) / b: two).  When b is a nonzero float literal, adj times
+ * its reciprocal (a multiplication; a derivative, so a reciprocal rounded
+ * once is as good as the division). */
+static ast_expr *quotient(ad_grad *g, ast_expr *adj, const ast_expr *b)
+{
+    if (b->kind == AST_FLOAT && b->u.fval != 0 && isfinite(1.0 / b->u.fval))
+        return bin(g, AST_MUL, adj, flit(g, 1.0 / b->u.fval, b->dtype));
+    return bin(g, AST_DIV, adj, cl(g, b));
+}
+
 /* The adjoint of a binary e = a op b from adj. */
 static void contrib_binary(ad_grad *g, const ast_expr *e, ast_expr *adj, ft_vec *out)
 {
@@ -508,13 +521,14 @@ static void contrib_binary(ad_grad *g, const ast_expr *e, ast_expr *adj, ft_vec 
         if (act_b)
             contrib(g, b, bin(g, AST_MUL, cl(g, a), cl(g, adj)), out);
         break;
-    case AST_DIV:
-        contrib(g, a, bin(g, AST_DIV, adj, cl(g, b)), out);
+    case AST_DIV: {     /* q = adj / b: d_a += q, d_b += -(q * (a / b)) */
+        ast_expr *q = quotient(g, adj, b);
+        ast_expr *q2 = act_b ? cl(g, q) : NULL;
+        contrib(g, a, q, out);
         if (act_b)
-            contrib(g, b, ast_unary(g->ctx, noloc, AST_NEG,
-                                    bin(g, AST_DIV, bin(g, AST_MUL, cl(g, adj), cl(g, e)), cl(g, b))),
-                    out);
+            contrib(g, b, ast_unary(g->ctx, noloc, AST_NEG, bin(g, AST_MUL, q2, cl(g, e))), out);
         break;
+    }
     case AST_MOD:       /* a - b * floor(a / b) */
         contrib(g, a, adj, out);
         if (act_b)
