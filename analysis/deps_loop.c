@@ -79,6 +79,48 @@ static int item_of(const an_stmt_info *s, unsigned k)
     return r;
 }
 
+/* Whether loop runs downwards in the schedules (access.c: a constant
+ * negative step). */
+static int runs_down(const ast_stmt *loop)
+{
+    const ast_expr *step = loop->u.loop.step;
+    return step->kind == AST_INT && step->u.ival < 0;
+}
+
+/* The pairs of same (instances of s -> instances of t, the iterators of
+ * the first k loops equal) in which s's runs first, from the loops s and t
+ * share: at the first shared loop from k on whose iterators differ, in its
+ * direction, or, when they agree on all, in the order of the two
+ * statements' positions after them (their schedules' constants).  The
+ * same pairs as the lexicographic order of their 2d+1 schedules, without
+ * building it (one piece per shared loop).  same is taken when the result
+ * is not NULL; NULL: not known here (no AST loops, or two statements at
+ * one position), same left to the caller. */
+static isl_map *in_order(const an_stmt_info *s, const an_stmt_info *t, int k, isl_map *same)
+{
+    if (!s->loops || !t->loops)
+        return NULL;
+    int c = k;                 /* the loops s and t share */
+    while (c < s->depth && c < t->depth && s->loops[c] == t->loops[c])
+        c++;
+    int ps = item_of(s, (unsigned)c), pt = item_of(t, (unsigned)c);
+    if (ps < 0 || pt < 0 || (ps == pt && s != t))
+        return NULL;
+    isl_map *r = isl_map_empty(isl_map_get_space(same));
+    for (int l = k; l < c; l++) {
+        unsigned u = (unsigned)l;
+        isl_map *m = isl_map_copy(same);
+        m = runs_down(s->loops[l]) ? isl_map_order_gt(m, isl_dim_in, u, isl_dim_out, u)
+                                   : isl_map_order_lt(m, isl_dim_in, u, isl_dim_out, u);
+        r = isl_map_union(r, m);
+        same = isl_map_equate(same, isl_dim_in, u, isl_dim_out, u);
+    }
+    if (ps < pt)
+        return isl_map_union(r, same);
+    isl_map_free(same);
+    return r;
+}
+
 /* The pairs of x's and y's instances carried by L: the same element, the
  * same iterators of the loops around L, and x's earlier in L (the 2d+1
  * schedules of two statements inside L agree on the constants up to L's
@@ -97,6 +139,9 @@ static isl_map *carried_pairs(const loop_q *q, const an_access *x, const an_acce
             /* different items of the region's sequence: in their order */
             return sx < sy ? same : isl_map_subtract(isl_map_copy(same), same);
         }
+        isl_map *r = in_order(s, t, (int)k, same);
+        if (r)
+            return r;
         /* the times agree up to the region's level (2k dims) */
         isl_map *ss = isl_map_project_out(isl_map_copy(s->schedule), isl_dim_out, 0, 2 * k);
         isl_map *ts = isl_map_project_out(isl_map_copy(t->schedule), isl_dim_out, 0, 2 * k);
