@@ -154,16 +154,6 @@ int f_g_bwd(int64_t n, int64_t m, const float *x, const float *y, const float *d
     #pragma omp parallel
     {
         #pragma omp for
-        for (int64_t ad_i0 = 0; ad_i0 < n; ad_i0++) {
-            #pragma omp simd
-            for (int64_t ad_i1 = 0; ad_i1 < m; ad_i1++) {
-                d_x[ad_i0 * m + ad_i1] = 0.0f;
-            }
-        }
-    }
-    #pragma omp parallel
-    {
-        #pragma omp for
         for (int64_t i = 0; i < n; i++) {
             {
                 float s = 0;
@@ -179,7 +169,7 @@ int f_g_bwd(int64_t n, int64_t m, const float *x, const float *y, const float *d
                             d_s = 0.0f;
                             s = tape_s[i * m + j];
                             d_s += ad_adj_1 * x[i * m + j];
-                            d_x[i * m + j] += s * ad_adj_1;
+                            d_x[i * m + j] = s * ad_adj_1;
                         }
                     }
                 }

@@ -565,6 +565,27 @@ for t in [1, 2]:
         case(f"dead_store[{n}x{m}]/t{t}", dead_store, n, m, t)
 
 
+# tests/numeric/progs/zero_init.ft (auto_dead_store's zero-init forwarding)
+
+def zero_init(n, m, threads):
+    g = np.random.default_rng(n * 17 + m)
+    x = g.uniform(-1, 1, (n, m)).astype(f32)
+    w = g.uniform(-1, 1, (m, m)).astype(f32)
+    xd = x.astype(f64)
+    y = np.exp(xd) @ w.astype(f64).T
+    z1 = xd[:, 0] if m > 0 else np.zeros(n)
+    q = 2 * z1 - 1
+    outs = ftc_run(prog("zero_init.ft"), "rows", {"n": n, "m": m}, {"x": x, "w": w}, threads)
+    close(outs, "y", y.astype(f32), f32)
+    close(outs, "z", (z1 + 1).astype(f32), f32)
+    close(outs, "q", q.astype(f32), f32)
+
+
+for t in [1, 2]:
+    for n, m in ((1, 1), (3, 0), (6, 5), (200, 37)):
+        case(f"zero_init[{n}x{m}]/t{t}", zero_init, n, m, t)
+
+
 # tests/numeric/progs/lane_sums.ft (the C backend's lane sums, auto_jam's
 # blocks of scalar sums): sizes below, at and above the steps of 16 and 8, k
 # ranges with and without a rest after the blocks of 4

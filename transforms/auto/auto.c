@@ -9,7 +9,8 @@
  * (they make those loops vectorizable), vectorization before parallelization (a reorder that
  * brings a contiguous loop innermost would move a parallel loop inwards),
  * per-thread copies right after parallelization (they replace atomics it
- * added), unrolling (only the innermost short loops the others left
+ * added), a `+=` into zeros made a store after auto_jam (it needs jam's
+ * flushes), unrolling (only the innermost short loops the others left
  * alone), fusion again, of the vectorized loops that unrolling left side
  * by side, and repeated costly subexpressions last (their 0-D locals concern
  * no other pass).
@@ -44,6 +45,7 @@ static const auto_step passes[] = {
     {xf_auto_red_scalar, "auto: red_scalar"}, {xf_auto_vectorize, "auto: vectorize"},
     {xf_auto_parallelize, "auto: parallelize"}, {xf_auto_privatize, "auto: privatize"},
     {xf_auto_red_cache, "auto: red_cache"},   {xf_auto_jam, "auto: jam"},
+    {xf_auto_zero_init, "auto: zero_init"},
     {xf_auto_gpu_bind, "auto: gpu_bind"},     {xf_auto_mem_type, "auto: mem_type"},
     {xf_auto_unroll, "auto: unroll"},         {xf_auto_fuse_late, "auto: fuse_late"},
     {xf_auto_cse, "auto: cse"},               {NULL, NULL}};
