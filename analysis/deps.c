@@ -560,16 +560,93 @@ static isl_union_map *reversed_pairs(const an_dep *dep, isl_union_map *new_sched
     return isl_union_map_intersect(rel, ge);
 }
 
+/* The map of new_sched on the instances of statement space sp (a set
+ * space), into time space tsp; NULL when new_sched leaves it out. */
+static isl_map *sched_of(isl_union_map *new_sched, isl_space *sp, isl_space *tsp)
+{
+    isl_space *msp = isl_space_map_from_domain_and_range(sp, isl_space_copy(tsp));
+    isl_map *m = isl_union_map_extract_map(new_sched, msp);
+    if (m && isl_map_plain_is_empty(m) == isl_bool_true) {
+        isl_map_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* reversed_pairs on maps: the schedules of dep's two statements taken out
+ * of new_sched (its one time space tsp) rather than the whole union
+ * intersected twice per dependence (the same operations on the only maps
+ * that meet).  NULL when new_sched leaves a statement out (not checked). */
+static isl_map *reversed_pairs_map(const an_dep *dep, isl_union_map *new_sched,
+                                   isl_space *tsp)
+{
+    isl_space *sp = isl_map_get_space(dep->rel);
+    isl_map *ss = sched_of(new_sched, isl_space_domain(isl_space_copy(sp)), tsp);
+    isl_map *ts = sched_of(new_sched, isl_space_range(sp), tsp);
+    if (!ss || !ts) {
+        isl_map_free(ss);
+        isl_map_free(ts);
+        return NULL;
+    }
+    ss = isl_map_intersect_domain(ss, isl_map_domain(isl_map_copy(dep->rel)));
+    ts = isl_map_intersect_domain(ts, isl_map_range(isl_map_copy(dep->rel)));
+    return isl_map_intersect(isl_map_copy(dep->rel), isl_map_lex_ge_map(ss, ts));
+}
+
+/* The time space of new_sched's maps when they all have one, else NULL. */
+static isl_space *time_space(isl_union_map *new_sched)
+{
+    isl_space *sp = NULL;
+    isl_map_list *l = isl_union_map_get_map_list(new_sched);
+    isl_size n = isl_map_list_n_map(l);
+    for (int i = 0; i < n; i++) {
+        isl_map *m = isl_map_list_get_at(l, i);
+        isl_space *r = isl_space_range(isl_map_get_space(m));
+        isl_map_free(m);
+        if (sp && isl_space_is_equal(sp, r) != isl_bool_true) {
+            isl_space_free(r);
+            sp = isl_space_free(sp);
+            break;
+        }
+        isl_space_free(sp);
+        sp = r;
+    }
+    isl_map_list_free(l);
+    return sp;
+}
+
+/* 1 when pairs (taken: dep's pairs that a new order reverses) is not
+ * empty (*witness, if asked for, says which), 0 when empty, -1 on isl
+ * errors. */
+static int check_reversed(const an_deps *d, const an_dep *dep, isl_map *pairs, char **witness)
+{
+    isl_bool empty = isl_map_is_empty(pairs);
+    int r = empty < 0 ? -1 : !empty;
+    if (r == 1 && witness) {
+        an_dep w = *dep;
+        w.rel = pairs;
+        *witness = an_dep_text(d, &w);
+    }
+    isl_map_free(pairs);
+    return r;
+}
+
 int an_order_reverses_dep(const an_deps *d, __isl_keep isl_union_map *new_sched,
                           char **witness)
 {
     if (d->loop || d->across)
         return -1;             /* an_loop_deps holds one loop's carried pairs only */
     int found = 0;
+    isl_space *tsp = time_space(new_sched);
     for (int i = 0; i < d->n && !found; i++) {
         const an_dep *dep = d->deps[i];
         if (dep->kind == AN_RED)
             continue;
+        isl_map *pairs = tsp ? reversed_pairs_map(dep, new_sched, tsp) : NULL;
+        if (pairs) {
+            found = check_reversed(d, dep, pairs, witness);
+            continue;
+        }
         isl_union_map *bad = reversed_pairs(dep, new_sched);
         isl_bool empty = isl_union_map_is_empty(bad);
         if (empty < 0) {
@@ -586,6 +663,7 @@ int an_order_reverses_dep(const an_deps *d, __isl_keep isl_union_map *new_sched,
         }
         isl_union_map_free(bad);
     }
+    isl_space_free(tsp);
     return found;
 }
 
