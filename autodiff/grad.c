@@ -771,7 +771,20 @@ static void loaded_names(ad_grad *g, ast_stmt *bwd, ft_vec *names)
 
 /* ------------------------------------------------------------ functions */
 
-/* A copy of s in which each overwriting Store first saves the old value. */
+/* Whether the forward pass computes saved local l in its region of the
+ * tape instead of copying it there at the end of its scope: l is declared
+ * outside every loop (one version, so the region is shaped and indexed as
+ * l itself), is not 0-D (a scalar stays in a register) and has the tape's
+ * dtype.  Saves the copy and l's buffer (GAT's hf: n x feat_len). */
+static int lives_in_region(const ad_grad *g, const ad_local *l)
+{
+    return l->decision == AD_SAVE && l->nloops == 0 && l->def->u.def.ndim > 0 &&
+           l->def->u.def.dtype == g->tape_dtype;
+}
+
+/* A copy of s in which each overwriting Store first saves the old value;
+ * each saved local copied to its region at the end of its scope, or
+ * living there (lives_in_region). */
 static ast_stmt *clone_saving(ad_grad *g, const ast_stmt *s)
 {
     if (!s)
@@ -797,6 +810,10 @@ static ast_stmt *clone_saving(ad_grad *g, const ast_stmt *s)
     case AST_VARDEF: {
         ad_local *l = local_of(g, s);
         c.u.def.body = clone_saving(g, s->u.def.body);
+        if (l && lives_in_region(g, l)) {
+            xf_rename_tensor(g->ctx, c.u.def.body, s->u.def.name, l->region);
+            return c.u.def.body;
+        }
         if (l && l->decision == AD_SAVE) {
             ast_stmt **v = ft_alloc(g->ctx, sizeof *v * 2);
             v[0] = c.u.def.body;

@@ -1176,6 +1176,9 @@ case("grad/stdlib_reduce", gradcheck, "tests/numeric/progs", "grad_stdlib.ft", "
 for n in (1, 2, 5, 11):      # loop_order.c: a step-3 loop turned upwards, a recurrence not
     case(f"grad/loop_order[{n}]", gradcheck, "tests/golden", "grad_loop_order.ft", "f", ["x"],
          {"n": n})
+for n in (1, 7):             # grad.c's lives_in_region: h computed in its region
+    case(f"grad/tape_in_region[{n}]", gradcheck, "tests/golden", "grad_tape_in_region.ft", "f",
+         ["x"], {"n": n, "m": 3})
 case("grad/recurrence", gradcheck, "tests/golden", "grad_recurrence.ft", "f",
      ["x"], {"n": 6})
 case("grad/subdivnet_full", gradcheck, "examples", "subdivnet_full.ft", "subdivnet_full", ["e", "w0", "w1", "w2", "w3"],
