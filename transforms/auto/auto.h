@@ -19,7 +19,7 @@
  *   auto_jam.c         unroll-and-jam of a reduction nest (register blocking)
  *   auto_gpu_bind.c    CUDA target: that loop on blockIdx.x, its inner
  *                      parallel loops on threadIdx.x
- *   auto_dead_store.c  (xf_auto_zero_init, after auto_jam) `t[e] = 0` ...
+ *   auto_zero_init.c   `t[e] = 0` ...
  *                      `t[e] += v` as `t[e] = v` when nothing else touches t
  *   auto_mem_type.c    small temporaries of bounded size on the stack
  *   auto_unroll.c      very short constant loops unrolled
