@@ -565,7 +565,7 @@ for t in [1, 2]:
         case(f"dead_store[{n}x{m}]/t{t}", dead_store, n, m, t)
 
 
-# tests/numeric/progs/zero_init.ft (auto_dead_store's zero-init forwarding)
+# tests/numeric/progs/zero_init.ft (auto_zero_init.c's zero-init forwarding)
 
 def zero_init(n, m, threads):
     g = np.random.default_rng(n * 17 + m)
