@@ -30,6 +30,7 @@
 
 #include <string.h>
 
+#include "../transforms/sched_util.h"
 #include "../transforms/xf_util.h"
 
 static ft_loc noloc;
@@ -195,42 +196,24 @@ static double cost_value(const ast_expr *e)
     }
 }
 
-/* Whether statement x is s or under it. */
-static int contains(const ast_stmt *s, const ast_stmt *x)
-{
-    if (!s)
-        return 0;
-    if (s == x)
-        return 1;
-    switch (s->kind) {
-    case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n; i++)
-            if (contains(s->u.seq.stmts[i], x))
-                return 1;
-        return 0;
-    case AST_VARDEF: return contains(s->u.def.body, x);
-    case AST_FOR: return contains(s->u.loop.body, x);
-    case AST_IF: return contains(s->u.branch.then, x) || contains(s->u.branch.other, x);
-    default: return 0;
-    }
-}
-
 /* A tensor declared outside l's scope that l's replay reads and that a
  * Store in l's scope overwrites (a WAR sink, restored only when the
  * backward pass reaches that Store), or NULL; the replay writes l and the
- * locals of l's scope it reads before reading them.  The replay runs on entry to l's scope in the backward pass,
- * where such a tensor still holds a later value: l must be saved. */
+ * locals of l's scope it reads before reading them.  The replay runs on
+ * entry to l's scope in the backward pass, where such a tensor still holds
+ * a later value: l must be saved. */
 static const char *overwritten_input(ad_grad *g, const ad_local *l)
 {
     if (!l->replay)
         return NULL;
-    ft_vec names = {0};
+    ft_vec names = {0}, anc = {0};
     xf_stmt_loaded(g->ctx, l->replay, &names);
     for (int i = 0; i < g->war_sinks.len; i++) {
         const ast_stmt *s = g->war_sinks.items[i];
         const char *var = s->u.store.var;
         if (xf_has_name(&names, var) && strcmp(var, l->def->u.def.name) &&
-            !xf_defines(l->def->u.def.body, var) && contains(l->def->u.def.body, s))
+            !xf_defines(l->def->u.def.body, var) &&
+            xf_ancestors(g->ctx, l->def->u.def.body, s, &anc))
             return var;
     }
     return NULL;
