@@ -141,6 +141,21 @@ typedef enum ast_par {
     AST_LIB,          /* as_lib: the nest is one BLAS gemm call (lib_gemm.h) */
 } ast_par;
 
+/* A software prefetch that a loop's iterations issue at the top of their
+ * body (auto_prefetch.c): the element `at` (an AST_LOAD naming the tensor
+ * and the element as a later iteration reaches it) and the `span` elements
+ * that follow it (NULL: that one element), for writing when write is set,
+ * issued only when the tensor holds at least min_bytes (a smaller one
+ * stays in the caches anyway).  A hint: the C backend emits it only where
+ * every index of `at` and of the loads inside them is in range, and never
+ * reports an error for it; the CUDA backend ignores it. */
+typedef struct ast_prefetch {
+    ast_expr *at;
+    ast_expr *span;
+    int write;
+    int64_t min_bytes;
+} ast_prefetch;
+
 typedef enum ast_stmt_kind {
     AST_SEQ,       /* u.seq */
     AST_VARDEF,    /* u.def: a local tensor and the statements it lives over */
@@ -167,6 +182,7 @@ struct ast_stmt {
         struct {
             const char *iter; ast_expr *begin, *end, *step; ast_par par;
             ast_stmt *body;
+            int npf; ast_prefetch *pf;   /* prefetches (auto_prefetch.c) */
         } loop;
         struct { ast_expr *cond; ast_stmt *then, *other; } branch;
         struct { const char *var; int n; ast_expr **idx; ast_expr *value; } store;

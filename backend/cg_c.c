@@ -889,6 +889,103 @@ static int cg_is_invariant_leaf(const ast_expr *e)
     return e->kind == AST_INT || e->kind == AST_VAR;
 }
 
+static void cg_pf_guards(cg_emitter *em, const ast_expr *e, ft_vec *conds);
+
+/* Add to conds that every index of var[idx] is in range, the loads inside
+ * an index first (a `&&` chain evaluates a load only once its own indices
+ * passed). */
+static void cg_pf_access_guards(cg_emitter *em, const char *var, int n, ast_expr **idx,
+                                ft_loc loc, ft_vec *conds)
+{
+    cg_sym *sym = cg_lookup(em, var, loc);
+    if (!sym || sym->ndim != n)
+        return;
+    for (int k = 0; k < n; k++) {
+        cg_pf_guards(em, idx[k], conds);
+        const char *d = sym->dims[k];
+        char *end;
+        if (idx[k]->kind == AST_INT && idx[k]->u.ival >= 0 &&
+            idx[k]->u.ival < strtoll(d, &end, 10) && *end == '\0')
+            continue;   /* a constant index within a constant dimension */
+        cg_sub sub;
+        cg_sub_begin(em, &sub);
+        cg_index_expr(em, idx[k], 1);
+        char *x = cg_sub_end(em, &sub);
+        ft_vec_push(em->ctx, conds, ft_fmt(em->ctx, cg_is_simple(d) ? "(uint64_t)%s < "
+                    "(uint64_t)%s" : "(uint64_t)%s < (uint64_t)(%s)", x, d));
+        free(x);
+    }
+}
+
+/* Add to conds the range conditions of every load inside e. */
+static void cg_pf_guards(cg_emitter *em, const ast_expr *e, ft_vec *conds)
+{
+    switch (e->kind) {
+    case AST_LOAD:
+        cg_pf_access_guards(em, e->u.load.var, e->u.load.n, e->u.load.idx, e->loc, conds);
+        break;
+    case AST_BINARY:
+        cg_pf_guards(em, e->u.bin.a, conds);
+        cg_pf_guards(em, e->u.bin.b, conds);
+        break;
+    case AST_UNARY: cg_pf_guards(em, e->u.un.a, conds); break;
+    case AST_CAST: cg_pf_guards(em, e->u.cast.a, conds); break;
+    case AST_CALL:
+        for (int i = 0; i < e->u.call.n; i++)
+            cg_pf_guards(em, e->u.call.args[i], conds);
+        break;
+    case AST_IFEXPR:
+        cg_pf_guards(em, e->u.ife.cond, conds);
+        cg_pf_guards(em, e->u.ife.then, conds);
+        cg_pf_guards(em, e->u.ife.other, conds);
+        break;
+    default: break;
+    }
+}
+
+/* A prefetch hint of auto_prefetch.c at the top of a loop body: the cache
+ * lines of the element p->at and of the p->span elements from it (at most
+ * 512 bytes), only when the tensor holds at least p->min_bytes and every
+ * index involved is in range (an iteration ahead may not exist: it is
+ * skipped, never an error).  The addresses
+ * past the element are computed as integers: they may leave the tensor. */
+static void cg_prefetch(cg_emitter *em, const ast_prefetch *p)
+{
+    const ast_expr *at = p->at;
+    ft_vec conds = {0};
+    cg_sym *sym = cg_lookup(em, at->u.load.var, at->loc);
+    if (!sym)
+        return;
+    const char *bytes = ft_fmt(em->ctx, "%" PRId64, cg_dtype_size(at->dtype));
+    for (int k = 0; k < sym->ndim; k++)
+        bytes = ft_fmt(em->ctx, cg_is_simple(sym->dims[k]) ? "%s * %s" : "%s * (%s)", bytes,
+                       sym->dims[k]);
+    ft_vec_push(em->ctx, &conds, ft_fmt(em->ctx, "%s >= %" PRId64, bytes, p->min_bytes));
+    cg_pf_access_guards(em, at->u.load.var, at->u.load.n, at->u.load.idx, at->loc, &conds);
+    cg_ind(em);
+    fputs("if (", em->out);
+    for (int i = 0; i < conds.len; i++)
+        fprintf(em->out, "%s%s", i ? " && " : "", (const char *)conds.items[i]);
+    fputs(") {\n", em->out);
+    em->indent++;
+    const char *lv = cg_lvalue_str(em, at->u.load.var, at->u.load.n, at->u.load.idx, at->loc);
+    if (!p->span) {
+        cg_line(em, "__builtin_prefetch(&%s, %d, 3);", lv, p->write);
+    } else {
+        int id = em->next_id++;
+        cg_line(em, "const uintptr_t ft__pf%d = (uintptr_t)&%s;", id, lv);
+        cg_line(em, "const int64_t ft__pb%d = %s * %" PRId64 ";", id,
+                cg_expr_str(em, p->span, 1), cg_dtype_size(at->dtype));
+        cg_line(em, "const uintptr_t ft__pe%d = ft__pf%d + (uintptr_t)(ft__pb%d < 0 ? 0 : "
+                "ft__pb%d < 512 ? ft__pb%d : 512);", id, id, id, id, id);
+        cg_line(em, "for (uintptr_t ft__pq%d = ft__pf%d & ~(uintptr_t)63; ft__pq%d < ft__pe%d; "
+                "ft__pq%d += 64)", id, id, id, id, id);
+        cg_line(em, "    __builtin_prefetch((const void *)ft__pq%d, %d, 3);", id, p->write);
+    }
+    em->indent--;
+    cg_line(em, "}");
+}
+
 /* Emit a loop body, as a region when the loop is parallel (its heap
  * buffers go to hoisted); returns whether it can fail. */
 static int cg_loop_body(cg_emitter *em, const ast_stmt *s, const char *iter_def,
@@ -898,6 +995,8 @@ static int cg_loop_body(cg_emitter *em, const ast_stmt *s, const char *iter_def,
     em->indent++;
     if (iter_def)
         cg_line(em, "%s", iter_def);
+    for (int i = 0; i < s->u.loop.npf; i++)
+        cg_prefetch(em, &s->u.loop.pf[i]);
     int can_fail = par ? cg_region_body(em, s->u.loop.body, 1, NULL, hoisted) : 0;
     if (!par)
         cg_stmt(em, s->u.loop.body);

@@ -137,6 +137,18 @@ static ast_expr **clone_list(ft_ctx *ctx, int n, ast_expr **es)
     return out;
 }
 
+/* A deep copy of a loop's n prefetches (NULL when it has none). */
+static ast_prefetch *clone_prefetches(ft_ctx *ctx, int n, const ast_prefetch *pf)
+{
+    if (n == 0)
+        return NULL;
+    ast_prefetch *out = ft_alloc(ctx, sizeof *out * (size_t)n);
+    for (int i = 0; i < n; i++)
+        out[i] = (ast_prefetch){xf_clone_expr(ctx, pf[i].at), xf_clone_expr(ctx, pf[i].span),
+                                pf[i].write, pf[i].min_bytes};
+    return out;
+}
+
 ast_stmt *xf_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int keep_ids)
 {
     if (!s)
@@ -162,6 +174,7 @@ ast_stmt *xf_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int keep_ids)
         c->u.loop.end = xf_clone_expr(ctx, s->u.loop.end);
         c->u.loop.step = xf_clone_expr(ctx, s->u.loop.step);
         c->u.loop.body = xf_clone_stmt(ctx, s->u.loop.body, keep_ids);
+        c->u.loop.pf = clone_prefetches(ctx, s->u.loop.npf, s->u.loop.pf);
         break;
     case AST_IF:
         c->u.branch.cond = xf_clone_expr(ctx, s->u.branch.cond);

@@ -76,7 +76,7 @@ int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int
     if (f < 0) return FT_ERR_SIZE;
     int ft__err = FT_OK;
     void *ft__h2 = NULL; size_t ft__h2_n = 0;
-    void *ft__h9 = NULL; size_t ft__h9_n = 0;
+    void *ft__h10 = NULL; size_t ft__h10_n = 0;
     /* Li: */
     int64_t ft__pn2 = 1;
     ft__pn2 *= (n) > 0 ? (n) : 0;
@@ -95,66 +95,76 @@ int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int
             {
                 const int64_t ft__e4 = ptr[i + 1];
                 for (int64_t k = ptr[i]; k < ft__e4; k++) {
+                    if (4 * n * f >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n && (uint64_t)0 < (uint64_t)f) {
+                        const uintptr_t ft__pf5 = (uintptr_t)&ft__pv2[(int64_t)idx[k + 16] * f + 0];
+                        const int64_t ft__pb5 = f * 4;
+                        const uintptr_t ft__pe5 = ft__pf5 + (uintptr_t)(ft__pb5 < 0 ? 0 : ft__pb5 < 512 ? ft__pb5 : 512);
+                        for (uintptr_t ft__pq5 = ft__pf5 & ~(uintptr_t)63; ft__pq5 < ft__pe5; ft__pq5 += 64)
+                            __builtin_prefetch((const void *)ft__pq5, 1, 3);
+                    }
                     own[i] += w[k];
                     /* L_j: */
-                    const int32_t ft__ix6 = 0 < f ? idx[k] : 0;
+                    const int32_t ft__ix7 = 0 < f ? idx[k] : 0;
                     if (0 < f) {
-                        if ((uint64_t)ft__ix6 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
+                        if ((uint64_t)ft__ix7 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
                     }
                     #pragma omp simd
                     for (int64_t j = 0; j < f; j++) {
-                        ft__pv2[(int64_t)ft__ix6 * f + j] += w[k] * g[i * f + j];
+                        ft__pv2[(int64_t)ft__ix7 * f + j] += w[k] * g[i * f + j];
                     }
                 }
             }
 ft__end3:;
         }
-        const int64_t ft__pt7 = ft__team() - 1;
-        if (ft__pt7 > 0) {
+        const int64_t ft__pt8 = ft__team() - 1;
+        if (ft__pt8 > 0) {
             #pragma omp for
-            for (int64_t ft__pe7 = 0; ft__pe7 < ft__pn2; ft__pe7++) {
-                float ft__ps7 = 0;
-                for (int64_t ft__pk7 = 0; ft__pk7 < ft__pt7; ft__pk7++)
-                    ft__ps7 += ((const float *)ft__h2)[ft__pk7 * ft__pn2 + ft__pe7];
-                d[ft__pe7] += ft__ps7;
+            for (int64_t ft__pe8 = 0; ft__pe8 < ft__pn2; ft__pe8++) {
+                float ft__ps8 = 0;
+                for (int64_t ft__pk8 = 0; ft__pk8 < ft__pt8; ft__pk8++)
+                    ft__ps8 += ((const float *)ft__h2)[ft__pk8 * ft__pn2 + ft__pe8];
+                d[ft__pe8] += ft__ps8;
             }
         }
     }
     if (ft__err) goto ft__end0;
     /* Lj: */
-    int64_t ft__pn9 = 1;
-    ft__pn9 *= (n) > 0 ? (n) : 0;
-    if (!ft__grow(&ft__h9, &ft__h9_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn9}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
+    int64_t ft__pn10 = 1;
+    ft__pn10 *= (n) > 0 ? (n) : 0;
+    if (!ft__grow(&ft__h10, &ft__h10_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn10}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
     #pragma omp parallel
     {
-        float *ft__pv9 = e;
+        float *ft__pv10 = e;
         if (ft__thread() > 0) {
-            ft__pv9 = (float *)ft__h9 + (ft__thread() - 1) * ft__pn9;
-            memset(ft__pv9, 0, sizeof(float) * (size_t)ft__pn9);
+            ft__pv10 = (float *)ft__h10 + (ft__thread() - 1) * ft__pn10;
+            memset(ft__pv10, 0, sizeof(float) * (size_t)ft__pn10);
         }
         #pragma omp for
         for (int64_t j = 0; j < f; j++) {
             for (int64_t k = 0; k < nnz; k++) {
-                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end10; }
-                ft__pv9[(int64_t)idx[k]] += w[k] * g[0 * f + j];
+                if (4 * n >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n) {
+                    __builtin_prefetch(&ft__pv10[(int64_t)idx[k + 16]], 1, 3);
+                }
+                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end11; }
+                ft__pv10[(int64_t)idx[k]] += w[k] * g[0 * f + j];
             }
-ft__end10:;
+ft__end11:;
         }
-        const int64_t ft__pt12 = ft__team() - 1;
-        if (ft__pt12 > 0) {
+        const int64_t ft__pt13 = ft__team() - 1;
+        if (ft__pt13 > 0) {
             #pragma omp for
-            for (int64_t ft__pe12 = 0; ft__pe12 < ft__pn9; ft__pe12++) {
-                float ft__ps12 = 0;
-                for (int64_t ft__pk12 = 0; ft__pk12 < ft__pt12; ft__pk12++)
-                    ft__ps12 += ((const float *)ft__h9)[ft__pk12 * ft__pn9 + ft__pe12];
-                e[ft__pe12] += ft__ps12;
+            for (int64_t ft__pe13 = 0; ft__pe13 < ft__pn10; ft__pe13++) {
+                float ft__ps13 = 0;
+                for (int64_t ft__pk13 = 0; ft__pk13 < ft__pt13; ft__pk13++)
+                    ft__ps13 += ((const float *)ft__h10)[ft__pk13 * ft__pn10 + ft__pe13];
+                e[ft__pe13] += ft__ps13;
             }
         }
     }
     if (ft__err) goto ft__end0;
 ft__end0:;
     free(ft__h2);
-    free(ft__h9);
+    free(ft__h10);
     return ft__err;
 }
 
@@ -223,24 +233,31 @@ int csr_scale(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32
         #pragma omp for schedule(dynamic, 64)
         for (int64_t i = 0; i < n; i++) {
             {
-                const int64_t ft__e16 = ptr[i + 1];
-                for (int64_t k = ptr[i]; k < ft__e16; k++) {
+                const int64_t ft__e17 = ptr[i + 1];
+                for (int64_t k = ptr[i]; k < ft__e17; k++) {
+                    if (4 * n * f >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n && (uint64_t)0 < (uint64_t)f) {
+                        const uintptr_t ft__pf18 = (uintptr_t)&d[(int64_t)idx[k + 16] * f + 0];
+                        const int64_t ft__pb18 = f * 4;
+                        const uintptr_t ft__pe18 = ft__pf18 + (uintptr_t)(ft__pb18 < 0 ? 0 : ft__pb18 < 512 ? ft__pb18 : 512);
+                        for (uintptr_t ft__pq18 = ft__pf18 & ~(uintptr_t)63; ft__pq18 < ft__pe18; ft__pq18 += 64)
+                            __builtin_prefetch((const void *)ft__pq18, 1, 3);
+                    }
                     /* L_j: */
-                    const int32_t ft__ix18 = 0 < f ? idx[k] : 0;
+                    const int32_t ft__ix20 = 0 < f ? idx[k] : 0;
                     if (0 < f) {
-                        if ((uint64_t)ft__ix18 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end15; }
+                        if ((uint64_t)ft__ix20 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end16; }
                     }
                     /* vectorize: no `omp simd`, the body has atomic updates */
                     for (int64_t j = 0; j < f; j++) {
                         #pragma omp atomic
-                        d[(int64_t)ft__ix18 * f + j] *= w[k];
+                        d[(int64_t)ft__ix20 * f + j] *= w[k];
                     }
                 }
             }
-ft__end15:;
+ft__end16:;
         }
     }
-    if (ft__err) goto ft__end13;
+    if (ft__err) goto ft__end14;
     /* Lm: */
     for (int64_t j = 0; j < f; j++) {
         /* L_k: */
@@ -248,14 +265,14 @@ ft__end15:;
         {
             #pragma omp for
             for (int64_t k = 0; k < nnz; k++) {
-                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end21; }
+                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end23; }
                 ft__atomic_max_f32(&m[(int64_t)idx[k]], w[k] * g[j]);
-ft__end21:;
+ft__end23:;
             }
         }
-        if (ft__err) goto ft__end13;
+        if (ft__err) goto ft__end14;
     }
-ft__end13:;
+ft__end14:;
     return ft__err;
 }
 

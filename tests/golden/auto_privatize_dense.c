@@ -171,6 +171,9 @@ int backwards(int64_t np, int64_t nf, const int32_t *faces, const float *x, floa
                 float keep = 0;
                 keep = 1.0f;
                 for (int64_t f = nf - 1; f > (-1); f += (-1)) {
+                    if (4 * nf >= 65536 && (uint64_t)(f + (-16)) < (uint64_t)nf && (uint64_t)(int64_t)faces[f + (-16)] < (uint64_t)nf) {
+                        __builtin_prefetch(&ft__pv10[(int64_t)faces[f + (-16)]], 1, 3);
+                    }
                     if ((uint64_t)faces[f] >= (uint64_t)nf) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end11; }
                     ft__pv10[(int64_t)faces[f]] += keep * x[p * nf + f];
                     keep *= x[p * nf + f];

@@ -647,6 +647,54 @@ for t in [1, 2]:
         case(f"cse[{n}x{deg}]/t{t}", cse, n, deg, t)
 
 
+# tests/numeric/progs/prefetch.ft (auto_prefetch: rows at idx[k + 16]
+# prefetched): sizes below and above the 64 KiB from which they are
+# issued; the edges of gather followed by `pad` entries that no row uses,
+# out of range (negative, n, huge): a prefetch 16 edges ahead reads them,
+# skips them, and the call still succeeds
+
+def prefetch_gather(n, f, avg_deg, pad, threads):
+    g = np.random.default_rng(n * 13 + f + pad)
+    deg = g.integers(0, 2 * avg_deg + 1, n)
+    ptr = np.concatenate([[0], np.cumsum(deg)]).astype(i32)
+    used = int(ptr[-1])
+    idx = np.concatenate([g.integers(0, n, used),
+                          np.resize([-1, n, 2**31 - 1, -2**31], pad)]).astype(i32)
+    x = g.uniform(-1, 1, (n, f)).astype(f32)
+    c = g.uniform(-1, 1, n).astype(f32)
+    d = g.uniform(-1, 1, (n, f)).astype(f32)
+    row = np.repeat(np.arange(n), deg)
+    e = idx[:used]
+    xd, cd = x.astype(f64), c.astype(f64)
+    ref_y = np.zeros((n, f))
+    np.add.at(ref_y, row, cd[e, None] * xd[e])
+    ref_d = d.astype(f64)
+    np.add.at(ref_d, e, xd[row])
+    outs = ftc_run(prog("prefetch.ft"), "gather", {"n": n, "nnz": len(idx), "f": f},
+                   {"ptr": ptr, "idx": idx, "x": x, "c": c, "d": d}, threads)
+    close(outs, "y", ref_y, f32)
+    close(outs, "d", ref_d, f32)
+
+
+def prefetch_backwards(n, nnz, threads):
+    g = np.random.default_rng(n * 3 + nnz)
+    idx = g.integers(0, n, nnz).astype(i32)
+    x = g.uniform(-1, 1, n).astype(f32)
+    s = 0.0
+    for k in range(nnz - 1, -1, -1):
+        s = s * 0.5 + float(x[idx[k]])
+    outs = ftc_run(prog("prefetch.ft"), "backwards", {"n": n, "nnz": nnz},
+                   {"idx": idx, "x": x}, threads)
+    close(outs, "s", np.array([s]), f32)
+
+
+for t in [1, 2]:
+    for n, f, deg, pad in ((1, 1, 0, 0), (7, 3, 2, 5), (300, 5, 6, 20), (20000, 8, 5, 40)):
+        case(f"prefetch_gather[{n}x{f}x{deg}+{pad}]/t{t}", prefetch_gather, n, f, deg, pad, t)
+    for n, nnz in ((1, 0), (5, 20), (20000, 3000)):
+        case(f"prefetch_backwards[{n}x{nnz}]/t{t}", prefetch_backwards, n, nnz, t)
+
+
 # tests/numeric/progs/schedules.ft (schedule primitives)
 
 def sched_fused(n, m, threads):

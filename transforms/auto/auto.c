@@ -12,8 +12,9 @@
  * added), a `+=` into zeros made a store after auto_jam (it needs jam's
  * flushes), unrolling (only the innermost short loops the others left
  * alone), fusion again, of the vectorized loops that unrolling left side
- * by side, and repeated costly subexpressions last (their 0-D locals concern
- * no other pass).
+ * by side, repeated costly subexpressions (their 0-D locals concern
+ * no other pass), and prefetches last (hints on the loops as they will be
+ * emitted).
  */
 #include "auto.h"
 
@@ -48,7 +49,8 @@ static const auto_step passes[] = {
     {xf_auto_zero_init, "auto: zero_init"},
     {xf_auto_gpu_bind, "auto: gpu_bind"},     {xf_auto_mem_type, "auto: mem_type"},
     {xf_auto_unroll, "auto: unroll"},         {xf_auto_fuse_late, "auto: fuse_late"},
-    {xf_auto_cse, "auto: cse"},               {NULL, NULL}};
+    {xf_auto_cse, "auto: cse"},               {xf_auto_prefetch, "auto: prefetch"},
+    {NULL, NULL}};
 
 void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
 {

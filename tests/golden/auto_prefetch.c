@@ -1,0 +1,359 @@
+
+/* Bytes of a local tensor: negative dims count as 0; SIZE_MAX on overflow. */
+static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
+{
+    size_t r = elem;
+    for (int k = 0; k < n; k++) {
+        size_t d = dims[k] < 0 ? 0 : (size_t)dims[k];
+        if (__builtin_mul_overflow(r, d, &r)) return SIZE_MAX;
+    }
+    return r;
+}
+/* A heap buffer of n bytes (free() releases it); one of 4 MiB or more
+ * is 2 MiB-aligned, whole 2 MiB pages, and asks for huge pages (fewer
+ * page faults and TLB misses). */
+#ifdef __linux__
+int posix_memalign(void **, size_t, size_t);
+int madvise(void *, size_t, int);
+#endif
+static inline void *ft__alloc(size_t n)
+{
+#ifdef __linux__
+    const size_t huge = (size_t)2 << 20;
+    if (n >= 2 * huge && n <= SIZE_MAX - huge) {
+        const size_t r = (n + huge - 1) & ~(huge - 1);
+        void *q = NULL;
+        if (posix_memalign(&q, huge, r) != 0) return NULL;
+        madvise(q, r, 14 /* MADV_HUGEPAGE */);
+        return q;
+    }
+#endif
+    return malloc(n ? n : 1);
+}
+/* Make a region's heap buffer (*cap bytes) hold n bytes: replaced only
+ * to grow (a loop's iterations reuse it; a new instance of the region
+ * starts with undefined contents, so nothing is copied); on failure *p
+ * is NULL. */
+static inline void *ft__grow(void **p, size_t *cap, size_t n)
+{
+    if (*p && n <= *cap) return *p;
+    free(*p);
+    *p = ft__alloc(n);
+    *cap = *p ? n : 0;
+    return *p;
+}
+/* The most threads a parallel region gets, this thread's number and
+ * its team's size (1, 0, 1 without OpenMP). */
+#ifdef _OPENMP
+int omp_get_max_threads(void);
+int omp_get_thread_num(void);
+int omp_get_num_threads(void);
+static inline int64_t ft__max_threads(void) { return omp_get_max_threads(); }
+static inline int64_t ft__thread(void) { return omp_get_thread_num(); }
+static inline int64_t ft__team(void) { return omp_get_num_threads(); }
+#else
+static inline int64_t ft__max_threads(void) { return 1; }
+static inline int64_t ft__thread(void) { return 0; }
+static inline int64_t ft__team(void) { return 1; }
+#endif
+
+int gather(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32_t *idx, const float *x, const float *c, float *y, float *d)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (nnz < 0) return FT_ERR_SIZE;
+    if (f < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    void *ft__h2 = NULL; size_t ft__h2_n = 0;
+    int64_t ft__pn2 = 1;
+    ft__pn2 *= (n) > 0 ? (n) : 0;
+    ft__pn2 *= (f) > 0 ? (f) : 0;
+    if (!ft__grow(&ft__h2, &ft__h2_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn2}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
+    #pragma omp parallel
+    {
+        float *ft__pv2 = d;
+        if (ft__thread() > 0) {
+            ft__pv2 = (float *)ft__h2 + (ft__thread() - 1) * ft__pn2;
+            memset(ft__pv2, 0, sizeof(float) * (size_t)ft__pn2);
+        }
+        #pragma omp for schedule(dynamic, 64)
+        for (int64_t i = 0; i < n; i++) {
+            /* L_j: */
+            #pragma omp simd
+            for (int64_t j = 0; j < f; j++) {
+                y[i * f + j] = 0.0f;
+            }
+            /* Lk: */
+            {
+                const int64_t ft__e5 = ptr[i + 1];
+                for (int64_t k = ptr[i]; k < ft__e5; k++) {
+                    if (4 * n >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n) {
+                        __builtin_prefetch(&c[(int64_t)idx[k + 16]], 0, 3);
+                    }
+                    if (4 * n * f >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n && (uint64_t)0 < (uint64_t)f) {
+                        const uintptr_t ft__pf6 = (uintptr_t)&x[(int64_t)idx[k + 16] * f + 0];
+                        const int64_t ft__pb6 = f * 4;
+                        const uintptr_t ft__pe6 = ft__pf6 + (uintptr_t)(ft__pb6 < 0 ? 0 : ft__pb6 < 512 ? ft__pb6 : 512);
+                        for (uintptr_t ft__pq6 = ft__pf6 & ~(uintptr_t)63; ft__pq6 < ft__pe6; ft__pq6 += 64)
+                            __builtin_prefetch((const void *)ft__pq6, 0, 3);
+                    }
+                    if (4 * n * f >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n && (uint64_t)0 < (uint64_t)f) {
+                        const uintptr_t ft__pf7 = (uintptr_t)&ft__pv2[(int64_t)idx[k + 16] * f + 0];
+                        const int64_t ft__pb7 = f * 4;
+                        const uintptr_t ft__pe7 = ft__pf7 + (uintptr_t)(ft__pb7 < 0 ? 0 : ft__pb7 < 512 ? ft__pb7 : 512);
+                        for (uintptr_t ft__pq7 = ft__pf7 & ~(uintptr_t)63; ft__pq7 < ft__pe7; ft__pq7 += 64)
+                            __builtin_prefetch((const void *)ft__pq7, 1, 3);
+                    }
+                    /* L_j_1: */
+                    const int32_t ft__ix9 = 0 < f ? idx[k] : 0;
+                    if (0 < f) {
+                        if ((uint64_t)ft__ix9 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
+                    }
+                    #pragma omp simd
+                    for (int64_t j = 0; j < f; j++) {
+                        y[i * f + j] += c[(int64_t)ft__ix9] * x[(int64_t)ft__ix9 * f + j];
+                        ft__pv2[(int64_t)ft__ix9 * f + j] += x[i * f + j];
+                    }
+                }
+            }
+ft__end3:;
+        }
+        const int64_t ft__pt10 = ft__team() - 1;
+        if (ft__pt10 > 0) {
+            #pragma omp for
+            for (int64_t ft__pe10 = 0; ft__pe10 < ft__pn2; ft__pe10++) {
+                float ft__ps10 = 0;
+                for (int64_t ft__pk10 = 0; ft__pk10 < ft__pt10; ft__pk10++)
+                    ft__ps10 += ((const float *)ft__h2)[ft__pk10 * ft__pn2 + ft__pe10];
+                d[ft__pe10] += ft__ps10;
+            }
+        }
+    }
+    if (ft__err) goto ft__end0;
+ft__end0:;
+    free(ft__h2);
+    return ft__err;
+}
+
+static int ft__call_gather(void *const *ft__args)
+{
+    return gather(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        *(const int64_t *)ft__args[2],
+        (const int32_t *)ft__args[3],
+        (const int32_t *)ft__args[4],
+        (const float *)ft__args[5],
+        (const float *)ft__args[6],
+        (float *)ft__args[7],
+        (float *)ft__args[8]);
+}
+
+static void ft__shapes_gather(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t n = ft__sizes[0];
+    (void)n;
+    const int64_t nnz = ft__sizes[1];
+    (void)nnz;
+    const int64_t f = ft__sizes[2];
+    (void)f;
+    ft__dims[0] = n + 1;
+    ft__dims[1] = nnz;
+    ft__dims[2] = n;
+    ft__dims[3] = f;
+    ft__dims[4] = n;
+    ft__dims[5] = n;
+    ft__dims[6] = f;
+    ft__dims[7] = n;
+    ft__dims[8] = f;
+}
+
+static const char *const ft__shape_gather_3[] = {"n + 1"};
+static const char *const ft__shape_gather_4[] = {"nnz"};
+static const char *const ft__shape_gather_5[] = {"n", "f"};
+static const char *const ft__shape_gather_6[] = {"n"};
+static const char *const ft__shape_gather_7[] = {"n", "f"};
+static const char *const ft__shape_gather_8[] = {"n", "f"};
+static const ft_param_desc ft__params_gather[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"f", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"ptr", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_gather_3},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_gather_4},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_gather_5},
+    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_gather_6},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_gather_7},
+    {"d", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_gather_8},
+};
+
+int backwards(int64_t n, int64_t nnz, const int32_t *idx, const float *x, float *s)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (nnz < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    s[0] = 0.0f;
+    /* Lb: */
+    for (int64_t k = nnz - 1; k > (-1); k += (-1)) {
+        if (4 * n >= 65536 && (uint64_t)(k + (-16)) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + (-16)] < (uint64_t)n) {
+            __builtin_prefetch(&x[(int64_t)idx[k + (-16)]], 0, 3);
+        }
+        if ((uint64_t)idx[k] >= (uint64_t)n) { ft__err = FT_ERR_INDEX; goto ft__end11; }
+        s[0] = (s[0] * 0.5f) + x[(int64_t)idx[k]];
+    }
+ft__end11:;
+    return ft__err;
+}
+
+static int ft__call_backwards(void *const *ft__args)
+{
+    return backwards(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const int32_t *)ft__args[2],
+        (const float *)ft__args[3],
+        (float *)ft__args[4]);
+}
+
+static void ft__shapes_backwards(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t n = ft__sizes[0];
+    (void)n;
+    const int64_t nnz = ft__sizes[1];
+    (void)nnz;
+    ft__dims[0] = nnz;
+    ft__dims[1] = n;
+    ft__dims[2] = 1;
+}
+
+static const char *const ft__shape_backwards_2[] = {"nnz"};
+static const char *const ft__shape_backwards_3[] = {"n"};
+static const char *const ft__shape_backwards_4[] = {"1"};
+static const ft_param_desc ft__params_backwards[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_backwards_2},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_backwards_3},
+    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_backwards_4},
+};
+
+int ten(int64_t n, const int32_t *adj, const float *x, float *s)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    #pragma omp parallel
+    {
+        #pragma omp for
+        for (int64_t i = 0; i < n; i++) {
+            s[i] = 0.0f;
+            for (int64_t j = 0; j < 10; j++) {
+                if ((uint64_t)adj[i * 10 + j] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end15; }
+                s[i] = (s[i] * 0.5f) + x[(int64_t)adj[i * 10 + j]];
+            }
+ft__end15:;
+        }
+    }
+    if (ft__err) goto ft__end13;
+ft__end13:;
+    return ft__err;
+}
+
+static int ft__call_ten(void *const *ft__args)
+{
+    return ten(*(const int64_t *)ft__args[0],
+        (const int32_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (float *)ft__args[3]);
+}
+
+static void ft__shapes_ten(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t n = ft__sizes[0];
+    (void)n;
+    ft__dims[0] = n;
+    ft__dims[1] = 10;
+    ft__dims[2] = n;
+    ft__dims[3] = n;
+}
+
+static const char *const ft__shape_ten_1[] = {"n", "10"};
+static const char *const ft__shape_ten_2[] = {"n"};
+static const char *const ft__shape_ten_3[] = {"n"};
+static const ft_param_desc ft__params_ten[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_ten_1},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_ten_2},
+    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_ten_3},
+};
+
+int local(int64_t n, int64_t m, const int32_t *idx, const float *x, float *s)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (m < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    /* Lo: */
+    #pragma omp parallel
+    {
+        #pragma omp for
+        for (int64_t i = 0; i < n; i++) {
+            s[i] = 0.0f;
+            /* Lt: */
+            for (int64_t j = 0; j < m; j++) {
+                if (4 * n >= 65536 && (uint64_t)0 < (uint64_t)n && (uint64_t)(j + 16) < (uint64_t)m && (uint64_t)(int64_t)idx[0 * m + (j + 16)] < (uint64_t)n) {
+                    __builtin_prefetch(&x[(int64_t)idx[0 * m + (j + 16)]], 0, 3);
+                }
+                {
+                    int32_t t[1];
+                    t[0] = idx[i * m + j];
+                    if ((uint64_t)t[0] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end19; }
+                    if ((uint64_t)idx[0 * m + j] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end19; }
+                    s[i] = ((s[i] * 0.5f) + x[(int64_t)t[0]]) + x[(int64_t)idx[0 * m + j]];
+                }
+            }
+ft__end19:;
+        }
+    }
+    if (ft__err) goto ft__end17;
+ft__end17:;
+    return ft__err;
+}
+
+static int ft__call_local(void *const *ft__args)
+{
+    return local(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const int32_t *)ft__args[2],
+        (const float *)ft__args[3],
+        (float *)ft__args[4]);
+}
+
+static void ft__shapes_local(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t n = ft__sizes[0];
+    (void)n;
+    const int64_t m = ft__sizes[1];
+    (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = n;
+}
+
+static const char *const ft__shape_local_2[] = {"n", "m"};
+static const char *const ft__shape_local_3[] = {"n"};
+static const char *const ft__shape_local_4[] = {"n"};
+static const ft_param_desc ft__params_local[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_local_2},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_local_3},
+    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_local_4},
+};
+
+static const ft_func_desc ft__funcs[] = {
+    {"gather", 9, ft__params_gather, ft__call_gather, ft__shapes_gather},
+    {"backwards", 5, ft__params_backwards, ft__call_backwards, ft__shapes_backwards},
+    {"ten", 4, ft__params_ten, ft__call_ten, ft__shapes_ten},
+    {"local", 5, ft__params_local, ft__call_local, ft__shapes_local},
+};
+
+__attribute__((visibility("default")))
+const ft_module_desc ft_module = {
+    FT_ABI_VERSION, 4, ft__funcs
+};
