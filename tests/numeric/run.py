@@ -695,6 +695,36 @@ for t in [1, 2]:
         case(f"prefetch_backwards[{n}x{nnz}]/t{t}", prefetch_backwards, n, nnz, t)
 
 
+# tests/numeric/progs/promote.ft (auto_promote: s[i]'s updates summed in a
+# scalar, added once per node; nodes without edges add nothing)
+
+def promote(n, avg_deg, threads):
+    g = np.random.default_rng(n * 11 + avg_deg)
+    deg = g.integers(0, 2 * avg_deg + 1, n)
+    ptr = np.concatenate([[0], np.cumsum(deg)]).astype(i32)
+    nnz = int(ptr[-1])
+    idx = g.integers(0, n, nnz).astype(i32)
+    w = g.uniform(-1, 1, nnz).astype(f32)
+    wd = w.astype(f64)
+    row = np.repeat(np.arange(n), deg)
+    ref_s = np.bincount(row, 3 * wd + wd * wd + 1, minlength=n)
+    ref_v = np.zeros(n)
+    for i in range(n):
+        for k in range(ptr[i], ptr[i + 1]):
+            ref_v[i] = max(ref_v[i] + wd[k], wd[k])
+    outs = ftc_run(prog("promote.ft"), "edges", {"n": n, "nnz": nnz},
+                   {"ptr": ptr, "idx": idx, "w": w}, threads)
+    close(outs, "s", ref_s, f32)
+    close(outs, "t", np.bincount(idx, wd, minlength=n), f32)
+    exact(outs, "u", (3.0 ** deg).astype(f32), f32)
+    close(outs, "v", ref_v, f32)
+
+
+for t in [1, 2]:
+    for n, deg in ((1, 0), (4, 2), (300, 5)):
+        case(f"promote[{n}x{deg}]/t{t}", promote, n, deg, t)
+
+
 # tests/numeric/progs/schedules.ft (schedule primitives)
 
 def sched_fused(n, m, threads):

@@ -10,7 +10,8 @@
  * brings a contiguous loop innermost would move a parallel loop inwards),
  * per-thread copies right after parallelization (they replace atomics it
  * added), a `+=` into zeros made a store after auto_jam (it needs jam's
- * flushes), unrolling (only the innermost short loops the others left
+ * flushes), register promotion of the elements left after those (it takes
+ * what they did not), unrolling (only the innermost short loops the others left
  * alone), fusion again, of the vectorized loops that unrolling left side
  * by side, repeated costly subexpressions (their 0-D locals concern
  * no other pass), and prefetches last (hints on the loops as they will be
@@ -46,7 +47,7 @@ static const auto_step passes[] = {
     {xf_auto_red_scalar, "auto: red_scalar"}, {xf_auto_vectorize, "auto: vectorize"},
     {xf_auto_parallelize, "auto: parallelize"}, {xf_auto_privatize, "auto: privatize"},
     {xf_auto_red_cache, "auto: red_cache"},   {xf_auto_jam, "auto: jam"},
-    {xf_auto_zero_init, "auto: zero_init"},
+    {xf_auto_zero_init, "auto: zero_init"},   {xf_auto_promote, "auto: promote"},
     {xf_auto_gpu_bind, "auto: gpu_bind"},     {xf_auto_mem_type, "auto: mem_type"},
     {xf_auto_unroll, "auto: unroll"},         {xf_auto_fuse_late, "auto: fuse_late"},
     {xf_auto_cse, "auto: cse"},               {xf_auto_prefetch, "auto: prefetch"},

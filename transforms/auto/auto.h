@@ -21,6 +21,8 @@
  *                      parallel loops on threadIdx.x
  *   auto_zero_init.c   `t[e] = 0` ...
  *                      `t[e] += v` as `t[e] = v` when nothing else touches t
+ *   auto_promote.c     an element that a loop's iteration only accumulates
+ *                      into, summed in a scalar (register promotion)
  *   auto_mem_type.c    small temporaries of bounded size on the stack
  *   auto_unroll.c      very short constant loops unrolled
  *   auto_fuse.c        again (auto_fuse_late): the neighbouring vectorized

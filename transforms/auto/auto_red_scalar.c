@@ -41,8 +41,7 @@ enum { SHORT_TRIPS = 4 };
 
 static const char *const PASS = "auto_red_scalar";
 
-/* The identity of reduction op in dtype t (the accumulator's start). */
-static ast_expr *identity(ft_ctx *ctx, ft_loc l, ast_reduce_op op, ft_dtype t)
+ast_expr *xf_auto_red_identity(ft_ctx *ctx, ft_loc l, ast_reduce_op op, ft_dtype t)
 {
     int fl = ft_dtype_is_float(t);
     switch (op) {
@@ -94,7 +93,7 @@ static void to_scalar(xf_auto *a, ast_stmt *l, ast_stmt *s, ft_dtype dt, ast_exp
     ast_stmt *loop = ft_alloc(ctx, sizeof *loop);
     *loop = *l;
     ast_expr *pos = ast_binary(ctx, loc, AST_GT, trips, ast_int(ctx, loc, 0));
-    ast_stmt *items[3] = {ast_store(ctx, loc, acc, 0, NULL, identity(ctx, loc, s->u.red.op, dt)),
+    ast_stmt *items[3] = {ast_store(ctx, loc, acc, 0, NULL, xf_auto_red_identity(ctx, loc, s->u.red.op, dt)),
                           loop, ast_if(ctx, loc, pos, flush, NULL)};
     ast_stmt *def = ast_vardef(ctx, loc, acc, dt, 0, NULL, FT_ACC_CACHE, FT_MT_CPU,
                                ast_seq(ctx, loc, 3, items));
