@@ -110,6 +110,7 @@ typedef struct cg_emitter {
     ft_vec ix_loads;         /* index loads read into scalars before the
                                 vectorized loops around (cg_facts.h) ... */
     ft_vec ix_names;         /* ... and the scalars' C names */
+    int fails;               /* failure exits emitted so far (cg_fail) */
 } cg_emitter;
 
 /* A substream: text emitted between cg_sub_begin and cg_sub_end is captured
@@ -622,6 +623,7 @@ static void cg_fail(cg_emitter *em, const char *code)
 {
     cg_region *r = em->region;
     r->label_used = 1;
+    em->fails++;
     if (r->parallel)
         fprintf(em->out, " { __atomic_store_n(&ft__err, %s, __ATOMIC_RELAXED); "
                 "goto ft__end%d; }\n", code, r->label);
@@ -1490,6 +1492,146 @@ static void cg_for_lanes(cg_emitter *em, const ast_stmt *s, const ft_vec *vars)
     cg_line(em, "}");
 }
 
+/* ------------------------------------------------- simd blocks */
+
+/* A vectorized loop without sums into locals is emitted by default as one
+ * `omp simd` loop, which gcc vectorizes with whole vectors (64 bytes on
+ * AVX-512), then one loop of half vectors, then a scalar epilogue for the
+ * last iterations.  Where the trip count is short and not a multiple of the
+ * vector (SubdivNet's backward at 13 in-features: a scatter of five
+ * read-modify-write updates of d_e rows per neighbour, 13 floats each), the
+ * scalar epilogue runs most of the iterations, one element at a time.  So
+ * such a loop is emitted in blocks of V lanes (32 bytes, as the lane sums
+ * above), the rest as one more block whose lanes past the end do nothing
+ * (the C compiler masks their loads and stores):
+ *
+ *     const int64_t ft__nN = trips, ft__mN = b + (ft__nN & ~(V - 1));
+ *     for (int64_t ft__jN = b; ft__jN < ft__mN; ft__jN += V) {
+ *         #pragma omp simd
+ *         for (int64_t ft__lN = 0; ft__lN < V; ft__lN++) {
+ *             const int64_t i = ft__jN + ft__lN;
+ *             body
+ *         }
+ *     }
+ *     if (ft__nN & (V - 1)) {
+ *         #pragma omp simd
+ *         for (int64_t ft__lN = 0; ft__lN < V; ft__lN++) {
+ *             const int64_t i = ft__mN + ft__lN;
+ *             if (i < e) { body }
+ *         }
+ *     }
+ *
+ * Taken for loops of step 1 whose end is not a literal (gcc handles a known
+ * trip count itself) and whose body is only stores and non-atomic
+ * reductions into tensor elements (no loop, VarDef, branch or 0-D target:
+ * the body is emitted twice, and a lane must be free to do nothing) that
+ * emit no check (a failing lane past the end would be a false error); the
+ * iterations run in the same order within each statement, as `omp simd`
+ * allows already. */
+
+/* Whether the body s of a vectorized loop takes the block form (above; its
+ * checks are looked at when it is emitted); *wide is set when an element
+ * it stores is 8 bytes. */
+static int cg_blocks_body_ok(cg_emitter *em, const ast_stmt *s, int *wide)
+{
+    if (s->kind == AST_SEQ) {
+        for (int i = 0; i < s->u.seq.n; i++)
+            if (!cg_blocks_body_ok(em, s->u.seq.stmts[i], wide))
+                return 0;
+        return 1;
+    }
+    const char *var;
+    if (s->kind == AST_STORE && s->u.store.n > 0)
+        var = s->u.store.var;
+    else if (s->kind == AST_REDUCE && s->u.red.n > 0 && s->u.red.atomic != AST_RED_ATOMIC)
+        var = s->u.red.var;
+    else
+        return 0;
+    cg_sym *sym = cg_lookup(em, var, s->loc);
+    if (!sym || sym->kind == CG_SYM_SCALAR)
+        return 0;
+    *wide |= sym->dtype == FT_F64 || sym->dtype == FT_I64;
+    return 1;
+}
+
+/* Emit one `omp simd` loop of vlanes lanes of loop s (id), iteration
+ * `from + lane`; masked: only the lanes before end e run the body.
+ * Returns the number of failure exits the body emitted. */
+static int cg_block_loop(cg_emitter *em, const ast_stmt *s, int id, int vlanes,
+                         const char *from, const char *e, int masked)
+{
+    const char *it = cg_cname(em, s->u.loop.iter);
+    int fails = em->fails, known = em->known.len;
+    cg_line(em, "#pragma omp simd");
+    cg_line(em, "for (int64_t ft__l%d = 0; ft__l%d < %d; ft__l%d++) {", id, id, vlanes, id);
+    em->indent++;
+    cg_line(em, "const int64_t %s = %s + ft__l%d;", it, from, id);
+    if (masked) {
+        cg_line(em, "if (%s < %s) {", it, e);
+        em->indent++;
+    }
+    cg_stmt(em, s->u.loop.body);
+    if (masked) {
+        em->indent--;
+        cg_line(em, "}");
+    }
+    em->indent--;
+    cg_line(em, "}");
+    em->known.len = known;
+    return em->fails - fails;
+}
+
+/* Emit vectorized loop s in blocks of lanes (see above) when its body
+ * takes them; returns 0, having emitted nothing, when it does not. */
+static int cg_for_blocks(cg_emitter *em, const ast_stmt *s)
+{
+    const ast_expr *st = s->u.loop.step, *end = s->u.loop.end;
+    int wide = 0;
+    if ((st && !(st->kind == AST_INT && st->u.ival == 1)) || end->kind == AST_INT ||
+        cg_has_atomic(s->u.loop.body) || !cg_blocks_body_ok(em, s->u.loop.body, &wide))
+        return 0;
+    int id = em->next_id++, vlanes = wide ? 4 : 8;
+    cg_sub sub;
+    cg_sub_begin(em, &sub);
+    cg_line(em, "{");
+    em->indent++;
+    const char *b = cg_expr_str(em, s->u.loop.begin, 0), *e = cg_expr_str(em, end, 0);
+    if (!cg_is_invariant_leaf(s->u.loop.begin)) {
+        cg_line(em, "const int64_t ft__b%d = %s;", id, b);
+        b = ft_fmt(em->ctx, "ft__b%d", id);
+    }
+    if (!cg_is_invariant_leaf(end)) {
+        cg_line(em, "const int64_t ft__e%d = %s;", id, e);
+        e = ft_fmt(em->ctx, "ft__e%d", id);
+    }
+    if (strcmp(b, "0") == 0) {
+        cg_line(em, "const int64_t ft__n%d = %s > 0 ? %s : 0;", id, e, e);
+        cg_line(em, "const int64_t ft__m%d = ft__n%d & ~(int64_t)%d;", id, id, vlanes - 1);
+    } else {
+        cg_line(em, "const int64_t ft__n%d = %s > %s ? %s - %s : 0;", id, e, b, e, b);
+        cg_line(em, "const int64_t ft__m%d = %s + (ft__n%d & ~(int64_t)%d);", id, b, id,
+                vlanes - 1);
+    }
+    cg_line(em, "for (int64_t ft__j%d = %s; ft__j%d < ft__m%d; ft__j%d += %d) {", id, b, id, id,
+            id, vlanes);
+    em->indent++;
+    int fails = cg_block_loop(em, s, id, vlanes, ft_fmt(em->ctx, "ft__j%d", id), e, 0);
+    em->indent--;
+    cg_line(em, "}");
+    cg_line(em, "if (ft__n%d & %d) {", id, vlanes - 1);
+    em->indent++;
+    fails += cg_block_loop(em, s, id, vlanes, ft_fmt(em->ctx, "ft__m%d", id), e, 1);
+    em->indent--;
+    cg_line(em, "}");
+    em->indent--;
+    cg_line(em, "}");
+    char *text = cg_sub_end(em, &sub);
+    if (!fails)
+        fputs(text, em->out);
+    free(text);
+    return !fails;
+}
+
 /* ------------------------------------------------- per-thread copies */
 
 /* One tensor that an OpenMP loop reduces into through per-thread copies
@@ -1664,6 +1806,11 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
     ft_vec sums = {0};
     if (par == AST_VECTORIZE && cg_lane_sums(em, s, &sums)) {
         cg_for_lanes(em, s, &sums);
+        em->known.len = known;
+        em->ix_loads.len = em->ix_names.len = nix;
+        return;
+    }
+    if (par == AST_VECTORIZE && cg_for_blocks(em, s)) {
         em->known.len = known;
         em->ix_loads.len = em->ix_names.len = nix;
         return;
