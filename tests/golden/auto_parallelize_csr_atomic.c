@@ -76,7 +76,7 @@ int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int
     if (f < 0) return FT_ERR_SIZE;
     int ft__err = FT_OK;
     void *ft__h2 = NULL; size_t ft__h2_n = 0;
-    void *ft__h10 = NULL; size_t ft__h10_n = 0;
+    void *ft__h11 = NULL; size_t ft__h11_n = 0;
     /* Li: */
     int64_t ft__pn2 = 1;
     ft__pn2 *= (n) > 0 ? (n) : 0;
@@ -108,63 +108,79 @@ int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int
                     if (0 < f) {
                         if ((uint64_t)ft__ix7 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
                     }
-                    #pragma omp simd
-                    for (int64_t j = 0; j < f; j++) {
-                        ft__pv2[(int64_t)ft__ix7 * f + j] += w[k] * g[i * f + j];
+                    {
+                        const int64_t ft__n8 = f > 0 ? f : 0;
+                        const int64_t ft__m8 = ft__n8 & ~(int64_t)7;
+                        for (int64_t ft__j8 = 0; ft__j8 < ft__m8; ft__j8 += 8) {
+                            #pragma omp simd
+                            for (int64_t ft__l8 = 0; ft__l8 < 8; ft__l8++) {
+                                const int64_t j = ft__j8 + ft__l8;
+                                ft__pv2[(int64_t)ft__ix7 * f + j] += w[k] * g[i * f + j];
+                            }
+                        }
+                        if (ft__n8 & 7) {
+                            #pragma omp simd
+                            for (int64_t ft__l8 = 0; ft__l8 < 8; ft__l8++) {
+                                const int64_t j = ft__m8 + ft__l8;
+                                if (j < f) {
+                                    ft__pv2[(int64_t)ft__ix7 * f + j] += w[k] * g[i * f + j];
+                                }
+                            }
+                        }
                     }
                 }
             }
 ft__end3:;
         }
-        const int64_t ft__pt8 = ft__team() - 1;
-        if (ft__pt8 > 0) {
+        const int64_t ft__pt9 = ft__team() - 1;
+        if (ft__pt9 > 0) {
             #pragma omp for
-            for (int64_t ft__pe8 = 0; ft__pe8 < ft__pn2; ft__pe8++) {
-                float ft__ps8 = 0;
-                for (int64_t ft__pk8 = 0; ft__pk8 < ft__pt8; ft__pk8++)
-                    ft__ps8 += ((const float *)ft__h2)[ft__pk8 * ft__pn2 + ft__pe8];
-                d[ft__pe8] += ft__ps8;
+            for (int64_t ft__pe9 = 0; ft__pe9 < ft__pn2; ft__pe9++) {
+                float ft__ps9 = 0;
+                for (int64_t ft__pk9 = 0; ft__pk9 < ft__pt9; ft__pk9++)
+                    ft__ps9 += ((const float *)ft__h2)[ft__pk9 * ft__pn2 + ft__pe9];
+                d[ft__pe9] += ft__ps9;
             }
         }
     }
     if (ft__err) goto ft__end0;
     /* Lj: */
-    int64_t ft__pn10 = 1;
-    ft__pn10 *= (n) > 0 ? (n) : 0;
-    if (!ft__grow(&ft__h10, &ft__h10_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn10}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
+    int64_t ft__pn11 = 1;
+    ft__pn11 *= (n) > 0 ? (n) : 0;
+    if (!ft__grow(&ft__h11, &ft__h11_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn11}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
     #pragma omp parallel
     {
-        float *ft__pv10 = e;
+        float *ft__pv11 = e;
         if (ft__thread() > 0) {
-            ft__pv10 = (float *)ft__h10 + (ft__thread() - 1) * ft__pn10;
-            memset(ft__pv10, 0, sizeof(float) * (size_t)ft__pn10);
+            ft__pv11 = (float *)ft__h11 + (ft__thread() - 1) * ft__pn11;
+            memset(ft__pv11, 0, sizeof(float) * (size_t)ft__pn11);
         }
         #pragma omp for
         for (int64_t j = 0; j < f; j++) {
             for (int64_t k = 0; k < nnz; k++) {
                 if (4 * n >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n) {
-                    __builtin_prefetch(&ft__pv10[(int64_t)idx[k + 16]], 1, 3);
+                    __builtin_prefetch(&ft__pv11[(int64_t)idx[k + 16]], 1, 3);
                 }
-                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end11; }
-                ft__pv10[(int64_t)idx[k]] += w[k] * g[0 * f + j];
+                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end12; }
+                ft__pv11[(int64_t)idx[k]] += w[k] * g[0 * f + j];
             }
-ft__end11:;
+ft__end12:;
         }
-        const int64_t ft__pt13 = ft__team() - 1;
-        if (ft__pt13 > 0) {
+        const int64_t ft__pt14 = ft__team() - 1;
+        if (ft__pt14 > 0) {
             #pragma omp for
-            for (int64_t ft__pe13 = 0; ft__pe13 < ft__pn10; ft__pe13++) {
-                float ft__ps13 = 0;
-                for (int64_t ft__pk13 = 0; ft__pk13 < ft__pt13; ft__pk13++)
-                    ft__ps13 += ((const float *)ft__h10)[ft__pk13 * ft__pn10 + ft__pe13];
-                e[ft__pe13] += ft__ps13;
+            for (int64_t ft__pe14 = 0; ft__pe14 < ft__pn11; ft__pe14++) {
+                float ft__ps14 = 0;
+                for (int64_t ft__pk14 = 0; ft__pk14 < ft__pt14; ft__pk14++)
+                    ft__ps14 += ((const float *)ft__h11)[ft__pk14 * ft__pn11 + ft__pe14];
+                e[ft__pe14] += ft__ps14;
             }
         }
     }
     if (ft__err) goto ft__end0;
 ft__end0:;
     free(ft__h2);
-    free(ft__h10);
+    free(ft__h11);
     return ft__err;
 }
 
@@ -233,31 +249,31 @@ int csr_scale(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32
         #pragma omp for schedule(dynamic, 64)
         for (int64_t i = 0; i < n; i++) {
             {
-                const int64_t ft__e17 = ptr[i + 1];
-                for (int64_t k = ptr[i]; k < ft__e17; k++) {
+                const int64_t ft__e18 = ptr[i + 1];
+                for (int64_t k = ptr[i]; k < ft__e18; k++) {
                     if (4 * n * f >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n && (uint64_t)0 < (uint64_t)f) {
-                        const uintptr_t ft__pf18 = (uintptr_t)&d[(int64_t)idx[k + 16] * f + 0];
-                        const int64_t ft__pb18 = f * 4;
-                        const uintptr_t ft__pe18 = ft__pf18 + (uintptr_t)(ft__pb18 < 0 ? 0 : ft__pb18 < 512 ? ft__pb18 : 512);
-                        for (uintptr_t ft__pq18 = ft__pf18 & ~(uintptr_t)63; ft__pq18 < ft__pe18; ft__pq18 += 64)
-                            __builtin_prefetch((const void *)ft__pq18, 1, 3);
+                        const uintptr_t ft__pf19 = (uintptr_t)&d[(int64_t)idx[k + 16] * f + 0];
+                        const int64_t ft__pb19 = f * 4;
+                        const uintptr_t ft__pe19 = ft__pf19 + (uintptr_t)(ft__pb19 < 0 ? 0 : ft__pb19 < 512 ? ft__pb19 : 512);
+                        for (uintptr_t ft__pq19 = ft__pf19 & ~(uintptr_t)63; ft__pq19 < ft__pe19; ft__pq19 += 64)
+                            __builtin_prefetch((const void *)ft__pq19, 1, 3);
                     }
                     /* L_j: */
-                    const int32_t ft__ix20 = 0 < f ? idx[k] : 0;
+                    const int32_t ft__ix21 = 0 < f ? idx[k] : 0;
                     if (0 < f) {
-                        if ((uint64_t)ft__ix20 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end16; }
+                        if ((uint64_t)ft__ix21 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end17; }
                     }
                     /* vectorize: no `omp simd`, the body has atomic updates */
                     for (int64_t j = 0; j < f; j++) {
                         #pragma omp atomic
-                        d[(int64_t)ft__ix20 * f + j] *= w[k];
+                        d[(int64_t)ft__ix21 * f + j] *= w[k];
                     }
                 }
             }
-ft__end16:;
+ft__end17:;
         }
     }
-    if (ft__err) goto ft__end14;
+    if (ft__err) goto ft__end15;
     /* Lm: */
     for (int64_t j = 0; j < f; j++) {
         /* L_k: */
@@ -265,14 +281,14 @@ ft__end16:;
         {
             #pragma omp for
             for (int64_t k = 0; k < nnz; k++) {
-                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end23; }
+                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end24; }
                 ft__atomic_max_f32(&m[(int64_t)idx[k]], w[k] * g[j]);
-ft__end23:;
+ft__end24:;
             }
         }
-        if (ft__err) goto ft__end14;
+        if (ft__err) goto ft__end15;
     }
-ft__end14:;
+ft__end15:;
     return ft__err;
 }
 

@@ -82,10 +82,27 @@ int mesh_scatter(int64_t n, int64_t f, const int32_t *adj, const float *g, float
                 if (0 < f) {
                     if ((uint64_t)ft__ix6 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
                 }
-                #pragma omp simd
-                for (int64_t k = 0; k < f; k++) {
-                    ft__pv2[(int64_t)ft__ix6 * f + k] += g[i * f + k];
-                    ft__pv2[i * f + k] += g[i * f + k] * j;
+                {
+                    const int64_t ft__n7 = f > 0 ? f : 0;
+                    const int64_t ft__m7 = ft__n7 & ~(int64_t)7;
+                    for (int64_t ft__j7 = 0; ft__j7 < ft__m7; ft__j7 += 8) {
+                        #pragma omp simd
+                        for (int64_t ft__l7 = 0; ft__l7 < 8; ft__l7++) {
+                            const int64_t k = ft__j7 + ft__l7;
+                            ft__pv2[(int64_t)ft__ix6 * f + k] += g[i * f + k];
+                            ft__pv2[i * f + k] += g[i * f + k] * j;
+                        }
+                    }
+                    if (ft__n7 & 7) {
+                        #pragma omp simd
+                        for (int64_t ft__l7 = 0; ft__l7 < 8; ft__l7++) {
+                            const int64_t k = ft__m7 + ft__l7;
+                            if (k < f) {
+                                ft__pv2[(int64_t)ft__ix6 * f + k] += g[i * f + k];
+                                ft__pv2[i * f + k] += g[i * f + k] * j;
+                            }
+                        }
+                    }
                 }
                 if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
                 #pragma omp atomic
@@ -93,14 +110,14 @@ int mesh_scatter(int64_t n, int64_t f, const int32_t *adj, const float *g, float
             }
 ft__end3:;
         }
-        const int64_t ft__pt7 = ft__team() - 1;
-        if (ft__pt7 > 0) {
+        const int64_t ft__pt8 = ft__team() - 1;
+        if (ft__pt8 > 0) {
             #pragma omp for
-            for (int64_t ft__pe7 = 0; ft__pe7 < ft__pn2; ft__pe7++) {
-                float ft__ps7 = 0;
-                for (int64_t ft__pk7 = 0; ft__pk7 < ft__pt7; ft__pk7++)
-                    ft__ps7 += ((const float *)ft__h2)[ft__pk7 * ft__pn2 + ft__pe7];
-                d[ft__pe7] += ft__ps7;
+            for (int64_t ft__pe8 = 0; ft__pe8 < ft__pn2; ft__pe8++) {
+                float ft__ps8 = 0;
+                for (int64_t ft__pk8 = 0; ft__pk8 < ft__pt8; ft__pk8++)
+                    ft__ps8 += ((const float *)ft__h2)[ft__pk8 * ft__pn2 + ft__pe8];
+                d[ft__pe8] += ft__ps8;
             }
         }
     }
@@ -153,17 +170,17 @@ int backwards(int64_t np, int64_t nf, const int32_t *faces, const float *x, floa
     if (np < 0) return FT_ERR_SIZE;
     if (nf < 0) return FT_ERR_SIZE;
     int ft__err = FT_OK;
-    void *ft__h10 = NULL; size_t ft__h10_n = 0;
+    void *ft__h11 = NULL; size_t ft__h11_n = 0;
     /* Lp: */
-    int64_t ft__pn10 = 1;
-    ft__pn10 *= (nf) > 0 ? (nf) : 0;
-    if (!ft__grow(&ft__h10, &ft__h10_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn10}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end8; }
+    int64_t ft__pn11 = 1;
+    ft__pn11 *= (nf) > 0 ? (nf) : 0;
+    if (!ft__grow(&ft__h11, &ft__h11_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn11}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end9; }
     #pragma omp parallel
     {
-        float *ft__pv10 = dv;
+        float *ft__pv11 = dv;
         if (ft__thread() > 0) {
-            ft__pv10 = (float *)ft__h10 + (ft__thread() - 1) * ft__pn10;
-            memset(ft__pv10, 0, sizeof(float) * (size_t)ft__pn10);
+            ft__pv11 = (float *)ft__h11 + (ft__thread() - 1) * ft__pn11;
+            memset(ft__pv11, 0, sizeof(float) * (size_t)ft__pn11);
         }
         #pragma omp for
         for (int64_t p = 0; p < np; p++) {
@@ -172,29 +189,29 @@ int backwards(int64_t np, int64_t nf, const int32_t *faces, const float *x, floa
                 keep = 1.0f;
                 for (int64_t f = nf - 1; f > (-1); f += (-1)) {
                     if (4 * nf >= 65536 && (uint64_t)(f + (-16)) < (uint64_t)nf && (uint64_t)(int64_t)faces[f + (-16)] < (uint64_t)nf) {
-                        __builtin_prefetch(&ft__pv10[(int64_t)faces[f + (-16)]], 1, 3);
+                        __builtin_prefetch(&ft__pv11[(int64_t)faces[f + (-16)]], 1, 3);
                     }
-                    if ((uint64_t)faces[f] >= (uint64_t)nf) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end11; }
-                    ft__pv10[(int64_t)faces[f]] += keep * x[p * nf + f];
+                    if ((uint64_t)faces[f] >= (uint64_t)nf) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end12; }
+                    ft__pv11[(int64_t)faces[f]] += keep * x[p * nf + f];
                     keep *= x[p * nf + f];
                 }
             }
-ft__end11:;
+ft__end12:;
         }
-        const int64_t ft__pt13 = ft__team() - 1;
-        if (ft__pt13 > 0) {
+        const int64_t ft__pt14 = ft__team() - 1;
+        if (ft__pt14 > 0) {
             #pragma omp for
-            for (int64_t ft__pe13 = 0; ft__pe13 < ft__pn10; ft__pe13++) {
-                float ft__ps13 = 0;
-                for (int64_t ft__pk13 = 0; ft__pk13 < ft__pt13; ft__pk13++)
-                    ft__ps13 += ((const float *)ft__h10)[ft__pk13 * ft__pn10 + ft__pe13];
-                dv[ft__pe13] += ft__ps13;
+            for (int64_t ft__pe14 = 0; ft__pe14 < ft__pn11; ft__pe14++) {
+                float ft__ps14 = 0;
+                for (int64_t ft__pk14 = 0; ft__pk14 < ft__pt14; ft__pk14++)
+                    ft__ps14 += ((const float *)ft__h11)[ft__pk14 * ft__pn11 + ft__pe14];
+                dv[ft__pe14] += ft__ps14;
             }
         }
     }
-    if (ft__err) goto ft__end8;
-ft__end8:;
-    free(ft__h10);
+    if (ft__err) goto ft__end9;
+ft__end9:;
+    free(ft__h11);
     return ft__err;
 }
 

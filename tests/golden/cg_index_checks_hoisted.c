@@ -19,18 +19,50 @@ int f(int64_t n, int64_t m, const int32_t *idx, const float *a, float *y)
         if (0 < m) {
             if ((uint64_t)ft__ix3 >= (uint64_t)n) { ft__err = FT_ERR_INDEX; goto ft__end0; }
         }
-        #pragma omp simd
-        for (int64_t j = 0; j < m; j++) {
-            y[i * m + j] = (2.0f * a[(int64_t)ft__ix3 * m + j]) + a[(int64_t)ft__ix3 * m + 0];
+        {
+            const int64_t ft__n4 = m > 0 ? m : 0;
+            const int64_t ft__m4 = ft__n4 & ~(int64_t)7;
+            for (int64_t ft__j4 = 0; ft__j4 < ft__m4; ft__j4 += 8) {
+                #pragma omp simd
+                for (int64_t ft__l4 = 0; ft__l4 < 8; ft__l4++) {
+                    const int64_t j = ft__j4 + ft__l4;
+                    y[i * m + j] = (2.0f * a[(int64_t)ft__ix3 * m + j]) + a[(int64_t)ft__ix3 * m + 0];
+                }
+            }
+            if (ft__n4 & 7) {
+                #pragma omp simd
+                for (int64_t ft__l4 = 0; ft__l4 < 8; ft__l4++) {
+                    const int64_t j = ft__m4 + ft__l4;
+                    if (j < m) {
+                        y[i * m + j] = (2.0f * a[(int64_t)ft__ix3 * m + j]) + a[(int64_t)ft__ix3 * m + 0];
+                    }
+                }
+            }
         }
         {
             int64_t p = 0;
             p = i + idx[0];
             if ((p >= 0) && (p < n)) {
                 /* Lk: */
-                #pragma omp simd
-                for (int64_t k = 0; k < m; k++) {
-                    y[i * m + k] += a[p * m + k];
+                {
+                    const int64_t ft__n6 = m > 0 ? m : 0;
+                    const int64_t ft__m6 = ft__n6 & ~(int64_t)7;
+                    for (int64_t ft__j6 = 0; ft__j6 < ft__m6; ft__j6 += 8) {
+                        #pragma omp simd
+                        for (int64_t ft__l6 = 0; ft__l6 < 8; ft__l6++) {
+                            const int64_t k = ft__j6 + ft__l6;
+                            y[i * m + k] += a[p * m + k];
+                        }
+                    }
+                    if (ft__n6 & 7) {
+                        #pragma omp simd
+                        for (int64_t ft__l6 = 0; ft__l6 < 8; ft__l6++) {
+                            const int64_t k = ft__m6 + ft__l6;
+                            if (k < m) {
+                                y[i * m + k] += a[p * m + k];
+                            }
+                        }
+                    }
                 }
             }
             /* Lg: */

@@ -95,50 +95,66 @@ int f(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img)
                     if (!ft__grow(&ft__h4, &ft__h4_n, ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end2; }
                     float *d = (float *)ft__h4;
                     /* L_f: */
-                    #pragma omp simd
-                    for (int64_t f = 0; f < n_faces; f++) {
-                        d[f] = ft__sigmoid_f32(z[f] * ((float)(i - j)));
+                    {
+                        const int64_t ft__n6 = n_faces > 0 ? n_faces : 0;
+                        const int64_t ft__m6 = ft__n6 & ~(int64_t)7;
+                        for (int64_t ft__j6 = 0; ft__j6 < ft__m6; ft__j6 += 8) {
+                            #pragma omp simd
+                            for (int64_t ft__l6 = 0; ft__l6 < 8; ft__l6++) {
+                                const int64_t f = ft__j6 + ft__l6;
+                                d[f] = ft__sigmoid_f32(z[f] * ((float)(i - j)));
+                            }
+                        }
+                        if (ft__n6 & 7) {
+                            #pragma omp simd
+                            for (int64_t ft__l6 = 0; ft__l6 < 8; ft__l6++) {
+                                const int64_t f = ft__m6 + ft__l6;
+                                if (f < n_faces) {
+                                    d[f] = ft__sigmoid_f32(z[f] * ((float)(i - j)));
+                                }
+                            }
+                        }
                     }
                     {
                         float s = 0;
                         s = 0.0f;
                         /* L_f_1: */
                         {
-                            const int64_t ft__n7 = n_faces > 0 ? n_faces : 0;
-                            const int64_t ft__m7 = ft__n7 & ~(int64_t)15;
-                            float ft__v7_0_0[8] = {0};
-                            float ft__v7_0_1[8] = {0};
-                            for (int64_t ft__j7 = 0; ft__j7 < ft__m7; ft__j7 += 16) {
+                            const int64_t ft__n8 = n_faces > 0 ? n_faces : 0;
+                            const int64_t ft__m8 = ft__n8 & ~(int64_t)15;
+                            float ft__v8_0_0[8] = {0};
+                            float ft__v8_0_1[8] = {0};
+                            for (int64_t ft__j8 = 0; ft__j8 < ft__m8; ft__j8 += 16) {
                                 #pragma omp simd
-                                for (int64_t ft__l7 = 0; ft__l7 < 8; ft__l7++) {
-                                    const int64_t f = ft__j7 + ft__l7;
-                                    ft__v7_0_0[ft__l7] += d[f] * d[f];
+                                for (int64_t ft__l8 = 0; ft__l8 < 8; ft__l8++) {
+                                    const int64_t f = ft__j8 + ft__l8;
+                                    ft__v8_0_0[ft__l8] += d[f] * d[f];
                                 }
                                 #pragma omp simd
-                                for (int64_t ft__l7 = 0; ft__l7 < 8; ft__l7++) {
-                                    const int64_t f = ft__j7 + 8 + ft__l7;
-                                    ft__v7_0_1[ft__l7] += d[f] * d[f];
+                                for (int64_t ft__l8 = 0; ft__l8 < 8; ft__l8++) {
+                                    const int64_t f = ft__j8 + 8 + ft__l8;
+                                    ft__v8_0_1[ft__l8] += d[f] * d[f];
                                 }
                             }
-                            if (ft__n7 & 15) {
+                            if (ft__n8 & 15) {
                                 #pragma omp simd
-                                for (int64_t ft__l7 = 0; ft__l7 < 8; ft__l7++) {
-                                    const int64_t f = ft__m7 + ft__l7;
-                                    ft__v7_0_0[ft__l7] += f < n_faces ? (d[f] * d[f]) : 0;
+                                for (int64_t ft__l8 = 0; ft__l8 < 8; ft__l8++) {
+                                    const int64_t f = ft__m8 + ft__l8;
+                                    ft__v8_0_0[ft__l8] += f < n_faces ? (d[f] * d[f]) : 0;
                                 }
                                 #pragma omp simd
-                                for (int64_t ft__l7 = 0; ft__l7 < 8; ft__l7++) {
-                                    const int64_t f = ft__m7 + 8 + ft__l7;
-                                    ft__v7_0_1[ft__l7] += f < n_faces ? (d[f] * d[f]) : 0;
+                                for (int64_t ft__l8 = 0; ft__l8 < 8; ft__l8++) {
+                                    const int64_t f = ft__m8 + 8 + ft__l8;
+                                    ft__v8_0_1[ft__l8] += f < n_faces ? (d[f] * d[f]) : 0;
                                 }
                             }
                             #pragma omp simd
-                            for (int ft__l7 = 0; ft__l7 < 8; ft__l7++)
-                                ft__v7_0_0[ft__l7] += ft__v7_0_1[ft__l7];
+                            for (int ft__l8 = 0; ft__l8 < 8; ft__l8++)
+                                ft__v8_0_0[ft__l8] += ft__v8_0_1[ft__l8];
                             #pragma omp simd
-                            for (int ft__l7 = 0; ft__l7 < 4; ft__l7++)
-                                ft__v7_0_0[ft__l7] += ft__v7_0_0[ft__l7 + 4];
-                            s += (ft__v7_0_0[0] + ft__v7_0_0[2]) + (ft__v7_0_0[1] + ft__v7_0_0[3]);
+                            for (int ft__l8 = 0; ft__l8 < 4; ft__l8++)
+                                ft__v8_0_0[ft__l8] += ft__v8_0_0[ft__l8 + 4];
+                            s += (ft__v8_0_0[0] + ft__v8_0_0[2]) + (ft__v8_0_0[1] + ft__v8_0_0[3]);
                         }
                         img[i * w + j] = s;
                     }
@@ -201,50 +217,66 @@ int g_fwd(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img, voi
         for (int64_t i = 0; i < h; i++) {
             for (int64_t j = 0; j < w; j++) {
                 /* L_f: */
-                #pragma omp simd
-                for (int64_t f = 0; f < n_faces; f++) {
-                    tape_d[(i * w + j) * n_faces + f] = ft__sigmoid_f32(z[f] * ((float)(i - j)));
+                {
+                    const int64_t ft__n14 = n_faces > 0 ? n_faces : 0;
+                    const int64_t ft__m14 = ft__n14 & ~(int64_t)7;
+                    for (int64_t ft__j14 = 0; ft__j14 < ft__m14; ft__j14 += 8) {
+                        #pragma omp simd
+                        for (int64_t ft__l14 = 0; ft__l14 < 8; ft__l14++) {
+                            const int64_t f = ft__j14 + ft__l14;
+                            tape_d[(i * w + j) * n_faces + f] = ft__sigmoid_f32(z[f] * ((float)(i - j)));
+                        }
+                    }
+                    if (ft__n14 & 7) {
+                        #pragma omp simd
+                        for (int64_t ft__l14 = 0; ft__l14 < 8; ft__l14++) {
+                            const int64_t f = ft__m14 + ft__l14;
+                            if (f < n_faces) {
+                                tape_d[(i * w + j) * n_faces + f] = ft__sigmoid_f32(z[f] * ((float)(i - j)));
+                            }
+                        }
+                    }
                 }
                 {
                     float s = 0;
                     s = 0.0f;
                     /* L_f_1: */
                     {
-                        const int64_t ft__n14 = n_faces > 0 ? n_faces : 0;
-                        const int64_t ft__m14 = ft__n14 & ~(int64_t)15;
-                        float ft__v14_0_0[8] = {0};
-                        float ft__v14_0_1[8] = {0};
-                        for (int64_t ft__j14 = 0; ft__j14 < ft__m14; ft__j14 += 16) {
+                        const int64_t ft__n16 = n_faces > 0 ? n_faces : 0;
+                        const int64_t ft__m16 = ft__n16 & ~(int64_t)15;
+                        float ft__v16_0_0[8] = {0};
+                        float ft__v16_0_1[8] = {0};
+                        for (int64_t ft__j16 = 0; ft__j16 < ft__m16; ft__j16 += 16) {
                             #pragma omp simd
-                            for (int64_t ft__l14 = 0; ft__l14 < 8; ft__l14++) {
-                                const int64_t f = ft__j14 + ft__l14;
-                                ft__v14_0_0[ft__l14] += tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f];
+                            for (int64_t ft__l16 = 0; ft__l16 < 8; ft__l16++) {
+                                const int64_t f = ft__j16 + ft__l16;
+                                ft__v16_0_0[ft__l16] += tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f];
                             }
                             #pragma omp simd
-                            for (int64_t ft__l14 = 0; ft__l14 < 8; ft__l14++) {
-                                const int64_t f = ft__j14 + 8 + ft__l14;
-                                ft__v14_0_1[ft__l14] += tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f];
+                            for (int64_t ft__l16 = 0; ft__l16 < 8; ft__l16++) {
+                                const int64_t f = ft__j16 + 8 + ft__l16;
+                                ft__v16_0_1[ft__l16] += tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f];
                             }
                         }
-                        if (ft__n14 & 15) {
+                        if (ft__n16 & 15) {
                             #pragma omp simd
-                            for (int64_t ft__l14 = 0; ft__l14 < 8; ft__l14++) {
-                                const int64_t f = ft__m14 + ft__l14;
-                                ft__v14_0_0[ft__l14] += f < n_faces ? (tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f]) : 0;
+                            for (int64_t ft__l16 = 0; ft__l16 < 8; ft__l16++) {
+                                const int64_t f = ft__m16 + ft__l16;
+                                ft__v16_0_0[ft__l16] += f < n_faces ? (tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f]) : 0;
                             }
                             #pragma omp simd
-                            for (int64_t ft__l14 = 0; ft__l14 < 8; ft__l14++) {
-                                const int64_t f = ft__m14 + 8 + ft__l14;
-                                ft__v14_0_1[ft__l14] += f < n_faces ? (tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f]) : 0;
+                            for (int64_t ft__l16 = 0; ft__l16 < 8; ft__l16++) {
+                                const int64_t f = ft__m16 + 8 + ft__l16;
+                                ft__v16_0_1[ft__l16] += f < n_faces ? (tape_d[(i * w + j) * n_faces + f] * tape_d[(i * w + j) * n_faces + f]) : 0;
                             }
                         }
                         #pragma omp simd
-                        for (int ft__l14 = 0; ft__l14 < 8; ft__l14++)
-                            ft__v14_0_0[ft__l14] += ft__v14_0_1[ft__l14];
+                        for (int ft__l16 = 0; ft__l16 < 8; ft__l16++)
+                            ft__v16_0_0[ft__l16] += ft__v16_0_1[ft__l16];
                         #pragma omp simd
-                        for (int ft__l14 = 0; ft__l14 < 4; ft__l14++)
-                            ft__v14_0_0[ft__l14] += ft__v14_0_0[ft__l14 + 4];
-                        s += (ft__v14_0_0[0] + ft__v14_0_0[2]) + (ft__v14_0_0[1] + ft__v14_0_0[3]);
+                        for (int ft__l16 = 0; ft__l16 < 4; ft__l16++)
+                            ft__v16_0_0[ft__l16] += ft__v16_0_0[ft__l16 + 4];
+                        s += (ft__v16_0_0[0] + ft__v16_0_0[2]) + (ft__v16_0_0[1] + ft__v16_0_0[3]);
                     }
                     img[i * w + j] = s;
                 }
@@ -300,7 +332,7 @@ int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *im
     int ft__err = FT_OK;
     (void)img;
     (void)tape;
-    void *ft__h19 = NULL; size_t ft__h19_n = 0;
+    void *ft__h21 = NULL; size_t ft__h21_n = 0;
     #pragma omp parallel
     {
         #pragma omp for
@@ -308,26 +340,42 @@ int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *im
             d_z[ad_i0_1] = 0.0f;
         }
     }
-    int64_t ft__pn19 = 1;
-    ft__pn19 *= (n_faces) > 0 ? (n_faces) : 0;
-    if (!ft__grow(&ft__h19, &ft__h19_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn19}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end15; }
+    int64_t ft__pn21 = 1;
+    ft__pn21 *= (n_faces) > 0 ? (n_faces) : 0;
+    if (!ft__grow(&ft__h21, &ft__h21_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn21}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end17; }
     #pragma omp parallel
     {
-        void *ft__h22 = NULL; size_t ft__h22_n = 0;
-        float *ft__pv19 = d_z;
+        void *ft__h24 = NULL; size_t ft__h24_n = 0;
+        float *ft__pv21 = d_z;
         if (ft__thread() > 0) {
-            ft__pv19 = (float *)ft__h19 + (ft__thread() - 1) * ft__pn19;
-            memset(ft__pv19, 0, sizeof(float) * (size_t)ft__pn19);
+            ft__pv21 = (float *)ft__h21 + (ft__thread() - 1) * ft__pn21;
+            memset(ft__pv21, 0, sizeof(float) * (size_t)ft__pn21);
         }
         #pragma omp for
         for (int64_t i = 0; i < h; i++) {
             for (int64_t j = 0; j < w; j++) {
                 {
-                    if (!ft__grow(&ft__h22, &ft__h22_n, ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end20; }
-                    float *d_d = (float *)ft__h22;
-                    #pragma omp simd
-                    for (int64_t ad_i0 = 0; ad_i0 < n_faces; ad_i0++) {
-                        d_d[ad_i0] = 0.0f;
+                    if (!ft__grow(&ft__h24, &ft__h24_n, ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end22; }
+                    float *d_d = (float *)ft__h24;
+                    {
+                        const int64_t ft__n26 = n_faces > 0 ? n_faces : 0;
+                        const int64_t ft__m26 = ft__n26 & ~(int64_t)7;
+                        for (int64_t ft__j26 = 0; ft__j26 < ft__m26; ft__j26 += 8) {
+                            #pragma omp simd
+                            for (int64_t ft__l26 = 0; ft__l26 < 8; ft__l26++) {
+                                const int64_t ad_i0 = ft__j26 + ft__l26;
+                                d_d[ad_i0] = 0.0f;
+                            }
+                        }
+                        if (ft__n26 & 7) {
+                            #pragma omp simd
+                            for (int64_t ft__l26 = 0; ft__l26 < 8; ft__l26++) {
+                                const int64_t ad_i0 = ft__m26 + ft__l26;
+                                if (ad_i0 < n_faces) {
+                                    d_d[ad_i0] = 0.0f;
+                                }
+                            }
+                        }
                     }
                     {
                         float d_s = 0;
@@ -343,30 +391,30 @@ int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *im
                                 {
                                     float cse = 0;
                                     cse = ft__sigmoid_f32(z[f] * ((float)(i - j)));
-                                    ft__pv19[f] += ((ad_adj_2 * cse) * (1.0f - cse)) * ((float)(i - j));
+                                    ft__pv21[f] += ((ad_adj_2 * cse) * (1.0f - cse)) * ((float)(i - j));
                                 }
                             }
                         }
                     }
                 }
             }
-ft__end20:;
+ft__end22:;
         }
-        const int64_t ft__pt25 = ft__team() - 1;
-        if (ft__pt25 > 0) {
+        const int64_t ft__pt28 = ft__team() - 1;
+        if (ft__pt28 > 0) {
             #pragma omp for
-            for (int64_t ft__pe25 = 0; ft__pe25 < ft__pn19; ft__pe25++) {
-                float ft__ps25 = 0;
-                for (int64_t ft__pk25 = 0; ft__pk25 < ft__pt25; ft__pk25++)
-                    ft__ps25 += ((const float *)ft__h19)[ft__pk25 * ft__pn19 + ft__pe25];
-                d_z[ft__pe25] += ft__ps25;
+            for (int64_t ft__pe28 = 0; ft__pe28 < ft__pn21; ft__pe28++) {
+                float ft__ps28 = 0;
+                for (int64_t ft__pk28 = 0; ft__pk28 < ft__pt28; ft__pk28++)
+                    ft__ps28 += ((const float *)ft__h21)[ft__pk28 * ft__pn21 + ft__pe28];
+                d_z[ft__pe28] += ft__ps28;
             }
         }
-        free(ft__h22);
+        free(ft__h24);
     }
-    if (ft__err) goto ft__end15;
-ft__end15:;
-    free(ft__h19);
+    if (ft__err) goto ft__end17;
+ft__end17:;
+    free(ft__h21);
     return ft__err;
 }
 

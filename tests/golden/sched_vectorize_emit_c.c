@@ -11,9 +11,25 @@ int f(int64_t n, int64_t m, const float *x, float *y)
         #pragma omp for
         for (int64_t i = 0; i < n; i++) {
             /* Lj: */
-            #pragma omp simd
-            for (int64_t j = 0; j < m; j++) {
-                y[i * m + j] = x[i * m + j] * 3.0f;
+            {
+                const int64_t ft__n4 = m > 0 ? m : 0;
+                const int64_t ft__m4 = ft__n4 & ~(int64_t)7;
+                for (int64_t ft__j4 = 0; ft__j4 < ft__m4; ft__j4 += 8) {
+                    #pragma omp simd
+                    for (int64_t ft__l4 = 0; ft__l4 < 8; ft__l4++) {
+                        const int64_t j = ft__j4 + ft__l4;
+                        y[i * m + j] = x[i * m + j] * 3.0f;
+                    }
+                }
+                if (ft__n4 & 7) {
+                    #pragma omp simd
+                    for (int64_t ft__l4 = 0; ft__l4 < 8; ft__l4++) {
+                        const int64_t j = ft__m4 + ft__l4;
+                        if (j < m) {
+                            y[i * m + j] = x[i * m + j] * 3.0f;
+                        }
+                    }
+                }
             }
         }
     }

@@ -617,6 +617,40 @@ for t in [1, 2]:
         case(f"lane_sums[{n}x{m}]/t{t}", lane_sums, n, m, t)
 
 
+# tests/numeric/progs/simd_blocks.ft (the C backend's simd blocks: vectorized
+# loops of stores in blocks of 8 or 4 lanes, the rest as one masked block):
+# sizes below, at and above 4 and 8, each path of the scatter
+
+def simd_blocks(n, m, threads):
+    g = np.random.default_rng(n * 37 + m)
+    x = g.integers(-8, 8, (n, m)).astype(f32)
+    adj = g.integers(0, n, (n, 3)).astype(i32)
+    xd = x.astype(f64)
+    ref = np.zeros((n, m))
+    for j in range(3):
+        np.add.at(ref, adj[:, j], xd * 2)
+        ref += np.abs(xd - xd[adj[:, j]])
+    outs = ftc_run(prog("simd_blocks.ft"), "scatter", {"n": n, "m": m}, {"adj": adj, "x": x},
+                   threads)
+    exact(outs, "s", ref.astype(f32), f32)
+    outs = ftc_run(prog("simd_blocks.ft"), "shift", {"n": n, "m": m}, {"x": x}, threads)
+    ref = np.zeros((n, m))
+    ref[:, 1:] = xd[:, 1:] - xd[:, :-1]
+    exact(outs, "y", ref.astype(f32), f32)
+    outs = ftc_run(prog("simd_blocks.ft"), "wide", {"n": n, "m": m}, {"x": x}, threads)
+    exact(outs, "d", xd * 0.5, f64)
+    exact(outs, "k", np.arange(n * m, dtype=i64).reshape(n, m), i64)
+    if m > 0:   # (with no q, no row of s is touched, and nothing checked)
+        adj[n // 2, 1] = n
+        ftc_run(prog("simd_blocks.ft"), "scatter", {"n": n, "m": m}, {"adj": adj, "x": x},
+                threads, expect_fail=True)
+
+
+for t in [1, 2]:
+    for n, m in ((2, 0), (1, 1), (3, 3), (5, 4), (2, 7), (6, 8), (7, 9), (9, 13), (4, 16), (5, 35)):
+        case(f"simd_blocks[{n}x{m}]/t{t}", simd_blocks, n, m, t)
+
+
 # tests/numeric/progs/cse.ft (auto_cse: a repeated exp / sigmoid computed once)
 
 def cse(n, avg_deg, threads):

@@ -1,0 +1,166 @@
+
+
+int f(int64_t n, int64_t m, const int32_t *idx, const float *a, float *y, double *w, float *c, float *r)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (m < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    /* Li: */
+    for (int64_t i = 0; i < n; i++) {
+        /* Lj: */
+        const int32_t ft__ix3 = 0 < m ? idx[i] : 0;
+        if (0 < m) {
+            if ((uint64_t)ft__ix3 >= (uint64_t)n) { ft__err = FT_ERR_INDEX; goto ft__end0; }
+        }
+        {
+            const int64_t ft__n4 = m > 0 ? m : 0;
+            const int64_t ft__m4 = ft__n4 & ~(int64_t)7;
+            for (int64_t ft__j4 = 0; ft__j4 < ft__m4; ft__j4 += 8) {
+                #pragma omp simd
+                for (int64_t ft__l4 = 0; ft__l4 < 8; ft__l4++) {
+                    const int64_t j = ft__j4 + ft__l4;
+                    y[(int64_t)ft__ix3 * m + j] += a[i * m + j] * 2.0f;
+                    y[i * m + j] += a[i * m + j];
+                }
+            }
+            if (ft__n4 & 7) {
+                #pragma omp simd
+                for (int64_t ft__l4 = 0; ft__l4 < 8; ft__l4++) {
+                    const int64_t j = ft__m4 + ft__l4;
+                    if (j < m) {
+                        y[(int64_t)ft__ix3 * m + j] += a[i * m + j] * 2.0f;
+                        y[i * m + j] += a[i * m + j];
+                    }
+                }
+            }
+        }
+        /* Lp: */
+        {
+            const int64_t ft__n6 = m > 1 ? m - 1 : 0;
+            const int64_t ft__m6 = 1 + (ft__n6 & ~(int64_t)3);
+            for (int64_t ft__j6 = 1; ft__j6 < ft__m6; ft__j6 += 4) {
+                #pragma omp simd
+                for (int64_t ft__l6 = 0; ft__l6 < 4; ft__l6++) {
+                    const int64_t p = ft__j6 + ft__l6;
+                    w[i * m + p] = a[i * m + p] - a[i * m + (p - 1)];
+                }
+            }
+            if (ft__n6 & 3) {
+                #pragma omp simd
+                for (int64_t ft__l6 = 0; ft__l6 < 4; ft__l6++) {
+                    const int64_t p = ft__m6 + ft__l6;
+                    if (p < m) {
+                        w[i * m + p] = a[i * m + p] - a[i * m + (p - 1)];
+                    }
+                }
+            }
+        }
+        w[i * m + 0] = 0.0;
+        /* Lc: */
+        #pragma omp simd
+        for (int64_t q = 0; q < 12; q++) {
+            c[i * 12 + q] = a[i * m + 0] * q;
+        }
+        {
+            float s = 0;
+            s = 0.0f;
+            /* Lr: */
+            {
+                const int64_t ft__n9 = m > 0 ? m : 0;
+                const int64_t ft__m9 = ft__n9 & ~(int64_t)15;
+                float ft__v9_0_0[8] = {0};
+                float ft__v9_0_1[8] = {0};
+                for (int64_t ft__j9 = 0; ft__j9 < ft__m9; ft__j9 += 16) {
+                    #pragma omp simd
+                    for (int64_t ft__l9 = 0; ft__l9 < 8; ft__l9++) {
+                        const int64_t q = ft__j9 + ft__l9;
+                        ft__v9_0_0[ft__l9] += a[i * m + q];
+                    }
+                    #pragma omp simd
+                    for (int64_t ft__l9 = 0; ft__l9 < 8; ft__l9++) {
+                        const int64_t q = ft__j9 + 8 + ft__l9;
+                        ft__v9_0_1[ft__l9] += a[i * m + q];
+                    }
+                }
+                if (ft__n9 & 15) {
+                    #pragma omp simd
+                    for (int64_t ft__l9 = 0; ft__l9 < 8; ft__l9++) {
+                        const int64_t q = ft__m9 + ft__l9;
+                        ft__v9_0_0[ft__l9] += q < m ? a[i * m + q] : 0;
+                    }
+                    #pragma omp simd
+                    for (int64_t ft__l9 = 0; ft__l9 < 8; ft__l9++) {
+                        const int64_t q = ft__m9 + 8 + ft__l9;
+                        ft__v9_0_1[ft__l9] += q < m ? a[i * m + q] : 0;
+                    }
+                }
+                #pragma omp simd
+                for (int ft__l9 = 0; ft__l9 < 8; ft__l9++)
+                    ft__v9_0_0[ft__l9] += ft__v9_0_1[ft__l9];
+                #pragma omp simd
+                for (int ft__l9 = 0; ft__l9 < 4; ft__l9++)
+                    ft__v9_0_0[ft__l9] += ft__v9_0_0[ft__l9 + 4];
+                s += (ft__v9_0_0[0] + ft__v9_0_0[2]) + (ft__v9_0_0[1] + ft__v9_0_0[3]);
+            }
+            r[i] = s;
+        }
+    }
+ft__end0:;
+    return ft__err;
+}
+
+static int ft__call_f(void *const *ft__args)
+{
+    return f(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const int32_t *)ft__args[2],
+        (const float *)ft__args[3],
+        (float *)ft__args[4],
+        (double *)ft__args[5],
+        (float *)ft__args[6],
+        (float *)ft__args[7]);
+}
+
+static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t n = ft__sizes[0];
+    (void)n;
+    const int64_t m = ft__sizes[1];
+    (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = n;
+    ft__dims[2] = m;
+    ft__dims[3] = n;
+    ft__dims[4] = m;
+    ft__dims[5] = n;
+    ft__dims[6] = m;
+    ft__dims[7] = n;
+    ft__dims[8] = 12;
+    ft__dims[9] = n;
+}
+
+static const char *const ft__shape_f_2[] = {"n"};
+static const char *const ft__shape_f_3[] = {"n", "m"};
+static const char *const ft__shape_f_4[] = {"n", "m"};
+static const char *const ft__shape_f_5[] = {"n", "m"};
+static const char *const ft__shape_f_6[] = {"n", "12"};
+static const char *const ft__shape_f_7[] = {"n"};
+static const ft_param_desc ft__params_f[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_f_2},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_f_4},
+    {"w", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_OUT, 0, 2, ft__shape_f_5},
+    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_6},
+    {"r", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_7},
+};
+
+static const ft_func_desc ft__funcs[] = {
+    {"f", 8, ft__params_f, ft__call_f, ft__shapes_f},
+};
+
+__attribute__((visibility("default")))
+const ft_module_desc ft_module = {
+    FT_ABI_VERSION, 1, ft__funcs
+};
