@@ -1522,12 +1522,12 @@ static void cg_for_lanes(cg_emitter *em, const ast_stmt *s, const ft_vec *vars)
  *     }
  *
  * Taken for loops of step 1 whose end is not a literal (gcc handles a known
- * trip count itself) and whose body is only stores and non-atomic
- * reductions into tensor elements (no loop, VarDef, branch or 0-D target:
- * the body is emitted twice, and a lane must be free to do nothing) that
- * emit no check (a failing lane past the end would be a false error); the
- * iterations run in the same order within each statement, as `omp simd`
- * allows already. */
+ * trip count itself), with no prefetch hint (auto_prefetch), and whose body
+ * is only stores and non-atomic reductions into tensor elements (no loop,
+ * VarDef, branch or 0-D target: the body is emitted twice, and a lane must
+ * be free to do nothing) that emit no check (a failing lane past the end
+ * would be a false error); the iterations run in the same order within
+ * each statement, as `omp simd` allows already. */
 
 /* Whether the body s of a vectorized loop takes the block form (above; its
  * checks are looked at when it is emitted); *wide is set when an element
@@ -1588,7 +1588,8 @@ static int cg_for_blocks(cg_emitter *em, const ast_stmt *s)
     const ast_expr *st = s->u.loop.step, *end = s->u.loop.end;
     int wide = 0;
     if ((st && !(st->kind == AST_INT && st->u.ival == 1)) || end->kind == AST_INT ||
-        cg_has_atomic(s->u.loop.body) || !cg_blocks_body_ok(em, s->u.loop.body, &wide))
+        s->u.loop.npf > 0 || cg_has_atomic(s->u.loop.body) ||
+        !cg_blocks_body_ok(em, s->u.loop.body, &wide))
         return 0;
     int id = em->next_id++, vlanes = wide ? 4 : 8;
     cg_sub sub;

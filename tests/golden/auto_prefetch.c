@@ -78,53 +78,86 @@ int gather(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32_t 
         #pragma omp for schedule(dynamic, 64)
         for (int64_t i = 0; i < n; i++) {
             /* L_j: */
-            #pragma omp simd
-            for (int64_t j = 0; j < f; j++) {
-                y[i * f + j] = 0.0f;
+            {
+                const int64_t ft__n5 = f > 0 ? f : 0;
+                const int64_t ft__m5 = ft__n5 & ~(int64_t)7;
+                for (int64_t ft__j5 = 0; ft__j5 < ft__m5; ft__j5 += 8) {
+                    #pragma omp simd
+                    for (int64_t ft__l5 = 0; ft__l5 < 8; ft__l5++) {
+                        const int64_t j = ft__j5 + ft__l5;
+                        y[i * f + j] = 0.0f;
+                    }
+                }
+                if (ft__n5 & 7) {
+                    #pragma omp simd
+                    for (int64_t ft__l5 = 0; ft__l5 < 8; ft__l5++) {
+                        const int64_t j = ft__m5 + ft__l5;
+                        if (j < f) {
+                            y[i * f + j] = 0.0f;
+                        }
+                    }
+                }
             }
             /* Lk: */
             {
-                const int64_t ft__e5 = ptr[i + 1];
-                for (int64_t k = ptr[i]; k < ft__e5; k++) {
+                const int64_t ft__e6 = ptr[i + 1];
+                for (int64_t k = ptr[i]; k < ft__e6; k++) {
                     if (4 * n >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n) {
                         __builtin_prefetch(&c[(int64_t)idx[k + 16]], 0, 3);
                     }
                     if (4 * n * f >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n && (uint64_t)0 < (uint64_t)f) {
-                        const uintptr_t ft__pf6 = (uintptr_t)&x[(int64_t)idx[k + 16] * f + 0];
-                        const int64_t ft__pb6 = f * 4;
-                        const uintptr_t ft__pe6 = ft__pf6 + (uintptr_t)(ft__pb6 < 0 ? 0 : ft__pb6 < 512 ? ft__pb6 : 512);
-                        for (uintptr_t ft__pq6 = ft__pf6 & ~(uintptr_t)63; ft__pq6 < ft__pe6; ft__pq6 += 64)
-                            __builtin_prefetch((const void *)ft__pq6, 0, 3);
-                    }
-                    if (4 * n * f >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n && (uint64_t)0 < (uint64_t)f) {
-                        const uintptr_t ft__pf7 = (uintptr_t)&ft__pv2[(int64_t)idx[k + 16] * f + 0];
+                        const uintptr_t ft__pf7 = (uintptr_t)&x[(int64_t)idx[k + 16] * f + 0];
                         const int64_t ft__pb7 = f * 4;
                         const uintptr_t ft__pe7 = ft__pf7 + (uintptr_t)(ft__pb7 < 0 ? 0 : ft__pb7 < 512 ? ft__pb7 : 512);
                         for (uintptr_t ft__pq7 = ft__pf7 & ~(uintptr_t)63; ft__pq7 < ft__pe7; ft__pq7 += 64)
-                            __builtin_prefetch((const void *)ft__pq7, 1, 3);
+                            __builtin_prefetch((const void *)ft__pq7, 0, 3);
+                    }
+                    if (4 * n * f >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n && (uint64_t)0 < (uint64_t)f) {
+                        const uintptr_t ft__pf8 = (uintptr_t)&ft__pv2[(int64_t)idx[k + 16] * f + 0];
+                        const int64_t ft__pb8 = f * 4;
+                        const uintptr_t ft__pe8 = ft__pf8 + (uintptr_t)(ft__pb8 < 0 ? 0 : ft__pb8 < 512 ? ft__pb8 : 512);
+                        for (uintptr_t ft__pq8 = ft__pf8 & ~(uintptr_t)63; ft__pq8 < ft__pe8; ft__pq8 += 64)
+                            __builtin_prefetch((const void *)ft__pq8, 1, 3);
                     }
                     /* L_j_1: */
-                    const int32_t ft__ix9 = 0 < f ? idx[k] : 0;
+                    const int32_t ft__ix10 = 0 < f ? idx[k] : 0;
                     if (0 < f) {
-                        if ((uint64_t)ft__ix9 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
+                        if ((uint64_t)ft__ix10 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
                     }
-                    #pragma omp simd
-                    for (int64_t j = 0; j < f; j++) {
-                        y[i * f + j] += c[(int64_t)ft__ix9] * x[(int64_t)ft__ix9 * f + j];
-                        ft__pv2[(int64_t)ft__ix9 * f + j] += x[i * f + j];
+                    {
+                        const int64_t ft__n11 = f > 0 ? f : 0;
+                        const int64_t ft__m11 = ft__n11 & ~(int64_t)7;
+                        for (int64_t ft__j11 = 0; ft__j11 < ft__m11; ft__j11 += 8) {
+                            #pragma omp simd
+                            for (int64_t ft__l11 = 0; ft__l11 < 8; ft__l11++) {
+                                const int64_t j = ft__j11 + ft__l11;
+                                y[i * f + j] += c[(int64_t)ft__ix10] * x[(int64_t)ft__ix10 * f + j];
+                                ft__pv2[(int64_t)ft__ix10 * f + j] += x[i * f + j];
+                            }
+                        }
+                        if (ft__n11 & 7) {
+                            #pragma omp simd
+                            for (int64_t ft__l11 = 0; ft__l11 < 8; ft__l11++) {
+                                const int64_t j = ft__m11 + ft__l11;
+                                if (j < f) {
+                                    y[i * f + j] += c[(int64_t)ft__ix10] * x[(int64_t)ft__ix10 * f + j];
+                                    ft__pv2[(int64_t)ft__ix10 * f + j] += x[i * f + j];
+                                }
+                            }
+                        }
                     }
                 }
             }
 ft__end3:;
         }
-        const int64_t ft__pt10 = ft__team() - 1;
-        if (ft__pt10 > 0) {
+        const int64_t ft__pt12 = ft__team() - 1;
+        if (ft__pt12 > 0) {
             #pragma omp for
-            for (int64_t ft__pe10 = 0; ft__pe10 < ft__pn2; ft__pe10++) {
-                float ft__ps10 = 0;
-                for (int64_t ft__pk10 = 0; ft__pk10 < ft__pt10; ft__pk10++)
-                    ft__ps10 += ((const float *)ft__h2)[ft__pk10 * ft__pn2 + ft__pe10];
-                d[ft__pe10] += ft__ps10;
+            for (int64_t ft__pe12 = 0; ft__pe12 < ft__pn2; ft__pe12++) {
+                float ft__ps12 = 0;
+                for (int64_t ft__pk12 = 0; ft__pk12 < ft__pt12; ft__pk12++)
+                    ft__ps12 += ((const float *)ft__h2)[ft__pk12 * ft__pn2 + ft__pe12];
+                d[ft__pe12] += ft__ps12;
             }
         }
     }
@@ -195,10 +228,10 @@ int backwards(int64_t n, int64_t nnz, const int32_t *idx, const float *x, float 
         if (4 * n >= 65536 && (uint64_t)(k + (-16)) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + (-16)] < (uint64_t)n) {
             __builtin_prefetch(&x[(int64_t)idx[k + (-16)]], 0, 3);
         }
-        if ((uint64_t)idx[k] >= (uint64_t)n) { ft__err = FT_ERR_INDEX; goto ft__end11; }
+        if ((uint64_t)idx[k] >= (uint64_t)n) { ft__err = FT_ERR_INDEX; goto ft__end13; }
         s[0] = (s[0] * 0.5f) + x[(int64_t)idx[k]];
     }
-ft__end11:;
+ft__end13:;
     return ft__err;
 }
 
@@ -243,14 +276,14 @@ int ten(int64_t n, const int32_t *adj, const float *x, float *s)
         for (int64_t i = 0; i < n; i++) {
             s[i] = 0.0f;
             for (int64_t j = 0; j < 10; j++) {
-                if ((uint64_t)adj[i * 10 + j] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end15; }
+                if ((uint64_t)adj[i * 10 + j] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end17; }
                 s[i] = (s[i] * 0.5f) + x[(int64_t)adj[i * 10 + j]];
             }
-ft__end15:;
+ft__end17:;
         }
     }
-    if (ft__err) goto ft__end13;
-ft__end13:;
+    if (ft__err) goto ft__end15;
+ft__end15:;
     return ft__err;
 }
 
@@ -301,16 +334,16 @@ int local(int64_t n, int64_t m, const int32_t *idx, const float *x, float *s)
                 {
                     int32_t t[1];
                     t[0] = idx[i * m + j];
-                    if ((uint64_t)t[0] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end19; }
-                    if ((uint64_t)idx[0 * m + j] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end19; }
+                    if ((uint64_t)t[0] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end21; }
+                    if ((uint64_t)idx[0 * m + j] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end21; }
                     s[i] = ((s[i] * 0.5f) + x[(int64_t)t[0]]) + x[(int64_t)idx[0 * m + j]];
                 }
             }
-ft__end19:;
+ft__end21:;
         }
     }
-    if (ft__err) goto ft__end17;
-ft__end17:;
+    if (ft__err) goto ft__end19;
+ft__end19:;
     return ft__err;
 }
 
