@@ -157,6 +157,11 @@ const char *ad_fresh(ad_grad *g, const char *base);
 int ad_decide(ad_grad *g, ast_stmt *bwd);
 void ad_explain(ad_grad *g, FILE *out);
 
+/* zero_skip.c: in the backward pass bwd, run the tails of statement
+ * sequences that only add zeros when one adjoint scalar is 0 under
+ * `if a != 0` (in place). */
+void ad_skip_zero_adjoints(ad_grad *g, ast_stmt *bwd);
+
 /* grad.c helpers used by materialize.c */
 ast_stmt *ad_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int keep_labels);
 ad_local *ad_find_local(ad_grad *g, const char *name);

@@ -1061,6 +1061,8 @@ static void emit_funcs(ad_grad *g, ast_program *p, ast_stmt *bwd)
     ast_stmt *body = seq_of(c, g->f->loc, &both);
     body = ad_region_locals(c, fs[0], body, NULL);
     fs[2] = new_func(g, g->name, 1, 0, -1, xf_normalize(c, body));
+    ad_skip_zero_adjoints(g, fs[1]->body);
+    ad_skip_zero_adjoints(g, fs[2]->body);
     tidy(c, 3, fs);
     fs[2]->ad_fwd = fs[0];
     fs[2]->ad_bwd = fs[1];

@@ -1188,6 +1188,49 @@ def grad_tape_dtype(n):
         close(o, "d_x", ref, f32)
 
 
+def grad_zero_skip(seed):
+    """tests/golden/grad_zero_skip.ft (autodiff/zero_skip.c: adjoint tails
+    skipped where a saturated sigmoid makes their adjoint exactly 0, most
+    point-segment pairs here): cover_grad's d_p and d_seg against central
+    differences of a NumPy f64 implementation of cover."""
+    rng = np.random.default_rng(seed)
+    n, m = 40, 6
+    a = rng.uniform(-0.8, 0.8, (m, 2))
+    seg = np.concatenate([a, a + rng.uniform(-0.4, 0.4, (m, 2))], 1).astype(f32)
+    # half the points anywhere (saturated pairs), half near a segment's end
+    near = seg[rng.integers(0, m, n // 2), :2] + rng.uniform(-0.1, 0.1, (n // 2, 2))
+    p = np.concatenate([rng.uniform(-1, 1, (n - n // 2, 2)), near]).astype(f32)
+    dimg = rng.uniform(-1, 1, n).astype(f32)
+
+    def loss(pv, sv):
+        keep = np.ones(n)
+        for k in range(m):
+            ax, ay, bx, by = sv[k]
+            ex, ey = bx - ax, by - ay
+            t = ((pv[:, 0] - ax) * ex + (pv[:, 1] - ay) * ey) / (ex * ex + ey * ey)
+            tc = np.minimum(np.maximum(t, 0), 1)
+            d2 = (pv[:, 0] - ax - tc * ex) ** 2 + (pv[:, 1] - ay - tc * ey) ** 2
+            side = ex * (pv[:, 1] - ay) - ey * (pv[:, 0] - ax)
+            d = 0.5 * (1 + np.tanh(np.where(side >= 0, d2, -d2) / 0.002))
+            keep = keep * (1 - d)
+        return float((dimg.astype(f64) * (1 - keep)).sum())
+
+    def fd(x, f):
+        h, g = 1e-6, np.zeros(x.shape)
+        for i in np.ndindex(x.shape):
+            e = np.zeros(x.shape)
+            e[i] = h
+            g[i] = (f(x + e) - f(x - e)) / (2 * h)
+        return g
+    p64, s64 = p.astype(f64), seg.astype(f64)
+    ref_p = fd(p64, lambda x: loss(x, s64))
+    ref_s = fd(s64, lambda x: loss(p64, x))
+    o = ftc_run(os.path.join(ROOT, "tests", "golden", "grad_zero_skip.ft"), "cover_grad",
+                {"n": n, "m": m}, {"p": p, "seg": seg, "d_img": dimg})
+    close(o, "d_p", ref_p, f32, rtol=1e-3)
+    close(o, "d_seg", ref_s, f32, rtol=1e-3)
+
+
 def grad_cuda_tape_bytes():
     """The CUDA backend emits each gradient's g_tape_bytes (host code, the C
     backend's formula: elements times 4 for an f32 tape, 8 for f64)."""
@@ -1205,6 +1248,8 @@ def grad_cuda_tape_bytes():
 
 case("grad/elementwise[7]", grad_elementwise, 7)
 case("grad/cuda_tape_bytes", grad_cuda_tape_bytes)
+case("grad/zero_skip[1]", grad_zero_skip, 1)
+case("grad/zero_skip[2]", grad_zero_skip, 2)
 
 
 def grad_void_tape():
