@@ -290,11 +290,111 @@ static void fill_slots(ad_grad *g)
     }
 }
 
+/* The local whose restore slot opens VarDef def of the backward pass, or
+ * NULL (rev_vardef: the slot is the first item of its body). */
+static ad_local *slot_owner(ad_grad *g, const ast_stmt *def)
+{
+    const ast_stmt *b = def->u.def.body;
+    if (!b || b->kind != AST_SEQ || !b->u.seq.n)
+        return NULL;
+    for (int i = 0; i < g->locals.len; i++) {
+        ad_local *l = g->locals.items[i];
+        if (l->slot && l->slot == b->u.seq.stmts[0])
+            return l;
+    }
+    return NULL;
+}
+
+/* Mark needed the locals that the loads in e read: the innermost VarDef
+ * of scope (names / owners, innermost last) of each loaded name; every
+ * local of that name when none declares it. */
+static void mark_loads(ad_grad *g, const ast_expr *e, const ft_vec *names, const ft_vec *owners)
+{
+    ft_vec loaded = {0};
+    if (!e)
+        return;
+    xf_expr_loaded(g->ctx, e, &loaded);
+    for (int k = 0; k < loaded.len; k++) {
+        int i = names->len - 1;
+        while (i >= 0 && strcmp(names->items[i], loaded.items[k]))
+            i--;
+        if (i >= 0) {
+            if (owners->items[i])
+                ((ad_local *)owners->items[i])->needed = 1;
+            continue;
+        }
+        ft_vec one = {0};
+        ft_vec_push(g->ctx, &one, loaded.items[k]);
+        mark_needed(g, &one);
+    }
+}
+
+/* Mark needed the locals whose values the backward pass s reads, each load
+ * resolved to the VarDef in scope: locals of one name in different scopes
+ * (the dot-product accumulator `t` of Longformer and the `t` of the
+ * softmax after it) are told apart, so that one read is not a reason to
+ * save the other. */
+static void mark_read(ad_grad *g, const ast_stmt *s, ft_vec *names, ft_vec *owners)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            mark_read(g, s->u.seq.stmts[i], names, owners);
+        break;
+    case AST_VARDEF:
+        for (int k = 0; k < s->u.def.ndim; k++)
+            mark_loads(g, s->u.def.shape[k], names, owners);
+        ft_vec_push(g->ctx, names, (void *)s->u.def.name);
+        ft_vec_push(g->ctx, owners, slot_owner(g, s));
+        mark_read(g, s->u.def.body, names, owners);
+        names->len--;
+        owners->len--;
+        break;
+    case AST_FOR:
+        mark_loads(g, s->u.loop.begin, names, owners);
+        mark_loads(g, s->u.loop.end, names, owners);
+        mark_loads(g, s->u.loop.step, names, owners);
+        mark_read(g, s->u.loop.body, names, owners);
+        break;
+    case AST_IF:
+        mark_loads(g, s->u.branch.cond, names, owners);
+        mark_read(g, s->u.branch.then, names, owners);
+        mark_read(g, s->u.branch.other, names, owners);
+        break;
+    case AST_STORE:
+        for (int k = 0; k < s->u.store.n; k++)
+            mark_loads(g, s->u.store.idx[k], names, owners);
+        mark_loads(g, s->u.store.value, names, owners);
+        break;
+    case AST_REDUCE:
+        for (int k = 0; k < s->u.red.n; k++)
+            mark_loads(g, s->u.red.idx[k], names, owners);
+        mark_loads(g, s->u.red.value, names, owners);
+        break;
+    case AST_ASSERT: mark_loads(g, s->u.cond, names, owners); break;
+    case AST_EVAL: mark_loads(g, s->u.expr, names, owners); break;
+    }
+}
+
+/* Mark needed the locals named in outside, what the replay of l reads
+ * from outside its body, but l itself (a replay that reads l, as
+ * `t[k] = t[k] / s` does, reads what it wrote: a local of l's name in
+ * another scope is no reason to restore it). */
+static void mark_outside(ad_grad *g, const ad_local *l, const ft_vec *outside)
+{
+    ft_vec others = {0};
+    for (int i = 0; i < outside->len; i++)
+        if (strcmp(outside->items[i], l->def->u.def.name))
+            ft_vec_push(g->ctx, &others, outside->items[i]);
+    mark_needed(g, &others);
+}
+
 int ad_decide(ad_grad *g, ast_stmt *bwd)
 {
-    ft_vec names = {0};
-    xf_stmt_loaded(g->ctx, bwd, &names);
-    mark_needed(g, &names);
+    ft_vec names = {0}, owners = {0};
+    mark_read(g, bwd, &names, &owners);
     for (int changed = 1; changed;) {
         changed = 0;
         for (int i = 0; i < g->locals.len; i++) {
@@ -306,7 +406,7 @@ int ad_decide(ad_grad *g, ast_stmt *bwd)
             build_replay(g, l, &outside);
             choose(g, l);
             if (l->decision == AD_RECOMPUTE)
-                mark_needed(g, &outside);
+                mark_outside(g, l, &outside);
             changed = 1;
         }
     }

@@ -30,7 +30,8 @@
  * factors.  The guard set of R is the adjoint scalars it reads or zeroes
  * that are declared outside R and not known to be 0 at its start; a tail
  * is guarded when that set is one scalar (a different one than the
- * enclosing guard's) and R has at least ZS_MIN_STMTS statements.
+ * enclosing guard's) and R has at least ZS_MIN_STMTS `+=` (the copies
+ * and zeroings of the adjoint temporaries around them do not count).
  *
  * Exactness: skipped, R would have added +0.0 or stored 0.0 to values it
  * leaves as they were.  It differs from running R only where a factor of a
@@ -55,7 +56,7 @@ typedef struct zs_tail {
     ft_vec inner;            /* scalars declared inside it */
     ft_vec inner_zero;       /* of those, the ones only ever set from zeros */
     ft_vec guard;            /* adjoint scalars it needs to be 0 */
-    int stmts;               /* its Stores and Reduces */
+    int stmts;               /* its Reduces (the adds it would skip) */
 } zs_tail;
 
 /* Whether name is an adjoint scalar of g: a 0-D float local declared by
@@ -159,7 +160,6 @@ static int qualify(ad_grad *g, ft_vec *defs, zs_tail *t, const ast_stmt *s)
         return s->u.red.op == AST_RED_ADD && zero_expr(g, defs, t, s->u.red.value);
     case AST_STORE: {
         const char *v = s->u.store.var;
-        t->stmts++;
         if (s->u.store.n != 0 || !zero_expr(g, defs, t, s->u.store.value))
             return 0;
         if (xf_has_name(&t->inner, v))     /* set from zeros: stays in inner_zero */

@@ -1248,6 +1248,8 @@ def grad_cuda_tape_bytes():
 
 case("grad/elementwise[7]", grad_elementwise, 7)
 case("grad/cuda_tape_bytes", grad_cuda_tape_bytes)
+case("grad/tape_scoped", gradcheck, "tests/golden", "grad_tape_scoped.ft", "f", ["q", "k", "v"],
+     {"n": 3, "m": 4, "l": 5})
 case("grad/zero_skip[1]", grad_zero_skip, 1)
 case("grad/zero_skip[2]", grad_zero_skip, 2)
 
