@@ -130,55 +130,87 @@ int f(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const flo
                             t_1 = ft__max_f32(t_1, dot[i_1]);
                         }
                         /* L_softmax_exp: */
-                        #pragma omp simd
-                        for (int64_t k_1 = 0; k_1 < m; k_1++) {
-                            t[k_1] = expf(dot[k_1] - t_1);
+                        {
+                            const int64_t ft__n10 = m > 0 ? m : 0;
+                            const int64_t ft__m10 = ft__n10 & ~(int64_t)7;
+                            for (int64_t ft__j10 = 0; ft__j10 < ft__m10; ft__j10 += 8) {
+                                #pragma omp simd
+                                for (int64_t ft__l10 = 0; ft__l10 < 8; ft__l10++) {
+                                    const int64_t k_1 = ft__j10 + ft__l10;
+                                    t[k_1] = expf(dot[k_1] - t_1);
+                                }
+                            }
+                            if (ft__n10 & 7) {
+                                #pragma omp simd
+                                for (int64_t ft__l10 = 0; ft__l10 < 8; ft__l10++) {
+                                    const int64_t k_1 = ft__m10 + ft__l10;
+                                    if (k_1 < m) {
+                                        t[k_1] = expf(dot[k_1] - t_1);
+                                    }
+                                }
+                            }
                         }
                         {
                             float t_2 = 0;
                             t_2 = 0.0f;
                             /* L_reduce_1: */
                             {
-                                const int64_t ft__n11 = m > 0 ? m : 0;
-                                const int64_t ft__m11 = ft__n11 & ~(int64_t)15;
-                                float ft__v11_0_0[8] = {0};
-                                float ft__v11_0_1[8] = {0};
-                                for (int64_t ft__j11 = 0; ft__j11 < ft__m11; ft__j11 += 16) {
+                                const int64_t ft__n12 = m > 0 ? m : 0;
+                                const int64_t ft__m12 = ft__n12 & ~(int64_t)15;
+                                float ft__v12_0_0[8] = {0};
+                                float ft__v12_0_1[8] = {0};
+                                for (int64_t ft__j12 = 0; ft__j12 < ft__m12; ft__j12 += 16) {
                                     #pragma omp simd
-                                    for (int64_t ft__l11 = 0; ft__l11 < 8; ft__l11++) {
-                                        const int64_t i_1 = ft__j11 + ft__l11;
-                                        ft__v11_0_0[ft__l11] += t[i_1];
+                                    for (int64_t ft__l12 = 0; ft__l12 < 8; ft__l12++) {
+                                        const int64_t i_1 = ft__j12 + ft__l12;
+                                        ft__v12_0_0[ft__l12] += t[i_1];
                                     }
                                     #pragma omp simd
-                                    for (int64_t ft__l11 = 0; ft__l11 < 8; ft__l11++) {
-                                        const int64_t i_1 = ft__j11 + 8 + ft__l11;
-                                        ft__v11_0_1[ft__l11] += t[i_1];
+                                    for (int64_t ft__l12 = 0; ft__l12 < 8; ft__l12++) {
+                                        const int64_t i_1 = ft__j12 + 8 + ft__l12;
+                                        ft__v12_0_1[ft__l12] += t[i_1];
                                     }
                                 }
-                                if (ft__n11 & 15) {
+                                if (ft__n12 & 15) {
                                     #pragma omp simd
-                                    for (int64_t ft__l11 = 0; ft__l11 < 8; ft__l11++) {
-                                        const int64_t i_1 = ft__m11 + ft__l11;
-                                        ft__v11_0_0[ft__l11] += i_1 < m ? t[i_1] : 0;
+                                    for (int64_t ft__l12 = 0; ft__l12 < 8; ft__l12++) {
+                                        const int64_t i_1 = ft__m12 + ft__l12;
+                                        ft__v12_0_0[ft__l12] += i_1 < m ? t[i_1] : 0;
                                     }
                                     #pragma omp simd
-                                    for (int64_t ft__l11 = 0; ft__l11 < 8; ft__l11++) {
-                                        const int64_t i_1 = ft__m11 + 8 + ft__l11;
-                                        ft__v11_0_1[ft__l11] += i_1 < m ? t[i_1] : 0;
+                                    for (int64_t ft__l12 = 0; ft__l12 < 8; ft__l12++) {
+                                        const int64_t i_1 = ft__m12 + 8 + ft__l12;
+                                        ft__v12_0_1[ft__l12] += i_1 < m ? t[i_1] : 0;
                                     }
                                 }
                                 #pragma omp simd
-                                for (int ft__l11 = 0; ft__l11 < 8; ft__l11++)
-                                    ft__v11_0_0[ft__l11] += ft__v11_0_1[ft__l11];
+                                for (int ft__l12 = 0; ft__l12 < 8; ft__l12++)
+                                    ft__v12_0_0[ft__l12] += ft__v12_0_1[ft__l12];
                                 #pragma omp simd
-                                for (int ft__l11 = 0; ft__l11 < 4; ft__l11++)
-                                    ft__v11_0_0[ft__l11] += ft__v11_0_0[ft__l11 + 4];
-                                t_2 += (ft__v11_0_0[0] + ft__v11_0_0[2]) + (ft__v11_0_0[1] + ft__v11_0_0[3]);
+                                for (int ft__l12 = 0; ft__l12 < 4; ft__l12++)
+                                    ft__v12_0_0[ft__l12] += ft__v12_0_0[ft__l12 + 4];
+                                t_2 += (ft__v12_0_0[0] + ft__v12_0_0[2]) + (ft__v12_0_0[1] + ft__v12_0_0[3]);
                             }
                             /* L_softmax_div: */
-                            #pragma omp simd
-                            for (int64_t k_1 = 0; k_1 < m; k_1++) {
-                                t[k_1] = t[k_1] / t_2;
+                            {
+                                const int64_t ft__n14 = m > 0 ? m : 0;
+                                const int64_t ft__m14 = ft__n14 & ~(int64_t)7;
+                                for (int64_t ft__j14 = 0; ft__j14 < ft__m14; ft__j14 += 8) {
+                                    #pragma omp simd
+                                    for (int64_t ft__l14 = 0; ft__l14 < 8; ft__l14++) {
+                                        const int64_t k_1 = ft__j14 + ft__l14;
+                                        t[k_1] = t[k_1] / t_2;
+                                    }
+                                }
+                                if (ft__n14 & 7) {
+                                    #pragma omp simd
+                                    for (int64_t ft__l14 = 0; ft__l14 < 8; ft__l14++) {
+                                        const int64_t k_1 = ft__m14 + ft__l14;
+                                        if (k_1 < m) {
+                                            t[k_1] = t[k_1] / t_2;
+                                        }
+                                    }
+                                }
                             }
                             for (int64_t c = 0; c < l; c++) {
                                 y[i * l + c] = 0.0f;
@@ -264,7 +296,7 @@ int g_fwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
     (void)tape;
     #pragma omp parallel
     {
-        void *ft__h21 = NULL; size_t ft__h21_n = 0;
+        void *ft__h23 = NULL; size_t ft__h23_n = 0;
         #pragma omp for
         for (int64_t i = 0; i < n; i++) {
             for (int64_t j = 0; j < m; j++) {
@@ -273,48 +305,48 @@ int g_fwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                     t = 0.0f;
                     /* L_c: */
                     {
-                        const int64_t ft__n20 = l > 0 ? l : 0;
-                        const int64_t ft__m20 = ft__n20 & ~(int64_t)15;
-                        float ft__v20_0_0[8] = {0};
-                        float ft__v20_0_1[8] = {0};
-                        for (int64_t ft__j20 = 0; ft__j20 < ft__m20; ft__j20 += 16) {
+                        const int64_t ft__n22 = l > 0 ? l : 0;
+                        const int64_t ft__m22 = ft__n22 & ~(int64_t)15;
+                        float ft__v22_0_0[8] = {0};
+                        float ft__v22_0_1[8] = {0};
+                        for (int64_t ft__j22 = 0; ft__j22 < ft__m22; ft__j22 += 16) {
                             #pragma omp simd
-                            for (int64_t ft__l20 = 0; ft__l20 < 8; ft__l20++) {
-                                const int64_t c = ft__j20 + ft__l20;
-                                ft__v20_0_0[ft__l20] += q[i * l + c] * k[j * l + c];
+                            for (int64_t ft__l22 = 0; ft__l22 < 8; ft__l22++) {
+                                const int64_t c = ft__j22 + ft__l22;
+                                ft__v22_0_0[ft__l22] += q[i * l + c] * k[j * l + c];
                             }
                             #pragma omp simd
-                            for (int64_t ft__l20 = 0; ft__l20 < 8; ft__l20++) {
-                                const int64_t c = ft__j20 + 8 + ft__l20;
-                                ft__v20_0_1[ft__l20] += q[i * l + c] * k[j * l + c];
+                            for (int64_t ft__l22 = 0; ft__l22 < 8; ft__l22++) {
+                                const int64_t c = ft__j22 + 8 + ft__l22;
+                                ft__v22_0_1[ft__l22] += q[i * l + c] * k[j * l + c];
                             }
                         }
-                        if (ft__n20 & 15) {
+                        if (ft__n22 & 15) {
                             #pragma omp simd
-                            for (int64_t ft__l20 = 0; ft__l20 < 8; ft__l20++) {
-                                const int64_t c = ft__m20 + ft__l20;
-                                ft__v20_0_0[ft__l20] += c < l ? (q[i * l + c] * k[j * l + c]) : 0;
+                            for (int64_t ft__l22 = 0; ft__l22 < 8; ft__l22++) {
+                                const int64_t c = ft__m22 + ft__l22;
+                                ft__v22_0_0[ft__l22] += c < l ? (q[i * l + c] * k[j * l + c]) : 0;
                             }
                             #pragma omp simd
-                            for (int64_t ft__l20 = 0; ft__l20 < 8; ft__l20++) {
-                                const int64_t c = ft__m20 + 8 + ft__l20;
-                                ft__v20_0_1[ft__l20] += c < l ? (q[i * l + c] * k[j * l + c]) : 0;
+                            for (int64_t ft__l22 = 0; ft__l22 < 8; ft__l22++) {
+                                const int64_t c = ft__m22 + 8 + ft__l22;
+                                ft__v22_0_1[ft__l22] += c < l ? (q[i * l + c] * k[j * l + c]) : 0;
                             }
                         }
                         #pragma omp simd
-                        for (int ft__l20 = 0; ft__l20 < 8; ft__l20++)
-                            ft__v20_0_0[ft__l20] += ft__v20_0_1[ft__l20];
+                        for (int ft__l22 = 0; ft__l22 < 8; ft__l22++)
+                            ft__v22_0_0[ft__l22] += ft__v22_0_1[ft__l22];
                         #pragma omp simd
-                        for (int ft__l20 = 0; ft__l20 < 4; ft__l20++)
-                            ft__v20_0_0[ft__l20] += ft__v20_0_0[ft__l20 + 4];
-                        t += (ft__v20_0_0[0] + ft__v20_0_0[2]) + (ft__v20_0_0[1] + ft__v20_0_0[3]);
+                        for (int ft__l22 = 0; ft__l22 < 4; ft__l22++)
+                            ft__v22_0_0[ft__l22] += ft__v22_0_0[ft__l22 + 4];
+                        t += (ft__v22_0_0[0] + ft__v22_0_0[2]) + (ft__v22_0_0[1] + ft__v22_0_0[3]);
                     }
                     tape_dot[i * m + j] = t;
                 }
             }
             {
-                if (!ft__grow(&ft__h21, &ft__h21_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end17; }
-                float *t = (float *)ft__h21;
+                if (!ft__grow(&ft__h23, &ft__h23_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end19; }
+                float *t = (float *)ft__h23;
                 {
                     float t_1 = 0;
                     t_1 = (-INFINITY);
@@ -324,56 +356,89 @@ int g_fwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                         t_1 = ft__max_f32(t_1, tape_dot[i * m + i_1]);
                     }
                     /* L_softmax_exp: */
-                    #pragma omp simd
-                    for (int64_t k_1 = 0; k_1 < m; k_1++) {
-                        t[k_1] = expf(tape_dot[i * m + k_1] - t_1);
+                    {
+                        const int64_t ft__n26 = m > 0 ? m : 0;
+                        const int64_t ft__m26 = ft__n26 & ~(int64_t)7;
+                        for (int64_t ft__j26 = 0; ft__j26 < ft__m26; ft__j26 += 8) {
+                            #pragma omp simd
+                            for (int64_t ft__l26 = 0; ft__l26 < 8; ft__l26++) {
+                                const int64_t k_1 = ft__j26 + ft__l26;
+                                t[k_1] = expf(tape_dot[i * m + k_1] - t_1);
+                            }
+                        }
+                        if (ft__n26 & 7) {
+                            #pragma omp simd
+                            for (int64_t ft__l26 = 0; ft__l26 < 8; ft__l26++) {
+                                const int64_t k_1 = ft__m26 + ft__l26;
+                                if (k_1 < m) {
+                                    t[k_1] = expf(tape_dot[i * m + k_1] - t_1);
+                                }
+                            }
+                        }
                     }
                     {
                         float t_2 = 0;
                         t_2 = 0.0f;
                         /* L_reduce_1: */
                         {
-                            const int64_t ft__n25 = m > 0 ? m : 0;
-                            const int64_t ft__m25 = ft__n25 & ~(int64_t)15;
-                            float ft__v25_0_0[8] = {0};
-                            float ft__v25_0_1[8] = {0};
-                            for (int64_t ft__j25 = 0; ft__j25 < ft__m25; ft__j25 += 16) {
+                            const int64_t ft__n28 = m > 0 ? m : 0;
+                            const int64_t ft__m28 = ft__n28 & ~(int64_t)15;
+                            float ft__v28_0_0[8] = {0};
+                            float ft__v28_0_1[8] = {0};
+                            for (int64_t ft__j28 = 0; ft__j28 < ft__m28; ft__j28 += 16) {
                                 #pragma omp simd
-                                for (int64_t ft__l25 = 0; ft__l25 < 8; ft__l25++) {
-                                    const int64_t i_1 = ft__j25 + ft__l25;
-                                    ft__v25_0_0[ft__l25] += t[i_1];
+                                for (int64_t ft__l28 = 0; ft__l28 < 8; ft__l28++) {
+                                    const int64_t i_1 = ft__j28 + ft__l28;
+                                    ft__v28_0_0[ft__l28] += t[i_1];
                                 }
                                 #pragma omp simd
-                                for (int64_t ft__l25 = 0; ft__l25 < 8; ft__l25++) {
-                                    const int64_t i_1 = ft__j25 + 8 + ft__l25;
-                                    ft__v25_0_1[ft__l25] += t[i_1];
+                                for (int64_t ft__l28 = 0; ft__l28 < 8; ft__l28++) {
+                                    const int64_t i_1 = ft__j28 + 8 + ft__l28;
+                                    ft__v28_0_1[ft__l28] += t[i_1];
                                 }
                             }
-                            if (ft__n25 & 15) {
+                            if (ft__n28 & 15) {
                                 #pragma omp simd
-                                for (int64_t ft__l25 = 0; ft__l25 < 8; ft__l25++) {
-                                    const int64_t i_1 = ft__m25 + ft__l25;
-                                    ft__v25_0_0[ft__l25] += i_1 < m ? t[i_1] : 0;
+                                for (int64_t ft__l28 = 0; ft__l28 < 8; ft__l28++) {
+                                    const int64_t i_1 = ft__m28 + ft__l28;
+                                    ft__v28_0_0[ft__l28] += i_1 < m ? t[i_1] : 0;
                                 }
                                 #pragma omp simd
-                                for (int64_t ft__l25 = 0; ft__l25 < 8; ft__l25++) {
-                                    const int64_t i_1 = ft__m25 + 8 + ft__l25;
-                                    ft__v25_0_1[ft__l25] += i_1 < m ? t[i_1] : 0;
+                                for (int64_t ft__l28 = 0; ft__l28 < 8; ft__l28++) {
+                                    const int64_t i_1 = ft__m28 + 8 + ft__l28;
+                                    ft__v28_0_1[ft__l28] += i_1 < m ? t[i_1] : 0;
                                 }
                             }
                             #pragma omp simd
-                            for (int ft__l25 = 0; ft__l25 < 8; ft__l25++)
-                                ft__v25_0_0[ft__l25] += ft__v25_0_1[ft__l25];
+                            for (int ft__l28 = 0; ft__l28 < 8; ft__l28++)
+                                ft__v28_0_0[ft__l28] += ft__v28_0_1[ft__l28];
                             #pragma omp simd
-                            for (int ft__l25 = 0; ft__l25 < 4; ft__l25++)
-                                ft__v25_0_0[ft__l25] += ft__v25_0_0[ft__l25 + 4];
-                            t_2 += (ft__v25_0_0[0] + ft__v25_0_0[2]) + (ft__v25_0_0[1] + ft__v25_0_0[3]);
+                            for (int ft__l28 = 0; ft__l28 < 4; ft__l28++)
+                                ft__v28_0_0[ft__l28] += ft__v28_0_0[ft__l28 + 4];
+                            t_2 += (ft__v28_0_0[0] + ft__v28_0_0[2]) + (ft__v28_0_0[1] + ft__v28_0_0[3]);
                         }
                         /* L_softmax_div: */
-                        #pragma omp simd
-                        for (int64_t k_1 = 0; k_1 < m; k_1++) {
-                            tape_t_ftk[i * m + k_1] = t[k_1];
-                            t[k_1] = t[k_1] / t_2;
+                        {
+                            const int64_t ft__n30 = m > 0 ? m : 0;
+                            const int64_t ft__m30 = ft__n30 & ~(int64_t)7;
+                            for (int64_t ft__j30 = 0; ft__j30 < ft__m30; ft__j30 += 8) {
+                                #pragma omp simd
+                                for (int64_t ft__l30 = 0; ft__l30 < 8; ft__l30++) {
+                                    const int64_t k_1 = ft__j30 + ft__l30;
+                                    tape_t_ftk[i * m + k_1] = t[k_1];
+                                    t[k_1] = t[k_1] / t_2;
+                                }
+                            }
+                            if (ft__n30 & 7) {
+                                #pragma omp simd
+                                for (int64_t ft__l30 = 0; ft__l30 < 8; ft__l30++) {
+                                    const int64_t k_1 = ft__m30 + ft__l30;
+                                    if (k_1 < m) {
+                                        tape_t_ftk[i * m + k_1] = t[k_1];
+                                        t[k_1] = t[k_1] / t_2;
+                                    }
+                                }
+                            }
                         }
                         for (int64_t c = 0; c < l; c++) {
                             y[i * l + c] = 0.0f;
@@ -393,12 +458,12 @@ int g_fwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                     }
                 }
             }
-ft__end17:;
+ft__end19:;
         }
-        free(ft__h21);
+        free(ft__h23);
     }
-    if (ft__err) goto ft__end15;
-ft__end15:;
+    if (ft__err) goto ft__end17;
+ft__end17:;
     return ft__err;
 }
 
@@ -462,15 +527,31 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
     int ft__err = FT_OK;
     (void)y;
     (void)tape;
-    void *ft__h37 = NULL; size_t ft__h37_n = 0;
-    void *ft__h38 = NULL; size_t ft__h38_n = 0;
+    void *ft__h43 = NULL; size_t ft__h43_n = 0;
+    void *ft__h44 = NULL; size_t ft__h44_n = 0;
     #pragma omp parallel
     {
         #pragma omp for
         for (int64_t ad_i0_2 = 0; ad_i0_2 < n; ad_i0_2++) {
-            #pragma omp simd
-            for (int64_t ad_i1 = 0; ad_i1 < l; ad_i1++) {
-                d_q[ad_i0_2 * l + ad_i1] = 0.0f;
+            {
+                const int64_t ft__n37 = l > 0 ? l : 0;
+                const int64_t ft__m37 = ft__n37 & ~(int64_t)7;
+                for (int64_t ft__j37 = 0; ft__j37 < ft__m37; ft__j37 += 8) {
+                    #pragma omp simd
+                    for (int64_t ft__l37 = 0; ft__l37 < 8; ft__l37++) {
+                        const int64_t ad_i1 = ft__j37 + ft__l37;
+                        d_q[ad_i0_2 * l + ad_i1] = 0.0f;
+                    }
+                }
+                if (ft__n37 & 7) {
+                    #pragma omp simd
+                    for (int64_t ft__l37 = 0; ft__l37 < 8; ft__l37++) {
+                        const int64_t ad_i1 = ft__m37 + ft__l37;
+                        if (ad_i1 < l) {
+                            d_q[ad_i0_2 * l + ad_i1] = 0.0f;
+                        }
+                    }
+                }
             }
         }
     }
@@ -478,48 +559,81 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
     {
         #pragma omp for
         for (int64_t ad_i0_3 = 0; ad_i0_3 < m; ad_i0_3++) {
-            #pragma omp simd
-            for (int64_t ad_i1_1 = 0; ad_i1_1 < l; ad_i1_1++) {
-                d_k[ad_i0_3 * l + ad_i1_1] = 0.0f;
-                d_v[ad_i0_3 * l + ad_i1_1] = 0.0f;
+            {
+                const int64_t ft__n41 = l > 0 ? l : 0;
+                const int64_t ft__m41 = ft__n41 & ~(int64_t)7;
+                for (int64_t ft__j41 = 0; ft__j41 < ft__m41; ft__j41 += 8) {
+                    #pragma omp simd
+                    for (int64_t ft__l41 = 0; ft__l41 < 8; ft__l41++) {
+                        const int64_t ad_i1_1 = ft__j41 + ft__l41;
+                        d_k[ad_i0_3 * l + ad_i1_1] = 0.0f;
+                        d_v[ad_i0_3 * l + ad_i1_1] = 0.0f;
+                    }
+                }
+                if (ft__n41 & 7) {
+                    #pragma omp simd
+                    for (int64_t ft__l41 = 0; ft__l41 < 8; ft__l41++) {
+                        const int64_t ad_i1_1 = ft__m41 + ft__l41;
+                        if (ad_i1_1 < l) {
+                            d_k[ad_i0_3 * l + ad_i1_1] = 0.0f;
+                            d_v[ad_i0_3 * l + ad_i1_1] = 0.0f;
+                        }
+                    }
+                }
             }
         }
     }
-    int64_t ft__pn37 = 1;
-    ft__pn37 *= (m) > 0 ? (m) : 0;
-    ft__pn37 *= (l) > 0 ? (l) : 0;
-    if (!ft__grow(&ft__h37, &ft__h37_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn37}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end29; }
-    int64_t ft__pn38 = 1;
-    ft__pn38 *= (m) > 0 ? (m) : 0;
-    ft__pn38 *= (l) > 0 ? (l) : 0;
-    if (!ft__grow(&ft__h38, &ft__h38_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn38}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end29; }
+    int64_t ft__pn43 = 1;
+    ft__pn43 *= (m) > 0 ? (m) : 0;
+    ft__pn43 *= (l) > 0 ? (l) : 0;
+    if (!ft__grow(&ft__h43, &ft__h43_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn43}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end33; }
+    int64_t ft__pn44 = 1;
+    ft__pn44 *= (m) > 0 ? (m) : 0;
+    ft__pn44 *= (l) > 0 ? (l) : 0;
+    if (!ft__grow(&ft__h44, &ft__h44_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn44}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end33; }
     #pragma omp parallel
     {
-        void *ft__h40 = NULL; size_t ft__h40_n = 0;
-        void *ft__h42 = NULL; size_t ft__h42_n = 0;
-        void *ft__h47 = NULL; size_t ft__h47_n = 0;
-        float *ft__pv37 = d_v;
+        void *ft__h46 = NULL; size_t ft__h46_n = 0;
+        void *ft__h49 = NULL; size_t ft__h49_n = 0;
+        void *ft__h55 = NULL; size_t ft__h55_n = 0;
+        float *ft__pv43 = d_v;
         if (ft__thread() > 0) {
-            ft__pv37 = (float *)ft__h37 + (ft__thread() - 1) * ft__pn37;
-            memset(ft__pv37, 0, sizeof(float) * (size_t)ft__pn37);
+            ft__pv43 = (float *)ft__h43 + (ft__thread() - 1) * ft__pn43;
+            memset(ft__pv43, 0, sizeof(float) * (size_t)ft__pn43);
         }
-        float *ft__pv38 = d_k;
+        float *ft__pv44 = d_k;
         if (ft__thread() > 0) {
-            ft__pv38 = (float *)ft__h38 + (ft__thread() - 1) * ft__pn38;
-            memset(ft__pv38, 0, sizeof(float) * (size_t)ft__pn38);
+            ft__pv44 = (float *)ft__h44 + (ft__thread() - 1) * ft__pn44;
+            memset(ft__pv44, 0, sizeof(float) * (size_t)ft__pn44);
         }
         #pragma omp for
         for (int64_t i = 0; i < n; i++) {
             {
-                if (!ft__grow(&ft__h40, &ft__h40_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end39; }
-                float *d_dot = (float *)ft__h40;
-                #pragma omp simd
-                for (int64_t ad_i0_1 = 0; ad_i0_1 < m; ad_i0_1++) {
-                    d_dot[ad_i0_1] = 0.0f;
+                if (!ft__grow(&ft__h46, &ft__h46_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end45; }
+                float *d_dot = (float *)ft__h46;
+                {
+                    const int64_t ft__n48 = m > 0 ? m : 0;
+                    const int64_t ft__m48 = ft__n48 & ~(int64_t)7;
+                    for (int64_t ft__j48 = 0; ft__j48 < ft__m48; ft__j48 += 8) {
+                        #pragma omp simd
+                        for (int64_t ft__l48 = 0; ft__l48 < 8; ft__l48++) {
+                            const int64_t ad_i0_1 = ft__j48 + ft__l48;
+                            d_dot[ad_i0_1] = 0.0f;
+                        }
+                    }
+                    if (ft__n48 & 7) {
+                        #pragma omp simd
+                        for (int64_t ft__l48 = 0; ft__l48 < 8; ft__l48++) {
+                            const int64_t ad_i0_1 = ft__m48 + ft__l48;
+                            if (ad_i0_1 < m) {
+                                d_dot[ad_i0_1] = 0.0f;
+                            }
+                        }
+                    }
                 }
                 {
-                    if (!ft__grow(&ft__h42, &ft__h42_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end39; }
-                    float *t = (float *)ft__h42;
+                    if (!ft__grow(&ft__h49, &ft__h49_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end45; }
+                    float *t = (float *)ft__h49;
                     {
                         float t_1 = 0;
                         t_1 = (-INFINITY);
@@ -529,59 +643,92 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                             t_1 = ft__max_f32(t_1, tape_dot[i * m + i_1]);
                         }
                         /* L_k_1: */
-                        #pragma omp simd
-                        for (int64_t k_1 = 0; k_1 < m; k_1++) {
-                            t[k_1] = expf(tape_dot[i * m + k_1] - t_1);
+                        {
+                            const int64_t ft__n52 = m > 0 ? m : 0;
+                            const int64_t ft__m52 = ft__n52 & ~(int64_t)7;
+                            for (int64_t ft__j52 = 0; ft__j52 < ft__m52; ft__j52 += 8) {
+                                #pragma omp simd
+                                for (int64_t ft__l52 = 0; ft__l52 < 8; ft__l52++) {
+                                    const int64_t k_1 = ft__j52 + ft__l52;
+                                    t[k_1] = expf(tape_dot[i * m + k_1] - t_1);
+                                }
+                            }
+                            if (ft__n52 & 7) {
+                                #pragma omp simd
+                                for (int64_t ft__l52 = 0; ft__l52 < 8; ft__l52++) {
+                                    const int64_t k_1 = ft__m52 + ft__l52;
+                                    if (k_1 < m) {
+                                        t[k_1] = expf(tape_dot[i * m + k_1] - t_1);
+                                    }
+                                }
+                            }
                         }
                         {
                             float t_2 = 0;
                             t_2 = 0.0f;
                             /* L_i_1_1: */
                             {
-                                const int64_t ft__n46 = m > 0 ? m : 0;
-                                const int64_t ft__m46 = ft__n46 & ~(int64_t)15;
-                                float ft__v46_0_0[8] = {0};
-                                float ft__v46_0_1[8] = {0};
-                                for (int64_t ft__j46 = 0; ft__j46 < ft__m46; ft__j46 += 16) {
+                                const int64_t ft__n54 = m > 0 ? m : 0;
+                                const int64_t ft__m54 = ft__n54 & ~(int64_t)15;
+                                float ft__v54_0_0[8] = {0};
+                                float ft__v54_0_1[8] = {0};
+                                for (int64_t ft__j54 = 0; ft__j54 < ft__m54; ft__j54 += 16) {
                                     #pragma omp simd
-                                    for (int64_t ft__l46 = 0; ft__l46 < 8; ft__l46++) {
-                                        const int64_t i_1 = ft__j46 + ft__l46;
-                                        ft__v46_0_0[ft__l46] += t[i_1];
+                                    for (int64_t ft__l54 = 0; ft__l54 < 8; ft__l54++) {
+                                        const int64_t i_1 = ft__j54 + ft__l54;
+                                        ft__v54_0_0[ft__l54] += t[i_1];
                                     }
                                     #pragma omp simd
-                                    for (int64_t ft__l46 = 0; ft__l46 < 8; ft__l46++) {
-                                        const int64_t i_1 = ft__j46 + 8 + ft__l46;
-                                        ft__v46_0_1[ft__l46] += t[i_1];
+                                    for (int64_t ft__l54 = 0; ft__l54 < 8; ft__l54++) {
+                                        const int64_t i_1 = ft__j54 + 8 + ft__l54;
+                                        ft__v54_0_1[ft__l54] += t[i_1];
                                     }
                                 }
-                                if (ft__n46 & 15) {
+                                if (ft__n54 & 15) {
                                     #pragma omp simd
-                                    for (int64_t ft__l46 = 0; ft__l46 < 8; ft__l46++) {
-                                        const int64_t i_1 = ft__m46 + ft__l46;
-                                        ft__v46_0_0[ft__l46] += i_1 < m ? t[i_1] : 0;
+                                    for (int64_t ft__l54 = 0; ft__l54 < 8; ft__l54++) {
+                                        const int64_t i_1 = ft__m54 + ft__l54;
+                                        ft__v54_0_0[ft__l54] += i_1 < m ? t[i_1] : 0;
                                     }
                                     #pragma omp simd
-                                    for (int64_t ft__l46 = 0; ft__l46 < 8; ft__l46++) {
-                                        const int64_t i_1 = ft__m46 + 8 + ft__l46;
-                                        ft__v46_0_1[ft__l46] += i_1 < m ? t[i_1] : 0;
+                                    for (int64_t ft__l54 = 0; ft__l54 < 8; ft__l54++) {
+                                        const int64_t i_1 = ft__m54 + 8 + ft__l54;
+                                        ft__v54_0_1[ft__l54] += i_1 < m ? t[i_1] : 0;
                                     }
                                 }
                                 #pragma omp simd
-                                for (int ft__l46 = 0; ft__l46 < 8; ft__l46++)
-                                    ft__v46_0_0[ft__l46] += ft__v46_0_1[ft__l46];
+                                for (int ft__l54 = 0; ft__l54 < 8; ft__l54++)
+                                    ft__v54_0_0[ft__l54] += ft__v54_0_1[ft__l54];
                                 #pragma omp simd
-                                for (int ft__l46 = 0; ft__l46 < 4; ft__l46++)
-                                    ft__v46_0_0[ft__l46] += ft__v46_0_0[ft__l46 + 4];
-                                t_2 += (ft__v46_0_0[0] + ft__v46_0_0[2]) + (ft__v46_0_0[1] + ft__v46_0_0[3]);
+                                for (int ft__l54 = 0; ft__l54 < 4; ft__l54++)
+                                    ft__v54_0_0[ft__l54] += ft__v54_0_0[ft__l54 + 4];
+                                t_2 += (ft__v54_0_0[0] + ft__v54_0_0[2]) + (ft__v54_0_0[1] + ft__v54_0_0[3]);
                             }
                             {
-                                if (!ft__grow(&ft__h47, &ft__h47_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end39; }
-                                float *d_t_ftk = (float *)ft__h47;
+                                if (!ft__grow(&ft__h55, &ft__h55_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end45; }
+                                float *d_t_ftk = (float *)ft__h55;
                                 /* L_k_1_1: */
-                                #pragma omp simd
-                                for (int64_t k_1 = 0; k_1 < m; k_1++) {
-                                    t[k_1] = t[k_1] / t_2;
-                                    d_t_ftk[k_1] = 0.0f;
+                                {
+                                    const int64_t ft__n57 = m > 0 ? m : 0;
+                                    const int64_t ft__m57 = ft__n57 & ~(int64_t)7;
+                                    for (int64_t ft__j57 = 0; ft__j57 < ft__m57; ft__j57 += 8) {
+                                        #pragma omp simd
+                                        for (int64_t ft__l57 = 0; ft__l57 < 8; ft__l57++) {
+                                            const int64_t k_1 = ft__j57 + ft__l57;
+                                            t[k_1] = t[k_1] / t_2;
+                                            d_t_ftk[k_1] = 0.0f;
+                                        }
+                                    }
+                                    if (ft__n57 & 7) {
+                                        #pragma omp simd
+                                        for (int64_t ft__l57 = 0; ft__l57 < 8; ft__l57++) {
+                                            const int64_t k_1 = ft__m57 + ft__l57;
+                                            if (k_1 < m) {
+                                                t[k_1] = t[k_1] / t_2;
+                                                d_t_ftk[k_1] = 0.0f;
+                                            }
+                                        }
+                                    }
                                 }
                                 {
                                     float d_t_1 = 0;
@@ -592,7 +739,7 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                                         for (int64_t c = 0; c < l; c++) {
                                             for (int64_t j = 0; j < m; j++) {
                                                 d_t_ftk[j] += d_y[i * l + c] * v[j * l + c];
-                                                ft__pv37[j * l + c] += t[j] * d_y[i * l + c];
+                                                ft__pv43[j * l + c] += t[j] * d_y[i * l + c];
                                             }
                                         }
                                         for (int64_t k_1 = 0; k_1 < m; k_1++) {
@@ -610,9 +757,25 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                                             }
                                         }
                                         /* L_i_1_2: */
-                                        #pragma omp simd
-                                        for (int64_t i_1 = 0; i_1 < m; i_1++) {
-                                            d_t_ftk[i_1] += d_t_2;
+                                        {
+                                            const int64_t ft__n62 = m > 0 ? m : 0;
+                                            const int64_t ft__m62 = ft__n62 & ~(int64_t)7;
+                                            for (int64_t ft__j62 = 0; ft__j62 < ft__m62; ft__j62 += 8) {
+                                                #pragma omp simd
+                                                for (int64_t ft__l62 = 0; ft__l62 < 8; ft__l62++) {
+                                                    const int64_t i_1 = ft__j62 + ft__l62;
+                                                    d_t_ftk[i_1] += d_t_2;
+                                                }
+                                            }
+                                            if (ft__n62 & 7) {
+                                                #pragma omp simd
+                                                for (int64_t ft__l62 = 0; ft__l62 < 8; ft__l62++) {
+                                                    const int64_t i_1 = ft__m62 + ft__l62;
+                                                    if (i_1 < m) {
+                                                        d_t_ftk[i_1] += d_t_2;
+                                                    }
+                                                }
+                                            }
                                         }
                                         /* L_k_1_2: */
                                         #pragma omp simd reduction(+: d_t_1)
@@ -630,9 +793,25 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                                             }
                                         }
                                         /* L_i_1_3: */
-                                        #pragma omp simd
-                                        for (int64_t i_1 = 0; i_1 < m; i_1++) {
-                                            d_dot[i_1] += (tape_dot[i * m + i_1] == tape_t_1[i]) ? d_t_1 : 0.0f;
+                                        {
+                                            const int64_t ft__n65 = m > 0 ? m : 0;
+                                            const int64_t ft__m65 = ft__n65 & ~(int64_t)7;
+                                            for (int64_t ft__j65 = 0; ft__j65 < ft__m65; ft__j65 += 8) {
+                                                #pragma omp simd
+                                                for (int64_t ft__l65 = 0; ft__l65 < 8; ft__l65++) {
+                                                    const int64_t i_1 = ft__j65 + ft__l65;
+                                                    d_dot[i_1] += (tape_dot[i * m + i_1] == tape_t_1[i]) ? d_t_1 : 0.0f;
+                                                }
+                                            }
+                                            if (ft__n65 & 7) {
+                                                #pragma omp simd
+                                                for (int64_t ft__l65 = 0; ft__l65 < 8; ft__l65++) {
+                                                    const int64_t i_1 = ft__m65 + ft__l65;
+                                                    if (i_1 < m) {
+                                                        d_dot[i_1] += (tape_dot[i * m + i_1] == tape_t_1[i]) ? d_t_1 : 0.0f;
+                                                    }
+                                                }
+                                            }
                                         }
                                         for (int64_t j = 0; j < m; j++) {
                                             {
@@ -643,10 +822,27 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                                                     ad_adj_5 = d_dot[j];
                                                     d_t_ftk += ad_adj_5;
                                                     /* L_c: */
-                                                    #pragma omp simd
-                                                    for (int64_t c = 0; c < l; c++) {
-                                                        d_q[i * l + c] += d_t_ftk * k[j * l + c];
-                                                        ft__pv38[j * l + c] += q[i * l + c] * d_t_ftk;
+                                                    {
+                                                        const int64_t ft__n68 = l > 0 ? l : 0;
+                                                        const int64_t ft__m68 = ft__n68 & ~(int64_t)7;
+                                                        for (int64_t ft__j68 = 0; ft__j68 < ft__m68; ft__j68 += 8) {
+                                                            #pragma omp simd
+                                                            for (int64_t ft__l68 = 0; ft__l68 < 8; ft__l68++) {
+                                                                const int64_t c = ft__j68 + ft__l68;
+                                                                d_q[i * l + c] += d_t_ftk * k[j * l + c];
+                                                                ft__pv44[j * l + c] += q[i * l + c] * d_t_ftk;
+                                                            }
+                                                        }
+                                                        if (ft__n68 & 7) {
+                                                            #pragma omp simd
+                                                            for (int64_t ft__l68 = 0; ft__l68 < 8; ft__l68++) {
+                                                                const int64_t c = ft__m68 + ft__l68;
+                                                                if (c < l) {
+                                                                    d_q[i * l + c] += d_t_ftk * k[j * l + c];
+                                                                    ft__pv44[j * l + c] += q[i * l + c] * d_t_ftk;
+                                                                }
+                                                            }
+                                                        }
                                                     }
                                                 }
                                             }
@@ -658,36 +854,36 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                     }
                 }
             }
-ft__end39:;
+ft__end45:;
         }
-        const int64_t ft__pt57 = ft__team() - 1;
-        if (ft__pt57 > 0) {
+        const int64_t ft__pt69 = ft__team() - 1;
+        if (ft__pt69 > 0) {
             #pragma omp for
-            for (int64_t ft__pe57 = 0; ft__pe57 < ft__pn37; ft__pe57++) {
-                float ft__ps57 = 0;
-                for (int64_t ft__pk57 = 0; ft__pk57 < ft__pt57; ft__pk57++)
-                    ft__ps57 += ((const float *)ft__h37)[ft__pk57 * ft__pn37 + ft__pe57];
-                d_v[ft__pe57] += ft__ps57;
+            for (int64_t ft__pe69 = 0; ft__pe69 < ft__pn43; ft__pe69++) {
+                float ft__ps69 = 0;
+                for (int64_t ft__pk69 = 0; ft__pk69 < ft__pt69; ft__pk69++)
+                    ft__ps69 += ((const float *)ft__h43)[ft__pk69 * ft__pn43 + ft__pe69];
+                d_v[ft__pe69] += ft__ps69;
             }
         }
-        const int64_t ft__pt58 = ft__team() - 1;
-        if (ft__pt58 > 0) {
+        const int64_t ft__pt70 = ft__team() - 1;
+        if (ft__pt70 > 0) {
             #pragma omp for
-            for (int64_t ft__pe58 = 0; ft__pe58 < ft__pn38; ft__pe58++) {
-                float ft__ps58 = 0;
-                for (int64_t ft__pk58 = 0; ft__pk58 < ft__pt58; ft__pk58++)
-                    ft__ps58 += ((const float *)ft__h38)[ft__pk58 * ft__pn38 + ft__pe58];
-                d_k[ft__pe58] += ft__ps58;
+            for (int64_t ft__pe70 = 0; ft__pe70 < ft__pn44; ft__pe70++) {
+                float ft__ps70 = 0;
+                for (int64_t ft__pk70 = 0; ft__pk70 < ft__pt70; ft__pk70++)
+                    ft__ps70 += ((const float *)ft__h44)[ft__pk70 * ft__pn44 + ft__pe70];
+                d_k[ft__pe70] += ft__ps70;
             }
         }
-        free(ft__h40);
-        free(ft__h42);
-        free(ft__h47);
+        free(ft__h46);
+        free(ft__h49);
+        free(ft__h55);
     }
-    if (ft__err) goto ft__end29;
-ft__end29:;
-    free(ft__h37);
-    free(ft__h38);
+    if (ft__err) goto ft__end33;
+ft__end33:;
+    free(ft__h43);
+    free(ft__h44);
     return ft__err;
 }
 
