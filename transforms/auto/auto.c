@@ -4,7 +4,9 @@
  * Provides: every function without a `schedule` block scheduled by the
  * passes of auto.h, in order: dead writes of locals dropped first (they
  * only constrain the others), matrix products handed to BLAS (any
- * other pass could reshape their nests), then fusion (it makes the loops the later
+ * other pass could reshape their nests), sums of local accumulators added
+ * straight into their destination (the loops that accumulate then update
+ * one tensor, which fusion joins), then fusion (it makes the loops the later
  * passes look at), scalar accumulators for reductions into one element
  * (they make those loops vectorizable), vectorization before parallelization (a reorder that
  * brings a contiguous loop innermost would move a parallel loop inwards),
@@ -43,7 +45,7 @@ typedef struct auto_step {
 
 static const auto_step passes[] = {
     {xf_auto_dead_store, "auto: dead_store"}, {xf_auto_use_lib, "auto: use_lib"},
-    {xf_auto_fuse, "auto: fuse"},
+    {xf_auto_sum_dest, "auto: sum_dest"}, {xf_auto_fuse, "auto: fuse"},
     {xf_auto_red_scalar, "auto: red_scalar"}, {xf_auto_vectorize, "auto: vectorize"},
     {xf_auto_parallelize, "auto: parallelize"}, {xf_auto_privatize, "auto: privatize"},
     {xf_auto_red_cache, "auto: red_cache"},   {xf_auto_jam, "auto: jam"},

@@ -8,6 +8,8 @@
  * schedule.h (a refused primitive leaves the function as it was):
  *   auto_dead_store.c  writes of locals that nothing reads afterwards dropped
  *   auto_use_lib.c     matrix products (m*n*k >= 64^3 or sizes unknown) to BLAS
+ *   auto_sum_dest.c    `D = t + t_1 + ...` of zeroed, `+=`-accumulated
+ *                      locals: their updates go straight into D
  *   auto_fuse.c        neighbouring loops over the same range fused
  *   auto_red_scalar.c  a reduction into one element of a tensor over a loop
  *                      accumulated in a 0-D local (vectorizable)

@@ -24,7 +24,16 @@
  * loop, `for j: s[k] += ...`) is not fused: auto_red_cache and
  * auto_vectorize turn one such loop at a time into a 0-D accumulator, and
  * a fused pair would keep (atomic) updates of memory in the inner loop
- * (SubdivNet's backward matmul loops ran 1.6x slower fused).
+ * (SubdivNet's backward matmul loops ran 1.6x slower fused).  Except two
+ * row reductions (row_reduction): every update in them is plain and
+ * walks the iterator of a loop inside (`for k: for j: y[i, j] += x[k] *
+ * w[k, j]`), so no update is one element over a loop, which is what those
+ * passes would make 0-D; fused, the loop over k runs once with all the
+ * updates of the row per k, which auto_jam then blocks (SubdivNet's four
+ * matrix-vector products into one row of y, after auto_sum_dest).  Two
+ * updates with the same operator of one element commute (the analysis
+ * gives them no order), so each element gets the same updates, in another
+ * order (rounding may differ).
  *
  * Cost: xf_fuse and xf_swap check the new order of the dependences
  * between the statements they move (an_items_deps, pairwise over their
@@ -109,6 +118,55 @@ static int elementwise(ft_ctx *ctx, const ast_stmt *l1, const ast_stmt *l2, cons
     return uses;
 }
 
+/* Whether some loop of inner (iterators, innermost last) is used by an
+ * index of n indices idx. */
+static int index_walks(const ft_vec *inner, int n, ast_expr *const *idx)
+{
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < inner->len; i++)
+            if (xf_expr_uses_var(idx[k], inner->items[i]))
+                return 1;
+    return 0;
+}
+
+/* Whether every Reduce under s is plain and indexed by one of the loops of
+ * inner or of s (iterators pushed as the walk goes down), and s writes
+ * nothing else. */
+static int rows_under(ft_ctx *ctx, const ast_stmt *s, ft_vec *inner)
+{
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int k = 0; k < s->u.seq.n; k++)
+            if (!rows_under(ctx, s->u.seq.stmts[k], inner))
+                return 0;
+        return 1;
+    case AST_FOR: {
+        if (s->u.loop.par == AST_LIB)
+            return 0;
+        ft_vec_push(ctx, inner, (void *)s->u.loop.iter);
+        int ok = rows_under(ctx, s->u.loop.body, inner);
+        inner->len--;
+        return ok;
+    }
+    case AST_REDUCE:
+        return !s->u.red.atomic && index_walks(inner, s->u.red.n, s->u.red.idx);
+    case AST_VARDEF:
+    case AST_IF:
+    case AST_STORE:
+    default:
+        return 0;
+    }
+}
+
+/* Whether loop is a row reduction (see the top): every statement under it
+ * is a plain Reduce inside a loop within it whose iterator its index uses
+ * (it updates another element of the row at each iteration of that loop). */
+static int row_reduction(ft_ctx *ctx, const ast_stmt *loop)
+{
+    ft_vec inner = {0};
+    return rows_under(ctx, loop->u.loop.body, &inner);
+}
+
 /* A cheap look before xf_fuse's full check: NULL when every dependence
  * between l1 and l2 is element-wise (l2 reads at iteration i what l1 wrote
  * at iteration i), else why they will not fuse.  *par: whether l1 or l2
@@ -123,8 +181,10 @@ static const char *prefilter(xf_auto *a, const an_deps *d, const ast_stmt *l1,
     const char *w;
     an_par p1 = xf_auto_loop_par(a, l1, &w), p2 = xf_auto_loop_par(a, l2, &w);
     *par = p1 == AN_PAR_OK || p2 == AN_PAR_OK;
-    if (p1 == AN_PAR_REDUCTION || p1 == AN_PAR_ATOMIC || p2 == AN_PAR_REDUCTION ||
-        p2 == AN_PAR_ATOMIC)
+    int rows = p1 == AN_PAR_REDUCTION && p2 == AN_PAR_REDUCTION &&
+               row_reduction(a->ctx, l1) && row_reduction(a->ctx, l2);
+    if (!rows && (p1 == AN_PAR_REDUCTION || p1 == AN_PAR_ATOMIC || p2 == AN_PAR_REDUCTION ||
+                  p2 == AN_PAR_ATOMIC))
         return ft_fmt(a->ctx, "%s accumulates across its iterations (a reduction loop is "
                       "left to auto_red_cache and auto_vectorize, which take one at a time)",
                       p1 == AN_PAR_REDUCTION || p1 == AN_PAR_ATOMIC ? xf_auto_name(a, l1)
@@ -361,10 +421,11 @@ static int partner_in_def(const fuse_state *st, ast_stmt *seq, int i, int j)
 }
 
 /* Whether loop accumulates across its iterations (a reduction or atomic
- * loop: never fused, see the top); from the loop's own dependences, which
- * the analysis caches, so that such a loop costs one analysis rather than
- * one per pair it is part of.  A loop that only initializes locals does
- * not.  Logs the refusal of the (new) pair (l1, l2). */
+ * loop: never fused, see the top, unless l1 and l2 are both row
+ * reductions); from the loop's own dependences, which the analysis caches,
+ * so that such a loop costs one analysis rather than one per pair it is
+ * part of.  A loop that only initializes locals does not.  Logs the
+ * refusal of the (new) pair (l1, l2). */
 static int accumulates(fuse_state *st, const ast_stmt *loop, const ast_stmt *l1,
                        const ast_stmt *l2)
 {
@@ -373,6 +434,9 @@ static int accumulates(fuse_state *st, const ast_stmt *loop, const ast_stmt *l1,
         return 0;
     an_par p = xf_auto_loop_par(st->a, loop, &why);
     if (p != AN_PAR_REDUCTION && p != AN_PAR_ATOMIC)
+        return 0;
+    if (p == AN_PAR_REDUCTION && row_reduction(st->a->ctx, l1) &&
+        row_reduction(st->a->ctx, l2))
         return 0;
     xf_auto_log(st->a, PASS, xf_auto_name(st->a, l1), "not fused with %s: %s accumulates "
                 "across its iterations (a reduction loop is left to auto_red_cache and "

@@ -63,7 +63,12 @@
 
 /* MIN_TRIPS: a shorter constant range is left to auto_unroll and gcc (with
  * at most 4 blocks, auto_unroll would copy the jammed loops). */
-enum { JAM = 4, MIN_TRIPS = 5 * JAM };
+/* MAX_UPDATES: a block of a nest with several updates per iteration of
+ * k (auto_fuse's fused matrix-vector products into one row) jams at most
+ * that many updates per element (SubdivNet, 4 products: 2 iterations of k
+ * per block ran as fast as 4 or faster, a chain of 16 dependent FMAs per
+ * element being long). */
+enum { JAM = 4, MIN_TRIPS = 5 * JAM, MAX_UPDATES = 8 };
 
 static const char *const PASS = "auto_jam";
 
@@ -97,27 +102,67 @@ static int walks(const ast_expr *e, const char *j)
     return x->kind == AST_VAR && strcmp(x->u.name, j) == 0 && !xf_expr_uses_var(c, j);
 }
 
-/* The inner loop of a nest k -> j -> reduction that may be jammed, or NULL;
- * *why: why not (for the log) when the shape is right but a rule fails. */
-static ast_stmt *jam_inner(xf_auto *a, ast_stmt *k, const char **why)
+/* The reductions of j's body into *reds (arena): its statements when they
+ * all are Reduces, else none; their number. */
+static int body_reduces(ft_ctx *ctx, ast_stmt *j, ast_stmt ***reds)
+{
+    ast_stmt *one = only_stmt(j->u.loop.body), **items = &one;
+    int n = 1;
+    if (!one) {
+        if (j->u.loop.body->kind != AST_SEQ || j->u.loop.body->label)
+            return 0;
+        n = xf_body_items(&j->u.loop.body, &items);
+    }
+    *reds = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        if (items[i]->kind != AST_REDUCE)
+            return 0;
+        (*reds)[i] = items[i];
+    }
+    return n;
+}
+
+/* Whether reductions r and r0 update the same element the same way: one
+ * tensor, operator and index, both plain (not atomic or private). */
+static int same_update(const ast_stmt *r, const ast_stmt *r0)
+{
+    if (strcmp(r->u.red.var, r0->u.red.var) != 0 || r->u.red.op != r0->u.red.op ||
+        r->u.red.n != r0->u.red.n || r->u.red.atomic || r0->u.red.atomic)
+        return 0;
+    for (int d = 0; d < r->u.red.n; d++)
+        if (!ast_expr_equal(r->u.red.idx[d], r0->u.red.idx[d]))
+            return 0;
+    return 1;
+}
+
+/* The inner loop of a nest k -> j -> reductions that may be jammed, or
+ * NULL; its nred reductions in *reds.  *why: why not (for the log) when
+ * the shape is right but a rule fails. */
+static ast_stmt *jam_inner(xf_auto *a, ast_stmt *k, ast_stmt ***reds, int *nred,
+                           const char **why)
 {
     *why = NULL;
     ast_stmt *j = only_stmt(k->u.loop.body);
     if (k->u.loop.par != AST_SERIAL || !j || j->kind != AST_FOR ||
         (j->u.loop.par != AST_SERIAL && j->u.loop.par != AST_VECTORIZE))
         return NULL;
-    ast_stmt *r = only_stmt(j->u.loop.body);
-    if (!r || r->kind != AST_REDUCE)
+    int n = body_reduces(a->ctx, j, reds);
+    if (n == 0)
         return NULL;
+    ast_stmt *r = (*reds)[0];
     const ast_expr *ks = k->u.loop.step, *js = j->u.loop.step;
     if ((ks && !(ks->kind == AST_INT && ks->u.ival == 1)) || (js && js->kind != AST_INT)) {
         *why = "a step is not a constant 1";
         return NULL;
     }
+    for (int i = 1; i < n; i++)
+        if (!same_update((*reds)[i], r))
+            return NULL;      /* several elements: left alone, as before */
     const char *t = r->u.red.var, *ki = k->u.loop.iter;
-    int bad = uses(r->u.red.value, t, NULL) || uses(j->u.loop.begin, t, ki) ||
-              uses(j->u.loop.end, t, ki) || uses(k->u.loop.begin, t, NULL) ||
-              uses(k->u.loop.end, t, NULL);
+    int bad = uses(j->u.loop.begin, t, ki) || uses(j->u.loop.end, t, ki) ||
+              uses(k->u.loop.begin, t, NULL) || uses(k->u.loop.end, t, NULL);
+    for (int i = 0; i < n; i++)
+        bad |= uses((*reds)[i]->u.red.value, t, NULL);
     for (int d = 0; d < r->u.red.n; d++)
         bad |= uses(r->u.red.idx[d], t, ki);
     if (bad) {
@@ -131,75 +176,153 @@ static ast_stmt *jam_inner(xf_auto *a, ast_stmt *k, const char **why)
         *why = "the inner loop's iterations update the same element (its order would change)";
         return NULL;
     }
-    int64_t n;
-    if (xf_auto_const_trips(a->ctx, k, &n) && n < MIN_TRIPS) {
-        *why = ft_fmt(a->ctx, "%lld iterations", (long long)n);
+    int64_t trips;
+    if (n == 1 && xf_auto_const_trips(a->ctx, k, &trips) && trips < MIN_TRIPS) {
+        *why = ft_fmt(a->ctx, "%lld iterations", (long long)trips);
         return NULL;
     }
+    *nred = n;
     return j;
 }
 
-/* k_o's block: the inner loop j with its reduction copied for
- * k = b + JAM * k_o + u, u = 0 .. JAM - 1. */
-static ast_stmt *jam_block(xf_auto *a, ast_stmt *k, ast_stmt *j, const char *ko)
+/* How many iterations of k one block jams for n updates per iteration:
+ * JAM for one, fewer for more (at most MAX_UPDATES updates per element
+ * in a block, at least two iterations), 1 (no blocking, the accumulator
+ * only) past that or for a short constant range. */
+static int jam_factor(xf_auto *a, const ast_stmt *k, int n)
+{
+    int64_t trips;
+    if (n == 1)
+        return JAM;
+    if (xf_auto_const_trips(a->ctx, k, &trips) && trips < MIN_TRIPS)
+        return 1;
+    int f = MAX_UPDATES / n;
+    return f > JAM ? JAM : f < 2 ? 1 : f;
+}
+
+/* The nred reductions reds (of j's body) copied for k = b + f * k_o + u,
+ * u = 0 .. f - 1 (k_o NULL: k itself, f 1) into out; their number. */
+static int jam_copies(xf_auto *a, const ast_stmt *k, ast_stmt **reds, int nred, int f,
+                      const char *ko, ast_stmt **out)
 {
     ft_ctx *ctx = a->ctx;
-    ast_stmt *r = only_stmt(j->u.loop.body);
-    ast_stmt **copies = ft_alloc(ctx, sizeof(ast_stmt *) * JAM);
     const char *ki = k->u.loop.iter;
-    for (int u = 0; u < JAM; u++) {
-        ast_expr *v = ast_binary(ctx, k->loc, AST_ADD, xf_clone_expr(ctx, k->u.loop.begin),
-                                 ast_binary(ctx, k->loc, AST_ADD,
-                                            ast_binary(ctx, k->loc, AST_MUL,
-                                                       ast_int(ctx, k->loc, JAM),
-                                                       ast_var(ctx, k->loc, ko)),
-                                            ast_int(ctx, k->loc, u)));
-        copies[u] = xf_clone_stmt(ctx, r, 0);
-        xf_subst_stmt(ctx, copies[u], 1, &ki, &v);
+    int n = 0;
+    for (int u = 0; u < f; u++) {
+        ast_expr *v = ko ? ast_binary(ctx, k->loc, AST_ADD, xf_clone_expr(ctx, k->u.loop.begin),
+                                      ast_binary(ctx, k->loc, AST_ADD,
+                                                 ast_binary(ctx, k->loc, AST_MUL,
+                                                            ast_int(ctx, k->loc, f),
+                                                            ast_var(ctx, k->loc, ko)),
+                                                 ast_int(ctx, k->loc, u)))
+                         : NULL;
+        for (int m = 0; m < nred; m++) {
+            out[n] = xf_clone_stmt(ctx, reds[m], 0);
+            if (v)
+                xf_subst_stmt(ctx, out[n], 1, &ki, &v);
+            n++;
+        }
     }
+    return n;
+}
+
+/* The n updates ups of one element t[idx] (several per iteration of the
+ * inner loop) through a 0-D local: `acc = t[idx]`, the updates of acc in
+ * their order, `t[idx] = acc`.  The same values in the same order, but the
+ * C compiler keeps acc in a register where it would store t[idx] after
+ * every update (t may alias the tensors the updates read). */
+static ast_stmt *through_acc(xf_auto *a, ast_stmt **ups, int n)
+{
+    ft_ctx *ctx = a->ctx;
+    const ast_stmt *r = ups[0];
+    const char *var = r->u.red.var;
+    int nidx = r->u.red.n;
+    ast_expr **tidx = r->u.red.idx;
+    ft_loc loc = r->loc;
+    ft_dtype dt;
+    if (!xf_find_decl(ctx, a->f, r, r->u.red.var, &dt, NULL, NULL))
+        dt = r->u.red.value->dtype;
+    const char *acc = xf_fresh_name(ctx, a->f, ft_fmt(ctx, "%s_acc", r->u.red.var));
+    ast_stmt **items = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)(n + 2));
+    ast_expr **idx = ft_alloc(ctx, sizeof(ast_expr *) * (size_t)(r->u.red.n ? r->u.red.n : 1));
+    for (int d = 0; d < r->u.red.n; d++)
+        idx[d] = xf_clone_expr(ctx, r->u.red.idx[d]);
+    items[0] = ast_store(ctx, loc, acc, 0, NULL,
+                         ast_load(ctx, loc, r->u.red.var, dt, r->u.red.n, idx));
+    for (int i = 0; i < n; i++) {
+        items[i + 1] = ups[i];
+        ups[i]->u.red.var = acc;
+        ups[i]->u.red.n = 0;
+        ups[i]->u.red.idx = NULL;
+    }
+    items[n + 1] = ast_store(ctx, loc, var, nidx, tidx, ast_load(ctx, loc, acc, dt, 0, NULL));
+    return ast_vardef(ctx, loc, acc, dt, 0, NULL, FT_ACC_CACHE, FT_MT_CPU,
+                      ast_seq(ctx, loc, n + 2, items));
+}
+
+/* k_o's block: the inner loop j with its reductions copied for
+ * k = b + f * k_o + u, u = 0 .. f - 1 (through an accumulator when there
+ * are several per iteration). */
+static ast_stmt *jam_block(xf_auto *a, ast_stmt *k, ast_stmt *j, ast_stmt **reds, int nred,
+                           int f, const char *ko)
+{
+    ft_ctx *ctx = a->ctx;
+    ast_stmt **copies = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)(f * nred));
+    int n = jam_copies(a, k, reds, nred, f, ko, copies);
+    ast_stmt *body = nred > 1 ? through_acc(a, copies, n) : ast_seq(ctx, j->loc, n, copies);
     ast_stmt *inner = ast_for(ctx, j->loc, j->u.loop.iter, xf_clone_expr(ctx, j->u.loop.begin),
                               xf_clone_expr(ctx, j->u.loop.end),
                               j->u.loop.step ? xf_clone_expr(ctx, j->u.loop.step)
                                              : ast_int(ctx, j->loc, 1),
-                              ast_seq(ctx, j->loc, JAM, copies));
+                              body);
     inner->u.loop.par = j->u.loop.par;
     return inner;
 }
 
-/* Replace loop k, in place, by `for ko in range(trips(k) // JAM): body`
+/* Replace loop k, in place, by `for ko in range(trips(k) // f): body`
  * followed by k from the first iteration those blocks do not run (the
  * rest keeps k's ID and label). */
-static void blocks_then_rest(ft_ctx *ctx, ast_stmt *k, const char *ko, ast_stmt *body)
+static void blocks_then_rest(ft_ctx *ctx, ast_stmt *k, const char *ko, int f, ast_stmt *body)
 {
     ft_loc loc = k->loc;
     ast_expr *trips = ast_binary(ctx, loc, AST_MAX,
                                  ast_binary(ctx, loc, AST_SUB, xf_clone_expr(ctx, k->u.loop.end),
                                             xf_clone_expr(ctx, k->u.loop.begin)),
                                  ast_int(ctx, loc, 0));
-    ast_expr *blocks = ast_binary(ctx, loc, AST_FLOORDIV, trips, ast_int(ctx, loc, JAM));
+    ast_expr *blocks = ast_binary(ctx, loc, AST_FLOORDIV, trips, ast_int(ctx, loc, f));
     ast_stmt *outer = ast_for(ctx, loc, ko, ast_int(ctx, loc, 0), blocks, ast_int(ctx, loc, 1),
                               body);
     ast_stmt *rest = ft_alloc(ctx, sizeof *rest);
     *rest = *k;
     rest->u.loop.begin = ast_binary(ctx, loc, AST_ADD, xf_clone_expr(ctx, k->u.loop.begin),
                                     ast_binary(ctx, loc, AST_MUL, xf_clone_expr(ctx, blocks),
-                                               ast_int(ctx, loc, JAM)));
+                                               ast_int(ctx, loc, f)));
     ast_stmt **two = ft_alloc(ctx, sizeof(ast_stmt *) * 2);
     two[0] = outer;
     two[1] = rest;
     *k = *ast_seq(ctx, loc, 2, two);
 }
 
-/* Jam the nest at k (inner loop j); the loop keeps its ID as the rest. */
-static void jam(xf_auto *a, ast_stmt *k, ast_stmt *j)
+/* Jam the nest at k (inner loop j, its nred reductions reds) by f (see
+ * jam_factor); the loop keeps its ID as the rest, whose updates go through
+ * an accumulator too when there are several.  f 1: the accumulator only. */
+static void jam(xf_auto *a, ast_stmt *k, ast_stmt *j, ast_stmt **reds, int nred, int f)
 {
     ft_ctx *ctx = a->ctx;
-    const char *ko = xf_fresh_name(ctx, a->f, ft_fmt(ctx, "%s_o", k->u.loop.iter));
-    ast_stmt *inner = jam_block(a, k, j, ko);
-    blocks_then_rest(ctx, k, ko, inner);
-    if (inner->u.loop.par == AST_VECTORIZE) {
-        xf_auto_label_later(a, inner);
-        xf_auto_label_later(a, j);
+    if (f > 1) {
+        const char *ko = xf_fresh_name(ctx, a->f, ft_fmt(ctx, "%s_o", k->u.loop.iter));
+        ast_stmt *inner = jam_block(a, k, j, reds, nred, f, ko);
+        blocks_then_rest(ctx, k, ko, f, inner);
+        if (inner->u.loop.par == AST_VECTORIZE) {
+            xf_auto_label_later(a, inner);
+            xf_auto_label_later(a, j);
+        }
+    }
+    if (nred > 1) {
+        ast_stmt **ups = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)nred);
+        for (int m = 0; m < nred; m++)
+            ups[m] = reds[m];
+        j->u.loop.body = through_acc(a, ups, nred);
     }
 }
 
@@ -384,7 +507,7 @@ static void jam_groups(xf_auto *a, ast_stmt *k, const jam_group *g, int n)
     ast_stmt *body = NULL;
     for (int i = n - 1; i >= 0; i--)
         body = group_block(a, &g[i], ki, kv, &taken, body);
-    blocks_then_rest(ctx, k, ko, body);
+    blocks_then_rest(ctx, k, ko, JAM, body);
 }
 
 /* Jam loop k when it is a nest of scalar-sum groups (see the file comment);
@@ -422,7 +545,9 @@ int xf_auto_jam(xf_auto *a)
     for (int i = 0; i < loops.len; i++) {
         ast_stmt *k = loops.items[i];
         const char *why;
-        ast_stmt *j = jam_inner(a, k, &why);
+        ast_stmt **reds = NULL;
+        int nred = 0;
+        ast_stmt *j = jam_inner(a, k, &reds, &nred, &why);
         if (!j && !why && try_groups(a, k)) {
             n++;
             continue;
@@ -433,9 +558,18 @@ int xf_auto_jam(xf_auto *a)
             continue;
         }
         const char *kname = xf_auto_name(a, k), *jname = xf_auto_name(a, j);
-        jam(a, k, j);
+        int f = jam_factor(a, k, nred);
+        jam(a, k, j, reds, nred, f);
         n++;
-        xf_auto_log(a, PASS, kname, "unrolled by %d and jammed into %s", JAM, jname);
+        if (nred == 1)
+            xf_auto_log(a, PASS, kname, "unrolled by %d and jammed into %s", f, jname);
+        else if (f > 1)
+            xf_auto_log(a, PASS, kname, "unrolled by %d and jammed into %s (%d updates of "
+                        "one element per iteration: %d per block, through a local)", f, jname,
+                        nred, f * nred);
+        else
+            xf_auto_log(a, PASS, kname, "not jammed (%d updates of one element per "
+                        "iteration); %s updates it through a local", nred, jname);
     }
     if (n)
         xf_sched_finish(a->ctx, a->f);
