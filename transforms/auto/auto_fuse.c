@@ -25,10 +25,10 @@
  * auto_vectorize turn one such loop at a time into a 0-D accumulator, and
  * a fused pair would keep (atomic) updates of memory in the inner loop
  * (SubdivNet's backward matmul loops ran 1.6x slower fused).  Except two
- * row reductions (row_reduction): every update in them is plain and
- * walks the iterator of a loop inside (`for k: for j: y[i, j] += x[k] *
- * w[k, j]`), so no update is one element over a loop, which is what those
- * passes would make 0-D; fused, the loop over k runs once with all the
+ * row reductions of one tensor (row_reductions): every update in them is
+ * plain, into that tensor, and walks the iterator of a loop inside (`for
+ * k: for j: y[i, j] += x[k] * w[k, j]`), so no update is one element over
+ * a loop, which is what those passes would make 0-D; fused, the loop over k runs once with all the
  * updates of the row per k, which auto_jam then blocks (SubdivNet's four
  * matrix-vector products into one row of y, after auto_sum_dest).  Two
  * updates with the same operator of one element commute (the analysis
@@ -43,6 +43,8 @@
  * (xf_auto_small_region), whatever the size of the function.
  */
 #include "auto_util.h"
+
+#include <string.h>
 
 #include "../schedule.h"
 #include "../sched_util.h"
@@ -129,26 +131,29 @@ static int index_walks(const ft_vec *inner, int n, ast_expr *const *idx)
     return 0;
 }
 
-/* Whether every Reduce under s is plain and indexed by one of the loops of
- * inner or of s (iterators pushed as the walk goes down), and s writes
- * nothing else. */
-static int rows_under(ft_ctx *ctx, const ast_stmt *s, ft_vec *inner)
+/* Whether every Reduce under s is plain, into tensor *var (the first one
+ * sets it) and indexed by one of the loops of inner or of s (iterators
+ * pushed as the walk goes down), and s writes nothing else. */
+static int rows_under(ft_ctx *ctx, const ast_stmt *s, ft_vec *inner, const char **var)
 {
     switch (s->kind) {
     case AST_SEQ:
         for (int k = 0; k < s->u.seq.n; k++)
-            if (!rows_under(ctx, s->u.seq.stmts[k], inner))
+            if (!rows_under(ctx, s->u.seq.stmts[k], inner, var))
                 return 0;
         return 1;
     case AST_FOR: {
         if (s->u.loop.par == AST_LIB)
             return 0;
         ft_vec_push(ctx, inner, (void *)s->u.loop.iter);
-        int ok = rows_under(ctx, s->u.loop.body, inner);
+        int ok = rows_under(ctx, s->u.loop.body, inner, var);
         inner->len--;
         return ok;
     }
     case AST_REDUCE:
+        if (*var && strcmp(*var, s->u.red.var) != 0)
+            return 0;
+        *var = s->u.red.var;
         return !s->u.red.atomic && index_walks(inner, s->u.red.n, s->u.red.idx);
     case AST_VARDEF:
     case AST_IF:
@@ -158,13 +163,16 @@ static int rows_under(ft_ctx *ctx, const ast_stmt *s, ft_vec *inner)
     }
 }
 
-/* Whether loop is a row reduction (see the top): every statement under it
- * is a plain Reduce inside a loop within it whose iterator its index uses
- * (it updates another element of the row at each iteration of that loop). */
-static int row_reduction(ft_ctx *ctx, const ast_stmt *loop)
+/* Whether l1 and l2 are row reductions of one tensor (see the top): every
+ * statement under them is a plain Reduce into that tensor inside a loop
+ * within them whose iterator its index uses (it updates another element
+ * of the row at each iteration of that loop). */
+static int row_reductions(ft_ctx *ctx, const ast_stmt *l1, const ast_stmt *l2)
 {
     ft_vec inner = {0};
-    return rows_under(ctx, loop->u.loop.body, &inner);
+    const char *var = NULL;
+    return rows_under(ctx, l1->u.loop.body, &inner, &var) &&
+           rows_under(ctx, l2->u.loop.body, &inner, &var);
 }
 
 /* A cheap look before xf_fuse's full check: NULL when every dependence
@@ -182,7 +190,7 @@ static const char *prefilter(xf_auto *a, const an_deps *d, const ast_stmt *l1,
     an_par p1 = xf_auto_loop_par(a, l1, &w), p2 = xf_auto_loop_par(a, l2, &w);
     *par = p1 == AN_PAR_OK || p2 == AN_PAR_OK;
     int rows = p1 == AN_PAR_REDUCTION && p2 == AN_PAR_REDUCTION &&
-               row_reduction(a->ctx, l1) && row_reduction(a->ctx, l2);
+               row_reductions(a->ctx, l1, l2);
     if (!rows && (p1 == AN_PAR_REDUCTION || p1 == AN_PAR_ATOMIC || p2 == AN_PAR_REDUCTION ||
                   p2 == AN_PAR_ATOMIC))
         return ft_fmt(a->ctx, "%s accumulates across its iterations (a reduction loop is "
@@ -435,8 +443,7 @@ static int accumulates(fuse_state *st, const ast_stmt *loop, const ast_stmt *l1,
     an_par p = xf_auto_loop_par(st->a, loop, &why);
     if (p != AN_PAR_REDUCTION && p != AN_PAR_ATOMIC)
         return 0;
-    if (p == AN_PAR_REDUCTION && row_reduction(st->a->ctx, l1) &&
-        row_reduction(st->a->ctx, l2))
+    if (p == AN_PAR_REDUCTION && row_reductions(st->a->ctx, l1, l2))
         return 0;
     xf_auto_log(st->a, PASS, xf_auto_name(st->a, l1), "not fused with %s: %s accumulates "
                 "across its iterations (a reduction loop is left to auto_red_cache and "

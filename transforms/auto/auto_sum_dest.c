@@ -13,7 +13,8 @@
  *     D[g(x)] += v                 (every `t[x] += v`, `t_1[x] += v`, ...)
  *     for r...: D[g(r)] += (other terms)   (dropped when there are none)
  *
- * and the locals are gone.  `y[i] = matmul(e[i], w0) + matmul(f1, w1) + ...`
+ * and the locals are gone.  Locals of at least one dimension only: a 0-D
+ * one is a C scalar, a register, cheaper to sum into than D.  `y[i] = matmul(e[i], w0) + matmul(f1, w1) + ...`
  * (SubdivNet) kept four rows of out_feats and summed them in a pass of its
  * own; now the four matrix-vector products update y[i, :] in place, and
  * auto_fuse can fuse their loops over k into one (all four products per
@@ -147,8 +148,9 @@ static const ast_stmt *nest_loop(const sd_cand *c, const char *name)
 static int as_term(const sd_cand *c, const ft_vec *anc, int top, const ast_expr *e,
                    ft_dtype dt, sd_term *t)
 {
-    if (e->kind != AST_LOAD || e->dtype != dt || e->u.load.n != c->iters.len)
-        return 0;
+    if (e->kind != AST_LOAD || e->dtype != dt || e->u.load.n != c->iters.len ||
+        e->u.load.n == 0)
+        return 0;       /* a 0-D local is a C scalar already (a register) */
     ast_stmt *def = NULL;
     int at = -1;
     for (int k = top; k >= 0 && !def; k--) {
