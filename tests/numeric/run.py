@@ -586,6 +586,50 @@ for t in [1, 2]:
         case(f"zero_init[{n}x{m}]/t{t}", zero_init, n, m, t)
 
 
+# tests/numeric/progs/sum_dest.ft (auto_sum_dest: sums of local accumulators
+# added straight into the destination, auto_fuse's fused row reductions,
+# auto_jam's blocks through a local; and the cases left alone): odd sizes for
+# the rest after the blocks, 0 for empty rows
+
+def sum_dest(n, m, o, threads):
+    g = np.random.default_rng(n * 31 + m * 7 + o)
+    a = g.uniform(-1, 1, (n, m)).astype(f32)
+    b = g.uniform(-1, 1, (n, m)).astype(f32)
+    c = g.uniform(-1, 1, (n, o)).astype(f32)
+    w0 = g.uniform(-1, 1, (m, o)).astype(f32)
+    w1 = g.uniform(-1, 1, (m, o)).astype(f32)
+    ad, bd, cd, w0d, w1d = (x.astype(f64) for x in (a, b, c, w0, w1))
+    prg = prog("sum_dest.ft")
+    outs = ftc_run(prg, "sums", {"n": n, "m": m, "o": o},
+                   {"a": a, "b": b, "c": c, "w0": w0, "w1": w1}, threads)
+    close(outs, "y", (ad @ w0d + bd @ w1d + cd).astype(f32), f32, 1e-4)
+    p = 3
+    a3 = g.uniform(-1, 1, (n, p, m)).astype(f32)
+    a3d = a3.astype(f64)
+    outs = ftc_run(prg, "planes", {"n": n, "p": p, "m": m, "o": o},
+                   {"a": a3, "w0": w0, "w1": w1}, threads)
+    close(outs, "y", (a3d @ w0d + (a3d * a3d) @ w1d).astype(f32), f32, 1e-4)
+    w = g.uniform(-1, 1, (m, m)).astype(f32)
+    y0 = g.uniform(-1, 1, (n, m)).astype(f32)
+    wd = w.astype(f64)
+    t = ad @ wd
+    outs = ftc_run(prg, "between", {"n": n, "m": m}, {"a": a, "w": w, "y": y0}, threads)
+    close(outs, "y", (t + ad).astype(f32), f32, 1e-4)
+    close(outs, "s", y0.astype(f64).sum(axis=1).astype(f32), f32, 1e-4)
+    outs = ftc_run(prg, "twice", {"n": n, "m": m}, {"a": a, "w": w}, threads)
+    close(outs, "y", (t + ad).astype(f32), f32, 1e-4)
+    close(outs, "z", (2 * t).astype(f32), f32, 1e-4)
+    outs = ftc_run(prg, "overwrite", {"n": n, "m": m}, {"a": a, "w": w}, threads)
+    close(outs, "y", (3 * ad + t + ad).astype(f32), f32, 1e-4)
+    outs = ftc_run(prg, "self", {"n": n, "m": m}, {"a": a, "w": w}, threads)
+    close(outs, "y", (2 * t).astype(f32), f32, 1e-4)
+
+
+for t in [1, 2]:
+    for n, m, o in ((1, 1, 1), (3, 0, 5), (2, 5, 0), (5, 13, 64), (7, 9, 17), (40, 64, 33)):
+        case(f"sum_dest[{n}x{m}x{o}]/t{t}", sum_dest, n, m, o, t)
+
+
 # tests/numeric/progs/lane_sums.ft (the C backend's lane sums, auto_jam's
 # blocks of scalar sums): sizes below, at and above the steps of 16 and 8, k
 # ranges with and without a rest after the blocks of 4

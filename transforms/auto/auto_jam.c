@@ -28,6 +28,17 @@
  * 1, ... (for one j, the four statements run in k order, and the rest runs
  * after the blocks): the results are bit for bit the same.
  *
+ * A j loop whose body is several reductions of one element (auto_fuse's
+ * fused row reductions: SubdivNet's `y[i, j] += e[i, k] * w0[k, j]`, `+=
+ * f1[k] * w1[k, j]`, ... after auto_sum_dest) is blocked by fewer k
+ * (jam_factor: at most MAX_UPDATES updates per element in a block), and
+ * its updates, in the blocks and in the rest, go through a 0-D local:
+ * `acc = t[..]`, the updates of acc in their order, `t[..] = acc`.  The
+ * same values in the same order (bit for bit as the loop was), but the C
+ * compiler keeps acc in a register, where it stored t[..] after every
+ * update: t, a parameter, may alias the tensors the updates read.  Legal
+ * as above, as the statements of one k keep their order too.
+ *
  * The same blocking applies to the sums that auto_red_scalar accumulates in
  * scalars (a mat-vec of the transposed matrix, `d_f[k] += d_t[j] * w[k,
  * j]`, SubdivNet's backward): a nest whose k body is a list of groups
