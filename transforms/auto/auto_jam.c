@@ -37,7 +37,8 @@
  * same values in the same order (bit for bit as the loop was), but the C
  * compiler keeps acc in a register, where it stored t[..] after every
  * update: t, a parameter, may alias the tensors the updates read.  Legal
- * as above, as the statements of one k keep their order too.
+ * as above, as the statements of one k keep their order too.  So do the
+ * blocks of a single reduction into a parameter (use_acc).
  *
  * The same blocking applies to the sums that auto_red_scalar accumulates in
  * scalars (a mat-vec of the transposed matrix, `d_f[k] += d_t[j] * w[k,
@@ -271,6 +272,20 @@ static ast_stmt *through_acc(xf_auto *a, ast_stmt **ups, int n)
                       ast_seq(ctx, loc, n + 2, items));
 }
 
+/* Whether the updates of a jammed block (reds, nred of them per k) go
+ * through a 0-D local: when there are several per k, or when their target
+ * is a parameter (the C compiler keeps a local's element in a register
+ * itself: it knows a heap buffer of its own aliases no parameter). */
+static int use_acc(const xf_auto *a, ast_stmt *const *reds, int nred)
+{
+    if (nred > 1)
+        return 1;
+    for (int p = 0; p < a->f->nparams; p++)
+        if (strcmp(a->f->params[p].name, reds[0]->u.red.var) == 0)
+            return !reds[0]->u.red.atomic;
+    return 0;
+}
+
 /* k_o's block: the inner loop j with its reductions copied for
  * k = b + f * k_o + u, u = 0 .. f - 1 (through an accumulator when there
  * are several per iteration). */
@@ -280,7 +295,8 @@ static ast_stmt *jam_block(xf_auto *a, ast_stmt *k, ast_stmt *j, ast_stmt **reds
     ft_ctx *ctx = a->ctx;
     ast_stmt **copies = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)(f * nred));
     int n = jam_copies(a, k, reds, nred, f, ko, copies);
-    ast_stmt *body = nred > 1 ? through_acc(a, copies, n) : ast_seq(ctx, j->loc, n, copies);
+    ast_stmt *body = use_acc(a, reds, nred) ? through_acc(a, copies, n)
+                                            : ast_seq(ctx, j->loc, n, copies);
     ast_stmt *inner = ast_for(ctx, j->loc, j->u.loop.iter, xf_clone_expr(ctx, j->u.loop.begin),
                               xf_clone_expr(ctx, j->u.loop.end),
                               j->u.loop.step ? xf_clone_expr(ctx, j->u.loop.step)

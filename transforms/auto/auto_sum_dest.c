@@ -230,12 +230,13 @@ static void expr_vars(ft_ctx *ctx, const ast_expr *e, ft_vec *out)
 static int dest_injective(ft_ctx *ctx, const sd_cand *c)
 {
     const ast_stmt *s = c->store;
-    int seen = 0;
-    ft_vec vars = {0};
+    ft_vec vars = {0}, seen = {0};
     for (int k = 0; k < s->u.store.n; k++) {
         const ast_expr *x = s->u.store.idx[k];
         if (x->kind == AST_VAR && iter_pos(&c->iters, x->u.name) >= 0) {
-            seen++;
+            if (xf_has_name(&seen, x->u.name))
+                return 0;
+            ft_vec_push(ctx, &seen, (void *)x->u.name);
             continue;
         }
         if (xf_expr_has_load(x))
@@ -245,7 +246,7 @@ static int dest_injective(ft_ctx *ctx, const sd_cand *c)
                 return 0;
         expr_vars(ctx, x, &vars);
     }
-    if (seen != c->iters.len)
+    if (seen.len != c->iters.len)
         return 0;
     for (int i = 0; i < c->at; i++)
         for (int v = 0; v < vars.len; v++)
@@ -397,7 +398,7 @@ static int find_cand(xf_auto *a, ast_stmt *s, sd_cand *c, const char **why)
         } else
             ft_vec_push(ctx, &c->others, leaves.items[i]);
     }
-    if (c->terms.len == 0)
+    if (c->terms.len == 0 || is_term(c, s->u.store.var))
         return 0;
     for (int i = 0; i < c->others.len; i++) {
         const ast_expr *o = c->others.items[i];
