@@ -379,14 +379,64 @@ static const ft_param_desc ft__params_local[] = {
     {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_local_4},
 };
 
+int rows(int64_t n, int64_t nnz, const int32_t *idx, const float *v, float *s)
+{
+    if (n < 0) return FT_ERR_SIZE;
+    if (nnz < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    s[0] = 0.0f;
+    for (int64_t k = 0; k < nnz; k++) {
+        if (4 * n * 3 >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n) {
+            __builtin_prefetch(&v[(int64_t)idx[k + 16] * 3 + 0], 0, 3);
+        }
+        if ((uint64_t)idx[k] >= (uint64_t)n) { ft__err = FT_ERR_INDEX; goto ft__end21; }
+        s[0] = ((s[0] * 0.5f) + (v[(int64_t)idx[k] * 3 + 0] * v[(int64_t)idx[k] * 3 + 1])) + v[(int64_t)idx[k] * 3 + 2];
+    }
+ft__end21:;
+    return ft__err;
+}
+
+static int ft__call_rows(void *const *ft__args)
+{
+    return rows(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const int32_t *)ft__args[2],
+        (const float *)ft__args[3],
+        (float *)ft__args[4]);
+}
+
+static void ft__shapes_rows(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t n = ft__sizes[0];
+    (void)n;
+    const int64_t nnz = ft__sizes[1];
+    (void)nnz;
+    ft__dims[0] = nnz;
+    ft__dims[1] = n;
+    ft__dims[2] = 3;
+    ft__dims[3] = 1;
+}
+
+static const char *const ft__shape_rows_2[] = {"nnz"};
+static const char *const ft__shape_rows_3[] = {"n", "3"};
+static const char *const ft__shape_rows_4[] = {"1"};
+static const ft_param_desc ft__params_rows[] = {
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_rows_2},
+    {"v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_rows_3},
+    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_rows_4},
+};
+
 static const ft_func_desc ft__funcs[] = {
     {"gather", 9, ft__params_gather, ft__call_gather, ft__shapes_gather},
     {"backwards", 5, ft__params_backwards, ft__call_backwards, ft__shapes_backwards},
     {"ten", 4, ft__params_ten, ft__call_ten, ft__shapes_ten},
     {"local", 5, ft__params_local, ft__call_local, ft__shapes_local},
+    {"rows", 5, ft__params_rows, ft__call_rows, ft__shapes_rows},
 };
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 4, ft__funcs
+    FT_ABI_VERSION, 5, ft__funcs
 };

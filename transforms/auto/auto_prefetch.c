@@ -16,7 +16,9 @@
  * when the last index is the iterator of such a loop with step 1 (and no
  * other index changes in those loops), the elements that loop walks (a
  * row: span = its trip count).  At most MAX_PF per loop, the first in
- * program order; one per element (a read and a write of it: for writing).
+ * program order; one per cache line (a read and a write of an element,
+ * or of elements whose last indices are constants less than 16 apart:
+ * one prefetch, for writing if either writes).
  * Neither T nor a tensor read in its indices may be declared under L (the
  * prefetch is issued at the top of L's body).  Issued at run time only
  * when T holds at least MIN_BYTES.
@@ -141,6 +143,23 @@ static ast_expr *row_span(pf_walk *w, int n, ast_expr **idx)
     return r && !xf_expr_has_load(r) ? r : NULL;
 }
 
+/* Whether prefetches a and b (AST_LOADs) fetch the same cache line: equal,
+ * or equal but for last indices that are constants less than 16 apart
+ * (verts[faces[f, 0], 0] and verts[faces[f, 0], 1]: one row). */
+static int same_line(const ast_expr *a, const ast_expr *b)
+{
+    int n = a->u.load.n;
+    if (strcmp(a->u.load.var, b->u.load.var) != 0 || n != b->u.load.n || n == 0)
+        return 0;
+    for (int d = 0; d + 1 < n; d++)
+        if (!ast_expr_equal(a->u.load.idx[d], b->u.load.idx[d]))
+            return 0;
+    const ast_expr *x = a->u.load.idx[n - 1], *y = b->u.load.idx[n - 1];
+    if (x->kind == AST_INT && y->kind == AST_INT)
+        return x->u.ival - y->u.ival < 16 && y->u.ival - x->u.ival < 16;
+    return ast_expr_equal(x, y);
+}
+
 /* Record the prefetch of access var[idx] (write: a store or reduction)
  * when its indices read through k (see the file comment). */
 static void consider(pf_walk *w, const char *var, int n, ast_expr **idx, ft_dtype t,
@@ -160,7 +179,7 @@ static void consider(pf_walk *w, const char *var, int n, ast_expr **idx, ft_dtyp
     ast_expr *e = ast_load(ctx, loc, var, t, n, at);
     ast_expr *span = row_span(w, n, idx);
     for (int i = 0; i < w->n; i++)
-        if (ast_expr_equal(w->pf[i].at, e)) {
+        if (same_line(w->pf[i].at, e)) {
             w->pf[i].write |= write;
             if (!w->pf[i].span)
                 w->pf[i].span = span;
