@@ -389,10 +389,10 @@ int rows(int64_t n, int64_t nnz, const int32_t *idx, const float *v, float *s)
         if (4 * n * 3 >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n) {
             __builtin_prefetch(&v[(int64_t)idx[k + 16] * 3 + 0], 0, 3);
         }
-        if ((uint64_t)idx[k] >= (uint64_t)n) { ft__err = FT_ERR_INDEX; goto ft__end21; }
+        if ((uint64_t)idx[k] >= (uint64_t)n) { ft__err = FT_ERR_INDEX; goto ft__end23; }
         s[0] = ((s[0] * 0.5f) + (v[(int64_t)idx[k] * 3 + 0] * v[(int64_t)idx[k] * 3 + 1])) + v[(int64_t)idx[k] * 3 + 2];
     }
-ft__end21:;
+ft__end23:;
     return ft__err;
 }
 
