@@ -263,6 +263,7 @@ typedef struct sd_walk {
     int bad;
 } sd_walk;
 
+/* A read of D or of a summand is not allowed before the sum. */
 static void sd_walk_expr(ast_visitor *v, ast_expr *e)
 {
     sd_walk *w = (sd_walk *)v;
@@ -270,6 +271,8 @@ static void sd_walk_expr(ast_visitor *v, ast_expr *e)
         w->bad = 1;
 }
 
+/* Before the sum: no write of D, no declaration of D or a summand, a
+ * summand written only by plain `+=` (outside BLAS calls). */
 static int sd_walk_stmt(ast_visitor *v, ast_stmt *s)
 {
     sd_walk *w = (sd_walk *)v;
@@ -456,6 +459,7 @@ typedef struct sd_redirect {
     const sd_term *t;
 } sd_redirect;
 
+/* A Store or Reduce of the term becomes one of D at the mapped index. */
 static int sd_redirect_stmt(ast_visitor *v, ast_stmt *s)
 {
     sd_redirect *w = (sd_redirect *)v;
@@ -517,14 +521,14 @@ typedef struct sd_stores {
     ft_vec out;
 } sd_stores;
 
+/* Collect the Stores of a sum or of a copy (outside BLAS calls). */
 static int sd_stores_cb(ast_visitor *v, ast_stmt *s)
 {
     sd_stores *w = (sd_stores *)v;
     if (s->kind == AST_FOR && s->u.loop.par == AST_LIB)
         return 0;
-    if (s->kind == AST_STORE && s->u.store.value->kind == AST_BINARY)
-        ft_vec_push(w->ctx, &w->out, s);
-    if (s->kind == AST_STORE && s->u.store.value->kind == AST_LOAD)
+    if (s->kind == AST_STORE &&
+        (s->u.store.value->kind == AST_BINARY || s->u.store.value->kind == AST_LOAD))
         ft_vec_push(w->ctx, &w->out, s);
     return 1;
 }
@@ -575,6 +579,8 @@ static int one_round(xf_auto *a, ft_vec *logged)
     return 0;
 }
 
+/* The pass (see the top): candidates one at a time (each rewrite changes
+ * the tree), then xf_remove_dead drops the summands' declarations. */
 int xf_auto_sum_dest(xf_auto *a)
 {
     if (a->ctx->opts.target_cuda)
