@@ -289,9 +289,11 @@ static const char *pf_text(xf_auto *a, const ast_prefetch *p)
                   what);
 }
 
-/* Give serial loop l its prefetches; their number. */
+/* Give loop l its prefetches when it is serial; their number. */
 static int prefetch_loop(xf_auto *a, ast_stmt *l)
 {
+    if (l->u.loop.par != AST_SERIAL)
+        return 0;
     const ast_expr *st = l->u.loop.step;
     if (st && st->kind != AST_INT)
         return 0;
@@ -319,34 +321,10 @@ static int prefetch_loop(xf_auto *a, ast_stmt *l)
     return w.n;
 }
 
-/* Prefetch for the serial loops under s that no vectorized loop encloses;
- * the number of prefetches. */
-static int prefetch_under(xf_auto *a, ast_stmt *s)
-{
-    if (!s)
-        return 0;
-    int n = 0;
-    switch (s->kind) {
-    case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n; i++)
-            n += prefetch_under(a, s->u.seq.stmts[i]);
-        return n;
-    case AST_VARDEF: return prefetch_under(a, s->u.def.body);
-    case AST_IF: return prefetch_under(a, s->u.branch.then) + prefetch_under(a, s->u.branch.other);
-    case AST_FOR:
-        if (s->u.loop.par == AST_VECTORIZE || s->u.loop.par == AST_LIB)
-            return 0;
-        if (s->u.loop.par == AST_SERIAL)
-            n += prefetch_loop(a, s);
-        return n + prefetch_under(a, s->u.loop.body);
-    default: return 0;
-    }
-}
-
 /* The pass (see the file comment); the number of prefetches. */
 int xf_auto_prefetch(xf_auto *a)
 {
     if (a->ctx->opts.target_cuda)
         return 0;
-    return prefetch_under(a, a->f->body);
+    return xf_auto_each_loop(a, a->f->body, prefetch_loop);
 }

@@ -211,35 +211,14 @@ static int promote_loop(xf_auto *a, ast_stmt *l)
     return n;
 }
 
-/* Promote under s, outer loops first (an element promoted in an outer
- * loop's body is a 0-D local in the inner ones); the number promoted. */
-static int promote_under(xf_auto *a, ast_stmt *s)
-{
-    if (!s)
-        return 0;
-    int n = 0;
-    switch (s->kind) {
-    case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n; i++)
-            n += promote_under(a, s->u.seq.stmts[i]);
-        return n;
-    case AST_VARDEF: return promote_under(a, s->u.def.body);
-    case AST_IF: return promote_under(a, s->u.branch.then) + promote_under(a, s->u.branch.other);
-    case AST_FOR:
-        if (s->u.loop.par == AST_VECTORIZE || s->u.loop.par == AST_LIB)
-            return 0;
-        n = promote_loop(a, s);
-        return n + promote_under(a, s->u.loop.body);
-    default: return 0;
-    }
-}
-
 /* The pass (see the file comment); the number of elements promoted. */
 int xf_auto_promote(xf_auto *a)
 {
     if (a->ctx->opts.target_cuda)
         return 0;
-    int n = promote_under(a, a->f->body);
+    /* outer loops first: an element promoted in an outer loop's body is a
+     * 0-D local in the inner ones */
+    int n = xf_auto_each_loop(a, a->f->body, promote_loop);
     if (n)
         xf_sched_finish(a->ctx, a->f);
     return n;

@@ -143,6 +143,29 @@ int xf_auto_has_loop(ast_stmt *s)
     return w.found;
 }
 
+int xf_auto_each_loop(xf_auto *a, ast_stmt *s, int (*fn)(xf_auto *, ast_stmt *))
+{
+    if (!s)
+        return 0;
+    int n = 0;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            n += xf_auto_each_loop(a, s->u.seq.stmts[i], fn);
+        return n;
+    case AST_VARDEF: return xf_auto_each_loop(a, s->u.def.body, fn);
+    case AST_IF:
+        return xf_auto_each_loop(a, s->u.branch.then, fn) +
+               xf_auto_each_loop(a, s->u.branch.other, fn);
+    case AST_FOR:
+        if (s->u.loop.par == AST_VECTORIZE || s->u.loop.par == AST_LIB)
+            return 0;
+        n = fn(a, s);
+        return n + xf_auto_each_loop(a, s->u.loop.body, fn);
+    default: return 0;
+    }
+}
+
 int xf_auto_const_trips(ft_ctx *ctx, const ast_stmt *loop, int64_t *n)
 {
     ast_expr *t = xf_trip_count(ctx, loop);

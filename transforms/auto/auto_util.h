@@ -111,6 +111,11 @@ void xf_auto_enclosing_loops(ft_ctx *ctx, ast_func *f, const ast_stmt *s, ft_vec
  * then fuse into one), while a body with several statements, one of them a
  * loop, is 1. */
 int xf_auto_has_loop(ast_stmt *s);
+/* Call fn on every loop under s that no vectorized or BLAS loop encloses
+ * (nor is one), outer loops first, so that fn may rewrite a loop's body
+ * before the walk goes into it; the sum of what fn returns (the passes
+ * that act per loop: auto_promote, auto_prefetch). */
+int xf_auto_each_loop(xf_auto *a, ast_stmt *s, int (*fn)(xf_auto *, ast_stmt *));
 /* The constant trip count of loop in *n; 0 when it is not constant. */
 int xf_auto_const_trips(ft_ctx *ctx, const ast_stmt *loop, int64_t *n);
 /* Give loop a label when it has none and its iterator names other loops of
