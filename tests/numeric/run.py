@@ -695,12 +695,18 @@ for t in [1, 2]:
         case(f"simd_blocks[{n}x{m}]/t{t}", simd_blocks, n, m, t)
 
 
+def csr_rows(g, n, avg_deg):
+    """Row lengths (uniform in 0..2*avg_deg) of n CSR rows drawn from the
+    generator g, and their row pointers (int32, n + 1 entries)."""
+    deg = g.integers(0, 2 * avg_deg + 1, n)
+    return deg, np.concatenate([[0], np.cumsum(deg)]).astype(i32)
+
+
 # tests/numeric/progs/cse.ft (auto_cse: a repeated exp / sigmoid computed once)
 
 def cse(n, avg_deg, threads):
     g = np.random.default_rng(n * 7 + avg_deg)
-    deg = g.integers(0, 2 * avg_deg + 1, n)
-    ptr = np.concatenate([[0], np.cumsum(deg)]).astype(i32)
+    deg, ptr = csr_rows(g, n, avg_deg)
     nnz = int(ptr[-1])
     idx = g.integers(0, n, nnz).astype(i32)
     a, b, c = (g.uniform(-1, 1, n).astype(f32) for _ in range(3))
@@ -733,8 +739,7 @@ for t in [1, 2]:
 
 def prefetch_gather(n, f, avg_deg, pad, threads):
     g = np.random.default_rng(n * 13 + f + pad)
-    deg = g.integers(0, 2 * avg_deg + 1, n)
-    ptr = np.concatenate([[0], np.cumsum(deg)]).astype(i32)
+    deg, ptr = csr_rows(g, n, avg_deg)
     used = int(ptr[-1])
     idx = np.concatenate([g.integers(0, n, used),
                           np.resize([-1, n, 2**31 - 1, -2**31], pad)]).astype(i32)
@@ -778,8 +783,7 @@ for t in [1, 2]:
 
 def promote(n, avg_deg, threads):
     g = np.random.default_rng(n * 11 + avg_deg)
-    deg = g.integers(0, 2 * avg_deg + 1, n)
-    ptr = np.concatenate([[0], np.cumsum(deg)]).astype(i32)
+    deg, ptr = csr_rows(g, n, avg_deg)
     nnz = int(ptr[-1])
     idx = g.integers(0, n, nnz).astype(i32)
     w = g.uniform(-1, 1, nnz).astype(f32)
