@@ -14,11 +14,12 @@
  *     for r...: D[g(r)] += (other terms)   (dropped when there are none)
  *
  * and the locals are gone.  Locals of at least one dimension only: a 0-D
- * one is a C scalar, a register, cheaper to sum into than D.  `y[i] = matmul(e[i], w0) + matmul(f1, w1) + ...`
- * (SubdivNet) kept four rows of out_feats and summed them in a pass of its
- * own; now the four matrix-vector products update y[i, :] in place, and
- * auto_fuse can fuse their loops over k into one (all four products per
- * element of y in one pass, as hand-written C has it).
+ * one is a C scalar, a register, cheaper to sum into than D.
+ * `y[i] = matmul(e[i], w0) + matmul(f1, w1) + ...` (SubdivNet) kept four
+ * rows of out_feats and summed them in a pass of its own; now the four
+ * matrix-vector products update y[i, :] in place, and auto_fuse can fuse
+ * their loops over k into one (all four products per element of y in one
+ * pass, as hand-written C has it).
  *
  * Legal by renaming: t's element x lives in D's element g(x) instead (g
  * maps the final nest's iterators to D's index, each iterator a whole index
