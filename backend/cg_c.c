@@ -1423,22 +1423,41 @@ static void cg_lane_total(cg_emitter *em, int id, int v, const char *r, int vlan
     cg_line(em, "%s += (%s[0] + %s[2]) + (%s[1] + %s[3]);", r, b0, b0, b0, b0);
 }
 
+/* Open the block of loop s (id) cut into blocks of step iterations (a
+ * power of two), as the lane sums and the simd blocks both emit it: its
+ * begin and end as invariant C names (*b, *e), ft__nID its trip count and
+ * ft__mID the first iteration past the whole blocks.  The caller closes
+ * the `{`. */
+static void cg_block_bounds(cg_emitter *em, const ast_stmt *s, int id, int step,
+                            const char **b, const char **e)
+{
+    cg_line(em, "{");
+    em->indent++;
+    *b = cg_expr_str(em, s->u.loop.begin, 0);
+    *e = cg_expr_str(em, s->u.loop.end, 0);
+    if (!cg_is_invariant_leaf(s->u.loop.begin)) {
+        cg_line(em, "const int64_t ft__b%d = %s;", id, *b);
+        *b = ft_fmt(em->ctx, "ft__b%d", id);
+    }
+    if (!cg_is_invariant_leaf(s->u.loop.end)) {
+        cg_line(em, "const int64_t ft__e%d = %s;", id, *e);
+        *e = ft_fmt(em->ctx, "ft__e%d", id);
+    }
+    if (strcmp(*b, "0") == 0) {
+        cg_line(em, "const int64_t ft__n%d = %s > 0 ? %s : 0;", id, *e, *e);
+        cg_line(em, "const int64_t ft__m%d = ft__n%d & ~(int64_t)%d;", id, id, step - 1);
+    } else {
+        cg_line(em, "const int64_t ft__n%d = %s > %s ? %s - %s : 0;", id, *e, *b, *e, *b);
+        cg_line(em, "const int64_t ft__m%d = %s + (ft__n%d & ~(int64_t)%d);", id, *b, id,
+                step - 1);
+    }
+}
+
 /* Emit vectorized loop s (step 1) in lanes, summing into the locals vars
  * (cg_lane_sums); see above. */
 static void cg_for_lanes(cg_emitter *em, const ast_stmt *s, const ft_vec *vars)
 {
     int id = em->next_id++;
-    cg_line(em, "{");
-    em->indent++;
-    const char *b = cg_expr_str(em, s->u.loop.begin, 0), *e = cg_expr_str(em, s->u.loop.end, 0);
-    if (!cg_is_invariant_leaf(s->u.loop.begin)) {
-        cg_line(em, "const int64_t ft__b%d = %s;", id, b);
-        b = ft_fmt(em->ctx, "ft__b%d", id);
-    }
-    if (!cg_is_invariant_leaf(s->u.loop.end)) {
-        cg_line(em, "const int64_t ft__e%d = %s;", id, e);
-        e = ft_fmt(em->ctx, "ft__e%d", id);
-    }
     cg_sym **syms = ft_alloc(em->ctx, sizeof *syms * (size_t)vars->len);
     int f64 = 0;
     for (int i = 0; i < vars->len; i++) {
@@ -1448,14 +1467,8 @@ static void cg_for_lanes(cg_emitter *em, const ast_stmt *s, const ft_vec *vars)
     int vlanes, blocks;
     cg_lane_shape(vars->len, f64, &vlanes, &blocks);
     int step = vlanes * blocks;
-    if (strcmp(b, "0") == 0)
-        cg_line(em, "const int64_t ft__n%d = %s > 0 ? %s : 0;", id, e, e);
-    else
-        cg_line(em, "const int64_t ft__n%d = %s > %s ? %s - %s : 0;", id, e, b, e, b);
-    if (strcmp(b, "0") == 0)
-        cg_line(em, "const int64_t ft__m%d = ft__n%d & ~(int64_t)%d;", id, id, step - 1);
-    else
-        cg_line(em, "const int64_t ft__m%d = %s + (ft__n%d & ~(int64_t)%d);", id, b, id, step - 1);
+    const char *b, *e;
+    cg_block_bounds(em, s, id, step, &b, &e);
     for (int i = 0; i < vars->len; i++)
         for (int c = 0; c < blocks; c++)
             cg_line(em, "%s %s[%d] = {0};", cg_ctype(syms[i]->dtype), cg_lane_block(em, id, i, c),
@@ -1594,25 +1607,8 @@ static int cg_for_blocks(cg_emitter *em, const ast_stmt *s)
     int id = em->next_id++, vlanes = wide ? 4 : 8;
     cg_sub sub;
     cg_sub_begin(em, &sub);
-    cg_line(em, "{");
-    em->indent++;
-    const char *b = cg_expr_str(em, s->u.loop.begin, 0), *e = cg_expr_str(em, end, 0);
-    if (!cg_is_invariant_leaf(s->u.loop.begin)) {
-        cg_line(em, "const int64_t ft__b%d = %s;", id, b);
-        b = ft_fmt(em->ctx, "ft__b%d", id);
-    }
-    if (!cg_is_invariant_leaf(end)) {
-        cg_line(em, "const int64_t ft__e%d = %s;", id, e);
-        e = ft_fmt(em->ctx, "ft__e%d", id);
-    }
-    if (strcmp(b, "0") == 0) {
-        cg_line(em, "const int64_t ft__n%d = %s > 0 ? %s : 0;", id, e, e);
-        cg_line(em, "const int64_t ft__m%d = ft__n%d & ~(int64_t)%d;", id, id, vlanes - 1);
-    } else {
-        cg_line(em, "const int64_t ft__n%d = %s > %s ? %s - %s : 0;", id, e, b, e, b);
-        cg_line(em, "const int64_t ft__m%d = %s + (ft__n%d & ~(int64_t)%d);", id, b, id,
-                vlanes - 1);
-    }
+    const char *b, *e;
+    cg_block_bounds(em, s, id, vlanes, &b, &e);
     cg_line(em, "for (int64_t ft__j%d = %s; ft__j%d < ft__m%d; ft__j%d += %d) {", id, b, id, id,
             id, vlanes);
     em->indent++;
