@@ -59,29 +59,34 @@ typedef struct zs_tail {
     int stmts;               /* its Reduces (the adds it would skip) */
 } zs_tail;
 
-/* Whether name is an adjoint scalar of g: a 0-D float local declared by
- * one of defs (the VarDefs around, innermost last) that is not a local of
- * f. */
-static int is_adjoint(ad_grad *g, const ft_vec *defs, const char *name)
+/* The VarDef of name among defs (the VarDefs around, innermost last), or
+ * NULL. */
+static const ast_stmt *find_def(const ft_vec *defs, const char *name)
 {
     for (int i = defs->len - 1; i >= 0; i--) {
         const ast_stmt *d = defs->items[i];
         if (!strcmp(d->u.def.name, name))
-            return d->u.def.ndim == 0 && ft_dtype_is_float(d->u.def.dtype) &&
-                   !ad_find_local(g, name);
+            return d;
     }
-    return 0;
+    return NULL;
 }
 
-/* The dtype of the scalar name declared by one of defs (f32 if none). */
-static ft_dtype decl_dtype(const ft_vec *defs, const char *name)
+/* Whether name is an adjoint scalar of g: a 0-D float local declared by
+ * one of defs that is not a local of f. */
+static int is_adjoint(ad_grad *g, const ft_vec *defs, const char *name)
 {
-    for (int i = defs->len - 1; i >= 0; i--) {
-        const ast_stmt *d = defs->items[i];
-        if (!strcmp(d->u.def.name, name))
-            return d->u.def.dtype;
-    }
-    return FT_F32;
+    const ast_stmt *d = find_def(defs, name);
+    return d && d->u.def.ndim == 0 && ft_dtype_is_float(d->u.def.dtype) &&
+           !ad_find_local(g, name);
+}
+
+/* A copy of the names in v. */
+static ft_vec copy_names(ft_ctx *ctx, const ft_vec *v)
+{
+    ft_vec c = {0};
+    for (int i = 0; i < v->len; i++)
+        ft_vec_push(ctx, &c, v->items[i]);
+    return c;
 }
 
 /* Whether scalar name is 0 in tail t whenever its guard set is: known 0
@@ -211,21 +216,18 @@ static void visit(ad_grad *g, ft_vec *defs, ast_stmt *s, const ft_vec *zero, con
 static int guard_seq(ad_grad *g, ft_vec *defs, ast_stmt **items, int k, int n,
                      const ft_vec *zero, const char *outer)
 {
-    ft_vec z = {0};
-    for (int i = 0; i < zero->len; i++)
-        ft_vec_push(g->ctx, &z, zero->items[i]);
+    ft_vec z = copy_names(g->ctx, zero);
     for (int i = k; i < n; i++) {
         const char *a = tail_guard(g, defs, items, i, n, &z);
         if (a && (!outer || strcmp(a, outer))) {
-            ft_vec zi = {0};
-            for (int j = 0; j < z.len; j++)
-                ft_vec_push(g->ctx, &zi, z.items[j]);
+            ft_vec zi = copy_names(g->ctx, &z);
             zero_after(g->ctx, &zi, items[i]);
             int m = i + 1 < n ? guard_seq(g, defs, items, i + 1, n, &zi, a) : n;
             ast_stmt **body = ft_alloc(g->ctx, sizeof *body * (size_t)(m - i));
             memcpy(body, items + i, sizeof *body * (size_t)(m - i));
-            ft_dtype t = decl_dtype(defs, a);
-            ast_expr *cond = ast_binary(g->ctx, noloc, AST_NE, ast_load(g->ctx, noloc, a, t, 0, NULL),
+            ft_dtype t = find_def(defs, a)->u.def.dtype;   /* an adjoint: declared */
+            ast_expr *cond = ast_binary(g->ctx, noloc, AST_NE,
+                                        ast_load(g->ctx, noloc, a, t, 0, NULL),
                                         ast_float(g->ctx, noloc, 0, t));
             items[i] = ast_if(g->ctx, noloc, cond, ast_seq(g->ctx, noloc, m - i, body), NULL);
             return i + 1;
