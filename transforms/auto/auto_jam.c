@@ -345,12 +345,8 @@ static void jam(xf_auto *a, ast_stmt *k, ast_stmt *j, ast_stmt **reds, int nred,
             xf_auto_label_later(a, j);
         }
     }
-    if (nred > 1) {
-        ast_stmt **ups = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)nred);
-        for (int m = 0; m < nred; m++)
-            ups[m] = reds[m];
-        j->u.loop.body = through_acc(a, ups, nred);
-    }
+    if (nred > 1)
+        j->u.loop.body = through_acc(a, reds, nred);
 }
 
 /* ------------------------------------------------- scalar-sum groups */

@@ -93,8 +93,9 @@ static void to_scalar(xf_auto *a, ast_stmt *l, ast_stmt *s, ft_dtype dt, ast_exp
     ast_stmt *loop = ft_alloc(ctx, sizeof *loop);
     *loop = *l;
     ast_expr *pos = ast_binary(ctx, loc, AST_GT, trips, ast_int(ctx, loc, 0));
-    ast_stmt *items[3] = {ast_store(ctx, loc, acc, 0, NULL, xf_auto_red_identity(ctx, loc, s->u.red.op, dt)),
-                          loop, ast_if(ctx, loc, pos, flush, NULL)};
+    ast_expr *start = xf_auto_red_identity(ctx, loc, s->u.red.op, dt);
+    ast_stmt *items[3] = {ast_store(ctx, loc, acc, 0, NULL, start), loop,
+                          ast_if(ctx, loc, pos, flush, NULL)};
     ast_stmt *def = ast_vardef(ctx, loc, acc, dt, 0, NULL, FT_ACC_CACHE, FT_MT_CPU,
                                ast_seq(ctx, loc, 3, items));
     *l = *def;
