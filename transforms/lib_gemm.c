@@ -68,15 +68,6 @@ static int gm_chain(gm_state *st, const ast_stmt *s, const ast_stmt **list, int 
     }
 }
 
-/* Whether e is the literal 0 (possibly converted). */
-static int gm_is_zero(const ast_expr *e)
-{
-    if (e->kind == AST_CAST)
-        return gm_is_zero(e->u.cast.a);
-    return (e->kind == AST_INT && e->u.ival == 0) ||
-           (e->kind == AST_FLOAT && e->u.fval == 0.0);
-}
-
 /* Read a reduction nest (a perfect chain of loops, or none, ending in one
  * `+=`) at s, its loops appended to st->loops. */
 static int gm_red_nest(gm_state *st, const ast_stmt *s)
@@ -110,7 +101,7 @@ static int gm_init_nest(gm_state *st, const ast_stmt *s)
     }
     if (st->why)
         return 0;
-    if (n != 1 || body->kind != AST_STORE || !gm_is_zero(body->u.store.value))
+    if (n != 1 || body->kind != AST_STORE || !xf_is_zero(body->u.store.value))
         return gm_refuse(st, "the statement before the sum is not an initialisation "
                              "`c[i, j] = 0`");
     st->init = body;
@@ -127,7 +118,7 @@ static int gm_acc_body(gm_state *st, const ast_stmt *s)
     st->acc = s->u.def.name;
     int n = xf_body_items(&s->u.def.body, &it);
     if (n != 3 || it[0]->kind != AST_STORE || strcmp(it[0]->u.store.var, st->acc) != 0 ||
-        !gm_is_zero(it[0]->u.store.value) || it[1]->kind != AST_FOR)
+        !xf_is_zero(it[0]->u.store.value) || it[1]->kind != AST_FOR)
         return gm_refuse(st, ft_fmt(st->ctx, "the accumulator '%s' is not used as `%s = 0; "
                                     "for p: %s += a * b; c[i, j] = %s`", st->acc, st->acc,
                                     st->acc, st->acc));

@@ -51,14 +51,6 @@ typedef struct copy_out {
     const char **iters;    /* the iterator indexing each dimension of t */
 } copy_out;
 
-/* The one statement body holds (through unlabelled sequences), or NULL. */
-static ast_stmt *only_stmt(ast_stmt *body)
-{
-    while (body && body->kind == AST_SEQ && !body->label && body->u.seq.n == 1)
-        body = body->u.seq.stmts[0];
-    return body && body->kind != AST_SEQ ? body : NULL;
-}
-
 /* The loop among loops[0..n) whose iterator is name, or NULL. */
 static ast_stmt *loop_of(ast_stmt **loops, int n, const char *name)
 {
@@ -101,7 +93,7 @@ static int match_copy_out(ft_ctx *ctx, ast_stmt *vardef, ast_stmt *item, copy_ou
         if (!item || item->kind != AST_FOR || item->label || !xf_loop_from_zero(item))
             return 0;
         loops[k] = item;
-        item = only_stmt(item->u.loop.body);
+        item = xf_only_stmt(item->u.loop.body);
     }
     if (!item || item->kind != AST_STORE || item->label)
         return 0;

@@ -664,6 +664,20 @@ const char *xf_fresh_name(ft_ctx *ctx, const ast_func *f, const char *base)
     }
 }
 
+int xf_is_zero(const ast_expr *e)
+{
+    if (e->kind == AST_CAST)
+        return xf_is_zero(e->u.cast.a);
+    return (e->kind == AST_INT && e->u.ival == 0) || (e->kind == AST_FLOAT && e->u.fval == 0.0);
+}
+
+ast_stmt *xf_only_stmt(ast_stmt *body)
+{
+    while (body && body->kind == AST_SEQ && !body->label && body->u.seq.n == 1)
+        body = body->u.seq.stmts[0];
+    return body && body->kind != AST_SEQ ? body : NULL;
+}
+
 int xf_loop_from_zero(const ast_stmt *loop)
 {
     const ast_expr *b = loop->u.loop.begin, *st = loop->u.loop.step;

@@ -116,6 +116,11 @@ ast_stmt *xf_normalize(ft_ctx *ctx, ast_stmt *s);
 const char *xf_fresh_name(ft_ctx *ctx, const ast_func *f, const char *base);
 /* Rename tensor `from` to `to` in every access under s. */
 void xf_rename_tensor(ft_ctx *ctx, ast_stmt *s, const char *from, const char *to);
+/* Whether e is the literal 0 (possibly converted). */
+int xf_is_zero(const ast_expr *e);
+/* The one statement body holds (through unlabelled one-item sequences),
+ * or NULL. */
+ast_stmt *xf_only_stmt(ast_stmt *body);
 /* A loop whose iterations run 0, 1, ... end - 1 (begin 0, step 1). */
 int xf_loop_from_zero(const ast_stmt *loop);
 /* Whether e has the same value in every iteration of loop: it mentions

@@ -232,10 +232,8 @@ static void walk_expr(pf_walk *w, const ast_expr *e)
  * not found: a prefetch only needs the element size for its address). */
 static ft_dtype dtype_of(pf_walk *w, const char *var)
 {
-    ft_dtype t = FT_F32;
-    if (!xf_find_decl(w->a->ctx, w->a->f, w->loop, var, &t, NULL, NULL))
-        return FT_F32;
-    return t;
+    ft_dtype t;
+    return xf_find_decl(w->a->ctx, w->a->f, w->loop, var, &t, NULL, NULL) ? t : FT_F32;
 }
 
 /* Consider every access under s, in program order. */

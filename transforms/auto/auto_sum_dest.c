@@ -73,22 +73,6 @@ typedef struct sd_cand {
     int at;                  /* the index of nest in items */
 } sd_cand;
 
-/* The only statement of a body (through one-item sequences), or NULL. */
-static ast_stmt *only_stmt(ast_stmt *body)
-{
-    while (body && body->kind == AST_SEQ && body->u.seq.n == 1 && !body->label)
-        body = body->u.seq.stmts[0];
-    return body && body->kind != AST_SEQ ? body : NULL;
-}
-
-/* Whether e is the literal 0 (possibly converted). */
-static int is_zero(const ast_expr *e)
-{
-    if (e->kind == AST_CAST)
-        return is_zero(e->u.cast.a);
-    return (e->kind == AST_INT && e->u.ival == 0) || (e->kind == AST_FLOAT && e->u.fval == 0.0);
-}
-
 /* The position of iterator name in iters, or -1. */
 static int iter_pos(const ft_vec *iters, const char *name)
 {
@@ -121,7 +105,7 @@ static int find_nest(ft_ctx *ctx, const ft_vec *anc, ast_stmt *s, sd_cand *c)
         ast_stmt *p = anc->items[k];
         if (p->kind == AST_SEQ && p->u.seq.n == 1 && !p->label)
             continue;
-        if (p->kind != AST_FOR || only_stmt(p->u.loop.body) != s)
+        if (p->kind != AST_FOR || xf_only_stmt(p->u.loop.body) != s)
             break;
         if (!xf_loop_from_zero(p) || p->u.loop.par != AST_SERIAL ||
             iter_pos(&rev, p->u.loop.iter) >= 0)
@@ -139,7 +123,7 @@ static const ast_stmt *nest_loop(const sd_cand *c, const char *name)
 {
     const ast_stmt *l = c->nest;
     while (l->kind == AST_FOR && strcmp(l->u.loop.iter, name) != 0)
-        l = only_stmt(l->u.loop.body);
+        l = xf_only_stmt(l->u.loop.body);
     return l->kind == AST_FOR ? l : NULL;
 }
 
@@ -306,10 +290,10 @@ static int zeroing(const ast_stmt *item, const ast_stmt *def)
         if (!xf_loop_from_zero(s) || s->u.loop.par != AST_SERIAL)
             return 0;
         loops[n++] = s;
-        s = only_stmt(s->u.loop.body);
+        s = xf_only_stmt(s->u.loop.body);
     }
     if (!s || s->kind != AST_STORE || strcmp(s->u.store.var, name) != 0 ||
-        s->u.store.n != n || n != def->u.def.ndim || !is_zero(s->u.store.value) ||
+        s->u.store.n != n || n != def->u.def.ndim || !xf_is_zero(s->u.store.value) ||
         xf_stmt_checked(s))
         return 0;
     for (int k = 0; k < n; k++) {

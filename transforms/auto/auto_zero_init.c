@@ -27,14 +27,6 @@
 
 static const char *const PASS = "auto_zero_init";
 
-/* Whether e is the literal 0 (possibly converted). */
-static int is_zero(const ast_expr *e)
-{
-    if (e->kind == AST_CAST)
-        return is_zero(e->u.cast.a);
-    return (e->kind == AST_INT && e->u.ival == 0) || (e->kind == AST_FLOAT && e->u.fval == 0.0);
-}
-
 /* The cheap walk of xf_auto_zero_init: per tensor name, its zero stores,
  * its plain `+=` reductions and everything else that touches it. */
 typedef struct zi_walk {
@@ -77,7 +69,7 @@ static int zi_stmt_cb(ast_visitor *v, ast_stmt *s)
     zi_walk *w = (zi_walk *)v;
     if (s->kind == AST_STORE) {
         int k = zi_slot(w, s->u.store.var), kind = 2;
-        if (is_zero(s->u.store.value) && !s->label && !xf_stmt_checked(s)) {
+        if (xf_is_zero(s->u.store.value) && !s->label && !xf_stmt_checked(s)) {
             kind = 0;
             w->zero.items[k] = s;
         }
