@@ -256,3 +256,11 @@ void ft_vec_push(ft_ctx *ctx, ft_vec *v, void *item)
     }
     v->items[v->len++] = item;
 }
+
+int ft_vec_has(const ft_vec *v, const void *p)
+{
+    for (int i = 0; i < v->len; i++)
+        if (v->items[i] == p)
+            return 1;
+    return 0;
+}

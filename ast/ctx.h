@@ -100,5 +100,7 @@ void ft_note(ft_ctx *ctx, ft_loc loc, const char *fmt, ...)
 void ft_unsupported(ft_ctx *ctx, ft_loc loc, const char *what);
 
 void ft_vec_push(ft_ctx *ctx, ft_vec *v, void *item);
+/* Whether v holds the pointer p. */
+int ft_vec_has(const ft_vec *v, const void *p);
 
 #endif

@@ -185,15 +185,6 @@ static ast_stmt *seq_of(ft_ctx *ctx, ft_loc loc, ft_vec *v)
 
 /* ------------------------------------------------------------ analysis */
 
-/* Whether v holds pointer p. */
-static int has_ptr(const ft_vec *v, const void *p)
-{
-    for (int i = 0; i < v->len; i++)
-        if (v->items[i] == p)
-            return 1;
-    return 0;
-}
-
 /* Record every local of s, and every overwriting Store, with the loops of
  * f around it. */
 static void collect_locals(ad_grad *g, ast_stmt *s, ft_vec *loops)
@@ -226,7 +217,7 @@ static void collect_locals(ad_grad *g, ast_stmt *s, ft_vec *loops)
         collect_locals(g, s->u.branch.other, loops);
         break;
     case AST_STORE:
-        if (has_ptr(&g->war_sinks, s) ||
+        if (ft_vec_has(&g->war_sinks, s) ||
             xf_expr_reads(s->u.store.value, s->u.store.var)) {
             ad_local *o = ft_alloc(g->ctx, sizeof *o);
             o->def = s;
@@ -247,7 +238,7 @@ static void find_war_sinks(ad_grad *g)
     for (int k = 0; k < g->deps->n; k++) {
         an_dep *d = g->deps->deps[k];
         if (d->kind == AN_WAR && d->snk->stmt && d->snk->stmt->kind == AST_STORE &&
-            !has_ptr(&g->war_sinks, d->snk->stmt))
+            !ft_vec_has(&g->war_sinks, d->snk->stmt))
             ft_vec_push(g->ctx, &g->war_sinks, d->snk->stmt);
     }
 }

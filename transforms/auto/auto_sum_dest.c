@@ -528,16 +528,6 @@ static const char *term_names(ft_ctx *ctx, const sd_cand *c)
     return s;
 }
 
-/* Whether v holds pointer p (and remember it). */
-static int seen(ft_ctx *ctx, ft_vec *v, const void *p)
-{
-    for (int i = 0; i < v->len; i++)
-        if (v->items[i] == p)
-            return 1;
-    ft_vec_push(ctx, v, (void *)p);
-    return 0;
-}
-
 /* Rewrite the first candidate of f; whether one was.  logged: the stores
  * whose refusal was logged already. */
 static int one_round(xf_auto *a, ft_vec *logged)
@@ -549,9 +539,11 @@ static int one_round(xf_auto *a, ft_vec *logged)
         sd_cand c;
         const char *why;
         if (!find_cand(a, s, &c, &why)) {
-            if (why && !seen(a->ctx, logged, s))
+            if (why && !ft_vec_has(logged, s)) {
+                ft_vec_push(a->ctx, logged, s);
                 xf_auto_log(a, PASS, xf_auto_name(a, c.nest), "the sum into '%s' is not "
                             "accumulated there: %s", s->u.store.var, why);
+            }
             continue;
         }
         xf_auto_log(a, PASS, xf_auto_name(a, c.nest), "%s accumulated straight into '%s' "

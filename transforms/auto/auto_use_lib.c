@@ -130,15 +130,6 @@ static lib_try try_loop(xf_auto *a, ast_stmt *loop, int may_log)
     return LIB_DONE;
 }
 
-/* Whether v holds the pointer p. */
-static int has_ptr(const ft_vec *v, const void *p)
-{
-    for (int i = 0; i < v->len; i++)
-        if (v->items[i] == p)
-            return 1;
-    return 0;
-}
-
 int xf_auto_use_lib(xf_auto *a)
 {
     if (a->ctx->opts.target_cuda) {
@@ -155,8 +146,8 @@ int xf_auto_use_lib(xf_auto *a)
         xf_auto_enclosing_loops(a->ctx, a->f, loop, &enc);
         int skip = 0, quiet = 0;
         for (int k = 0; k < enc.len; k++) {
-            skip |= has_ptr(&done, enc.items[k]);
-            quiet |= has_ptr(&logged, enc.items[k]);
+            skip |= ft_vec_has(&done, enc.items[k]);
+            quiet |= ft_vec_has(&logged, enc.items[k]);
         }
         if (skip)
             continue;
