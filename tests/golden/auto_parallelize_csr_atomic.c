@@ -102,28 +102,33 @@ int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int
                         for (uintptr_t ft__pq5 = ft__pf5 & ~(uintptr_t)63; ft__pq5 < ft__pe5; ft__pq5 += 64)
                             __builtin_prefetch((const void *)ft__pq5, 1, 3);
                     }
-                    own[i] += w[k];
-                    /* L_j: */
-                    const int32_t ft__ix7 = 0 < f ? idx[k] : 0;
-                    if (0 < f) {
-                        if ((uint64_t)ft__ix7 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
-                    }
                     {
-                        const int64_t ft__n8 = f > 0 ? f : 0;
-                        const int64_t ft__m8 = ft__n8 & ~(int64_t)7;
-                        for (int64_t ft__j8 = 0; ft__j8 < ft__m8; ft__j8 += 8) {
-                            #pragma omp simd
-                            for (int64_t ft__l8 = 0; ft__l8 < 8; ft__l8++) {
-                                const int64_t j = ft__j8 + ft__l8;
-                                ft__pv2[(int64_t)ft__ix7 * f + j] += w[k] * g[i * f + j];
-                            }
+                        float w_v = 0;
+                        /* w_v_load: */
+                        w_v = w[k];
+                        own[i] += w_v;
+                        /* L_j: */
+                        const int32_t ft__ix7 = 0 < f ? idx[k] : 0;
+                        if (0 < f) {
+                            if ((uint64_t)ft__ix7 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
                         }
-                        if (ft__n8 & 7) {
-                            #pragma omp simd
-                            for (int64_t ft__l8 = 0; ft__l8 < 8; ft__l8++) {
-                                const int64_t j = ft__m8 + ft__l8;
-                                if (j < f) {
-                                    ft__pv2[(int64_t)ft__ix7 * f + j] += w[k] * g[i * f + j];
+                        {
+                            const int64_t ft__n8 = f > 0 ? f : 0;
+                            const int64_t ft__m8 = ft__n8 & ~(int64_t)7;
+                            for (int64_t ft__j8 = 0; ft__j8 < ft__m8; ft__j8 += 8) {
+                                #pragma omp simd
+                                for (int64_t ft__l8 = 0; ft__l8 < 8; ft__l8++) {
+                                    const int64_t j = ft__j8 + ft__l8;
+                                    ft__pv2[(int64_t)ft__ix7 * f + j] += w_v * g[i * f + j];
+                                }
+                            }
+                            if (ft__n8 & 7) {
+                                #pragma omp simd
+                                for (int64_t ft__l8 = 0; ft__l8 < 8; ft__l8++) {
+                                    const int64_t j = ft__m8 + ft__l8;
+                                    if (j < f) {
+                                        ft__pv2[(int64_t)ft__ix7 * f + j] += w_v * g[i * f + j];
+                                    }
                                 }
                             }
                         }
@@ -276,17 +281,22 @@ ft__end17:;
     if (ft__err) goto ft__end15;
     /* Lm: */
     for (int64_t j = 0; j < f; j++) {
-        /* L_k: */
-        #pragma omp parallel
         {
-            #pragma omp for
-            for (int64_t k = 0; k < nnz; k++) {
-                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end24; }
-                ft__atomic_max_f32(&m[(int64_t)idx[k]], w[k] * g[j]);
+            float g_v = 0;
+            /* g_v_load: */
+            g_v = g[j];
+            /* L_k: */
+            #pragma omp parallel
+            {
+                #pragma omp for
+                for (int64_t k = 0; k < nnz; k++) {
+                    if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end24; }
+                    ft__atomic_max_f32(&m[(int64_t)idx[k]], w[k] * g_v);
 ft__end24:;
+                }
             }
+            if (ft__err) goto ft__end15;
         }
-        if (ft__err) goto ft__end15;
     }
 ft__end15:;
     return ft__err;

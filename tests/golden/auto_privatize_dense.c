@@ -191,9 +191,14 @@ int backwards(int64_t np, int64_t nf, const int32_t *faces, const float *x, floa
                     if (4 * nf >= 65536 && (uint64_t)(f + (-16)) < (uint64_t)nf && (uint64_t)(int64_t)faces[f + (-16)] < (uint64_t)nf) {
                         __builtin_prefetch(&ft__pv11[(int64_t)faces[f + (-16)]], 1, 3);
                     }
-                    if ((uint64_t)faces[f] >= (uint64_t)nf) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end12; }
-                    ft__pv11[(int64_t)faces[f]] += keep * x[p * nf + f];
-                    keep *= x[p * nf + f];
+                    {
+                        float x_v = 0;
+                        /* x_v_load: */
+                        x_v = x[p * nf + f];
+                        if ((uint64_t)faces[f] >= (uint64_t)nf) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end12; }
+                        ft__pv11[(int64_t)faces[f]] += keep * x_v;
+                        keep *= x_v;
+                    }
                 }
             }
 ft__end12:;

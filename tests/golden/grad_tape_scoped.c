@@ -737,109 +737,124 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                                         float d_t_2 = 0;
                                         d_t_2 = 0.0f;
                                         for (int64_t c = 0; c < l; c++) {
-                                            for (int64_t j = 0; j < m; j++) {
-                                                d_t_ftk[j] += d_y[i * l + c] * v[j * l + c];
-                                                ft__pv43[j * l + c] += t[j] * d_y[i * l + c];
-                                            }
-                                        }
-                                        for (int64_t k_1 = 0; k_1 < m; k_1++) {
                                             {
-                                                float ad_adj_1 = 0;
-                                                ad_adj_1 = d_t_ftk[k_1];
-                                                d_t_ftk[k_1] = 0.0f;
-                                                t[k_1] = tape_t_ftk[i * m + k_1];
-                                                {
-                                                    float cse = 0;
-                                                    cse = ad_adj_1 / tape_t_2[i];
-                                                    d_t_ftk[k_1] += cse;
-                                                    d_t_2 += -(cse * (t[k_1] / tape_t_2[i]));
+                                                float d_y_v = 0;
+                                                /* d_y_v_load: */
+                                                d_y_v = d_y[i * l + c];
+                                                for (int64_t j = 0; j < m; j++) {
+                                                    d_t_ftk[j] += d_y_v * v[j * l + c];
+                                                    ft__pv43[j * l + c] += t[j] * d_y_v;
                                                 }
                                             }
                                         }
-                                        /* L_i_1_2: */
                                         {
-                                            const int64_t ft__n62 = m > 0 ? m : 0;
-                                            const int64_t ft__m62 = ft__n62 & ~(int64_t)7;
-                                            for (int64_t ft__j62 = 0; ft__j62 < ft__m62; ft__j62 += 8) {
-                                                #pragma omp simd
-                                                for (int64_t ft__l62 = 0; ft__l62 < 8; ft__l62++) {
-                                                    const int64_t i_1 = ft__j62 + ft__l62;
-                                                    d_t_ftk[i_1] += d_t_2;
+                                            float tape_t_2_v = 0;
+                                            /* tape_t_2_v_load: */
+                                            tape_t_2_v = tape_t_2[i];
+                                            for (int64_t k_1 = 0; k_1 < m; k_1++) {
+                                                {
+                                                    float ad_adj_1 = 0;
+                                                    ad_adj_1 = d_t_ftk[k_1];
+                                                    d_t_ftk[k_1] = 0.0f;
+                                                    t[k_1] = tape_t_ftk[i * m + k_1];
+                                                    {
+                                                        float cse = 0;
+                                                        cse = ad_adj_1 / tape_t_2_v;
+                                                        d_t_ftk[k_1] += cse;
+                                                        d_t_2 += -(cse * (t[k_1] / tape_t_2_v));
+                                                    }
                                                 }
                                             }
-                                            if (ft__n62 & 7) {
-                                                #pragma omp simd
-                                                for (int64_t ft__l62 = 0; ft__l62 < 8; ft__l62++) {
-                                                    const int64_t i_1 = ft__m62 + ft__l62;
-                                                    if (i_1 < m) {
+                                            /* L_i_1_2: */
+                                            {
+                                                const int64_t ft__n62 = m > 0 ? m : 0;
+                                                const int64_t ft__m62 = ft__n62 & ~(int64_t)7;
+                                                for (int64_t ft__j62 = 0; ft__j62 < ft__m62; ft__j62 += 8) {
+                                                    #pragma omp simd
+                                                    for (int64_t ft__l62 = 0; ft__l62 < 8; ft__l62++) {
+                                                        const int64_t i_1 = ft__j62 + ft__l62;
                                                         d_t_ftk[i_1] += d_t_2;
                                                     }
                                                 }
-                                            }
-                                        }
-                                        /* L_k_1_2: */
-                                        #pragma omp simd reduction(+: d_t_1)
-                                        for (int64_t k_1 = 0; k_1 < m; k_1++) {
-                                            {
-                                                float ad_adj_3 = 0;
-                                                ad_adj_3 = d_t_ftk[k_1];
-                                                d_t_ftk[k_1] = 0.0f;
-                                                {
-                                                    float cse_h1 = 0;
-                                                    cse_h1 = ad_adj_3 * expf(tape_dot[i * m + k_1] - tape_t_1[i]);
-                                                    d_dot[k_1] += cse_h1;
-                                                    d_t_1 += -cse_h1;
-                                                }
-                                            }
-                                        }
-                                        /* L_i_1_3: */
-                                        {
-                                            const int64_t ft__n65 = m > 0 ? m : 0;
-                                            const int64_t ft__m65 = ft__n65 & ~(int64_t)7;
-                                            for (int64_t ft__j65 = 0; ft__j65 < ft__m65; ft__j65 += 8) {
-                                                #pragma omp simd
-                                                for (int64_t ft__l65 = 0; ft__l65 < 8; ft__l65++) {
-                                                    const int64_t i_1 = ft__j65 + ft__l65;
-                                                    d_dot[i_1] += (tape_dot[i * m + i_1] == tape_t_1[i]) ? d_t_1 : 0.0f;
-                                                }
-                                            }
-                                            if (ft__n65 & 7) {
-                                                #pragma omp simd
-                                                for (int64_t ft__l65 = 0; ft__l65 < 8; ft__l65++) {
-                                                    const int64_t i_1 = ft__m65 + ft__l65;
-                                                    if (i_1 < m) {
-                                                        d_dot[i_1] += (tape_dot[i * m + i_1] == tape_t_1[i]) ? d_t_1 : 0.0f;
+                                                if (ft__n62 & 7) {
+                                                    #pragma omp simd
+                                                    for (int64_t ft__l62 = 0; ft__l62 < 8; ft__l62++) {
+                                                        const int64_t i_1 = ft__m62 + ft__l62;
+                                                        if (i_1 < m) {
+                                                            d_t_ftk[i_1] += d_t_2;
+                                                        }
                                                     }
                                                 }
                                             }
-                                        }
-                                        for (int64_t j = 0; j < m; j++) {
                                             {
-                                                float d_t_ftk = 0;
-                                                d_t_ftk = 0.0f;
-                                                {
-                                                    float ad_adj_5 = 0;
-                                                    ad_adj_5 = d_dot[j];
-                                                    d_t_ftk += ad_adj_5;
-                                                    /* L_c: */
+                                                float tape_t_1_v = 0;
+                                                /* tape_t_1_v_load: */
+                                                tape_t_1_v = tape_t_1[i];
+                                                /* L_k_1_2: */
+                                                #pragma omp simd reduction(+: d_t_1)
+                                                for (int64_t k_1 = 0; k_1 < m; k_1++) {
                                                     {
-                                                        const int64_t ft__n68 = l > 0 ? l : 0;
-                                                        const int64_t ft__m68 = ft__n68 & ~(int64_t)7;
-                                                        for (int64_t ft__j68 = 0; ft__j68 < ft__m68; ft__j68 += 8) {
-                                                            #pragma omp simd
-                                                            for (int64_t ft__l68 = 0; ft__l68 < 8; ft__l68++) {
-                                                                const int64_t c = ft__j68 + ft__l68;
-                                                                d_q[i * l + c] += d_t_ftk * k[j * l + c];
-                                                                ft__pv44[j * l + c] += q[i * l + c] * d_t_ftk;
+                                                        float ad_adj_3 = 0;
+                                                        ad_adj_3 = d_t_ftk[k_1];
+                                                        d_t_ftk[k_1] = 0.0f;
+                                                        {
+                                                            float cse_h1 = 0;
+                                                            cse_h1 = ad_adj_3 * expf(tape_dot[i * m + k_1] - tape_t_1_v);
+                                                            d_dot[k_1] += cse_h1;
+                                                            d_t_1 += -cse_h1;
+                                                        }
+                                                    }
+                                                }
+                                                /* L_i_1_3: */
+                                                {
+                                                    const int64_t ft__n65 = m > 0 ? m : 0;
+                                                    const int64_t ft__m65 = ft__n65 & ~(int64_t)7;
+                                                    for (int64_t ft__j65 = 0; ft__j65 < ft__m65; ft__j65 += 8) {
+                                                        #pragma omp simd
+                                                        for (int64_t ft__l65 = 0; ft__l65 < 8; ft__l65++) {
+                                                            const int64_t i_1 = ft__j65 + ft__l65;
+                                                            d_dot[i_1] += (tape_dot[i * m + i_1] == tape_t_1_v) ? d_t_1 : 0.0f;
+                                                        }
+                                                    }
+                                                    if (ft__n65 & 7) {
+                                                        #pragma omp simd
+                                                        for (int64_t ft__l65 = 0; ft__l65 < 8; ft__l65++) {
+                                                            const int64_t i_1 = ft__m65 + ft__l65;
+                                                            if (i_1 < m) {
+                                                                d_dot[i_1] += (tape_dot[i * m + i_1] == tape_t_1_v) ? d_t_1 : 0.0f;
                                                             }
                                                         }
-                                                        if (ft__n68 & 7) {
-                                                            #pragma omp simd
-                                                            for (int64_t ft__l68 = 0; ft__l68 < 8; ft__l68++) {
-                                                                const int64_t c = ft__m68 + ft__l68;
-                                                                if (c < l) {
-                                                                    d_q[i * l + c] += d_t_ftk * k[j * l + c];
-                                                                    ft__pv44[j * l + c] += q[i * l + c] * d_t_ftk;
+                                                    }
+                                                }
+                                                for (int64_t j = 0; j < m; j++) {
+                                                    {
+                                                        float d_t_ftk = 0;
+                                                        d_t_ftk = 0.0f;
+                                                        {
+                                                            float ad_adj_5 = 0;
+                                                            ad_adj_5 = d_dot[j];
+                                                            d_t_ftk += ad_adj_5;
+                                                            /* L_c: */
+                                                            {
+                                                                const int64_t ft__n68 = l > 0 ? l : 0;
+                                                                const int64_t ft__m68 = ft__n68 & ~(int64_t)7;
+                                                                for (int64_t ft__j68 = 0; ft__j68 < ft__m68; ft__j68 += 8) {
+                                                                    #pragma omp simd
+                                                                    for (int64_t ft__l68 = 0; ft__l68 < 8; ft__l68++) {
+                                                                        const int64_t c = ft__j68 + ft__l68;
+                                                                        d_q[i * l + c] += d_t_ftk * k[j * l + c];
+                                                                        ft__pv44[j * l + c] += q[i * l + c] * d_t_ftk;
+                                                                    }
+                                                                }
+                                                                if (ft__n68 & 7) {
+                                                                    #pragma omp simd
+                                                                    for (int64_t ft__l68 = 0; ft__l68 < 8; ft__l68++) {
+                                                                        const int64_t c = ft__m68 + ft__l68;
+                                                                        if (c < l) {
+                                                                            d_q[i * l + c] += d_t_ftk * k[j * l + c];
+                                                                            ft__pv44[j * l + c] += q[i * l + c] * d_t_ftk;
+                                                                        }
+                                                                    }
                                                                 }
                                                             }
                                                         }

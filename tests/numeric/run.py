@@ -807,6 +807,62 @@ for t in [1, 2]:
         case(f"promote[{n}x{deg}]/t{t}", promote, n, deg, t)
 
 
+# tests/numeric/progs/hoist_load.ft (auto_hoist_load: a float element read
+# again and again loaded once; never across a write of its tensor, never
+# before a loop that may not run when its index is data-dependent)
+
+def hoist_edges(n, avg_deg, threads):
+    g = np.random.default_rng(n * 13 + avg_deg)
+    deg, ptr = csr_rows(g, n, avg_deg)
+    nnz = int(ptr[-1])
+    idx = g.integers(0, n, nnz).astype(i32)
+    a = g.uniform(-1, 1, n).astype(f32)
+    w = g.uniform(-1, 1, nnz).astype(f32)
+    ad, wd = a.astype(f64), w.astype(f64)
+    row = np.repeat(np.arange(n), deg)
+    ref_s = np.bincount(idx, ad[row] * wd + wd * wd, minlength=n)
+    ref_t = np.bincount(row, wd - ad[row], minlength=n)
+    outs = ftc_run(prog("hoist_load.ft"), "edges", {"n": n, "nnz": nnz},
+                   {"ptr": ptr, "idx": idx, "a": a, "w": w}, threads)
+    close(outs, "s", ref_s, f32)
+    close(outs, "t", ref_t, f32)
+
+
+def hoist_written(n, threads):
+    x = np.random.default_rng(n).integers(-8, 8, n).astype(f32)
+    y = x + 1
+    x2 = x * 3 + y
+    z = np.stack([x * 2, y * 2, x2 + y, x2 * y], axis=1)
+    outs = ftc_run(prog("hoist_load.ft"), "written", {"n": n}, {"x": x}, threads)
+    exact(outs, "x", x2, f32)
+    exact(outs, "y", y, f32)
+    exact(outs, "z", z, f32)
+
+
+def hoist_guarded(n, avg_deg, threads):
+    g = np.random.default_rng(n * 5 + avg_deg)
+    deg, ptr = csr_rows(g, n, avg_deg)
+    nnz = int(ptr[-1])
+    idx = g.integers(0, n, nnz).astype(i32)
+    x = g.integers(-8, 8, n).astype(f32)
+    t = g.integers(-8, 8, n).astype(f32)
+    # a node without edges has an index out of range: nothing reads it
+    j = np.where(deg > 0, g.integers(0, n, n), 10 * n + 7).astype(i32)
+    row = np.repeat(np.arange(n), deg)
+    ref = t.astype(f64) + np.bincount(idx, 3 * x[j[row]].astype(f64), minlength=n)
+    outs = ftc_run(prog("hoist_load.ft"), "guarded", {"n": n, "nnz": nnz},
+                   {"ptr": ptr, "idx": idx, "j": j, "x": x, "t": t}, threads)
+    exact(outs, "t", ref.astype(f32), f32)
+
+
+for t in [1, 2]:
+    for n, deg in ((1, 0), (4, 2), (300, 5)):
+        case(f"hoist_edges[{n}x{deg}]/t{t}", hoist_edges, n, deg, t)
+        case(f"hoist_guarded[{n}x{deg}]/t{t}", hoist_guarded, n, deg, t)
+    for n in (1, 37):
+        case(f"hoist_written[{n}]/t{t}", hoist_written, n, t)
+
+
 # tests/numeric/progs/schedules.ft (schedule primitives)
 
 def sched_fused(n, m, threads):

@@ -16,7 +16,8 @@
  * what they did not), unrolling (only the innermost short loops the others left
  * alone), fusion again, of the vectorized loops that unrolling left side
  * by side, repeated costly subexpressions (their 0-D locals concern
- * no other pass), and prefetches last (hints on the loops as they will be
+ * no other pass), repeated float loads after them (a load that cse moved
+ * into its local counts once), and prefetches last (hints on the loops as they will be
  * emitted).
  */
 #include "auto.h"
@@ -52,7 +53,8 @@ static const auto_step passes[] = {
     {xf_auto_zero_init, "auto: zero_init"},   {xf_auto_promote, "auto: promote"},
     {xf_auto_gpu_bind, "auto: gpu_bind"},     {xf_auto_mem_type, "auto: mem_type"},
     {xf_auto_unroll, "auto: unroll"},         {xf_auto_fuse_late, "auto: fuse_late"},
-    {xf_auto_cse, "auto: cse"},               {xf_auto_prefetch, "auto: prefetch"},
+    {xf_auto_cse, "auto: cse"},               {xf_auto_hoist_load, "auto: hoist_load"},
+    {xf_auto_prefetch, "auto: prefetch"},
     {NULL, NULL}};
 
 void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)

@@ -31,6 +31,9 @@
  *                      loops over the same range that unrolling left
  *   auto_cse.c         a costly subexpression that statements repeat (the
  *                      adjoints of a gradient) computed once in a 0-D local
+ *   auto_hoist_load.c  C target: a float element read again and again (or
+ *                      in an inner loop) by a body that does not write its
+ *                      tensor, loaded once into a 0-D local
  *   auto_prefetch.c    C target: the rows a serial loop reaches through
  *                      loaded indices (idx[k]) prefetched iterations ahead
  * With -v (ctx->opts.verbose) every decision is one line on ctx->diag_out:
