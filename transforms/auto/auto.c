@@ -10,6 +10,8 @@
  * passes look at), scalar accumulators for reductions into one element
  * (they make those loops vectorizable), vectorization before parallelization (a reorder that
  * brings a contiguous loop innermost would move a parallel loop inwards),
+ * lanes over the loop around a serial inner loop that vectorization left
+ * (it takes what vectorization could not),
  * per-thread copies right after parallelization (they replace atomics it
  * added), a `+=` into zeros made a store after auto_jam (it needs jam's
  * flushes), register promotion of the elements left after those (it takes
@@ -48,6 +50,7 @@ static const auto_step passes[] = {
     {xf_auto_dead_store, "auto: dead_store"}, {xf_auto_use_lib, "auto: use_lib"},
     {xf_auto_sum_dest, "auto: sum_dest"}, {xf_auto_fuse, "auto: fuse"},
     {xf_auto_red_scalar, "auto: red_scalar"}, {xf_auto_vectorize, "auto: vectorize"},
+    {xf_auto_lanes, "auto: lanes"},
     {xf_auto_parallelize, "auto: parallelize"}, {xf_auto_privatize, "auto: privatize"},
     {xf_auto_red_cache, "auto: red_cache"},   {xf_auto_jam, "auto: jam"},
     {xf_auto_zero_init, "auto: zero_init"},   {xf_auto_promote, "auto: promote"},

@@ -40,6 +40,7 @@ int xf_auto_sum_dest(xf_auto *a);
 int xf_auto_fuse(xf_auto *a);
 int xf_auto_fuse_late(xf_auto *a);
 int xf_auto_vectorize(xf_auto *a);
+int xf_auto_lanes(xf_auto *a);
 int xf_auto_parallelize(xf_auto *a);
 int xf_auto_red_cache(xf_auto *a);
 int xf_auto_privatize(xf_auto *a);
