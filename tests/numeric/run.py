@@ -543,6 +543,28 @@ for t in [1, 2]:
         case(f"red_scalar[{n}x{m}]/t{t}", red_scalar, n, m, t)
 
 
+# tests/numeric/progs/lanes.ft (auto_lanes: the faces loop outside 8 SIMD
+# lanes of pixels; w % 8 pixels in the scalar tail)
+
+def lanes(n, h, w, threads):
+    g = np.random.default_rng(n * 7 + h * 3 + w)
+    idx = g.integers(0, max(n, 1), n).astype(i32)
+    a = g.uniform(-4, 4, n).astype(f32)
+    sig = lambda v: 1 / (1 + np.exp(-v))
+    px = (np.arange(w, dtype=f64)[None, :] * 0.25 - np.arange(h, dtype=f64)[:, None] * 0.5)
+    d = a.astype(f64)[idx][None, None, :] - px[:, :, None]           # [h, w, n]
+    fac = np.where(d > 0, 1 - 0.5 * sig(np.minimum(d, 3) * 2), 1 - 0.25 * sig(np.maximum(d, -3)))
+    ref = 1 - fac.prod(axis=2)
+    outs = ftc_run(prog("lanes.ft"), "lanes", {"n": n, "h": h, "w": w},
+                   {"idx": idx, "a": a}, threads)
+    close(outs, "y", ref, f32, 1e-5)
+
+
+for t in [1, 2]:
+    for n, h, w in ((0, 2, 5), (37, 3, 8), (100, 2, 21), (5, 1, 3), (64, 4, 16)):
+        case(f"lanes[{n}x{h}x{w}]/t{t}", lanes, n, h, w, t)
+
+
 # tests/numeric/progs/dead_store.ft (auto_dead_store: dropped writes of
 # locals change nothing; the kept u[i] = 0 is read back as u[0])
 

@@ -7,7 +7,9 @@
  * than MIN_INNER iterations) that auto_vectorize left alone, and the loop J
  * right around it (step 1, independent iterations, F its only loop, reached
  * from J's body through locals and sequences only, not a constant range of
- * fewer than LANES iterations), the primitives
+ * fewer than LANES iterations), whose body is mostly computation (at most
+ * one access per LEAVES_PER_GATHER statements whose index uses J's
+ * iterator: gathers and scatters across lanes), the primitives
  *
  *     jo, ji = split(J, LANES)            (separate_tail(jo) for the rest)
  *     fission(ji, ...)                    (until one ji loop holds only F;
@@ -33,9 +35,15 @@
 
 #include "../sched_util.h"
 #include "../schedule.h"
+#include "../xf_checks.h"
 #include "../xf_util.h"
+#include "visit.h"
 
-enum { LANES = 8, MIN_INNER = 64, MAX_FISSIONS = 16 };
+/* LANES: 32 bytes of f32 (AVX2; AVX-512 machines run two per block).
+ * LEAVES_PER_GATHER: statements of the inner loop's body per access that
+ * differs between lanes, at least (gathers and scatters across lanes cost
+ * one element each: a body of them gains nothing from lanes). */
+enum { LANES = 8, MIN_INNER = 64, MAX_FISSIONS = 16, LEAVES_PER_GATHER = 4 };
 
 static const char *const PASS = "auto_lanes";
 
@@ -274,6 +282,46 @@ static int make_lanes(xf_auto *a, ast_stmt *j, ast_stmt *f, const char **why)
     return 1;
 }
 
+/* The accesses under the inner loop's body that differ between lanes:
+ * of tensors declared outside the lane loop's body, at an index that uses
+ * its iterator (a gather or scatter across lanes); and the statements. */
+typedef struct lane_cost {
+    ast_visitor v;
+    const ast_stmt *j;
+    int per_lane, leaves;
+} lane_cost;
+
+/* Count access var[idx] when it differs between lanes. */
+static void cost_access(lane_cost *c, const char *var, int n, ast_expr *const *idx)
+{
+    if (xf_defines(c->j->u.loop.body, var))
+        return;
+    for (int k = 0; k < n; k++)
+        if (xf_expr_uses_var(idx[k], c->j->u.loop.iter)) {
+            c->per_lane++;
+            return;
+        }
+}
+
+static int cost_stmt(ast_visitor *v, ast_stmt *s)
+{
+    lane_cost *c = (lane_cost *)v;
+    if (s->kind == AST_STORE) {
+        c->leaves++;
+        cost_access(c, s->u.store.var, s->u.store.n, s->u.store.idx);
+    } else if (s->kind == AST_REDUCE) {
+        c->leaves++;
+        cost_access(c, s->u.red.var, s->u.red.n, s->u.red.idx);
+    }
+    return 1;
+}
+
+static void cost_expr(ast_visitor *v, ast_expr *e)
+{
+    if (e->kind == AST_LOAD)
+        cost_access((lane_cost *)v, e->u.load.var, e->u.load.n, e->u.load.idx);
+}
+
 /* Why J (the loop right around innermost loop F) is no candidate, NULL
  * when it is one. */
 static const char *unfit(xf_auto *a, ast_stmt *j, ast_stmt *f)
@@ -288,8 +336,18 @@ static const char *unfit(xf_auto *a, ast_stmt *j, ast_stmt *f)
         return "the loop around it is shorter than the lanes";
     if (only_loop(j->u.loop.body) != f)
         return "the loop around it holds other loops";
+    if (!xf_expr_invariant(a->ctx, f->u.loop.begin, j) ||
+        !xf_expr_invariant(a->ctx, f->u.loop.end, j) ||
+        !xf_expr_invariant(a->ctx, f->u.loop.step, j))
+        return "its range changes with the loop around it";
     if (!reached_plainly(j->u.loop.body, f))
         return "it sits inside a branch of the loop around it";
+    lane_cost c = {.v.stmt = cost_stmt, .v.expr = cost_expr, .j = j};
+    ast_visit(f->u.loop.body, &c.v);
+    if (c.per_lane * LEAVES_PER_GATHER > c.leaves)
+        return ft_fmt(a->ctx, "%d of the accesses in its body differ between the lanes (a "
+                      "gather or scatter each) for %d statements (lanes pay from %d "
+                      "statements per such access)", c.per_lane, c.leaves, LEAVES_PER_GATHER);
     const char *w = NULL;
     an_par p = xf_auto_loop_par(a, j, &w);
     if (p == AN_PAR_ERROR)
@@ -304,15 +362,18 @@ static const char *unfit(xf_auto *a, ast_stmt *j, ast_stmt *f)
 static int try_inner(xf_auto *a, ast_stmt *f)
 {
     int64_t trips;
-    if (xf_auto_const_trips(a->ctx, f, &trips) && trips < MIN_INNER)
-        return 0;
     ft_vec enc = {0};
     xf_auto_enclosing_loops(a->ctx, a->f, f, &enc);
     if (enc.len == 0)
         return 0;
     ast_stmt *j = enc.items[enc.len - 1];
     const char *fname = xf_auto_name(a, f), *jname = xf_auto_name(a, j);
-    const char *why = unfit(a, j, f);
+    const char *why;
+    if (xf_auto_const_trips(a->ctx, f, &trips) && trips < MIN_INNER)
+        why = ft_fmt(a->ctx, "it has %lld iterations (fewer than %d: the lanes would not "
+                     "pay)", (long long)trips, MIN_INNER);
+    else
+        why = unfit(a, j, f);
     if (why) {
         xf_auto_log(a, PASS, fname, "no lanes over %s: %s", jname, why);
         return 0;
