@@ -565,6 +565,31 @@ for t in [1, 2]:
         case(f"lanes[{n}x{h}x{w}]/t{t}", lanes, n, h, w, t)
 
 
+def lanes_scatter(n, w, threads):
+    g = np.random.default_rng(n * 5 + w)
+    idx = g.integers(0, max(n, 1), n).astype(i32)
+    a = g.uniform(-2, 2, n).astype(f32)
+    d = g.uniform(-1, 1, n).astype(f32)
+    ref_y, ref_d = np.zeros(w), d.astype(f64)
+    for j in range(w):                              # the definition, in f64
+        keep = 1.0
+        for f in range(n):
+            v = float(a[idx[f]]) * 0.5 - j * 0.125
+            keep *= 1 - 0.5 / (1 + np.exp(-v))
+            if v > 0:
+                ref_d[idx[f]] += keep * v
+        ref_y[j] = keep
+    outs = ftc_run(prog("lanes.ft"), "scatter", {"n": n, "w": w},
+                   {"idx": idx, "a": a, "d": d}, threads)
+    close(outs, "y", ref_y, f32, 1e-5)
+    close(outs, "d", ref_d, f32, 1e-5)
+
+
+for t in [1, 2]:
+    for n, w in ((0, 9), (70, 8), (90, 19), (3, 2)):
+        case(f"lanes_scatter[{n}x{w}]/t{t}", lanes_scatter, n, w, t)
+
+
 # tests/numeric/progs/dead_store.ft (auto_dead_store: dropped writes of
 # locals change nothing; the kept u[i] = 0 is read back as u[0])
 
