@@ -543,8 +543,8 @@ for t in [1, 2]:
         case(f"red_scalar[{n}x{m}]/t{t}", red_scalar, n, m, t)
 
 
-# tests/numeric/progs/lanes.ft (auto_lanes: the faces loop outside 8 SIMD
-# lanes of pixels; w % 8 pixels in the scalar tail)
+# tests/numeric/progs/lanes.ft (auto_lanes: the faces loop outside 16 SIMD
+# lanes of pixels; w % 16 pixels in the scalar tail)
 
 def lanes(n, h, w, threads):
     g = np.random.default_rng(n * 7 + h * 3 + w)
@@ -561,7 +561,7 @@ def lanes(n, h, w, threads):
 
 
 for t in [1, 2]:
-    for n, h, w in ((0, 2, 5), (37, 3, 8), (100, 2, 21), (5, 1, 3), (64, 4, 16)):
+    for n, h, w in ((0, 2, 5), (37, 3, 8), (100, 2, 21), (5, 1, 3), (64, 4, 16), (30, 2, 40)):
         case(f"lanes[{n}x{h}x{w}]/t{t}", lanes, n, h, w, t)
 
 
@@ -586,7 +586,7 @@ def lanes_scatter(n, w, threads):
 
 
 for t in [1, 2]:
-    for n, w in ((0, 9), (70, 8), (90, 19), (3, 2)):
+    for n, w in ((0, 9), (70, 8), (90, 19), (3, 2), (50, 37)):
         case(f"lanes_scatter[{n}x{w}]/t{t}", lanes_scatter, n, w, t)
 
 
