@@ -280,8 +280,8 @@ static int distribute(xf_auto *a, ast_stmt *lane, ast_stmt *f, ft_vec *others, c
     return 1;
 }
 
-/* Run one primitive's result through quiet mode: NULL when it was done,
- * else the refusal (the primitive reported it). */
+/* A primitive run quietly: run_begin before it, run_end after it returns
+ * NULL when it was done, else its refusal (the message it reported). */
 typedef struct lanes_run {
     xf_auto *a;
     xf_quiet q;
@@ -350,13 +350,13 @@ typedef struct lift_scan {
     ft_vec loads;            /* ast_expr * of unguarded statements */
 } lift_scan;
 
-static void push_load(ast_visitor *v, ast_expr *e);
-
+/* Pushes the loads it visits on sc->loads. */
 typedef struct load_walk {
     ast_visitor v;
     lift_scan *sc;
 } load_walk;
 
+/* The load_walk callback: collect e when it is a load. */
 static void push_load(ast_visitor *v, ast_expr *e)
 {
     load_walk *w = (load_walk *)v;
