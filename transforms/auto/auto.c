@@ -8,7 +8,9 @@
  * straight into their destination (the loops that accumulate then update
  * one tensor, which fusion joins), then fusion (it makes the loops the later
  * passes look at), scalar accumulators for reductions into one element
- * (they make those loops vectorizable), vectorization before parallelization (a reorder that
+ * (they make those loops vectorizable), rows accumulated across a loop
+ * kept in a local one tile at a time (the tile loops are then
+ * vectorized), vectorization before parallelization (a reorder that
  * brings a contiguous loop innermost would move a parallel loop inwards),
  * lanes over the loop around a serial inner loop that vectorization left
  * (it takes what vectorization could not),
@@ -49,8 +51,8 @@ typedef struct auto_step {
 static const auto_step passes[] = {
     {xf_auto_dead_store, "auto: dead_store"}, {xf_auto_use_lib, "auto: use_lib"},
     {xf_auto_sum_dest, "auto: sum_dest"}, {xf_auto_fuse, "auto: fuse"},
-    {xf_auto_red_scalar, "auto: red_scalar"}, {xf_auto_vectorize, "auto: vectorize"},
-    {xf_auto_lanes, "auto: lanes"},
+    {xf_auto_red_scalar, "auto: red_scalar"}, {xf_auto_row_tile, "auto: row_tile"},
+    {xf_auto_vectorize, "auto: vectorize"},   {xf_auto_lanes, "auto: lanes"},
     {xf_auto_parallelize, "auto: parallelize"}, {xf_auto_privatize, "auto: privatize"},
     {xf_auto_red_cache, "auto: red_cache"},   {xf_auto_jam, "auto: jam"},
     {xf_auto_zero_init, "auto: zero_init"},   {xf_auto_promote, "auto: promote"},

@@ -56,6 +56,7 @@ int xf_auto_vary_range(ft_ctx *ctx, const ast_stmt *loop, ft_vec *vary);
  * parallel whose atomics would all hit the same elements). */
 int xf_auto_privatizable(xf_auto *a, ast_stmt *loop);
 int xf_auto_red_scalar(xf_auto *a);
+int xf_auto_row_tile(xf_auto *a);
 int xf_auto_promote(xf_auto *a);
 /* The identity of reduction op in dtype t, a scalar sum's start
  * (auto_red_scalar.c). */
