@@ -588,6 +588,51 @@ def lanes_scatter(n, w, threads):
 for t in [1, 2]:
     for n, w in ((0, 9), (70, 8), (90, 19), (3, 2), (50, 37)):
         case(f"lanes_scatter[{n}x{w}]/t{t}", lanes_scatter, n, w, t)
+# tests/numeric/progs/row_tile.ft (auto_row_tile: feature tiles outside the
+# window loop, fixed rows in locals, the rest in a copy; integer-valued
+# data, so every order of the sums gives the exact result)
+
+def row_tile_ref(dil, w, rows, n):
+    """out[h, j] = sum_p w[h, j, p] * rows[h, j + (p - 8) dil[h]] over the
+    positions inside [0, n), in float64, and the transpose: tr[h, pos] =
+    sum over (j, p) reaching pos of w[h, j, p] * rows[h, j]."""
+    nh, m = w.shape[0], rows.shape[2]
+    out = np.zeros((nh, n, m), f64)
+    tr = np.zeros((nh, n, m), f64)
+    for h in range(nh):
+        for j in range(n):
+            for p in range(17):
+                pos = j + (p - 8) * int(dil[h])
+                if 0 <= pos < n:
+                    out[h, j] += w[h, j, p] * rows[h, pos]
+                    tr[h, pos] += w[h, j, p] * rows[h, j]
+    return out, tr
+
+
+def row_tile(nh, n, m, threads):
+    g = np.random.default_rng(nh * 7 + n * 3 + m)
+    dil = np.array([1, 3, 2][:nh], i32)
+    w = g.integers(-3, 4, (nh, n, 17)).astype(f32)
+    v = g.integers(-4, 5, (nh, n, m)).astype(f32)
+    q = g.integers(-4, 5, (nh, n, m)).astype(f32)
+    d_q = g.integers(-8, 9, (nh, n, m)).astype(f32)
+    d_k = g.integers(-8, 9, (nh, n, m)).astype(f32)
+    sizes = {"nh": nh, "n": n, "m": m}
+    y, _ = row_tile_ref(dil, w.astype(f64), v.astype(f64), n)
+    outs = ftc_run(prog("row_tile.ft"), "fwd_like", sizes, {"dil": dil, "w": w, "v": v},
+                   threads)
+    exact(outs, "y", y.astype(f32), f32)
+    dq, _ = row_tile_ref(dil, 2 * w.astype(f64), v.astype(f64), n)   # v as k
+    _, dk = row_tile_ref(dil, 2 * w.astype(f64), q.astype(f64), n)
+    outs = ftc_run(prog("row_tile.ft"), "grad_like", sizes,
+                   {"dil": dil, "w": w, "q": q, "k": v, "d_q": d_q, "d_k": d_k}, threads)
+    exact(outs, "d_q", (d_q + dq).astype(f32), f32)
+    exact(outs, "d_k", (d_k + dk).astype(f32), f32)
+
+
+for t in [1, 2]:
+    for nh, n, m in ((2, 40, 600), (3, 30, 512), (2, 25, 100), (1, 5, 0), (2, 1, 300)):
+        case(f"row_tile[{nh}x{n}x{m}]/t{t}", row_tile, nh, n, m, t)
 
 
 # tests/numeric/progs/dead_store.ft (auto_dead_store: dropped writes of

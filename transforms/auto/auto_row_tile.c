@@ -233,10 +233,34 @@ static ast_stmt *only_inner(ast_stmt *s, int *nloops)
     }
 }
 
+/* Give the loops of the flush of buf (under s, the loops of buf's
+ * iterators that write var) iterators of their own: the fill's loops have
+ * the same names, and the printed `schedule` block must name each loop
+ * (a label given now would not survive the removal of the one-iteration
+ * loops of buf's unit dimensions). */
+static void rename_flush(xf_auto *a, ast_stmt *s, const char *var, const char *buf)
+{
+    ft_vec loops = {0}, up = {0};
+    xf_auto_loops(a->ctx, a->f, &loops);
+    size_t nb = strlen(buf);
+    for (int i = 0; i < loops.len; i++) {
+        ast_stmt *l = loops.items[i];
+        up.len = 0;
+        if (strncmp(l->u.loop.iter, buf, nb) != 0 || !xf_writes(l, var) ||
+            !xf_ancestors(a->ctx, s, l, &up))
+            continue;
+        const char *old = l->u.loop.iter;
+        const char *nw = xf_free_name(a->ctx, a->f, ft_fmt(a->ctx, "%s_w", old));
+        ast_expr *e = ast_var(a->ctx, l->loc, nw);
+        xf_subst_stmt(a->ctx, l->u.loop.body, 1, &old, &e);
+        l->u.loop.iter = nw;
+    }
+}
+
 /* Rewrite the nest (see the file comment): P becomes the loop over whole
  * tiles, in which the rows of n->fixed are cached, followed by a copy of
- * P over the rest of I's range; 1 when done. */
-static int rewrite(xf_auto *a, rt_nest *n, int64_t tile)
+ * P over the rest of I's range (their IDs in ids); 1 when done. */
+static int rewrite(xf_auto *a, rt_nest *n, int64_t tile, int ids[2])
 {
     ft_ctx *ctx = a->ctx;
     ast_stmt *inner = n->inner, *p = n->p;
@@ -262,6 +286,8 @@ static int rewrite(xf_auto *a, rt_nest *n, int64_t tile)
     ast_stmt *items[2] = {ast_for(ctx, p->loc, io, ast_int(ctx, loc, 0), whole,
                                   ast_int(ctx, loc, 1), moved), rest};
     *p = *ast_seq(ctx, p->loc, 2, items);
+    ids[0] = items[0]->id;
+    ids[1] = rest->id;
     for (int t = 0; t < n->fixed.len; t++) {
         const char *var = n->fixed.items[t];
         const char *buf = xf_fresh_name(ctx, a->f, ft_fmt(ctx, "%s_c", var));
@@ -273,14 +299,35 @@ static int rewrite(xf_auto *a, rt_nest *n, int64_t tile)
             xf_auto_log(a, PASS, xf_auto_name(a, moved), "%s not cached: %s", var, why);
             return 0;
         }
+        rename_flush(a, items[0], var, buf);
     }
     return 1;
 }
 
-/* Try loop p as P; 1 when its nest was rewritten.  Logs a refusal only for
+/* Label loop id and every loop under it (the tile loop with the cache's
+ * fill and flush loops, or the copy for the rest), once the pass has
+ * simplified the function, when its iterator names other loops too, so that the printed
+ * `schedule` block names each one (the fill and flush loops of a cache
+ * share their iterator's name). */
+static void label_loops(xf_auto *a, int id)
+{
+    ast_stmt *s = xf_auto_loop_by_id(a->ctx, a->f, id);
+    if (!s)
+        return;
+    ft_vec loops = {0}, up = {0};
+    xf_auto_loops(a->ctx, a->f, &loops);
+    for (int i = 0; i < loops.len; i++) {
+        up.len = 0;
+        if (loops.items[i] == s || xf_ancestors(a->ctx, s, loops.items[i], &up))
+            xf_auto_label(a, loops.items[i]);
+    }
+}
+
+/* Try loop p as P; 1 when its nest was rewritten (the IDs of the tile
+ * loop and of the copy for the rest pushed on made).  Logs a refusal only for
  * a nest whose inner loop accumulates a row fixed in p (the interesting
  * ones). */
-static int try_loop(xf_auto *a, ast_stmt *p)
+static int try_loop(xf_auto *a, ast_stmt *p, ft_vec *made)
 {
     ft_ctx *ctx = a->ctx;
     int nloops = 0;
@@ -320,10 +367,13 @@ static int try_loop(xf_auto *a, ast_stmt *p)
     }
     ast_stmt *snap = xf_auto_snapshot(a);
     const char *iname = xf_auto_name(a, inner);
-    if (!rewrite(a, &n, tile)) {
+    int ids[2];
+    if (!rewrite(a, &n, tile, ids)) {
         xf_auto_restore(a, snap);
         return 0;
     }
+    ft_vec_push(ctx, made, (void *)(intptr_t)ids[0]);
+    ft_vec_push(ctx, made, (void *)(intptr_t)ids[1]);
     const char *rows = "";
     for (int t = 0; t < n.fixed.len; t++)
         rows = ft_fmt(ctx, "%s%s%s", rows, t ? ", " : "", (const char *)n.fixed.items[t]);
@@ -339,16 +389,18 @@ int xf_auto_row_tile(xf_auto *a)
         return 0;
     ft_vec loops = {0};
     xf_auto_loops(a->ctx, a->f, &loops);
-    ft_vec ids = {0};
+    ft_vec ids = {0}, made = {0};
     for (int i = 0; i < loops.len; i++)
         ft_vec_push(a->ctx, &ids, (void *)(intptr_t)((ast_stmt *)loops.items[i])->id);
     int n = 0;
     for (int i = 0; i < ids.len; i++) {
         ast_stmt *l = xf_auto_loop_by_id(a->ctx, a->f, (int)(intptr_t)ids.items[i]);
-        if (l && try_loop(a, l))
+        if (l && try_loop(a, l, &made))
             n++;
     }
     if (n)
         xf_sched_finish(a->ctx, a->f);
+    for (int i = 0; i < made.len; i++)
+        label_loops(a, (int)(intptr_t)made.items[i]);
     return n;
 }
