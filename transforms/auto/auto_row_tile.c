@@ -30,8 +30,8 @@
  *         P, with I over range(TILE) (iterator i_i, i = i_t * TILE + i_i)
  *     P, with I over range(N // TILE * TILE, N)      (a copy: the rest)
  *
- * and, in the first, each tensor all of whose accesses in P are in I with indices but
- * the last the same in all of P is cached over P (xf_cache: a local of
+ * and, in the first, each tensor all of whose accesses in P are in I,
+ * with every index but the last the same in all of P, is cached over P (xf_cache: a local of
  * TILE elements filled before P and, when written, flushed after it).
  * Legal: instances at different i never touch one element, and those of
  * one tile keep their order; the prefix is recomputed per tile.  Index
@@ -41,8 +41,9 @@
  * iterations of P have not run).
  * Why: the accumulated row then stays in a local (registers and L1) while
  * P streams the other rows; Longformer's backward (2 of every 3 stores of
- * its window loop went to d_q's row) ran about 1.14x faster with tiles of
- * 1 KB (2 threads; tiles of 256 B and 2 KB were slower, see the report).
+ * its window loop went to d_q's row) and forward (y's row) ran 1.20x and
+ * 1.03x faster (CPU time, 2 threads, bench size); tiles of 512 B and 2 KB
+ * gained less (1.02x to 1.14x single-threaded against 1.14x to 1.19x).
  */
 #include "auto_util.h"
 
@@ -330,11 +331,13 @@ static void label_loops(xf_auto *a, int id)
 static int try_loop(xf_auto *a, ast_stmt *p, ft_vec *made)
 {
     ft_ctx *ctx = a->ctx;
-    int nloops = 0;
+    int nloops = 0, deeper = 0;
     ast_stmt *inner = only_inner(p->u.loop.body, &nloops);
+    if (inner)
+        only_inner(inner->u.loop.body, &deeper);
     int64_t c;
-    if (p->u.loop.par != AST_SERIAL || nloops != 1 || !inner ||
-        inner->u.loop.par != AST_SERIAL || xf_auto_has_loop(inner->u.loop.body) ||
+    if (p->u.loop.par != AST_SERIAL || nloops != 1 || !inner || deeper ||
+        inner->u.loop.par != AST_SERIAL ||
         !xf_loop_from_zero(inner) ||
         (xf_stmt_checked(inner->u.loop.body) && !xf_loop_checks_hoistable(ctx, inner)))
         return 0;
