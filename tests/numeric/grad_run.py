@@ -12,7 +12,9 @@
   pools); inputs named p* are positive ([0.5, 1.4]: ln, sqrt, pow's base,
   divisors).
 - The bench workloads (bench/ft: SubdivNet, Longformer, GAT, SoftRas) wrt
-  every float input, on small inputs of bench/data.py (two seeds), and
+  every float input, on small inputs of bench/data.py (two seeds; and
+  Longformer once with W = 8 and feat_len 300, so that auto_row_tile's
+  tiles and rest both run), and
   tests/numeric/grad/branchy.ft (data-dependent branches, gathers and
   scatters through index tensors; three seeds), and
   tests/numeric/grad/overwrites.ft (scalars overwritten in straight-line
@@ -154,6 +156,12 @@ for name, make, kw, wrt, defs in BENCH_CASES:
     for s in (1, 2):
         CASES.append((f"bench/{name}[data seed {s}]",
                       lambda a=(name, make, kw, wrt, defs, s): bench_case(*a)))
+# Longformer with a window of 17 (W = 8) and feat_len 300: auto_row_tile
+# tiles both passes' feature loops (one tile of 256 and the rest of 44).
+CASES.append(("bench/longformer[W=8, feat_len 300: row tiles, data seed 1]",
+              lambda: bench_case("longformer", data.make_longformer,
+                                 dict(n_heads=2, seq_len=12, feat_len=300, dilation=2),
+                                 ["q", "k", "v"], ("W=8",), 1)))
 for s in (1, 2, 3):
     CASES.append((f"branchy[seed {s}]", lambda s=s: branchy_case(s)))
     CASES.append((f"overwrites[seed {s}]", lambda s=s: overwrites_case(s)))
