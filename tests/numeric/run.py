@@ -588,6 +588,8 @@ def lanes_scatter(n, w, threads):
 for t in [1, 2]:
     for n, w in ((0, 9), (70, 8), (90, 19), (3, 2), (50, 37)):
         case(f"lanes_scatter[{n}x{w}]/t{t}", lanes_scatter, n, w, t)
+
+
 # tests/numeric/progs/row_tile.ft (auto_row_tile: feature tiles outside the
 # window loop, fixed rows in locals, the rest in a copy; integer-valued
 # data, so every order of the sums gives the exact result)
