@@ -56,11 +56,9 @@ __global__ void ft__kgather3_0(int *ft__derr, int64_t n, const int32_t *adj, con
          ft__k += (int64_t)gridDim.x * blockDim.x) {
         const int64_t i = ft__b + ft__k * ft__s;
         if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); return; }
-        y[(int64_t)i] = (float)(y[(int64_t)i] + (e[(int64_t)adj[(int64_t)i * 3 + (int64_t)0]]));
         if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); return; }
-        y[(int64_t)i] = (float)(y[(int64_t)i] + (e[(int64_t)adj[(int64_t)i * 3 + (int64_t)1]]));
         if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); return; }
-        y[(int64_t)i] = (float)(y[(int64_t)i] + (e[(int64_t)adj[(int64_t)i * 3 + (int64_t)2]]));
+        y[(int64_t)i] = (float)(y[(int64_t)i] + ((e[(int64_t)adj[(int64_t)i * 3 + (int64_t)0]] + e[(int64_t)adj[(int64_t)i * 3 + (int64_t)1]]) + e[(int64_t)adj[(int64_t)i * 3 + (int64_t)2]]));
     }
 }
 

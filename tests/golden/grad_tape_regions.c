@@ -383,16 +383,11 @@ int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *im
                         d_s += d_img[i * w + j];
                         #pragma omp simd
                         for (int64_t f = 0; f < n_faces; f++) {
-                            d_d[f] += d_s * tape_d[(i * w + j) * n_faces + f];
-                            d_d[f] += tape_d[(i * w + j) * n_faces + f] * d_s;
+                            d_d[f] += (d_s * tape_d[(i * w + j) * n_faces + f]) + (tape_d[(i * w + j) * n_faces + f] * d_s);
                             {
-                                float ad_adj_2 = 0;
-                                ad_adj_2 = d_d[f];
-                                {
-                                    float cse = 0;
-                                    cse = ft__sigmoid_f32(z[f] * ((float)(i - j)));
-                                    ft__pv21[f] += ((ad_adj_2 * cse) * (1.0f - cse)) * ((float)(i - j));
-                                }
+                                float cse = 0;
+                                cse = ft__sigmoid_f32(z[f] * ((float)(i - j)));
+                                ft__pv21[f] += ((d_d[f] * cse) * (1.0f - cse)) * ((float)(i - j));
                             }
                         }
                     }

@@ -659,6 +659,61 @@ for t in [1, 2]:
         case(f"dead_store[{n}x{m}]/t{t}", dead_store, n, m, t)
 
 
+# tests/numeric/progs/merge_red.ft (auto_merge_red: updates of one element
+# merged, including rows that alias (a face whose neighbours repeat), the
+# cases left alone, and the copy forwarded); m = 13 leaves a rest after the
+# vector blocks, n = 1 has every neighbour equal to the face itself
+
+def merge_red_scatter(n, m, threads):
+    g = np.random.default_rng(n * 11 + m)
+    adj = g.integers(0, n, (n, 3)).astype(i32)
+    x = g.uniform(-1, 1, (n, m)).astype(f32)
+    gr = g.uniform(-1, 1, (n, m)).astype(f32)
+    h = g.uniform(-1, 1, (n, m)).astype(f32)
+    xd, gd, hd = x.astype(f64), gr.astype(f64), h.astype(f64)
+    d = np.zeros((n, m))
+    for j in range(3):
+        a, b = adj[:, j], adj[:, (j + 1) % 3]
+        s3 = np.where(xd - xd[a] >= 0, gd, -gd)
+        d += s3
+        np.add.at(d, a, -s3)
+        s2 = np.where(xd[a] - xd[b] >= 0, hd, -hd)
+        np.add.at(d, a, s2)
+        np.add.at(d, b, -s2)
+        np.add.at(d, a, gd * hd)
+    outs = ftc_run(prog("merge_red.ft"), "scatter", {"n": n, "m": m},
+                   {"adj": adj, "x": x, "g": gr, "h": h}, threads)
+    close(outs, "d", d.astype(f32), f32, rtol=1e-4)
+
+
+def merge_red_refused(n, threads):
+    x = np.random.default_rng(n).uniform(-1, 1, n).astype(f32)
+    xd = x.astype(f64)
+    outs = ftc_run(prog("merge_red.ft"), "refused", {"n": n}, {"x": x}, threads)
+    close(outs, "a", np.stack([4 * xd, 2 * xd + 1], 1).astype(f32), f32)
+    close(outs, "b", np.stack([2 * xd, xd + 1], 1).astype(f32), f32)
+    close(outs, "c", (xd * xd + xd)[:, None].astype(f32), f32)
+    close(outs, "s", np.array([np.sum(xd + xd * xd)]).astype(f32), f32, rtol=1e-4)
+
+
+def merge_red_copy(n, m, threads):
+    g = np.random.default_rng(n * 5 + m)
+    y = g.uniform(-1, 1, (n, m)).astype(f32)
+    w = g.uniform(-1, 1, m).astype(f32)
+    z = y.astype(f64) @ (w.astype(f64) + 1)
+    outs = ftc_run(prog("merge_red.ft"), "copy", {"n": n, "m": m}, {"y": y, "w": w}, threads)
+    close(outs, "z", z.astype(f32), f32, rtol=1e-4)
+
+
+for t in [1, 2]:
+    for n, m in ((1, 13), (2, 1), (57, 13), (300, 64)):
+        case(f"merge_red_scatter[{n}x{m}]/t{t}", merge_red_scatter, n, m, t)
+    for n in (1, 37):
+        case(f"merge_red_refused[{n}]/t{t}", merge_red_refused, n, t)
+    for n, m in ((1, 1), (3, 0), (40, 13)):
+        case(f"merge_red_copy[{n}x{m}]/t{t}", merge_red_copy, n, m, t)
+
+
 # tests/numeric/progs/zero_init.ft (auto_zero_init.c's zero-init forwarding)
 
 def zero_init(n, m, threads):

@@ -59,6 +59,7 @@ static const auto_step passes[] = {
     {xf_auto_gpu_bind, "auto: gpu_bind"},     {xf_auto_mem_type, "auto: mem_type"},
     {xf_auto_unroll, "auto: unroll"},         {xf_auto_fuse_late, "auto: fuse_late"},
     {xf_auto_cse, "auto: cse"},               {xf_auto_hoist_load, "auto: hoist_load"},
+    {xf_auto_merge_red, "auto: merge_red"},
     {xf_auto_prefetch, "auto: prefetch"},
     {NULL, NULL}};
 

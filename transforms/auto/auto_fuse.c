@@ -39,8 +39,14 @@
  * between the statements they move (an_items_deps, pairwise over their
  * accesses), so the pass looks first at the dependences between the two
  * loops (and the statements between them), from the same kind of
- * analysis, and skips sequences of more than XF_AUTO_REGION_MAX statements
- * (xf_auto_small_region), whatever the size of the function.
+ * analysis, and skips a pair whose region (the two loops and the
+ * statements between) holds more than XF_AUTO_REGION_MAX statements
+ * (xf_auto_small_region), whatever the size of the sequence and of the
+ * function: every check looks at that region only, so a long sequence
+ * costs a bounded check per pair.  (SubdivNet's backward: the three
+ * scatter loops over the features of a face, 5 statements each, sit after
+ * the unrolled loop of its matrix-vector products, 70 statements; fused,
+ * the face's rows of e and of the feature gradients are loaded once.)
  */
 #include "auto_util.h"
 
@@ -452,12 +458,41 @@ static int accumulates(fuse_state *st, const ast_stmt *loop, const ast_stmt *l1,
     return 1;
 }
 
+/* The stores, reductions and asserts of items i .. j of seq plus those of
+ * the first extra statements of extra[] (a local's body items that a
+ * widened pair takes in): the region whose accesses the checks of a fusion
+ * compare pairwise. */
+static int region_size(const ast_stmt *seq, int i, int j, ast_stmt *const *extra, int nextra)
+{
+    int total = 0, n;
+    for (int k = i; k <= j; k++) {
+        xf_auto_small_region(seq->u.seq.stmts[k], &n);
+        total += n;
+    }
+    for (int k = 0; k < nextra; k++) {
+        xf_auto_small_region(extra[k], &n);
+        total += n;
+    }
+    return total;
+}
+
+/* Whether the region of a candidate pair (l1, l2) is small enough for the
+ * checks (XF_AUTO_REGION_MAX); logs the refusal when it is not. */
+static int region_ok(fuse_state *st, const ast_stmt *l1, const ast_stmt *l2, int size)
+{
+    if (size <= XF_AUTO_REGION_MAX)
+        return 1;
+    xf_auto_log(st->a, PASS, xf_auto_name(st->a, l1), "not fused with %s: the two loops "
+                "and the statements between hold %d statements (the fuse check compares "
+                "their accesses pairwise; at most %d)", xf_auto_name(st->a, l2), size,
+                XF_AUTO_REGION_MAX);
+    return 0;
+}
+
 /* Look for a pair to fuse in seq; 1 when the function changed. */
 static int scan_seq(fuse_state *st, ast_stmt *seq)
 {
     int n = seq->u.seq.n, size, fused;
-    if (!xf_auto_small_region(seq, &size))
-        return 0;              /* its checks would cost too much (logged) */
     for (int i = 0; i + 1 < n; i++) {
         ast_stmt *l1 = seq->u.seq.stmts[i];
         if (l1->kind != AST_FOR || l1->u.loop.par != st->par)
@@ -467,8 +502,11 @@ static int scan_seq(fuse_state *st, ast_stmt *seq)
             ast_stmt *l2 = seq->u.seq.stmts[j];
             int k = partner_in_def(st, seq, i, j);
             if (k >= 0) {
-                ast_stmt *in = body_items(l2, &size)[k];
-                if (!tried(st, l1, in) && attempt_widened(st, seq, i, j, k))
+                ast_stmt **items = body_items(l2, &size);
+                ast_stmt *in = items[k];
+                if (!tried(st, l1, in) &&
+                    region_ok(st, l1, in, region_size(seq, i, j - 1, items, k + 1)) &&
+                    attempt_widened(st, seq, i, j, k))
                     return 1;
                 break;
             }
@@ -476,7 +514,7 @@ static int scan_seq(fuse_state *st, ast_stmt *seq)
                 (inits_only && max_gap(st, l2) != MAX_INIT_GAP))
                 continue;
             inits_only = 1;    /* a later loop that initializes may move up past l2 */
-            if (tried(st, l1, l2))
+            if (tried(st, l1, l2) || !region_ok(st, l1, l2, region_size(seq, i, j, NULL, 0)))
                 continue;
             if (accumulates(st, l1, l1, l2))
                 break;             /* l1 fuses with nothing */
@@ -504,30 +542,11 @@ static int seq_walk_cb(ast_visitor *v, ast_stmt *s)
     return 1;
 }
 
-/* Log the sequences too large to look at (once, before the scan). */
-static void log_large(xf_auto *a)
-{
-    seq_walk w = {.v.stmt = seq_walk_cb, .ctx = a->ctx};
-    ast_visit(a->f->body, &w.v);
-    for (int i = 0; i < w.seqs.len; i++) {
-        int size;
-        ast_stmt *seq = w.seqs.items[i];
-        int loops = 0;
-        for (int k = 0; k < seq->u.seq.n; k++)
-            loops += seq->u.seq.stmts[k]->kind == AST_FOR;
-        if (loops >= 2 && !xf_auto_small_region(seq, &size))
-            xf_auto_log(a, PASS, xf_auto_name(a, seq->u.seq.stmts[0]), "its sequence is "
-                        "skipped: %d statements (the fuse check compares their accesses "
-                        "pairwise; at most %d)", size, XF_AUTO_REGION_MAX);
-    }
-}
-
 /* Fuse the pairs of loops with parallelism par until none is left; the
  * number fused. */
 static int fuse_all(xf_auto *a, ast_par par)
 {
     fuse_state st = {.a = a, .par = par};
-    log_large(a);
     int changed = 1, rounds = 0, n = 0;
     while (changed && rounds++ < 256) {
         changed = 0;

@@ -66,6 +66,7 @@ int xf_auto_mem_type(xf_auto *a);
 int xf_auto_use_lib(xf_auto *a);
 int xf_auto_unroll(xf_auto *a);
 int xf_auto_jam(xf_auto *a);
+int xf_auto_merge_red(xf_auto *a);
 int xf_auto_cse(xf_auto *a);
 int xf_auto_hoist_load(xf_auto *a);
 int xf_auto_prefetch(xf_auto *a);
