@@ -38,8 +38,9 @@
  * its reads read the source, and xf_remove_dead drops it (four copies of
  * a row per face, which the C compiler made into memcpy calls).
  *
- * Tensors of at least one dimension only: the updates of a 0-D one are of
- * a C scalar, kept in a register by the C compiler.
+ * Float tensors (f32, f64) of at least one dimension only: the updates of
+ * a 0-D one are of a C scalar, kept in a register by the C compiler; an
+ * integer sum a + b could overflow where X + a + b did not.
  *
  * Not bit for bit: X[I] + a + b is summed as X[I] + (a + b).
  */
@@ -88,6 +89,8 @@ static int same_element(const ast_stmt *p, const ast_stmt *q)
         return 0;
     if (p->kind == AST_REDUCE && (!is_add(p) || p->u.red.atomic != q->u.red.atomic))
         return 0;
+    if (p->kind == AST_STORE && q->u.red.atomic)
+        return 0;   /* other threads update the element: the store would race */
     for (int k = 0; k < n; k++)
         if (!ast_expr_equal(idx[k], q->u.red.idx[k]))
             return 0;
@@ -151,7 +154,8 @@ static int merge_into(ft_ctx *ctx, ast_stmt *seq, int p)
     const char *x = item_var(first);
     int n = first->kind == AST_STORE ? first->u.store.n : first->u.red.n;
     ast_expr *const *idx = first->kind == AST_STORE ? first->u.store.idx : first->u.red.idx;
-    if (n == 0 || item_reads(first, x))
+    ft_dtype t = (first->kind == AST_STORE ? first->u.store.value : first->u.red.value)->dtype;
+    if (n == 0 || (t != FT_F32 && t != FT_F64) || item_reads(first, x))
         return 0;       /* a 0-D tensor is a C scalar: its updates are in a register */
     int merged = 0;
     for (int q = p + 1; q < seq->u.seq.n;) {
