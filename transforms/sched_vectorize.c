@@ -109,9 +109,11 @@ static int simd_walk_cb(ast_visitor *v, ast_stmt *s)
     return !w->why;
 }
 
-int xf_vectorize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
+/* The checks of vectorize(L) that need no dependence analysis: L serial,
+ * a body that `omp simd` can take, no check that may end the function;
+ * 0 when they pass, else 1 with the error reported. */
+static int simd_shape_ok(ft_ctx *ctx, ast_stmt *loop, ft_loc loc, const char *lname)
 {
-    const char *lname = xf_sched_name(ctx, loop);
     if (loop->u.loop.par != AST_SERIAL) {
         ft_error(ctx, loc, "cannot vectorize %s: it is already parallel or vectorized", lname);
         return 1;
@@ -128,6 +130,22 @@ int xf_vectorize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
                  "data-dependent index) that may end the function", lname);
         return 1;
     }
+    return 0;
+}
+
+int xf_vectorize_independent(ft_ctx *ctx, ast_stmt *loop, ft_loc loc)
+{
+    if (simd_shape_ok(ctx, loop, loc, xf_sched_name(ctx, loop)))
+        return 1;
+    loop->u.loop.par = AST_VECTORIZE;
+    return 0;
+}
+
+int xf_vectorize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
+{
+    const char *lname = xf_sched_name(ctx, loop);
+    if (simd_shape_ok(ctx, loop, loc, lname))
+        return 1;
     an_deps *d = an_loop_deps(ctx, f, loop);    /* what this loop carries */
     if (!d)
         return 1;

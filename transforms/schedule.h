@@ -39,6 +39,10 @@ void xf_gpu_default(ft_ctx *ctx, ast_program *p);
  * same-operator reductions into 0-D locals declared outside L, and
  * random-access reductions that provably hit one element per iteration. */
 int xf_vectorize(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
+/* vectorize(L) for a loop whose iterations the caller has shown to be
+ * independent (auto_lanes: the lanes of a loop checked before it was
+ * split): the checks of vectorize(L) without the dependence analysis. */
+int xf_vectorize_independent(ft_ctx *ctx, ast_stmt *loop, ft_loc loc);
 /* Whether vectorize accepts loop, an_loop_parallel having answered r for
  * it (an an_par of analysis/deps.h): AN_PAR_OK, or only reductions collide (AN_PAR_REDUCTION or
  * AN_PAR_ATOMIC) and every reduction under loop into a tensor declared

@@ -13,16 +13,17 @@
  * vectorized), vectorization before parallelization (a reorder that
  * brings a contiguous loop innermost would move a parallel loop inwards),
  * lanes over the loop around a serial inner loop that vectorization left
- * (it takes what vectorization could not),
- * per-thread copies right after parallelization (they replace atomics it
- * added), a `+=` into zeros made a store after auto_jam (it needs jam's
- * flushes), register promotion of the elements left after those (it takes
- * what they did not), unrolling (only the innermost short loops the others left
- * alone), fusion again, of the vectorized loops that unrolling left side
- * by side, repeated costly subexpressions (their 0-D locals concern
- * no other pass), repeated float loads after them (a load that cse moved
- * into its local counts once), and prefetches last (hints on the loops as they will be
- * emitted).
+ * (it takes what vectorization could not; after parallelization, whose
+ * dependence analysis then sees the body before the lanes and their tail
+ * double it), per-thread copies after those (they replace the atomics
+ * parallelization added, which the lanes' sums keep), a `+=` into zeros
+ * made a store after auto_jam (it needs jam's flushes), register promotion
+ * of the elements left after those (it takes what they did not), unrolling
+ * (only the innermost short loops the others left alone), fusion again, of
+ * the vectorized loops that unrolling left side by side, repeated costly
+ * subexpressions (their 0-D locals concern no other pass), repeated float
+ * loads after them (a load that cse moved into its local counts once), and
+ * prefetches last (hints on the loops as they will be emitted).
  */
 #include "auto.h"
 
@@ -52,8 +53,8 @@ static const auto_step passes[] = {
     {xf_auto_dead_store, "auto: dead_store"}, {xf_auto_use_lib, "auto: use_lib"},
     {xf_auto_sum_dest, "auto: sum_dest"}, {xf_auto_fuse, "auto: fuse"},
     {xf_auto_red_scalar, "auto: red_scalar"}, {xf_auto_row_tile, "auto: row_tile"},
-    {xf_auto_vectorize, "auto: vectorize"},   {xf_auto_lanes, "auto: lanes"},
-    {xf_auto_parallelize, "auto: parallelize"}, {xf_auto_privatize, "auto: privatize"},
+    {xf_auto_vectorize, "auto: vectorize"},   {xf_auto_parallelize, "auto: parallelize"},
+    {xf_auto_lanes, "auto: lanes"},           {xf_auto_privatize, "auto: privatize"},
     {xf_auto_red_cache, "auto: red_cache"},   {xf_auto_jam, "auto: jam"},
     {xf_auto_zero_init, "auto: zero_init"},   {xf_auto_promote, "auto: promote"},
     {xf_auto_gpu_bind, "auto: gpu_bind"},     {xf_auto_mem_type, "auto: mem_type"},

@@ -34,7 +34,8 @@
  * 200 statements took a second each): J's independent iterations (checked
  * first, an_loop_parallel) may run in any order and a local of J's body is
  * private to its iteration as its lane's element is.  The lane loops are
- * vectorized by xf_vectorize (checked); when the one in F is refused the
+ * vectorized by xf_vectorize_independent (the checks but the dependence
+ * analysis, J's covering the lanes); when the one in F is refused the
  * function is restored and the refusal logged.  A colliding reduction under
  * a branch is summed only when an unguarded read checks its index already
  * (its check moves after the lanes, where it runs every iteration).
@@ -328,7 +329,10 @@ static int strip_mine(xf_auto *a, int jid, const char **why)
     return lane_id;
 }
 
-/* Vectorize loop id quietly; NULL when done, else why not. */
+/* Vectorize lane loop id quietly (its lanes are J's iterations, which
+ * unfit checked independent but for the collisions lift_collisions sums
+ * in 0-D locals: no second dependence analysis); NULL when done, else why
+ * not. */
 static const char *vectorize_id(xf_auto *a, int id)
 {
     lanes_run r = {.a = a};
@@ -336,7 +340,7 @@ static const char *vectorize_id(xf_auto *a, int id)
     if (!l)
         return "the loop was not found";
     run_begin(&r);
-    int bad = xf_vectorize(a->ctx, a->f, l, l->loc);
+    int bad = xf_vectorize_independent(a->ctx, l, l->loc);
     return run_end(&r, bad);
 }
 
@@ -369,7 +373,7 @@ static void push_load(ast_visitor *v, ast_expr *e)
  * it). */
 static int collides(lift_scan *sc, const ast_stmt *s)
 {
-    if (xf_defines(sc->lane->u.loop.body, s->u.red.var) || s->u.red.atomic)
+    if (xf_defines(sc->lane->u.loop.body, s->u.red.var))
         return 0;
     for (int k = 0; k < s->u.red.n; k++)
         if (!xf_expr_invariant(sc->ctx, s->u.red.idx[k], sc->lane))
@@ -504,6 +508,8 @@ static int lift_collisions(xf_auto *a, ast_stmt *l, const char **why)
         const char *acc = xf_free_name(ctx, a->f, ft_fmt(ctx, "%s_l", r->u.red.var));
         ast_stmt *flush = ast_reduce(ctx, loc, r->u.red.op, r->u.red.var, r->u.red.n,
                                      r->u.red.idx, ast_load(ctx, loc, acc, dts[i], 0, NULL));
+        flush->u.red.atomic = r->u.red.atomic;
+        r->u.red.atomic = AST_RED_PLAIN;
         r->u.red.var = acc;
         r->u.red.n = 0;
         r->u.red.idx = NULL;
@@ -655,7 +661,47 @@ static const char *unfit(xf_auto *a, ast_stmt *j, ast_stmt *f)
     return NULL;
 }
 
-/* Decide the serial innermost loop F; 1 when the function changed. */
+/* The ids of the loops of f, in *out. */
+static void loop_ids(xf_auto *a, ft_vec *out)
+{
+    ft_vec loops = {0};
+    xf_auto_loops(a->ctx, a->f, &loops);
+    for (int i = 0; i < loops.len; i++)
+        ft_vec_push(a->ctx, out, (void *)(intptr_t)((ast_stmt *)loops.items[i])->id);
+}
+
+/* J was an OpenMP loop (auto_parallelize's, its colliding reductions
+ * atomic until auto_privatize): its blocks jo (id jid) and the new loops
+ * that no other new loop encloses (the tail separate_tail made) run in
+ * parallel as J's iterations did. */
+static void blocks_parallel(xf_auto *a, int jid, const ft_vec *old)
+{
+    ft_vec loops = {0};
+    xf_auto_loops(a->ctx, a->f, &loops);
+    for (int i = 0; i < loops.len; i++) {
+        ast_stmt *l = loops.items[i];
+        if (l->id == jid) {
+            l->u.loop.par = AST_OPENMP;
+            continue;
+        }
+        if (ft_vec_has(old, (void *)(intptr_t)l->id))
+            continue;
+        ft_vec enc = {0};
+        xf_auto_enclosing_loops(a->ctx, a->f, l, &enc);
+        int outer = 1;
+        for (int k = 0; k < enc.len && outer; k++) {
+            int id = ((ast_stmt *)enc.items[k])->id;
+            outer = id != jid && ft_vec_has(old, (void *)(intptr_t)id);
+        }
+        if (outer && l->u.loop.par == AST_SERIAL)
+            l->u.loop.par = AST_OPENMP;
+    }
+}
+
+/* Decide the serial innermost loop F; 1 when the function changed.  J
+ * may be an OpenMP loop (auto_parallelize runs first, on the function
+ * before the lanes double its body with the tail): it is split as a
+ * serial one and its blocks made parallel again. */
 static int try_inner(xf_auto *a, ast_stmt *f)
 {
     int64_t trips;
@@ -666,21 +712,32 @@ static int try_inner(xf_auto *a, ast_stmt *f)
     ast_stmt *j = enc.items[enc.len - 1];
     const char *fname = xf_auto_name(a, f), *jname = xf_auto_name(a, j);
     const char *why;
+    int par = j->u.loop.par == AST_OPENMP, jid = j->id;
+    if (par)
+        j->u.loop.par = AST_SERIAL;
     if (xf_auto_const_trips(a->ctx, f, &trips) && trips < MIN_INNER)
         why = ft_fmt(a->ctx, "it has %lld iterations (fewer than %d: the lanes would not "
                      "pay)", (long long)trips, MIN_INNER);
     else
         why = unfit(a, j, f);
+    if (par)
+        j->u.loop.par = AST_OPENMP;
     if (why) {
         xf_auto_log(a, PASS, fname, "no lanes over %s: %s", jname, why);
         return 0;
     }
     ast_stmt *snap = xf_auto_snapshot(a);
+    ft_vec old = {0};
+    loop_ids(a, &old);
+    if (par)
+        j->u.loop.par = AST_SERIAL;
     if (!make_lanes(a, j, f, &why)) {
         xf_auto_restore(a, snap);
         xf_auto_log(a, PASS, fname, "no lanes over %s: %s", jname, why);
         return 0;
     }
+    if (par)
+        blocks_parallel(a, jid, &old);
     xf_auto_log(a, PASS, fname, "%s split into blocks of %d lanes; %s runs outside the "
                 "lanes, which are vectorized", jname, LANES, fname);
     return 1;
