@@ -249,58 +249,6 @@ static void item_plain_loads(ft_ctx *ctx, const ast_stmt *item, ft_vec *out)
     }
 }
 
-/* Whether load x (of a tensor with dimensions) at item reads an element
- * that exists wherever item runs: its indices read no tensor and lie in
- * the declared shape under the environment b. */
-static int in_bounds(xf_auto *a, an_bounds *b, const ast_stmt *item, const ast_expr *x)
-{
-    int ndim;
-    ast_expr **shape;
-    if (!xf_find_decl(a->ctx, a->f, item, x->u.load.var, NULL, &ndim, &shape) ||
-        ndim != x->u.load.n)
-        return 0;
-    for (int k = 0; k < ndim; k++) {
-        ast_expr *i = x->u.load.idx[k];
-        if (xf_expr_has_load(i))
-            return 0;
-        ast_expr *lo = ast_binary(a->ctx, i->loc, AST_GE, i, ast_int(a->ctx, i->loc, 0));
-        ast_expr *hi = ast_binary(a->ctx, i->loc, AST_LT, i, shape[k]);
-        if (!an_bounds_prove(b, lo) || !an_bounds_prove(b, hi))
-            return 0;
-    }
-    return 1;
-}
-
-/* Whether every load of a tensor with dimensions in e (e and the loads in
- * its indices) is one that item evaluates unguarded (plain) or is in
- * bounds wherever item runs: e may then run where item starts. */
-static int speculable(xf_auto *a, an_bounds *b, const ast_stmt *item, const ast_expr *e,
-                      const ft_vec *plain)
-{
-    if (!e)
-        return 1;
-    switch (e->kind) {
-    case AST_LOAD:
-        if (e->u.load.n == 0)
-            return 1;
-        for (int i = 0; i < plain->len; i++)
-            if (ast_expr_equal(plain->items[i], e))
-                return 1;
-        if (!in_bounds(a, b, item, e))
-            return 0;
-        for (int k = 0; k < e->u.load.n; k++)
-            if (!speculable(a, b, item, e->u.load.idx[k], plain))
-                return 0;
-        return 1;
-    case AST_BINARY:
-        return speculable(a, b, item, e->u.bin.a, plain) &&
-               speculable(a, b, item, e->u.bin.b, plain);
-    case AST_UNARY: return speculable(a, b, item, e->u.un.a, plain);
-    case AST_CAST: return speculable(a, b, item, e->u.cast.a, plain);
-    default: return 1;
-    }
-}
-
 /* Load p's element once in a new 0-D local, before its item, and read
  * that local at p and at the uses `same` (see the file comment). */
 static void apply(xf_auto *a, ast_stmt *item, const hl_use *p, const ft_vec *same)
@@ -360,7 +308,7 @@ static int try_use(xf_auto *a, an_bounds *b, ft_vec *items, ft_vec *uses, int pi
     if (p->guarded) {
         ft_vec plain = {0};
         item_plain_loads(a->ctx, item, &plain);
-        if (!speculable(a, b, item, e, &plain))
+        if (!xf_auto_speculable(a, b, item, e, &plain))
             return 0;
     }
     apply(a, item, p, &same);

@@ -302,3 +302,57 @@ int xf_auto_vary_range(ft_ctx *ctx, const ast_stmt *loop, ft_vec *vary)
     ft_vec_push(ctx, vary, (void *)loop->u.loop.iter);
     return 1;
 }
+
+/* Whether load x (of a tensor with dimensions) at item reads an element
+ * that exists wherever item runs: its indices read no tensor and lie in
+ * the declared shape under the environment b. */
+static int in_bounds(xf_auto *a, an_bounds *b, const ast_stmt *item, const ast_expr *x)
+{
+    int ndim;
+    ast_expr **shape;
+    if (!xf_find_decl(a->ctx, a->f, item, x->u.load.var, NULL, &ndim, &shape) ||
+        ndim != x->u.load.n)
+        return 0;
+    for (int k = 0; k < ndim; k++) {
+        ast_expr *i = x->u.load.idx[k];
+        if (xf_expr_has_load(i))
+            return 0;
+        ast_expr *lo = ast_binary(a->ctx, i->loc, AST_GE, i, ast_int(a->ctx, i->loc, 0));
+        ast_expr *hi = ast_binary(a->ctx, i->loc, AST_LT, i, shape[k]);
+        if (!an_bounds_prove(b, lo) || !an_bounds_prove(b, hi))
+            return 0;
+    }
+    return 1;
+}
+
+/* (auto_util.h) Loads in bounds or evaluated unguarded anyway. */
+int xf_auto_speculable(xf_auto *a, an_bounds *b, const ast_stmt *item, const ast_expr *e,
+                       const ft_vec *plain)
+{
+    if (!e)
+        return 1;
+    switch (e->kind) {
+    case AST_LOAD:
+        if (e->u.load.n == 0)
+            return 1;
+        for (int i = 0; i < plain->len; i++)
+            if (ast_expr_equal(plain->items[i], e))
+                return 1;
+        return in_bounds(a, b, item, e);
+    case AST_BINARY:
+        return xf_auto_speculable(a, b, item, e->u.bin.a, plain) &&
+               xf_auto_speculable(a, b, item, e->u.bin.b, plain);
+    case AST_UNARY: return xf_auto_speculable(a, b, item, e->u.un.a, plain);
+    case AST_CAST: return xf_auto_speculable(a, b, item, e->u.cast.a, plain);
+    case AST_CALL:
+        for (int k = 0; k < e->u.call.n; k++)
+            if (!xf_auto_speculable(a, b, item, e->u.call.args[k], plain))
+                return 0;
+        return 1;
+    case AST_IFEXPR:
+        return xf_auto_speculable(a, b, item, e->u.ife.cond, plain) &&
+               xf_auto_speculable(a, b, item, e->u.ife.then, plain) &&
+               xf_auto_speculable(a, b, item, e->u.ife.other, plain);
+    default: return 1;
+    }
+}

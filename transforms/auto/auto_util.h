@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../../analysis/bounds.h"
 #include "../../analysis/deps.h"
 #include "../../ast/ast.h"
 
@@ -155,5 +156,14 @@ int xf_auto_small_region(const ast_stmt *s, int *n);
  * pay off (statement IDs and labels kept). */
 ast_stmt *xf_auto_snapshot(xf_auto *a);
 void xf_auto_restore(xf_auto *a, ast_stmt *snap);
+
+/* Whether every load of a tensor with dimensions in e (indices included)
+ * is one that item evaluates unguarded (plain: ast_expr * of such loads)
+ * or is in bounds wherever item runs (its indices read no tensor and lie
+ * in the declared shape under b): e may then run where a guard kept it
+ * from running, or before a loop that might not run (auto_cse,
+ * auto_hoist_load). */
+int xf_auto_speculable(xf_auto *a, an_bounds *b, const ast_stmt *item, const ast_expr *e,
+                       const ft_vec *plain);
 
 #endif
