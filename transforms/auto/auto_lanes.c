@@ -698,7 +698,9 @@ static void blocks_parallel(xf_auto *a, int jid, const ft_vec *old)
     }
 }
 
-/* Decide the serial innermost loop F; 1 when the function changed.  J
+/* Decide the serial innermost loop F; 1 when the function changed, -1
+ * when it was restored (its nodes are new: the caller's list of loops is
+ * stale), else 0.  J
  * may be an OpenMP loop (auto_parallelize runs first, on the function
  * before the lanes double its body with the tail): it is split as a
  * serial one and its blocks made parallel again. */
@@ -734,7 +736,7 @@ static int try_inner(xf_auto *a, ast_stmt *f)
     if (!make_lanes(a, j, f, &why)) {
         xf_auto_restore(a, snap);
         xf_auto_log(a, PASS, fname, "no lanes over %s: %s", jname, why);
-        return 0;
+        return -1;
     }
     if (par)
         blocks_parallel(a, jid, &old);
@@ -761,8 +763,9 @@ int xf_auto_lanes(xf_auto *a)
                 xf_inside_vectorized(a->ctx, a->f, l))
                 continue;
             ft_vec_push(a->ctx, &done, (void *)(intptr_t)l->id);
-            changed = try_inner(a, l);
-            n += changed;
+            int r = try_inner(a, l);
+            changed = r != 0;       /* restored too: look for the loops again */
+            n += r > 0;
         }
     }
     return n;
