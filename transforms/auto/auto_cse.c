@@ -328,38 +328,6 @@ static int try_use(xf_auto *a, an_bounds *b, ft_vec *items, ft_vec *uses, int pi
     return 1;
 }
 
-static int cse_body(xf_auto *a, an_bounds *b, ast_stmt *body);
-
-/* cse_body on the bodies nested in item s (a loop's, a branch's, the
- * statements of a labelled sequence), b entering them; whether one
- * changed. */
-static int cse_nested(xf_auto *a, an_bounds *b, ast_stmt *s)
-{
-    int mark = an_bounds_mark(b), done = 0;
-    switch (s->kind) {
-    case AST_FOR:
-        an_bounds_push_loop(b, s);
-        done = cse_body(a, b, s->u.loop.body);
-        break;
-    case AST_IF:
-        an_bounds_push_cond(b, s->u.branch.cond, 1);
-        done = cse_body(a, b, s->u.branch.then);
-        an_bounds_pop(b, mark);
-        if (!done && s->u.branch.other) {
-            an_bounds_push_cond(b, s->u.branch.cond, 0);
-            done = cse_body(a, b, s->u.branch.other);
-        }
-        break;
-    case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n && !done; i++)
-            done = cse_body(a, b, s->u.seq.stmts[i]);
-        break;
-    default: break;
-    }
-    an_bounds_pop(b, mark);
-    return done;
-}
-
 /* Compute one repeated costly expression of body (or of a body nested in
  * it) once, b the environment at body; whether one was. */
 static int cse_body(xf_auto *a, an_bounds *b, ast_stmt *body)
@@ -377,7 +345,7 @@ static int cse_body(xf_auto *a, an_bounds *b, ast_stmt *body)
         if (try_use(a, b, &items, &uses, i))
             return 1;
     for (int i = 0; i < items.len; i++)
-        if (cse_nested(a, b, items.items[i]))
+        if (xf_auto_nested_bodies(a, b, items.items[i], 0, cse_body))
             return 1;
     return 0;
 }

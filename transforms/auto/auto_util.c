@@ -356,3 +356,34 @@ int xf_auto_speculable(xf_auto *a, an_bounds *b, const ast_stmt *item, const ast
     default: return 1;
     }
 }
+
+/* (auto_util.h) The bodies under item s, with b's facts on entering. */
+int xf_auto_nested_bodies(xf_auto *a, an_bounds *b, ast_stmt *s, int skip_marked,
+                          xf_auto_body_fn body)
+{
+    int mark = an_bounds_mark(b), done = 0;
+    switch (s->kind) {
+    case AST_FOR:
+        if (skip_marked && (s->u.loop.par == AST_VECTORIZE || s->u.loop.par == AST_LIB))
+            break;
+        an_bounds_push_loop(b, s);
+        done = body(a, b, s->u.loop.body);
+        break;
+    case AST_IF:
+        an_bounds_push_cond(b, s->u.branch.cond, 1);
+        done = body(a, b, s->u.branch.then);
+        an_bounds_pop(b, mark);
+        if (!done && s->u.branch.other) {
+            an_bounds_push_cond(b, s->u.branch.cond, 0);
+            done = body(a, b, s->u.branch.other);
+        }
+        break;
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n && !done; i++)
+            done = body(a, b, s->u.seq.stmts[i]);
+        break;
+    default: break;
+    }
+    an_bounds_pop(b, mark);
+    return done;
+}

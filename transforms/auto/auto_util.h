@@ -166,4 +166,13 @@ void xf_auto_restore(xf_auto *a, ast_stmt *snap);
 int xf_auto_speculable(xf_auto *a, an_bounds *b, const ast_stmt *item, const ast_expr *e,
                        const ft_vec *plain);
 
+/* body(a, b, B) on the bodies B nested in item s (a loop's, a branch's
+ * with its condition, the statements of a labelled sequence), b entering
+ * each, until one returns nonzero; that value, else 0.  skip_marked:
+ * vectorized loops and BLAS nests are left out (auto_cse, auto_hoist_load
+ * walk a body's items this way). */
+typedef int (*xf_auto_body_fn)(xf_auto *a, an_bounds *b, ast_stmt *body);
+int xf_auto_nested_bodies(xf_auto *a, an_bounds *b, ast_stmt *s, int skip_marked,
+                          xf_auto_body_fn body);
+
 #endif
