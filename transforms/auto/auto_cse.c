@@ -265,40 +265,6 @@ static void apply(xf_auto *a, ast_stmt *item, const cse_use *p, const ft_vec *sa
     *item = *def;
 }
 
-/* Add to out the loads of tensors with dimensions that e evaluates
- * unguarded (see collect for what guards). */
-static void plain_loads(ft_ctx *ctx, const ast_expr *e, int guarded, ft_vec *out)
-{
-    if (!e)
-        return;
-    switch (e->kind) {
-    case AST_LOAD:
-        if (e->u.load.n > 0 && !guarded)
-            ft_vec_push(ctx, out, (void *)e);
-        for (int k = 0; k < e->u.load.n; k++)
-            plain_loads(ctx, e->u.load.idx[k], guarded, out);
-        break;
-    case AST_BINARY: {
-        int lazy = e->u.bin.op == AST_AND || e->u.bin.op == AST_OR;
-        plain_loads(ctx, e->u.bin.a, guarded, out);
-        plain_loads(ctx, e->u.bin.b, guarded || lazy, out);
-        break;
-    }
-    case AST_UNARY: plain_loads(ctx, e->u.un.a, guarded, out); break;
-    case AST_CAST: plain_loads(ctx, e->u.cast.a, guarded, out); break;
-    case AST_CALL:
-        for (int k = 0; k < e->u.call.n; k++)
-            plain_loads(ctx, e->u.call.args[k], guarded, out);
-        break;
-    case AST_IFEXPR:
-        plain_loads(ctx, e->u.ife.cond, guarded, out);
-        plain_loads(ctx, e->u.ife.then, 1, out);
-        plain_loads(ctx, e->u.ife.other, 1, out);
-        break;
-    default: break;
-    }
-}
-
 /* Try use p (the first use of its expression) against the later uses of
  * uses; whether its expression was computed once. */
 static int try_use(xf_auto *a, an_bounds *b, ft_vec *items, ft_vec *uses, int pi)
@@ -308,7 +274,7 @@ static int try_use(xf_auto *a, an_bounds *b, ft_vec *items, ft_vec *uses, int pi
     ast_stmt *item = items->items[p->item];
     if (p->guarded) {
         ft_vec plain = {0};
-        plain_loads(a->ctx, *value_slot(item), 0, &plain);
+        xf_auto_plain_loads(a->ctx, *value_slot(item), 0, &plain);
         if (!xf_auto_speculable(a, b, item, e, &plain))
             return 0;
     }

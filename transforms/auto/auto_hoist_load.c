@@ -200,52 +200,18 @@ static int last_valid(const ft_vec *items, int first, const ft_vec *reads)
     return items->len - 1;
 }
 
-/* Add to out the loads of tensors with dimensions that e evaluates
- * unguarded (see collect for what guards). */
-static void plain_loads(ft_ctx *ctx, const ast_expr *e, int guarded, ft_vec *out)
-{
-    if (!e)
-        return;
-    switch (e->kind) {
-    case AST_LOAD:
-        if (e->u.load.n > 0 && !guarded)
-            ft_vec_push(ctx, out, (void *)e);
-        for (int k = 0; k < e->u.load.n; k++)
-            plain_loads(ctx, e->u.load.idx[k], guarded, out);
-        break;
-    case AST_BINARY: {
-        int lazy = e->u.bin.op == AST_AND || e->u.bin.op == AST_OR;
-        plain_loads(ctx, e->u.bin.a, guarded, out);
-        plain_loads(ctx, e->u.bin.b, guarded || lazy, out);
-        break;
-    }
-    case AST_UNARY: plain_loads(ctx, e->u.un.a, guarded, out); break;
-    case AST_CAST: plain_loads(ctx, e->u.cast.a, guarded, out); break;
-    case AST_CALL:
-        for (int k = 0; k < e->u.call.n; k++)
-            plain_loads(ctx, e->u.call.args[k], guarded, out);
-        break;
-    case AST_IFEXPR:
-        plain_loads(ctx, e->u.ife.cond, guarded, out);
-        plain_loads(ctx, e->u.ife.then, 1, out);
-        plain_loads(ctx, e->u.ife.other, 1, out);
-        break;
-    default: break;
-    }
-}
-
 /* The loads a Store or Reduce item evaluates unguarded (its indices and
  * its value); none for other items. */
 static void item_plain_loads(ft_ctx *ctx, const ast_stmt *item, ft_vec *out)
 {
     if (item->kind == AST_STORE) {
         for (int k = 0; k < item->u.store.n; k++)
-            plain_loads(ctx, item->u.store.idx[k], 0, out);
-        plain_loads(ctx, item->u.store.value, 0, out);
+            xf_auto_plain_loads(ctx, item->u.store.idx[k], 0, out);
+        xf_auto_plain_loads(ctx, item->u.store.value, 0, out);
     } else if (item->kind == AST_REDUCE) {
         for (int k = 0; k < item->u.red.n; k++)
-            plain_loads(ctx, item->u.red.idx[k], 0, out);
-        plain_loads(ctx, item->u.red.value, 0, out);
+            xf_auto_plain_loads(ctx, item->u.red.idx[k], 0, out);
+        xf_auto_plain_loads(ctx, item->u.red.value, 0, out);
     }
 }
 

@@ -387,3 +387,36 @@ int xf_auto_nested_bodies(xf_auto *a, an_bounds *b, ast_stmt *s, int skip_marked
     an_bounds_pop(b, mark);
     return done;
 }
+
+/* (auto_util.h) Loads evaluated whenever e is. */
+void xf_auto_plain_loads(ft_ctx *ctx, const ast_expr *e, int guarded, ft_vec *out)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case AST_LOAD:
+        if (e->u.load.n > 0 && !guarded)
+            ft_vec_push(ctx, out, (void *)e);
+        for (int k = 0; k < e->u.load.n; k++)
+            xf_auto_plain_loads(ctx, e->u.load.idx[k], guarded, out);
+        break;
+    case AST_BINARY: {
+        int lazy = e->u.bin.op == AST_AND || e->u.bin.op == AST_OR;
+        xf_auto_plain_loads(ctx, e->u.bin.a, guarded, out);
+        xf_auto_plain_loads(ctx, e->u.bin.b, guarded || lazy, out);
+        break;
+    }
+    case AST_UNARY: xf_auto_plain_loads(ctx, e->u.un.a, guarded, out); break;
+    case AST_CAST: xf_auto_plain_loads(ctx, e->u.cast.a, guarded, out); break;
+    case AST_CALL:
+        for (int k = 0; k < e->u.call.n; k++)
+            xf_auto_plain_loads(ctx, e->u.call.args[k], guarded, out);
+        break;
+    case AST_IFEXPR:
+        xf_auto_plain_loads(ctx, e->u.ife.cond, guarded, out);
+        xf_auto_plain_loads(ctx, e->u.ife.then, 1, out);
+        xf_auto_plain_loads(ctx, e->u.ife.other, 1, out);
+        break;
+    default: break;
+    }
+}

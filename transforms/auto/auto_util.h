@@ -157,6 +157,12 @@ int xf_auto_small_region(const ast_stmt *s, int *n);
 ast_stmt *xf_auto_snapshot(xf_auto *a);
 void xf_auto_restore(xf_auto *a, ast_stmt *snap);
 
+/* Add to out (ast_expr *) the loads of tensors with dimensions that e
+ * evaluates whenever it runs (guarded set: none), that is, not in the
+ * right operand of `and` / `or` nor in a branch of an if-expression: the
+ * loads a guard cannot keep from running (auto_cse, auto_hoist_load). */
+void xf_auto_plain_loads(ft_ctx *ctx, const ast_expr *e, int guarded, ft_vec *out);
+
 /* Whether every load of a tensor with dimensions in e (indices included)
  * is one that item evaluates unguarded (plain: ast_expr * of such loads)
  * or is in bounds wherever item runs (its indices read no tensor and lie
