@@ -171,42 +171,31 @@ static unsigned expr_hash(const ast_expr *e)
     return h;
 }
 
+/* Where collect puts the candidates it finds. */
+typedef struct cse_acc {
+    ft_ctx *ctx;
+    int item;
+    ft_vec *out;
+} cse_acc;
+
+/* The xf_auto_each_slot callback of collect: *slot to the uses when it is
+ * a candidate. */
+static void collect_one(void *arg, ast_expr **slot, int guarded)
+{
+    cse_acc *c = arg;
+    if (candidate(*slot)) {
+        cse_use *u = ft_alloc(c->ctx, sizeof *u);
+        *u = (cse_use){slot, c->item, guarded, expr_hash(*slot)};
+        ft_vec_push(c->ctx, c->out, u);
+    }
+}
+
 /* Append to out the candidates in *slot and below it, outer ones first,
  * as uses in item `item` (guarded: a guard encloses *slot). */
 static void collect(ft_ctx *ctx, ast_expr **slot, int item, int guarded, ft_vec *out)
 {
-    ast_expr *e = *slot;
-    if (!e)
-        return;
-    if (candidate(e)) {
-        cse_use *u = ft_alloc(ctx, sizeof *u);
-        *u = (cse_use){slot, item, guarded, expr_hash(e)};
-        ft_vec_push(ctx, out, u);
-    }
-    switch (e->kind) {
-    case AST_LOAD:
-        for (int k = 0; k < e->u.load.n; k++)
-            collect(ctx, &e->u.load.idx[k], item, guarded, out);
-        break;
-    case AST_BINARY: {
-        int lazy = e->u.bin.op == AST_AND || e->u.bin.op == AST_OR;
-        collect(ctx, &e->u.bin.a, item, guarded, out);
-        collect(ctx, &e->u.bin.b, item, guarded || lazy, out);
-        break;
-    }
-    case AST_UNARY: collect(ctx, &e->u.un.a, item, guarded, out); break;
-    case AST_CAST: collect(ctx, &e->u.cast.a, item, guarded, out); break;
-    case AST_CALL:
-        for (int k = 0; k < e->u.call.n; k++)
-            collect(ctx, &e->u.call.args[k], item, guarded, out);
-        break;
-    case AST_IFEXPR:
-        collect(ctx, &e->u.ife.cond, item, guarded, out);
-        collect(ctx, &e->u.ife.then, item, 1, out);
-        collect(ctx, &e->u.ife.other, item, 1, out);
-        break;
-    default: break;
-    }
+    cse_acc c = {ctx, item, out};
+    xf_auto_each_slot(slot, guarded, collect_one, &c);
 }
 
 /* The field holding the value of a Store or Reduce item; NULL for others. */

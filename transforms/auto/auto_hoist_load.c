@@ -101,42 +101,23 @@ static int rebound(hl_ctx *h, const ast_expr *e)
     return 0;
 }
 
-/* Append to h->out the candidates in *slot and below it, outer ones first
- * (guarded: a guard or a statement of the item encloses *slot). */
-static void collect(hl_ctx *h, ast_expr **slot, int guarded)
+/* The xf_auto_each_slot callback of collect: *slot to h->out when it is
+ * a candidate. */
+static void collect_one(void *arg, ast_expr **slot, int guarded)
 {
-    ast_expr *e = *slot;
-    if (!e)
-        return;
-    if (candidate(e) && !rebound(h, e)) {
+    hl_ctx *h = arg;
+    if (candidate(*slot) && !rebound(h, *slot)) {
         hl_use *u = ft_alloc(h->ctx, sizeof *u);
         *u = (hl_use){slot, h->item, guarded, h->in_loop};
         ft_vec_push(h->ctx, h->out, u);
     }
-    switch (e->kind) {
-    case AST_LOAD:
-        for (int k = 0; k < e->u.load.n; k++)
-            collect(h, &e->u.load.idx[k], guarded);
-        break;
-    case AST_BINARY: {
-        int lazy = e->u.bin.op == AST_AND || e->u.bin.op == AST_OR;
-        collect(h, &e->u.bin.a, guarded);
-        collect(h, &e->u.bin.b, guarded || lazy);
-        break;
-    }
-    case AST_UNARY: collect(h, &e->u.un.a, guarded); break;
-    case AST_CAST: collect(h, &e->u.cast.a, guarded); break;
-    case AST_CALL:
-        for (int k = 0; k < e->u.call.n; k++)
-            collect(h, &e->u.call.args[k], guarded);
-        break;
-    case AST_IFEXPR:
-        collect(h, &e->u.ife.cond, guarded);
-        collect(h, &e->u.ife.then, 1);
-        collect(h, &e->u.ife.other, 1);
-        break;
-    default: break;
-    }
+}
+
+/* Append to h->out the candidates in *slot and below it, outer ones first
+ * (guarded: a guard or a statement of the item encloses *slot). */
+static void collect(hl_ctx *h, ast_expr **slot, int guarded)
+{
+    xf_auto_each_slot(slot, guarded, collect_one, h);
 }
 
 /* Collect the candidates of statement s, nested in an item when `nested`

@@ -388,35 +388,58 @@ int xf_auto_nested_bodies(xf_auto *a, an_bounds *b, ast_stmt *s, int skip_marked
     return done;
 }
 
-/* (auto_util.h) Loads evaluated whenever e is. */
-void xf_auto_plain_loads(ft_ctx *ctx, const ast_expr *e, int guarded, ft_vec *out)
+/* (auto_util.h) fn on *slot and the expressions below it, outer first,
+ * with whether a guard keeps each from always running. */
+void xf_auto_each_slot(ast_expr **slot, int guarded, xf_auto_slot_fn fn, void *arg)
 {
+    ast_expr *e = *slot;
     if (!e)
         return;
+    fn(arg, slot, guarded);
     switch (e->kind) {
     case AST_LOAD:
-        if (e->u.load.n > 0 && !guarded)
-            ft_vec_push(ctx, out, (void *)e);
         for (int k = 0; k < e->u.load.n; k++)
-            xf_auto_plain_loads(ctx, e->u.load.idx[k], guarded, out);
+            xf_auto_each_slot(&e->u.load.idx[k], guarded, fn, arg);
         break;
     case AST_BINARY: {
         int lazy = e->u.bin.op == AST_AND || e->u.bin.op == AST_OR;
-        xf_auto_plain_loads(ctx, e->u.bin.a, guarded, out);
-        xf_auto_plain_loads(ctx, e->u.bin.b, guarded || lazy, out);
+        xf_auto_each_slot(&e->u.bin.a, guarded, fn, arg);
+        xf_auto_each_slot(&e->u.bin.b, guarded || lazy, fn, arg);
         break;
     }
-    case AST_UNARY: xf_auto_plain_loads(ctx, e->u.un.a, guarded, out); break;
-    case AST_CAST: xf_auto_plain_loads(ctx, e->u.cast.a, guarded, out); break;
+    case AST_UNARY: xf_auto_each_slot(&e->u.un.a, guarded, fn, arg); break;
+    case AST_CAST: xf_auto_each_slot(&e->u.cast.a, guarded, fn, arg); break;
     case AST_CALL:
         for (int k = 0; k < e->u.call.n; k++)
-            xf_auto_plain_loads(ctx, e->u.call.args[k], guarded, out);
+            xf_auto_each_slot(&e->u.call.args[k], guarded, fn, arg);
         break;
     case AST_IFEXPR:
-        xf_auto_plain_loads(ctx, e->u.ife.cond, guarded, out);
-        xf_auto_plain_loads(ctx, e->u.ife.then, 1, out);
-        xf_auto_plain_loads(ctx, e->u.ife.other, 1, out);
+        xf_auto_each_slot(&e->u.ife.cond, guarded, fn, arg);
+        xf_auto_each_slot(&e->u.ife.then, 1, fn, arg);
+        xf_auto_each_slot(&e->u.ife.other, 1, fn, arg);
         break;
     default: break;
     }
+}
+
+/* Where xf_auto_plain_loads puts what it finds. */
+typedef struct plain_acc {
+    ft_ctx *ctx;
+    ft_vec *out;
+} plain_acc;
+
+/* The xf_auto_each_slot callback of xf_auto_plain_loads. */
+static void push_plain(void *arg, ast_expr **slot, int guarded)
+{
+    plain_acc *p = arg;
+    if ((*slot)->kind == AST_LOAD && (*slot)->u.load.n > 0 && !guarded)
+        ft_vec_push(p->ctx, p->out, *slot);
+}
+
+/* (auto_util.h) Loads evaluated whenever e is. */
+void xf_auto_plain_loads(ft_ctx *ctx, const ast_expr *e, int guarded, ft_vec *out)
+{
+    plain_acc p = {ctx, out};
+    ast_expr *root = (ast_expr *)e;
+    xf_auto_each_slot(&root, guarded, push_plain, &p);
 }

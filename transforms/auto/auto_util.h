@@ -157,6 +157,12 @@ int xf_auto_small_region(const ast_stmt *s, int *n);
 ast_stmt *xf_auto_snapshot(xf_auto *a);
 void xf_auto_restore(xf_auto *a, ast_stmt *snap);
 
+/* fn(arg, slot, guarded) on *slot and every expression below it, outer
+ * ones first; guarded: a guard (the given one, the right operand of `and`
+ * / `or`, a branch of an if-expression) may keep it from running. */
+typedef void (*xf_auto_slot_fn)(void *arg, ast_expr **slot, int guarded);
+void xf_auto_each_slot(ast_expr **slot, int guarded, xf_auto_slot_fn fn, void *arg);
+
 /* Add to out (ast_expr *) the loads of tensors with dimensions that e
  * evaluates whenever it runs (guarded set: none), that is, not in the
  * right operand of `and` / `or` nor in a branch of an if-expression: the
