@@ -44,6 +44,9 @@ ft_ctx *ft_ctx_new(void)
     ctx->max_errors = 50;
     ctx->next_stmt_id = 1;
     ctx->deps_budget = -1;
+#ifndef NDEBUG
+    ctx->opts.verify = FT_VERIFY_FINAL;     /* built with assertions: check */
+#endif
     return ctx;
 }
 

@@ -29,6 +29,15 @@ typedef struct ft_arena ft_arena;
 struct isl_ctx;
 
 /* What the user asked for on the command line that passes need to see. */
+/* When the verifier of parallel code runs. */
+enum {
+    FT_VERIFY_OFF,        /* --no-verify */
+    FT_VERIFY_FINAL,      /* --verify: once, on the scheduled program (the
+                             default when ftc is built with assertions) */
+    FT_VERIFY_PASSES,     /* --verify=passes: after the schedules and after
+                             every auto-scheduler pass, naming the guilty one */
+};
+
 typedef struct ft_options {
     const char *cc;          /* C compiler for the backend ("cc" if NULL) */
     const char *cflags;      /* flags replacing the default optimisation flags */
@@ -44,6 +53,11 @@ typedef struct ft_options {
     int check_refusals;      /* --check-refusals: a refused schedule line must
                                 leave its function unchanged (testing) */
     int time_passes;         /* --time-passes: CPU time per pass (timer.h) */
+    int verify;              /* FT_VERIFY_*: when the verifier of parallel code
+                                runs (transforms/verify_par.c) */
+    const char *test_break;  /* --test-break=NAME (testing only): turn off one
+                                safety mechanism so that a test can show the
+                                verifier catching what it guards against */
 } ft_options;
 
 /* A growable array of pointers in arena memory. */

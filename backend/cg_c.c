@@ -111,6 +111,9 @@ typedef struct cg_emitter {
                                 vectorized loops around (cg_facts.h) ... */
     ft_vec ix_names;         /* ... and the scalars' C names */
     int fails;               /* failure exits emitted so far (cg_fail) */
+    ft_vec omp_red_vars;     /* the 0-D locals of the reduction clauses of
+                                the OpenMP loop being emitted (private to
+                                each thread there: no atomics) */
 } cg_emitter;
 
 /* A substream: text emitted between cg_sub_begin and cg_sub_end is captured
@@ -825,7 +828,9 @@ static void cg_reduce(cg_emitter *em, const ast_stmt *s)
     const char *lv = cg_lvalue_str(em, s->u.red.var, s->u.red.n, s->u.red.idx, s->loc);
     int simple_op = op == AST_RED_ADD || op == AST_RED_MUL;
     int omp_type = t == FT_I32 || t == FT_I64 || t == FT_F32 || t == FT_F64;
-    if (s->u.red.atomic == AST_RED_ATOMIC && !(simple_op && omp_type)) {
+    int atomic = s->u.red.atomic == AST_RED_ATOMIC &&
+                 !(s->u.red.n == 0 && xf_has_name(&em->omp_red_vars, s->u.red.var));
+    if (atomic && !(simple_op && omp_type)) {
         cg_use(em, atomics[op], t);
         cg_ind(em);
         /* the address of the element ("*p" is the element of pointer p) */
@@ -835,7 +840,7 @@ static void cg_reduce(cg_emitter *em, const ast_stmt *s)
         fputs(");\n", em->out);
         return;
     }
-    if (s->u.red.atomic == AST_RED_ATOMIC)
+    if (atomic)
         cg_line(em, "#pragma omp atomic");
     cg_ind(em);
     if (simple_op) {
@@ -1753,17 +1758,43 @@ static int cg_uneven_find_cb(ast_visitor *v, ast_stmt *s)
     return !w->found;
 }
 
+/* The reduction clauses of OpenMP loop s: one per 0-D local declared
+ * around it that its body only reduces into, with one operator
+ * (xf_par_reductions, whose answer the verifier of parallel code accepts):
+ * each thread sums into its own copy, which OpenMP combines with the
+ * local's value after the loop (so their updates need no atomics: the
+ * locals are added to em->omp_red_vars for the loop's body).  auto_promote sums a gradient's updates of
+ * one element over an outer loop in such a local (the d_a_p of a scalar
+ * coefficient's gradient, updated in a parallel loop inside). */
+static const char *cg_omp_red_clauses(cg_emitter *em, const ast_stmt *s)
+{
+    static const char *const ops[] = {"+", "*", "min", "max"};
+    ft_vec names = {0}, red_ops = {0};
+    xf_par_reductions(em->ctx, s->u.loop.body, &names, &red_ops);
+    const char *clauses = "";
+    for (int i = 0; i < names.len; i++) {
+        cg_sym *sym = cg_lookup(em, names.items[i], s->loc);
+        if (sym && sym->kind == CG_SYM_SCALAR) {
+            clauses = ft_fmt(em->ctx, "%s reduction(%s: %s)", clauses,
+                             ops[(intptr_t)red_ops.items[i]], sym->cname);
+            ft_vec_push(em->ctx, &em->omp_red_vars, names.items[i]);
+        }
+    }
+    return clauses;
+}
+
 /* The pragma of OpenMP loop s.  When a loop in its body has bounds that
  * read data (the edges of a CSR row, ptr[i] .. ptr[i + 1]), the work per
  * iteration is uneven (a power-law graph's rows), and the static schedule's
  * equal blocks of iterations are not equal work: chunks of 64 iterations
  * handed out as threads free up balance it (GAT's forward pass:
  * the first half of the nodes held 53.5% of the edges). */
-static const char *cg_omp_for_pragma(const ast_stmt *s)
+static const char *cg_omp_for_pragma(cg_emitter *em, const ast_stmt *s)
 {
     cg_uneven_find w = {.v.stmt = cg_uneven_find_cb};
     ast_visit(s->u.loop.body, &w.v);
-    return w.found ? "#pragma omp for schedule(dynamic, 64)" : "#pragma omp for";
+    return ft_fmt(em->ctx, "#pragma omp for%s%s",
+                  w.found ? " schedule(dynamic, 64)" : "", cg_omp_red_clauses(em, s));
 }
 
 /* for iter in range(begin, end, step), serial or OpenMP. */
@@ -1787,12 +1818,14 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
     cg_checks(em, e);
     cg_checks(em, st);
     const char *it = cg_cname(em, s->u.loop.iter);
-    const char *pragma = par == AST_OPENMP ? cg_omp_for_pragma(s)
+    int nred = em->omp_red_vars.len;
+    const char *pragma = par == AST_OPENMP ? cg_omp_for_pragma(em, s)
                        : par == AST_VECTORIZE ? cg_simd_pragma(em, s) : NULL;
     int id = em->next_id++;
     int64_t step = !st ? 1 : st->kind == AST_INT ? st->u.ival : 0;
     if (st && st->kind == AST_INT && step == 0) {
         cg_line(em, "/* range(..., step 0) runs no iteration */");
+        em->omp_red_vars.len = nred;
         return;
     }
     int known = em->known.len, nix = em->ix_loads.len;
@@ -1876,6 +1909,7 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
     }
     em->known.len = known;
     em->ix_loads.len = em->ix_names.len = nix;
+    em->omp_red_vars.len = nred;
     if (can_fail)
         cg_pass_error(em);
 }

@@ -13,6 +13,7 @@
 #include "lower.h"
 #include "schedule.h"
 #include "simplify.h"
+#include "verify_par.h"
 #include "deps.h"
 #include "ad.h"
 #include "timer.h"
@@ -157,6 +158,8 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
         return NULL;
     maybe_dump("schedule", dump_after, dump_out, p);
     t = ft_time_mark(ctx, "schedule", t);
+    if (ctx->opts.verify == FT_VERIFY_PASSES && xf_verify_program(ctx, p, "schedule"))
+        return NULL;
 
     /* transforms/sched_parallelize.c, CUDA target only: needs the
      * scheduled AST.  Leaves: in functions with no openmp, block or thread
@@ -165,6 +168,8 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
     if (ctx->opts.target_cuda) {
         xf_gpu_default(ctx, p);
         t = ft_time_mark(ctx, "gpu_default", t);
+        if (ctx->opts.verify == FT_VERIFY_PASSES && xf_verify_program(ctx, p, "gpu_default"))
+            return NULL;
     }
 
     /* transforms/auto/: the auto-scheduler (auto.h), on the functions
@@ -175,11 +180,19 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
         /* autodiff/compose.c: a combined gradient g is not auto-scheduled
          * itself but rebuilt from its scheduled g_fwd and g_bwd. */
         ad_detach_combined(ctx, p, file);
-        xf_auto_schedule(ctx, p, file);
+        if (xf_auto_schedule(ctx, p, file))
+            return NULL;        /* --verify=passes found a race */
         ad_compose_combined(ctx, p, file);
     }
     maybe_dump("auto", dump_after, dump_out, p);
     t = ft_time_mark(ctx, "auto (all)", t);
+    /* transforms/verify_par.c (--verify; on by default in a build with
+     * assertions): needs the scheduled AST.  Leaves it as it was, or an
+     * internal error at each parallel loop not proved race-free. */
+    if (ctx->opts.verify != FT_VERIFY_OFF &&
+        xf_verify_program(ctx, p, ctx->opts.no_auto ? "schedule" : "scheduling (--verify-passes names the pass)"))
+        return NULL;
+    t = ft_time_mark(ctx, "verify", t);
 
     /* autodiff/pack.c: needs the scheduled AST.  Leaves: the regions of
      * each gradient's tape (tensor parameters of their own for the

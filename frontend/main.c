@@ -44,6 +44,8 @@ typedef struct cli {
     int explain_tapes, promote_f64;   /* --explain-tapes, --promote-f64 */
     int check_refusals;         /* --check-refusals */
     int time_passes;            /* --time-passes */
+    int verify;                 /* FT_VERIFY_* + 1; 0: not given */
+    const char *test_break;     /* --test-break */
     const char *arch;           /* --arch */
     const char *dump_after, *schedule;
     int ndefines;
@@ -61,7 +63,7 @@ typedef enum cli_flag_id {
     F_HELP, F_VERSION, F_OUT, F_DEFINE, F_NO_AUTO, F_CC, F_CFLAGS, F_VERBOSE,
     F_EMIT, F_DUMP_AFTER, F_SCHEDULE, F_RANDOM, F_SEED, F_BENCH, F_OUT_DIR,
     F_PRINT, F_NO_PRINT, F_TARGET, F_ARCH, F_EXPLAIN_TAPES, F_PROMOTE_F64,
-    F_CHECK_REFUSALS, F_TIME_PASSES
+    F_CHECK_REFUSALS, F_TIME_PASSES, F_VERIFY, F_VERIFY_PASSES, F_NO_VERIFY, F_TEST_BREAK
 } cli_flag_id;
 
 typedef struct cli_flag {
@@ -89,6 +91,9 @@ static const cli_flag cli_flags[] = {
     {"--arch", F_ARCH, 1, CMD_BUILD | CMD_RUN | CMD_GRADCHECK},
     {"--check-refusals", F_CHECK_REFUSALS, 0, CMD_BUILD | CMD_CHECK},
     {"--time-passes", F_TIME_PASSES, 0, CMD_BUILD | CMD_CHECK},
+    {"--verify", F_VERIFY, 0, CMD_ALL},     {"--verify-passes", F_VERIFY_PASSES, 0, CMD_ALL},
+    {"--no-verify", F_NO_VERIFY, 0, CMD_ALL},
+    {"--test-break", F_TEST_BREAK, 1, CMD_ALL},
 };
 
 static const char usage_text[] =
@@ -133,6 +138,15 @@ static const char help_text[] =
     "                     compiler (and its wall time) and of ftc in all, on stderr\n"
     "  --check-refusals   (testing) check that every refused schedule line left its\n"
     "                     function exactly as it was (an internal error if not)\n"
+    "  --verify           prove every parallel loop race-free after scheduling (an\n"
+    "                     internal error if not; the default when ftc is built with\n"
+    "                     assertions); --verify-passes: after every scheduling pass,\n"
+    "                     naming the pass that broke one; --no-verify: never\n"
+    "                     (default $FTC_VERIFY: final, passes or off)\n"
+    "  --test-break NAME  (testing) turn off one safety mechanism, to show that the\n"
+    "                     verifier catches what it guards against: par_clauses\n"
+    "                     (OpenMP reduction clauses of 0-D locals), par_atomics\n"
+    "                     (atomics of colliding reductions in parallelized loops)\n"
     "  --random           random data for every in/inout tensor not given: floats\n"
     "                     uniform in [-1, 1); ints uniform in [0, m), m the smallest\n"
     "                     size value (without sizes, the smallest dimension), at\n"
@@ -237,6 +251,11 @@ static int cli_set_value(cli *c, const cli_flag *f, const char *v)
     case F_SCHEDULE: c->schedule = v; return 0;
     case F_OUT_DIR: c->run.out_dir = v; return 0;
     case F_ARCH: c->arch = v; return 0;
+    case F_TEST_BREAK:
+        if (strcmp(v, "par_clauses") && strcmp(v, "par_atomics"))
+            return cli_error(EXIT_USAGE, "--test-break %s: use par_clauses or par_atomics", v);
+        c->test_break = v;
+        return 0;
     case F_TARGET:
         if (strcmp(v, "c") && strcmp(v, "cuda"))
             return cli_error(EXIT_USAGE, "--target %s: use --target c or --target cuda", v);
@@ -281,6 +300,9 @@ static void cli_set_switch(cli *c, const cli_flag *f)
     case F_PROMOTE_F64: c->promote_f64 = 1; break;
     case F_CHECK_REFUSALS: c->check_refusals = 1; break;
     case F_TIME_PASSES: c->time_passes = 1; break;
+    case F_VERIFY: c->verify = 1 + FT_VERIFY_FINAL; break;
+    case F_VERIFY_PASSES: c->verify = 1 + FT_VERIFY_PASSES; break;
+    case F_NO_VERIFY: c->verify = 1 + FT_VERIFY_OFF; break;
     default: break;
     }
 }
@@ -425,6 +447,13 @@ static void cli_to_ctx(const cli *c, ft_ctx *ctx)
     ctx->opts.arch = c->arch;
     ctx->opts.check_refusals = c->check_refusals;
     ctx->opts.time_passes = c->time_passes;
+    ctx->opts.test_break = c->test_break;
+    const char *env = getenv("FTC_VERIFY");
+    if (c->verify)
+        ctx->opts.verify = c->verify - 1;
+    else if (env && *env)
+        ctx->opts.verify = !strcmp(env, "passes") ? FT_VERIFY_PASSES
+                         : !strcmp(env, "off") ? FT_VERIFY_OFF : FT_VERIFY_FINAL;
     if (c->check_refusals)
         ctx->max_errors = 1 << 30;  /* the fuzzer reads every refusal of a batch */
 }

@@ -326,6 +326,48 @@ int xf_defines(const ast_stmt *s, const char *name)
     return f.found;
 }
 
+/* The walk of xf_par_reductions: each 0-D reduction's target, with the
+ * operator of its first reduction, or -1 once two operators were seen. */
+typedef struct par_red_walk {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec *names, *ops;
+} par_red_walk;
+
+static int par_red_cb(ast_visitor *v, ast_stmt *s)
+{
+    par_red_walk *w = (par_red_walk *)v;
+    if (s->kind != AST_REDUCE || s->u.red.n != 0)
+        return 1;
+    intptr_t op = (intptr_t)s->u.red.op;
+    for (int i = 0; i < w->names->len; i++)
+        if (strcmp(w->names->items[i], s->u.red.var) == 0) {
+            if ((intptr_t)w->ops->items[i] != op)
+                w->ops->items[i] = (void *)(intptr_t)-1;
+            return 1;
+        }
+    ft_vec_push(w->ctx, w->names, (void *)s->u.red.var);
+    ft_vec_push(w->ctx, w->ops, (void *)op);
+    return 1;
+}
+
+void xf_par_reductions(ft_ctx *ctx, const ast_stmt *body, ft_vec *names, ft_vec *ops)
+{
+    if (ctx->opts.test_break && strcmp(ctx->opts.test_break, "par_clauses") == 0)
+        return;
+    ft_vec all = {0}, all_ops = {0};
+    par_red_walk w = {.v.stmt = par_red_cb, .ctx = ctx, .names = &all, .ops = &all_ops};
+    ast_visit((ast_stmt *)body, &w.v);
+    for (int i = 0; i < all.len; i++) {
+        const char *var = all.items[i];
+        xf_uses u = xf_count_uses(body, var);
+        if ((intptr_t)all_ops.items[i] < 0 || u.loads || u.stores || xf_defines(body, var))
+            continue;
+        ft_vec_push(ctx, names, (void *)var);
+        ft_vec_push(ctx, ops, all_ops.items[i]);
+    }
+}
+
 static int checked_stmt_cb(ast_visitor *v, ast_stmt *s)
 {
     find_stmt *f = (find_stmt *)v;

@@ -68,6 +68,15 @@ int xf_stmt_uses_var(const ast_stmt *s, const char *name);
 int xf_binds_iter(const ast_stmt *s, const char *name);
 /* Whether any VarDef under s (s included) declares name. */
 int xf_defines(const ast_stmt *s, const char *name);
+/* The 0-D tensors that a parallel loop's body reduces into as a whole
+ * reduction clause may: not declared in body, only reduced there (no load,
+ * no store), all with one operator.  Adds each name to names and its
+ * operator (ast_reduce_op, as a pointer-sized int) to ops.  The C backend
+ * gives an OpenMP loop a `reduction(op: name)` clause for each that is a 0-D
+ * local declared around the loop, and the verifier of parallel code
+ * (verify_par.c) accepts those reductions; both ask here, so they agree.
+ * --test-break=par_clauses (testing) makes it find none. */
+void xf_par_reductions(ft_ctx *ctx, const ast_stmt *body, ft_vec *names, ft_vec *ops);
 /* Whether s may end the function early: an assert, or an access whose index
  * depends on loaded data (see xf_expr_checked). */
 int xf_stmt_checked(const ast_stmt *s);

@@ -11,6 +11,9 @@
   no input sits on a kink (relu and abs at 0, ties of max/min and of the max
   pools); inputs named p* are positive ([0.5, 1.4]: ln, sqrt, pow's base,
   divisors).
+- tests/numeric/grad/coef_steps.ft and coef_heat.ft wrt their scalar
+  coefficients, at 1, 2 and 4 threads, large enough that the threads of the
+  parallel loops overlap (issue 17's race on a 0-D sum across them).
 - The bench workloads (bench/ft: SubdivNet, Longformer, GAT, SoftRas) wrt
   every float input, on small inputs of bench/data.py (two seeds; and
   Longformer once with W = 8 and feat_len 300, so that auto_row_tile's
@@ -42,11 +45,12 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 import data  # noqa: E402
 
 
-def gradcheck(path, func, wrt, sizes, arrays, seed, defines=()):
+def gradcheck(path, func, wrt, sizes, arrays, seed, defines=(), threads=None):
     """ftc gradcheck of FUNC in PATH wrt WRT with the given sizes and input
     arrays (floats written as f64, as the promoted library takes them) and
-    output-weight seed; fails unless every wrt tensor's largest relative
-    error is below LIMIT."""
+    output-weight seed, with OMP_NUM_THREADS=THREADS when given; fails
+    unless every wrt tensor's largest relative error is below LIMIT."""
+    env = dict(os.environ, **({"OMP_NUM_THREADS": str(threads)} if threads else {}))
     with tempfile.TemporaryDirectory(prefix="ftc-grad-") as d:
         args = [FTC, "gradcheck", path, func, "wrt", *wrt, "--seed", str(seed)]
         args += [f"{k}={v}" for k, v in sizes.items()]
@@ -58,7 +62,7 @@ def gradcheck(path, func, wrt, sizes, arrays, seed, defines=()):
             args += ["-D", D]
         try:
             r = subprocess.run(args, capture_output=True, text=True, errors="replace",
-                               timeout=H.TIMEOUT)
+                               timeout=H.TIMEOUT, env=env)
         except subprocess.TimeoutExpired:
             raise Fail(f"ftc gradcheck timed out after {H.TIMEOUT} s")
     errs = {}
@@ -139,6 +143,15 @@ def overwrites_case(seed):
     return gradcheck(path, "overwrites", ["x", "w"], {"n": n}, arrays, seed)
 
 
+def coef_case(name, sizes, arrays, threads):
+    """tests/numeric/grad/NAME.ft wrt its scalar coefficient (a 1-element
+    tensor) at THREADS threads: the sum of its gradient across a parallel
+    loop raced before it had a reduction clause (issue 17)."""
+    path = os.path.join(GRAD, name + ".ft")
+    coef = [k for k, v in arrays.items() if v.shape == (1,)]
+    return gradcheck(path, name, coef, sizes, arrays, 1, threads=threads)
+
+
 CASES = []
 for fn in ("ew_binary", "ew_unary", "creation", "reductions", "linalg",
            "softmax_intrinsics", "conv", "pools"):
@@ -162,6 +175,14 @@ CASES.append(("bench/longformer[W=8, feat_len 300: row tiles, data seed 1]",
               lambda: bench_case("longformer", data.make_longformer,
                                  dict(n_heads=2, seq_len=12, feat_len=300, dilation=2),
                                  ["q", "k", "v"], ("W=8",), 1)))
+_rng = np.random.default_rng(17)
+for th in (1, 2, 4):      # 4 threads on 2 cores: the preemptions expose races
+    CASES.append((f"coef_steps[100000 elements, {th} threads]", lambda th=th: coef_case(
+        "coef_steps", {"steps": 10, "n": 100000},
+        {"x": _rng.uniform(-1, 1, 100000), "a": np.array([0.3])}, th)))
+    CASES.append((f"coef_heat[1500 x 1500, {th} threads]", lambda th=th: coef_case(
+        "coef_heat", {"steps": 2, "n": 1500},
+        {"u0": _rng.uniform(-1, 1, (1500, 1500)), "c": np.array([0.2])}, th)))
 for s in (1, 2, 3):
     CASES.append((f"branchy[seed {s}]", lambda s=s: branchy_case(s)))
     CASES.append((f"overwrites[seed {s}]", lambda s=s: overwrites_case(s)))

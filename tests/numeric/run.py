@@ -488,6 +488,20 @@ def histogram(n, nb, threads):
     exact(outs, "h", np.bincount(bins, minlength=nb).astype(i32), i32)
 
 
+def par_clauses(n, threads):
+    """tests/numeric/progs/par_clauses.ft: 0-D locals summed, maxed, mined
+    and counted across a parallel loop through reduction clauses."""
+    x = np.random.default_rng(n + 1).integers(-9, 10, n).astype(f32)
+    outs = ftc_run(prog("par_clauses.ft"), "par_clauses", {"n": n}, {"x": x}, threads)
+    exact(outs, "s", np.array([x.astype(f64).sum()], dtype=f32), f32)
+    exact(outs, "mx", np.array([x.max() if n else -np.inf], dtype=f32), f32)
+    exact(outs, "mn", np.array([x.min() if n else np.inf], dtype=f32), f32)
+    exact(outs, "cnt", np.array([np.sum(x > 4)], dtype=i64), i64)
+
+
+for t in [1, 2, 4]:
+    for n in (0, 1, 1_000_003):
+        case(f"par_clauses[{n}]/t{t}", par_clauses, n, t)
 for t in [1, 2]:
     case(f"shared_acc[1]/t{t}", shared_acc, 1, t)
     case(f"shared_acc[1000003]/t{t}", shared_acc, 1_000_003, t)

@@ -31,6 +31,7 @@
 
 #include "auto_util.h"
 #include "timer.h"
+#include "../verify_par.h"
 
 /* Whether a PT_SCHEDULE of file names function name. */
 static int has_schedule(const pt_node *file, const char *name)
@@ -64,8 +65,9 @@ static const auto_step passes[] = {
     {xf_auto_prefetch, "auto: prefetch"},
     {NULL, NULL}};
 
-void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
+int xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
 {
+    int bad = 0;
     an_deps_cache_begin(ctx);   /* the passes ask many questions of one version */
     for (int i = 0; i < p->nfuncs; i++) {
         xf_auto a = {ctx, p->funcs[i], {0}};
@@ -79,8 +81,13 @@ void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
             passes[k].run(&a);
             xf_auto_label_flush(&a);
             t = ft_time_mark(ctx, passes[k].name, t);
+            /* --verify=passes: the pass that broke a parallel loop is named */
+            if (ctx->opts.verify == FT_VERIFY_PASSES &&
+                (bad |= xf_verify_parallel(ctx, a.f, passes[k].name)))
+                break;
         }
         ctx->deps_budget = -1;
     }
     an_deps_cache_end(ctx);
+    return bad;
 }

@@ -46,7 +46,10 @@
 #include "../../lang/pt.h"
 
 /* Run the auto-scheduler on every function of p that no PT_SCHEDULE of
- * file names.  Never fails and never reports errors. */
-void xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file);
+ * file names.  Its passes never fail; with --verify=passes the verifier of
+ * parallel code runs after each, and a race it finds is an internal error
+ * naming the pass (then nonzero is returned and the function is left as
+ * that pass left it). */
+int xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file);
 
 #endif

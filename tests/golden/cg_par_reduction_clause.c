@@ -1,0 +1,400 @@
+
+/* Bytes of a local tensor: negative dims count as 0; SIZE_MAX on overflow. */
+static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
+{
+    size_t r = elem;
+    for (int k = 0; k < n; k++) {
+        size_t d = dims[k] < 0 ? 0 : (size_t)dims[k];
+        if (__builtin_mul_overflow(r, d, &r)) return SIZE_MAX;
+    }
+    return r;
+}
+/* A heap buffer of n bytes (free() releases it); one of 4 MiB or more
+ * is 2 MiB-aligned, whole 2 MiB pages, and asks for huge pages (fewer
+ * page faults and TLB misses). */
+#ifdef __linux__
+int posix_memalign(void **, size_t, size_t);
+int madvise(void *, size_t, int);
+#endif
+static inline void *ft__alloc(size_t n)
+{
+#ifdef __linux__
+    const size_t huge = (size_t)2 << 20;
+    if (n >= 2 * huge && n <= SIZE_MAX - huge) {
+        const size_t r = (n + huge - 1) & ~(huge - 1);
+        void *q = NULL;
+        if (posix_memalign(&q, huge, r) != 0) return NULL;
+        madvise(q, r, 14 /* MADV_HUGEPAGE */);
+        return q;
+    }
+#endif
+    return malloc(n ? n : 1);
+}
+/* Make a region's heap buffer (*cap bytes) hold n bytes: replaced only
+ * to grow (a loop's iterations reuse it; a new instance of the region
+ * starts with undefined contents, so nothing is copied); on failure *p
+ * is NULL. */
+static inline void *ft__grow(void **p, size_t *cap, size_t n)
+{
+    if (*p && n <= *cap) return *p;
+    free(*p);
+    *p = ft__alloc(n);
+    *cap = *p ? n : 0;
+    return *p;
+}
+
+int f(int64_t steps, int64_t n, const float *x, const float *a, float *y)
+{
+    if (steps < 0) return FT_ERR_SIZE;
+    if (n < 0) return FT_ERR_SIZE;
+    int ft__err = FT_OK;
+    /* L_i_1: */
+    #pragma omp parallel
+    {
+        #pragma omp for
+        for (int64_t i = 0; i < n; i++) {
+            y[i] = x[i];
+        }
+    }
+    {
+        float a_v = 0;
+        /* a_v_load: */
+        a_v = a[0];
+        for (int64_t t = 0; t < steps; t++) {
+            /* L_i: */
+            #pragma omp parallel
+            {
+                #pragma omp for
+                for (int64_t i = 0; i < n; i++) {
+                    {
+                        float t_1 = 0;
+                        t_1 = y[i] + (a_v * sinf(y[i]));
+                        y[i] = t_1;
+                    }
+                }
+            }
+        }
+    }
+    return ft__err;
+}
+
+static int ft__call_f(void *const *ft__args)
+{
+    return f(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (const float *)ft__args[3],
+        (float *)ft__args[4]);
+}
+
+static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t steps = ft__sizes[0];
+    (void)steps;
+    const int64_t n = ft__sizes[1];
+    (void)n;
+    ft__dims[0] = n;
+    ft__dims[1] = 1;
+    ft__dims[2] = n;
+}
+
+static const char *const ft__shape_f_2[] = {"n"};
+static const char *const ft__shape_f_3[] = {"1"};
+static const char *const ft__shape_f_4[] = {"n"};
+static const ft_param_desc ft__params_f[] = {
+    {"steps", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_2},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_4},
+};
+
+int f_grad_fwd(int64_t steps, int64_t n, const float *x, const float *a, float *y, void *tape__bytes)
+{
+    if (steps < 0) return FT_ERR_SIZE;
+    if (n < 0) return FT_ERR_SIZE;
+    float *tape = (float *)tape__bytes;
+    float *tape_y = tape + (0);
+    int ft__err = FT_OK;
+    (void)tape;
+    /* L_i_1: */
+    #pragma omp parallel
+    {
+        #pragma omp for
+        for (int64_t i = 0; i < n; i++) {
+            y[i] = x[i];
+        }
+    }
+    {
+        float a_v = 0;
+        /* a_v_load: */
+        a_v = a[0];
+        for (int64_t t = 0; t < steps; t++) {
+            /* L_i: */
+            #pragma omp parallel
+            {
+                #pragma omp for
+                for (int64_t i = 0; i < n; i++) {
+                    {
+                        float t_1 = 0;
+                        {
+                            float y_v = 0;
+                            /* y_v_load: */
+                            y_v = y[i];
+                            t_1 = y_v + (a_v * sinf(y_v));
+                            tape_y[t * n + i] = y_v;
+                            y[i] = t_1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return ft__err;
+}
+
+static int ft__call_f_grad_fwd(void *const *ft__args)
+{
+    return f_grad_fwd(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (const float *)ft__args[3],
+        (float *)ft__args[4],
+        (float *)ft__args[5]);
+}
+
+static void ft__shapes_f_grad_fwd(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t steps = ft__sizes[0];
+    (void)steps;
+    const int64_t n = ft__sizes[1];
+    (void)n;
+    ft__dims[0] = n;
+    ft__dims[1] = 1;
+    ft__dims[2] = n;
+    ft__dims[3] = steps * n;
+}
+
+static const char *const ft__shape_f_grad_fwd_2[] = {"n"};
+static const char *const ft__shape_f_grad_fwd_3[] = {"1"};
+static const char *const ft__shape_f_grad_fwd_4[] = {"n"};
+static const char *const ft__shape_f_grad_fwd_5[] = {"steps * n"};
+static const ft_param_desc ft__params_f_grad_fwd[] = {
+    {"steps", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_fwd_2},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_fwd_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_fwd_4},
+    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_fwd_5},
+};
+
+int f_grad_bwd(int64_t steps, int64_t n, const float *x, const float *a, const float *y, const float *d_y, float *d_a, const void *tape__bytes)
+{
+    if (steps < 0) return FT_ERR_SIZE;
+    if (n < 0) return FT_ERR_SIZE;
+    const float *tape = (const float *)tape__bytes;
+    const float *tape_y = tape + (0);
+    int ft__err = FT_OK;
+    (void)x;
+    (void)tape;
+    void *ft__h13 = NULL; size_t ft__h13_n = 0;
+    void *ft__h16 = NULL; size_t ft__h16_n = 0;
+    void *ft__h20 = NULL; size_t ft__h20_n = 0;
+    {
+        if (!ft__grow(&ft__h13, &ft__h13_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end12; }
+        float *d_y_1 = (float *)ft__h13;
+        #pragma omp parallel
+        {
+            #pragma omp for
+            for (int64_t ad_i0_3 = 0; ad_i0_3 < n; ad_i0_3++) {
+                d_y_1[ad_i0_3] = d_y[ad_i0_3];
+            }
+        }
+        d_a[0] = 0.0f;
+        {
+            if (!ft__grow(&ft__h16, &ft__h16_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end12; }
+            float *y_r = (float *)ft__h16;
+            #pragma omp parallel
+            {
+                #pragma omp for
+                for (int64_t ad_i0_2 = 0; ad_i0_2 < n; ad_i0_2++) {
+                    y_r[ad_i0_2] = y[ad_i0_2];
+                }
+            }
+            {
+                float a_v = 0;
+                /* a_v_load: */
+                a_v = a[0];
+                for (int64_t t = steps - 1; t > (-1); t += (-1)) {
+                    {
+                        float d_a_p = 0;
+                        d_a_p = 0.0f;
+                        {
+                            if (!ft__grow(&ft__h20, &ft__h20_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end12; }
+                            float *d_t_1 = (float *)ft__h20;
+                            #pragma omp parallel
+                            {
+                                #pragma omp for
+                                for (int64_t ad_i0 = 0; ad_i0 < n; ad_i0++) {
+                                    d_t_1[ad_i0] = 0.0f;
+                                    {
+                                        float ad_adj = 0;
+                                        ad_adj = d_y_1[ad_i0];
+                                        d_y_1[ad_i0] = 0.0f;
+                                        y_r[ad_i0] = tape_y[t * n + ad_i0];
+                                        d_t_1[ad_i0] += ad_adj;
+                                    }
+                                }
+                            }
+                            #pragma omp parallel
+                            {
+                                #pragma omp for reduction(+: d_a_p)
+                                for (int64_t i = 0; i < n; i++) {
+                                    {
+                                        float d_y_1_p = 0;
+                                        d_y_1_p = 0.0f;
+                                        {
+                                            float ad_adj_1 = 0;
+                                            ad_adj_1 = d_t_1[i];
+                                            d_y_1_p += ad_adj_1;
+                                            {
+                                                float y_r_v = 0;
+                                                /* y_r_v_load: */
+                                                y_r_v = y_r[i];
+                                                d_a_p += ad_adj_1 * sinf(y_r_v);
+                                                d_y_1_p += (a_v * ad_adj_1) * cosf(y_r_v);
+                                                d_y_1[i] += d_y_1_p;
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                            d_a[0] += d_a_p;
+                        }
+                    }
+                }
+            }
+        }
+    }
+ft__end12:;
+    free(ft__h13);
+    free(ft__h16);
+    free(ft__h20);
+    return ft__err;
+}
+
+static int ft__call_f_grad_bwd(void *const *ft__args)
+{
+    return f_grad_bwd(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (const float *)ft__args[3],
+        (const float *)ft__args[4],
+        (const float *)ft__args[5],
+        (float *)ft__args[6],
+        (const float *)ft__args[7]);
+}
+
+static void ft__shapes_f_grad_bwd(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t steps = ft__sizes[0];
+    (void)steps;
+    const int64_t n = ft__sizes[1];
+    (void)n;
+    ft__dims[0] = n;
+    ft__dims[1] = 1;
+    ft__dims[2] = n;
+    ft__dims[3] = n;
+    ft__dims[4] = 1;
+    ft__dims[5] = steps * n;
+}
+
+static const char *const ft__shape_f_grad_bwd_2[] = {"n"};
+static const char *const ft__shape_f_grad_bwd_3[] = {"1"};
+static const char *const ft__shape_f_grad_bwd_4[] = {"n"};
+static const char *const ft__shape_f_grad_bwd_5[] = {"n"};
+static const char *const ft__shape_f_grad_bwd_6[] = {"1"};
+static const char *const ft__shape_f_grad_bwd_7[] = {"steps * n"};
+static const ft_param_desc ft__params_f_grad_bwd[] = {
+    {"steps", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_2},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_4},
+    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_5},
+    {"d_a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_bwd_6},
+    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_7},
+};
+
+int f_grad(int64_t steps, int64_t n, const float *x, const float *a, float *y, const float *d_y, float *d_a)
+{
+    if (steps < 0) return FT_ERR_SIZE;
+    if (n < 0) return FT_ERR_SIZE;
+    /* f_grad_fwd then f_grad_bwd, through a tape on the heap */
+    const size_t ft__tb = ft__nbytes(1, (const int64_t[]){steps * n}, 4);
+    void *ft__tape = ft__tb ? ft__alloc(ft__tb) : NULL;
+    if (ft__tb && !ft__tape) return FT_ERR_NOMEM;
+    int ft__err = f_grad_fwd(steps, n, x, a, y, ft__tape);
+    if (ft__err == FT_OK)
+        ft__err = f_grad_bwd(steps, n, x, a, y, d_y, d_a, ft__tape);
+    free(ft__tape);
+    return ft__err;
+}
+
+static int ft__call_f_grad(void *const *ft__args)
+{
+    return f_grad(*(const int64_t *)ft__args[0],
+        *(const int64_t *)ft__args[1],
+        (const float *)ft__args[2],
+        (const float *)ft__args[3],
+        (float *)ft__args[4],
+        (const float *)ft__args[5],
+        (float *)ft__args[6]);
+}
+
+static void ft__shapes_f_grad(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    const int64_t steps = ft__sizes[0];
+    (void)steps;
+    const int64_t n = ft__sizes[1];
+    (void)n;
+    ft__dims[0] = n;
+    ft__dims[1] = 1;
+    ft__dims[2] = n;
+    ft__dims[3] = n;
+    ft__dims[4] = 1;
+}
+
+static const char *const ft__shape_f_grad_2[] = {"n"};
+static const char *const ft__shape_f_grad_3[] = {"1"};
+static const char *const ft__shape_f_grad_4[] = {"n"};
+static const char *const ft__shape_f_grad_5[] = {"n"};
+static const char *const ft__shape_f_grad_6[] = {"1"};
+static const ft_param_desc ft__params_f_grad[] = {
+    {"steps", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_2},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_4},
+    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_5},
+    {"d_a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_6},
+};
+
+size_t f_grad_tape_bytes(int64_t steps, int64_t n)
+{
+    if (steps < 0) return 0;
+    if (n < 0) return 0;
+    return (size_t)((steps * n) * 4);
+}
+
+static const ft_func_desc ft__funcs[] = {
+    {"f", 5, ft__params_f, ft__call_f, ft__shapes_f},
+    {"f_grad_fwd", 6, ft__params_f_grad_fwd, ft__call_f_grad_fwd, ft__shapes_f_grad_fwd},
+    {"f_grad_bwd", 8, ft__params_f_grad_bwd, ft__call_f_grad_bwd, ft__shapes_f_grad_bwd},
+    {"f_grad", 7, ft__params_f_grad, ft__call_f_grad, ft__shapes_f_grad},
+};
+
+__attribute__((visibility("default")))
+const ft_module_desc ft_module = {
+    FT_ABI_VERSION, 4, ft__funcs
+};

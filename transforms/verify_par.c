@@ -1,0 +1,140 @@
+/* verify_par.c - the verifier of parallel code.
+ *
+ * Requires: a scheduled program (after the user's schedules, or after any
+ * pass of the auto-scheduler).
+ * Provides: nothing; an internal error at every parallel loop it cannot
+ * prove race-free, naming the pass that ran last.
+ *
+ * The passes that parallelize decide legality with the dependence analysis
+ * of the moment; the passes after them move, merge and promote statements
+ * in and around loops that are already parallel.  This check does not trust
+ * any of them: on the program as it stands it recomputes with isl the
+ * dependences that each OpenMP loop (and each CUDA block or thread loop)
+ * carries, and accepts only
+ *   - none, apart from locals declared inside the loop (private to an
+ *     iteration: the analysis already leaves those out), and
+ *   - same-operator reduction pairs whose updates are all protected: atomic
+ *     (AST_RED_ATOMIC, or a per-thread copy, AST_RED_PRIVATE, inside an
+ *     OpenMP loop of the C target), or into a 0-D local that the C backend
+ *     gives the OpenMP loop a reduction clause for (xf_par_reductions).
+ * Anything else is a data race the C compiler would not see: a wrong answer
+ * that changes from run to run.  FT_VERIFY_PASSES runs it after the
+ * schedules and after every auto pass so that the error names the guilty
+ * pass (tests/numeric and the fuzzers run that way).
+ */
+#include "verify_par.h"
+
+#include <string.h>
+
+#include "../analysis/deps.h"
+#include "sched_util.h"
+#include "visit.h"
+#include "xf_util.h"
+
+/* The parallel loops under a function body, outermost first. */
+typedef struct par_loops {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec loops;            /* ast_stmt * */
+} par_loops;
+
+static int par_loops_cb(ast_visitor *v, ast_stmt *s)
+{
+    par_loops *w = (par_loops *)v;
+    if (s->kind == AST_FOR && s->u.loop.par != AST_SERIAL && s->u.loop.par != AST_VECTORIZE &&
+        s->u.loop.par != AST_LIB)
+        ft_vec_push(w->ctx, &w->loops, s);
+    return 1;
+}
+
+/* Whether var is a 0-D local declared around loop (a VarDef ancestor). */
+static int local_scalar_around(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, const char *var)
+{
+    ft_vec anc = {0};
+    xf_ancestors(ctx, f->body, loop, &anc);
+    for (int i = anc.len - 1; i >= 0; i--) {
+        const ast_stmt *a = anc.items[i];
+        if (a->kind == AST_VARDEF && strcmp(a->u.def.name, var) == 0)
+            return a->u.def.ndim == 0;
+    }
+    return 0;
+}
+
+/* Whether reduction r, which other iterations of loop may update at once,
+ * is protected: atomic, a per-thread copy (OpenMP on the C target), or into
+ * one of clauses (the loop's reduction clauses, C target). */
+static int protected_update(ft_ctx *ctx, const ast_stmt *loop, const ast_stmt *r,
+                            const ft_vec *clauses)
+{
+    if (!r || r->kind != AST_REDUCE)
+        return 0;
+    if (r->u.red.atomic == AST_RED_ATOMIC)
+        return 1;
+    int omp_c = loop->u.loop.par == AST_OPENMP && !ctx->opts.target_cuda;
+    if (r->u.red.atomic == AST_RED_PRIVATE)
+        return omp_c && r->u.red.op == AST_RED_ADD && r->u.red.n > 0;
+    return omp_c && r->u.red.n == 0 && xf_has_name(clauses, r->u.red.var);
+}
+
+/* Report that loop is not race-free after pass `after`: why, and one
+ * dependence as witness. */
+static void report(ft_ctx *ctx, const ast_stmt *loop, const char *after, const char *why)
+{
+    ft_error(ctx, loop->loc, "internal error: verifier of parallel code: after %s, parallel "
+             "loop %s is not race-free: %s (please report this compiler bug; --no-auto avoids "
+             "the auto-scheduler)", after, xf_sched_name(ctx, loop), why);
+}
+
+/* Check one parallel loop of f; 0 when proved race-free. */
+static int verify_loop(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, const char *after)
+{
+    an_deps *d = an_loop_deps(ctx, f, loop);
+    if (!d) {
+        report(ctx, loop, after, "the dependence analysis failed");
+        return 1;
+    }
+    char *witness = NULL;
+    an_par r = an_loop_parallel(d, loop, &witness);
+    int bad = 0;
+    if (r == AN_PAR_NO || r == AN_PAR_ERROR) {
+        report(ctx, loop, after, r == AN_PAR_NO ? witness : "the dependence analysis failed");
+        bad = 1;
+    }
+    ft_vec clauses = {0}, ops = {0};
+    xf_par_reductions(ctx, loop->u.loop.body, &clauses, &ops);
+    for (int k = clauses.len - 1; k >= 0; k--)      /* keep the 0-D locals only */
+        if (!local_scalar_around(ctx, f, loop, clauses.items[k]))
+            clauses.items[k] = "";
+    for (int i = 0; !bad && i < d->n; i++) {
+        const an_dep *dep = d->deps[i];         /* an_loop_deps: all carried */
+        if (dep->kind != AN_RED)
+            continue;
+        if (!protected_update(ctx, loop, dep->src->stmt, &clauses) ||
+            !protected_update(ctx, loop, dep->snk->stmt, &clauses)) {
+            report(ctx, loop, after, ft_fmt(ctx, "reductions of different iterations collide "
+                   "and are not atomic, per-thread or a reduction clause: %s",
+                   an_dep_text(d, dep)));
+            bad = 1;
+        }
+    }
+    an_deps_free(d);
+    return bad;
+}
+
+int xf_verify_parallel(ft_ctx *ctx, ast_func *f, const char *after)
+{
+    par_loops w = {.v.stmt = par_loops_cb, .ctx = ctx};
+    ast_visit(f->body, &w.v);
+    int bad = 0;
+    for (int i = 0; i < w.loops.len; i++)
+        bad |= verify_loop(ctx, f, w.loops.items[i], after);
+    return bad;
+}
+
+int xf_verify_program(ft_ctx *ctx, ast_program *p, const char *after)
+{
+    int bad = 0;
+    for (int i = 0; i < p->nfuncs; i++)
+        bad |= xf_verify_parallel(ctx, p->funcs[i], after);
+    return bad;
+}

@@ -1,0 +1,16 @@
+/* verify_par.h - the verifier of parallel code (verify_par.c): every
+ * OpenMP, CUDA block and CUDA thread loop proved race-free on the program
+ * as scheduled. */
+#ifndef FT_VERIFY_PAR_H
+#define FT_VERIFY_PAR_H
+
+#include "../ast/ast.h"
+
+/* Check every parallel loop of f; an internal error (located at the loop,
+ * naming `after`, the pass that ran last) for each that may race.  Returns
+ * the number of errors' worth: 0 when all are proved race-free. */
+int xf_verify_parallel(ft_ctx *ctx, ast_func *f, const char *after);
+/* The same for every function of p. */
+int xf_verify_program(ft_ctx *ctx, ast_program *p, const char *after);
+
+#endif
