@@ -102,6 +102,11 @@ an_accesses *an_collect_accesses(ft_ctx *ctx, ast_func *f);
  * with f.  The schedules order these statements as the whole walk does
  * (their constants differ).  No statements when root is not in f. */
 an_accesses *an_collect_accesses_in(ft_ctx *ctx, ast_func *f, const ast_stmt *root);
+/* The same for a loop, without the accesses of tensors declared inside it
+ * (each iteration has its own: they carry nothing across the loop's
+ * iterations): what an_loop_deps needs, at a fraction of the cost when the
+ * body's locals are many (SoftRas' lanes: 1579 accesses, 0.09 s). */
+an_accesses *an_collect_accesses_carried(ft_ctx *ctx, ast_func *f, const ast_stmt *loop);
 /* The same for the items lo..hi of root, a sequence (lo < 0: all). */
 an_accesses *an_collect_accesses_items(ft_ctx *ctx, ast_func *f, const ast_stmt *root,
                                        int lo, int hi);

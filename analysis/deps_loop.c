@@ -249,7 +249,8 @@ static an_deps *new_deps(ft_ctx *ctx, an_accesses *a, ft_vec list, const ast_stm
 /* an_loop_deps without the cache. */
 static an_deps *compute_loop_deps(ft_ctx *ctx, ast_func *f, const ast_stmt *loop)
 {
-    an_accesses *a = loop && loop->kind == AST_FOR ? an_collect_accesses_in(ctx, f, loop) : NULL;
+    an_accesses *a = loop && loop->kind == AST_FOR ? an_collect_accesses_carried(ctx, f, loop)
+                                                   : NULL;
     const an_stmt_info *info = a ? loop_info(a, loop) : NULL;
     ft_vec list = {0};
     const ast_expr *step = loop->u.loop.step;

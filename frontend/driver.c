@@ -176,12 +176,15 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
      * without a schedule block; --no-auto skips it.  Needs: the AST.
      * Leaves: loops fused, vectorized, parallelized, unrolled where legal
      * (each decision on stderr with -v). */
+    an_deps_cache_begin(ctx);   /* for auto's passes and the verifier (deps.h) */
     if (!ctx->opts.no_auto) {
         /* autodiff/compose.c: a combined gradient g is not auto-scheduled
          * itself but rebuilt from its scheduled g_fwd and g_bwd. */
         ad_detach_combined(ctx, p, file);
-        if (xf_auto_schedule(ctx, p, file))
+        if (xf_auto_schedule(ctx, p, file)) {
+            an_deps_cache_end(ctx);
             return NULL;        /* --verify=passes found a race */
+        }
         ad_compose_combined(ctx, p, file);
     }
     maybe_dump("auto", dump_after, dump_out, p);
@@ -189,8 +192,11 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
     /* transforms/verify_par.c (--verify; on by default in a build with
      * assertions): needs the scheduled AST.  Leaves it as it was, or an
      * internal error at each parallel loop not proved race-free. */
-    if (ctx->opts.verify != FT_VERIFY_OFF &&
-        xf_verify_program(ctx, p, ctx->opts.no_auto ? "schedule" : "scheduling (--verify-passes names the pass)"))
+    int races = ctx->opts.verify != FT_VERIFY_OFF &&
+                xf_verify_program(ctx, p, ctx->opts.no_auto ? "schedule"
+                                  : "scheduling (--verify-passes names the pass)");
+    an_deps_cache_end(ctx);
+    if (races)
         return NULL;
     t = ft_time_mark(ctx, "verify", t);
 

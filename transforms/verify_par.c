@@ -16,7 +16,9 @@
  *   - same-operator reduction pairs whose updates are all protected: atomic
  *     (AST_RED_ATOMIC, or a per-thread copy, AST_RED_PRIVATE, inside an
  *     OpenMP loop of the C target), or into a 0-D local that the C backend
- *     gives the OpenMP loop a reduction clause for (xf_par_reductions).
+ *     gives the OpenMP loop a reduction clause for (xf_par_reductions);
+ *   - and a tensor reduced into through per-thread copies is not otherwise
+ *     accessed in the loop (the body sees the thread's copy by its name).
  * Anything else is a data race the C compiler would not see: a wrong answer
  * that changes from run to run.  FT_VERIFY_PASSES runs it after the
  * schedules and after every auto pass so that the error names the guilty
@@ -76,6 +78,42 @@ static int protected_update(ft_ctx *ctx, const ast_stmt *loop, const ast_stmt *r
     return omp_c && r->u.red.n == 0 && xf_has_name(clauses, r->u.red.var);
 }
 
+/* The tensors an OpenMP loop's body reduces into through per-thread
+ * copies (AST_RED_PRIVATE), and those it also reduces into otherwise. */
+typedef struct priv_walk {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec priv, other;
+} priv_walk;
+
+static int priv_walk_cb(ast_visitor *v, ast_stmt *s)
+{
+    priv_walk *w = (priv_walk *)v;
+    if (s->kind == AST_REDUCE) {
+        ft_vec *into = s->u.red.atomic == AST_RED_PRIVATE ? &w->priv : &w->other;
+        if (!xf_has_name(into, s->u.red.var))
+            ft_vec_push(w->ctx, into, (void *)s->u.red.var);
+    }
+    return 1;
+}
+
+/* Why the per-thread copies of OpenMP loop's body are not sound, or NULL:
+ * the C backend binds a tensor's name to the thread's copy for the whole
+ * body, so the body may touch it only by `+=` through the copy. */
+static const char *bad_private(ft_ctx *ctx, const ast_stmt *loop)
+{
+    priv_walk w = {.v.stmt = priv_walk_cb, .ctx = ctx};
+    ast_visit(loop->u.loop.body, &w.v);
+    for (int i = 0; i < w.priv.len; i++) {
+        const char *var = w.priv.items[i];
+        xf_uses u = xf_count_uses(loop->u.loop.body, var);
+        if (u.loads || u.stores || xf_has_name(&w.other, var))
+            return ft_fmt(ctx, "'%s' is reduced into through per-thread copies, and the body "
+                          "also accesses it otherwise (it would see the thread's copy)", var);
+    }
+    return NULL;
+}
+
 /* Report that loop is not race-free after pass `after`: why, and one
  * dependence as witness. */
 static void report(ft_ctx *ctx, const ast_stmt *loop, const char *after, const char *why)
@@ -98,6 +136,11 @@ static int verify_loop(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, const cha
     int bad = 0;
     if (r == AN_PAR_NO || r == AN_PAR_ERROR) {
         report(ctx, loop, after, r == AN_PAR_NO ? witness : "the dependence analysis failed");
+        bad = 1;
+    }
+    const char *why = loop->u.loop.par == AST_OPENMP ? bad_private(ctx, loop) : NULL;
+    if (!bad && why) {
+        report(ctx, loop, after, why);
         bad = 1;
     }
     ft_vec clauses = {0}, ops = {0};
