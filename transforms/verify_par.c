@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "../analysis/deps.h"
+#include "schedule.h"
 #include "sched_util.h"
 #include "visit.h"
 #include "xf_util.h"
@@ -43,8 +44,7 @@ typedef struct par_loops {
 static int par_loops_cb(ast_visitor *v, ast_stmt *s)
 {
     par_loops *w = (par_loops *)v;
-    if (s->kind == AST_FOR && s->u.loop.par != AST_SERIAL && s->u.loop.par != AST_VECTORIZE &&
-        s->u.loop.par != AST_LIB)
+    if (s->kind == AST_FOR && s->u.loop.par != AST_SERIAL && s->u.loop.par != AST_LIB)
         ft_vec_push(w->ctx, &w->loops, s);
     return 1;
 }
@@ -123,9 +123,31 @@ static void report(ft_ctx *ctx, const ast_stmt *loop, const char *after, const c
              "the auto-scheduler)", after, xf_sched_name(ctx, loop), why);
 }
 
+/* Check one vectorized loop of f: what vectorize(L) requires (no carried
+ * dependence but same-operator reductions into 0-D locals, which get simd
+ * reduction clauses), on the program as it stands; 0 when it holds. */
+static int verify_simd(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, const char *after)
+{
+    an_deps *d = an_loop_deps(ctx, f, loop);
+    if (!d) {
+        report(ctx, loop, after, "the dependence analysis failed");
+        return 1;
+    }
+    char *witness = NULL;
+    an_par r = an_loop_parallel(d, loop, &witness);
+    int bad = !xf_vector_par_ok(ctx, f, loop, r);
+    if (bad)
+        report(ctx, loop, after, r == AN_PAR_ERROR ? "the dependence analysis failed"
+                                 : witness ? witness : "a reduction that simd cannot take");
+    an_deps_free(d);
+    return bad;
+}
+
 /* Check one parallel loop of f; 0 when proved race-free. */
 static int verify_loop(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, const char *after)
 {
+    if (loop->u.loop.par == AST_VECTORIZE)
+        return verify_simd(ctx, f, loop, after);
     an_deps *d = an_loop_deps(ctx, f, loop);
     if (!d) {
         report(ctx, loop, after, "the dependence analysis failed");
