@@ -74,13 +74,15 @@ def first_error(text):
 
 
 def header_args(path):
-    """The arguments of a golden's `# ftc-args:` line ({dir}: its folder)."""
+    """The arguments of a golden's `# ftc-args:` line ({dir}: its folder),
+    but its --dump-after (each pass is dumped here)."""
     with open(path, errors="replace") as f:
         for line in f.read().splitlines()[:10]:
             m = re.match(r"\s*#\s*ftc-args:(.*)$", line)
             if m:
                 return [a.replace("{dir}", os.path.dirname(path))
-                        for a in shlex.split(m.group(1))]
+                        for a in shlex.split(m.group(1))
+                        if not a.startswith("--dump-after")]
     return []
 
 
