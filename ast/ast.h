@@ -172,12 +172,20 @@ struct ast_stmt {
     ast_stmt_kind kind;
     int id;                  /* stable, unique within the compilation */
     const char *label;       /* user label or NULL */
+    int named;               /* a loop or local that a `schedule` line names
+                              * (transforms/sched_names.c): the cleanup
+                              * passes keep it as written, as they keep a
+                              * labelled statement */
     ft_loc loc;
     union {
         struct { int n; ast_stmt **stmts; } seq;
         struct {
             const char *name; ft_dtype dtype; int ndim; ast_expr **shape;
             ft_access access; ft_mtype mtype; ast_stmt *body;
+            const char *src;     /* the name the program gave it when name
+                                  * differs (a shadowing `var t` is t_1,
+                                  * `var u = x * 2` takes over a temporary),
+                                  * else NULL; schedules name it by either */
         } def;
         struct {
             const char *iter; ast_expr *begin, *end, *step; ast_par par;

@@ -94,6 +94,10 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
     ast_program *p = fe_lower(ctx, file, ft_stdlib_count, libs);
     if (!p)
         return NULL;
+    /* transforms/sched_names.c: needs the lowered AST and the schedule
+     * blocks.  Leaves: the loops and locals they name marked, so that the
+     * cleanups below keep them as written. */
+    xf_name_schedule_targets(ctx, p, file);
     maybe_dump("lower", dump_after, dump_out, p);
     t = ft_time_mark(ctx, "lower", t);
     /* autodiff/promote.c, --promote-f64 only (gradcheck): needs the AST.

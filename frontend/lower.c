@@ -416,18 +416,65 @@ static void lower_untyped_var(lw *L, const pt_node *n, lw_val *v)
         s->value = v;
 }
 
-static void lower_var(lw *L, const pt_node *n)
+/* The VarDef still open (its block not ended) that declares the AST name
+ * ast_name, innermost first; NULL if none. */
+static ast_stmt *open_def(lw *L, const char *ast_name)
+{
+    for (int i = L->bstack.len - 1; i >= 0; i--) {
+        const lw_bframe *f = L->bstack.items[i];
+        if (f->def && strcmp(f->def->u.def.name, ast_name) == 0)
+            return f->def;
+    }
+    return NULL;
+}
+
+/* The VarDef of the local that the `var` n just declared (the temporary
+ * it took over, or its copy, for `var u = e`), or NULL when n bound a
+ * compile-time value. */
+static ast_stmt *var_def(lw *L, const pt_node *n)
+{
+    lw_sym *s = lw_lookup(L, n->name);
+    if (s && s->kind == SYM_TENSOR)
+        return open_def(L, s->ast_name);
+    if (s && s->kind == SYM_VALUE && s->value && s->value->kind == V_TENSOR &&
+        s->value->t->is_view && s->value->t->base->kind == SYM_TENSOR)
+        return open_def(L, s->value->t->base->ast_name);
+    return NULL;
+}
+
+/* Lower `var ...` n; returns the VarDef of the local it declares (its src
+ * is the program's name when the AST's differs, so that schedules name it
+ * as written), or NULL when it declares none. */
+static ast_stmt *lower_var(lw *L, const pt_node *n)
 {
     const pt_node *init = n->nkids > 1 ? n->kids[1] : NULL;
     lw_val *v = init ? lw_expr(L, init) : NULL;
     if (init && !v) {
         lw_declare(L, SYM_VALUE, n->name, n->loc);   /* silence later uses */
-        return;
+        return NULL;
     }
     if (n->kids[0])
         lower_typed_var(L, n, v);
     else
         lower_untyped_var(L, n, v);
+    ast_stmt *def = var_def(L, n);
+    if (def && strcmp(def->u.def.name, n->name) != 0)
+        def->u.def.src = n->name;
+    return def;
+}
+
+/* `L: var t ...`: the label goes on t's VarDef (schedules name the local
+ * by it); an error when the `var` declares no local. */
+static void lower_labeled_var(lw *L, const pt_node *n, const char *label)
+{
+    const pt_node *var = n->kids[0];
+    int nerrors = L->ctx->nerrors;
+    ast_stmt *def = lower_var(L, var);
+    if (def)
+        def->label = label;
+    else if (L->ctx->nerrors == nerrors)
+        ft_error(L->ctx, n->loc, "label '%s' names no local tensor: `var %s = ...` binds "
+                 "a compile-time value", n->name, var->name);
 }
 
 static void lower_stmt(lw *L, const pt_node *n);
@@ -442,11 +489,11 @@ static void lower_labeled(lw *L, const pt_node *n)
                          n->name);
                 return;
             }
+    const char *label = lw_label(L, n->name);   /* before any label inside */
     if (n->kids[0]->kind == PT_VAR) {
-        ft_error(L->ctx, n->loc, "a labelled `var` is not allowed; label a loop or a statement");
+        lower_labeled_var(L, n, label);
         return;
     }
-    const char *label = lw_label(L, n->name);   /* before any label inside */
     lw_bframe *f0 = top_frame(L);
     int before = f0->stmts.len;
     lower_stmt(L, n->kids[0]);
@@ -472,7 +519,7 @@ static void lower_stmt(lw *L, const pt_node *n)
     case PT_EXPRSTMT: lower_exprstmt(L, n); break;
     case PT_LABELED: lower_labeled(L, n); break;
     case PT_RETURN: lw_lower_return(L, n); break;
-    case PT_VAR: lower_var(L, n); break;
+    case PT_VAR: (void)lower_var(L, n); break;
     default: ft_error(L->ctx, n->loc, "this is not a statement"); break;
     }
 }

@@ -20,7 +20,9 @@
  * iteration, the moved code goes under `if begin < end:` (`>` for a
  * negative step; a loop with a step that is not a literal is refused).
  * The moved local is renamed (NAME_h1, ...) when its name is declared
- * elsewhere in the function, so names in scope stay unique.
+ * elsewhere in the function, so names in scope stay unique.  Nothing that
+ * a label or a schedule names moves (xf_kept): the local, and C with every
+ * statement under it, stay where the program wrote them.
  */
 #include "cleanup.h"
 
@@ -33,7 +35,7 @@
 static int computes_only(ft_ctx *ctx, const ast_stmt *loop, ft_vec *items, int p,
                          const ast_stmt *item, const char *t)
 {
-    if (item->kind == AST_VARDEF || xf_stmt_checked(item) ||
+    if (item->kind == AST_VARDEF || xf_any_kept(item) || xf_stmt_checked(item) ||
         xf_stmt_uses_var(item, loop->u.loop.iter))
         return 0;
     ft_vec written = {0}, loaded = {0};
@@ -152,7 +154,7 @@ static int hoist_loop(ft_ctx *ctx, ast_func *f, ast_stmt *loop)
     xf_scope_list(ctx, loop->u.loop.body, &items);
     for (int p = 0; p < items.len; p++) {
         ast_stmt *def = items.items[p];
-        if (def->kind != AST_VARDEF || def->label)
+        if (def->kind != AST_VARDEF || xf_kept(def))
             continue;
         const char *t = def->u.def.name;
         int k = 0, outside = 0;

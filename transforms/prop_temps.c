@@ -188,7 +188,7 @@ static int propagate(ft_ctx *ctx, ast_stmt *vardef)
     ft_vec items = {0};
     xf_scope_list(ctx, vardef->u.def.body, &items);
     xf_def d;
-    if (!xf_find_def(ctx, vardef, &items, &d) || d.store->label ||
+    if (xf_kept(vardef) || !xf_find_def(ctx, vardef, &items, &d) || d.store->label ||
         xf_expr_checked(d.store->u.store.value) || !xf_def_value_movable(ctx, &d, &items) ||
         !reads_ok(ctx, &d, &items))
         return 0;

@@ -30,7 +30,7 @@ static int is_removable_copy(const xf_def *d, ft_vec *items)
 {
     const ast_stmt *def = d->vardef;
     const ast_expr *v = d->store->u.store.value;
-    if (d->store->label || v->kind != AST_LOAD || v->dtype != def->u.def.dtype ||
+    if (d->store->label || xf_kept(def) || v->kind != AST_LOAD || v->dtype != def->u.def.dtype ||
         strcmp(v->u.load.var, def->u.def.name) == 0)
         return 0;
     for (int k = 0; k < v->u.load.n; k++)

@@ -12,7 +12,8 @@
  *   - a plain store to an element that the next store of the scope list
  *     overwrites before any read (`s = 0.0` then `s = x[i]`);
  *   - loops with an empty body, branches whose two sides are empty.
- * Refused (kept): labelled statements (schedules name them), and writes,
+ * Refused (kept): labelled statements and the loops and locals a schedule
+ * names (xf_kept; a kept local keeps all its writes), and writes,
  * loops and branches that may end the function with an error (an index
  * that depends on loaded data is checked at run time).
  */
@@ -102,8 +103,10 @@ static void drop_overwritten(ft_vec *items, const char *var, int *changed)
 static ast_stmt *dead_vardef(ft_ctx *ctx, ast_stmt *s, int *changed)
 {
     const char *t = s->u.def.name;
+    if (xf_kept(s))
+        return s;
     if (!xf_reads(s->u.def.body, t)) {
-        if (drop_writes(ctx, s->u.def.body, t, changed) == 0 && !s->label) {
+        if (drop_writes(ctx, s->u.def.body, t, changed) == 0) {
             (*changed)++;
             return s->u.def.body;
         }
@@ -132,7 +135,7 @@ static ast_stmt *dead_stmt(ft_ctx *ctx, ast_stmt *s, int *changed)
     case AST_FOR: {
         s->u.loop.body = xf_normalize(ctx, dead_stmt(ctx, s->u.loop.body, changed));
         const ast_stmt *l = s;
-        if (xf_is_empty(l->u.loop.body) && !s->label &&
+        if (xf_is_empty(l->u.loop.body) && !xf_kept(s) &&
             !xf_expr_checked(l->u.loop.begin) && !xf_expr_checked(l->u.loop.end) &&
             !xf_expr_checked(l->u.loop.step)) {
             xf_make_empty(s);

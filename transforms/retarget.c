@@ -11,7 +11,8 @@
  *     for i in range(n): for j in range(m): c[i, j] = t[i, j]
  * A local t qualifies when the last item of its scope list that accesses it
  * (so not a statement inside a loop of the scope) is such a copy-out:
- *   - a nest of t.ndim unlabelled loops from 0 with step 1, each holding
+ *   - a nest of t.ndim loops from 0 with step 1 that no label or schedule
+ *     names (xf_kept), each holding
  *     only the next, around one unlabelled Store `dst[g...] = t[v...]`
  *     whose t indices are the nest's iterators (each once), the loop of the
  *     iterator indexing dimension k running to t.shape[k];
@@ -90,7 +91,7 @@ static int match_copy_out(ft_ctx *ctx, ast_stmt *vardef, ast_stmt *item, copy_ou
     ast_stmt **loops = ft_alloc(ctx, sizeof *loops * (size_t)(nd ? nd : 1));
     c->item = item;
     for (int k = 0; k < nd; k++) {
-        if (!item || item->kind != AST_FOR || item->label || !xf_loop_from_zero(item))
+        if (!item || item->kind != AST_FOR || xf_kept(item) || !xf_loop_from_zero(item))
             return 0;
         loops[k] = item;
         item = xf_only_stmt(item->u.loop.body);
@@ -348,7 +349,7 @@ static int retarget_local(ft_ctx *ctx, const ast_func *f, ast_stmt *vardef)
     xf_scope_list(ctx, vardef->u.def.body, &items);
     int at = last_access(&items, t);
     copy_out c;
-    if (vardef->label || vardef->u.def.ndim == 0 || at < 0 ||
+    if (xf_kept(vardef) || vardef->u.def.ndim == 0 || at < 0 ||
         !match_copy_out(ctx, vardef, items.items[at], &c) || !legal(ctx, f, vardef, &items, at, &c))
         return 0;
     retarget r = {&c, vardef->u.def.ndim};

@@ -389,10 +389,12 @@ int xf_cache(ft_ctx *ctx, ast_func *f, ast_stmt *s, const char *var, ft_mtype mt
     ft_dtype dt;
     int ndim;
     ast_expr **shape;
-    if (!xf_find_decl(ctx, f, s, var, &dt, &ndim, &shape)) {
+    const char *t = xf_visible_tensor(ctx, f, s, var);   /* var may be a label */
+    if (!t || !xf_find_decl(ctx, f, s, t, &dt, &ndim, &shape)) {
         ft_error(ctx, loc, "cannot %s: no tensor '%s' is visible there", what, var);
         return 1;
     }
+    var = t;                                   /* the AST name from here */
     cache_box bx = {.ctx = ctx, .b = an_bounds_new(ctx, f), .var = var, .ndim = ndim};
     bx.has = ft_alloc(ctx, sizeof(int) * (size_t)(ndim + 1));
     bx.whole = ft_alloc(ctx, sizeof(int) * (size_t)(ndim + 1));

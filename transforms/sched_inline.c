@@ -94,7 +94,7 @@ int xf_inline(ft_ctx *ctx, ast_func *f, const char *var, ft_loc loc)
         ft_error(ctx, loc, "cannot inline '%s': %s", var, why);
         return 1;
     }
-    xf_replace_loads(ctx, def->u.def.body, var, value_at, &d);
+    xf_replace_loads(ctx, def->u.def.body, def->u.def.name, value_at, &d);   /* var may be a label */
     xf_make_empty(d.store);
     d.store->label = NULL;
     ast_stmt *body = def->u.def.body;

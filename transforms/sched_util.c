@@ -21,43 +21,6 @@ const char *xf_sched_name(ft_ctx *ctx, const ast_stmt *s)
 
 /* ---------------------------------------------------------------- finding */
 
-typedef struct find_state {
-    ast_visitor v;
-    const char *name;
-    ast_stmt *by_label, *by_iter;
-    int n_iter;
-} find_state;
-
-/* Note the statement labelled name and the loops iterating over it. */
-static int find_cb(ast_visitor *v, ast_stmt *s)
-{
-    find_state *st = (find_state *)v;
-    if (s->label && strcmp(s->label, st->name) == 0 && !st->by_label)
-        st->by_label = s;
-    if (s->kind == AST_FOR && strcmp(s->u.loop.iter, st->name) == 0) {
-        st->by_iter = s;
-        st->n_iter++;
-    }
-    return 1;
-}
-
-ast_stmt *xf_find_stmt(ft_ctx *ctx, ast_func *f, const char *name, ft_loc loc)
-{
-    find_state st = {.v.stmt = find_cb, .name = name};
-    ast_visit(f->body, &st.v);
-    if (st.by_label)
-        return st.by_label;
-    if (st.n_iter == 1)
-        return st.by_iter;
-    if (st.n_iter > 1)
-        ft_error(ctx, loc, "'%s' names %d loops of '%s'; label the one you mean "
-                 "(`L: for %s in ...`)", name, st.n_iter, f->name, name);
-    else
-        ft_error(ctx, loc, "'%s' has no statement labelled '%s' and no loop iterating "
-                 "over it", f->name, name);
-    return NULL;
-}
-
 /* Push the path from s down to target onto out; 1 when found. */
 static int path_to(ft_ctx *ctx, ast_stmt *s, const ast_stmt *target, ft_vec *out)
 {

@@ -15,7 +15,8 @@
 const char *xf_sched_name(ft_ctx *ctx, const ast_stmt *s);
 
 /* The statement of f labelled name, else the loop with that unique
- * iterator; NULL (after an error at loc) when there is none. */
+ * iterator; NULL (after an error at loc) when there is none
+ * (transforms/sched_names.c). */
 ast_stmt *xf_find_stmt(ft_ctx *ctx, ast_func *f, const char *name, ft_loc loc);
 
 /* The statements enclosing s in root, outermost first (root included,

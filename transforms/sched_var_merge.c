@@ -26,7 +26,7 @@ int xf_var_merge(ft_ctx *ctx, ast_func *f, const char *var, int dim, ft_loc loc)
     }
     ast_expr **shape = def->u.def.shape, *m = shape[dim + 1];
     ft_vec acc = {0};
-    xf_collect_accesses(ctx, def->u.def.body, var, &acc);
+    xf_collect_accesses(ctx, def->u.def.body, def->u.def.name, &acc);   /* var may be a label */
     for (int i = 0; i < acc.len; i++) {
         xf_access *a = acc.items[i];
         ast_expr **idx = *a->idx;

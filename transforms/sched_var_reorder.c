@@ -48,7 +48,7 @@ int xf_var_reorder(ft_ctx *ctx, ast_func *f, const char *var, int n, const int *
         return 1;
     }
     ft_vec acc = {0};
-    xf_collect_accesses(ctx, def->u.def.body, var, &acc);
+    xf_collect_accesses(ctx, def->u.def.body, def->u.def.name, &acc);   /* var may be a label */
     for (int i = 0; i < acc.len; i++) {
         xf_access *a = acc.items[i];
         *a->idx = permuted(ctx, nd, *a->idx, order);

@@ -41,7 +41,7 @@ int xf_var_split(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t fac
         shape[j++] = xf_clone_expr(ctx, fac);
     }
     ft_vec acc = {0};
-    xf_collect_accesses(ctx, def->u.def.body, var, &acc);
+    xf_collect_accesses(ctx, def->u.def.body, def->u.def.name, &acc);   /* var may be a label */
     for (int i = 0; i < acc.len; i++) {
         xf_access *a = acc.items[i];
         ast_expr **idx = ft_alloc(ctx, sizeof(ast_expr *) * (size_t)(nd + 1));

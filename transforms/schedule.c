@@ -7,7 +7,8 @@
  *
  * This file reads a line's arguments, finds the loops and statements it
  * names (labels, unique iterator names, the names earlier lines gave the
- * loops they returned: `jo, ji = split(Lj, 64)`) and calls the primitive.
+ * loops they returned: `jo, ji = split(Lj, 64)`; sched_names.c) and calls
+ * the primitive.
  * The primitives not built yet are "not supported yet" errors at their line.
  */
 #include "schedule.h"
@@ -18,46 +19,6 @@
 #include "visit.h"
 
 static const char *const later_primitives[] = {NULL};
-
-/* ---------------------------------------------------------- finding loops */
-
-typedef struct find_state {
-    ast_visitor v;
-    const char *name;
-    ast_stmt *by_label;
-    ast_stmt *by_iter;
-    int n_iter;
-} find_state;
-
-static int find_visit(ast_visitor *v, ast_stmt *s)
-{
-    find_state *st = (find_state *)v;
-    if (s->kind != AST_FOR)
-        return 1;
-    if (s->label && strcmp(s->label, st->name) == 0)
-        st->by_label = s;
-    if (strcmp(s->u.loop.iter, st->name) == 0) {
-        st->by_iter = s;
-        st->n_iter++;
-    }
-    return 1;
-}
-
-ast_stmt *xf_find_loop(ft_ctx *ctx, ast_func *f, const char *name, ft_loc loc)
-{
-    find_state st = {.v.stmt = find_visit, .name = name};
-    ast_visit(f->body, &st.v);
-    if (st.by_label)
-        return st.by_label;
-    if (st.n_iter == 1)
-        return st.by_iter;
-    if (st.n_iter > 1)
-        ft_error(ctx, loc, "'%s' names %d loops of '%s'; label the one you mean "
-                 "(`L: for %s in ...`)", name, st.n_iter, f->name, name);
-    else
-        ft_error(ctx, loc, "'%s' has no loop labelled or iterating over '%s'", f->name, name);
-    return NULL;
-}
 
 /* ------------------------------------------------------------ arguments */
 
@@ -157,10 +118,6 @@ static ast_stmt *arg_stmt(ft_ctx *ctx, ast_func *f, const pt_node *a, int want_l
     }
     ast_stmt *s = want_loop ? xf_find_loop(ctx, f, a->name, a->loc)
                             : xf_find_stmt(ctx, f, a->name, a->loc);
-    if (s && want_loop && s->kind != AST_FOR) {
-        ft_error(ctx, a->loc, "'%s' is not a loop", a->name);
-        return NULL;
-    }
     const ast_stmt *lib = s ? xf_lib_loop_of(ctx, f, s) : NULL;
     if (lib) {
         ft_error(ctx, a->loc, "'%s' is %sthe nest that as_lib(%s) hands to BLAS; schedule "

@@ -136,13 +136,26 @@ int xf_as_lib(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
  * under such loops are no longer scheduled (the BLAS call replaces them). */
 const ast_stmt *xf_lib_loop_of(ft_ctx *ctx, ast_func *f, const ast_stmt *s);
 
-/* The VarDef of f's local named (or labelled) name; NULL after an error
- * at loc naming prim ("set_mtype of") when there is none, it is ambiguous
- * or name is a parameter. */
+/* Naming (transforms/sched_names.c).  The VarDef of f's local labelled
+ * name, else of the one local whose name (the AST's or the program's,
+ * def.src) is name; NULL after an error at loc naming prim ("set_mtype
+ * of") when there is none, it is ambiguous or name is a parameter. */
 ast_stmt *xf_find_local(ft_ctx *ctx, ast_func *f, const char *name, const char *prim, ft_loc loc);
 
-/* The loop of f named by a label or a unique iterator name; NULL (after an
- * error at loc) when there is none or the name is ambiguous. */
+/* The loop of f labelled name, else the one loop iterating over name; NULL
+ * (after an error at loc) when there is none, the label names another kind
+ * of statement or the name is ambiguous. */
 ast_stmt *xf_find_loop(ft_ctx *ctx, ast_func *f, const char *name, ft_loc loc);
+
+/* The AST name of the tensor that name denotes at s: the innermost local
+ * around s with that label or name (the AST's or the program's), else the
+ * tensor parameter; NULL when there is none. */
+const char *xf_visible_tensor(ft_ctx *ctx, ast_func *f, const ast_stmt *s, const char *name);
+
+/* Before the cleanup passes: mark `named` every loop and local of p that a
+ * name among the arguments of file's schedule blocks may denote (the
+ * lookup above, ambiguous names all their candidates), so that the
+ * cleanups keep them as the program wrote them (cleanup.h, xf_kept). */
+void xf_name_schedule_targets(ft_ctx *ctx, ast_program *p, const pt_node *file);
 
 #endif

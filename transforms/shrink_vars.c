@@ -90,7 +90,7 @@ static int sink(ft_ctx *ctx, ast_stmt *vardef)
 {
     const char *t = vardef->u.def.name;
     ast_stmt *x = only_user(ctx, vardef);
-    if (!x || vardef->label)
+    if (!x || xf_kept(vardef))
         return 0;
     if (x->kind == AST_IF && !xf_expr_reads(x->u.branch.cond, t)) {
         int in_then = xf_accesses(x->u.branch.then, t);
@@ -218,7 +218,7 @@ static int window(ft_ctx *ctx, ast_stmt *vardef, int d, ft_vec *acc)
 /* Try the window rewrite on every dimension of vardef. */
 static int shrink_windows(ft_ctx *ctx, ast_stmt *vardef)
 {
-    if (vardef->label)
+    if (xf_kept(vardef))
         return 0;
     int changed = 0;
     for (int d = vardef->u.def.ndim - 1; d >= 0; d--) {

@@ -424,6 +424,25 @@ void xf_collect_vardefs(ft_ctx *ctx, ast_stmt *s, ft_vec *defs)
     ast_visit(s, &st.v);
 }
 
+int xf_kept(const ast_stmt *s)
+{
+    return s->label || s->named;
+}
+
+static int any_kept_cb(ast_visitor *v, ast_stmt *s)
+{
+    find_stmt *f = (find_stmt *)v;
+    f->found |= xf_kept(s);
+    return !f->found;
+}
+
+int xf_any_kept(const ast_stmt *s)
+{
+    find_stmt f = {.v.stmt = any_kept_cb};
+    ast_visit((ast_stmt *)s, &f.v);
+    return f.found;
+}
+
 void xf_make_empty(ast_stmt *s)
 {
     s->kind = AST_SEQ;

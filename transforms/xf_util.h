@@ -80,6 +80,13 @@ void xf_par_reductions(ft_ctx *ctx, const ast_stmt *body, ft_vec *names, ft_vec 
 /* Whether s may end the function early: an assert, or an access whose index
  * depends on loaded data (see xf_expr_checked). */
 int xf_stmt_checked(const ast_stmt *s);
+/* Whether the cleanup passes must keep s as written: it is labelled, or a
+ * schedule names it (s->named, transforms/sched_names.c).  A kept VarDef
+ * keeps its name, shape, place and every write; a kept loop its place. */
+int xf_kept(const ast_stmt *s);
+/* Whether s or a statement under it is kept (xf_kept): a pass that moves
+ * s out of the loops around it would move a statement a schedule names. */
+int xf_any_kept(const ast_stmt *s);
 /* Whether s does nothing: an unlabelled empty sequence (or NULL). */
 int xf_is_empty(const ast_stmt *s);
 /* Add every VarDef under s (s included) to defs, outer ones first. */

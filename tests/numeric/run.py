@@ -1116,6 +1116,27 @@ for n in (1, 8, 33):
     case(f"sched_blended[{n}]", sched_blended, n)
 
 
+# tests/numeric/progs/sched_names.ft: schedules naming locals that the
+# cleanups would remove, and a labelled `var` (issue 17)
+
+def sched_names(n, threads):
+    x = np.random.default_rng(n + 3).integers(-8, 8, (n, 4)).astype(f32)
+    p = prog("sched_names.ft")
+    outs = ftc_run(p, "split_copy", {"n": n}, {"x": x[:, 0].copy()}, threads)
+    y = x[:, 0] * 2
+    exact(outs, "z", y + y[::-1], f32)
+    outs = ftc_run(p, "temps", {"n": n}, {"x": x}, threads)
+    exact(outs, "z", x * 2 + x * 3 + (x[:, 0] + 1)[:, None], f32)
+    outs = ftc_run(p, "rows", {"n": n}, {"x": x}, threads)
+    t, t2 = x * 2, x * 3
+    exact(outs, "z", t + t[:, ::-1] + t2 * t2[:, ::-1], f32)
+
+
+for n in (1, 5, 33):
+    for t in (1, 2):
+        case(f"sched_names[{n}]/t{t}", sched_names, n, t)
+
+
 # tests/numeric/progs/auto.ft (the auto-scheduler keeps the results)
 
 def auto_prog(n, m, threads):
