@@ -18,6 +18,13 @@ extern const char ft_abi_text[];
  * after reporting an error through ctx. */
 int cg_emit_c(ft_ctx *ctx, const ast_program *p, FILE *out);
 
+/* Refuse, with a located error each, exported function names that the C
+ * library cannot define: C keywords, names the generated C's headers
+ * declare (`exit`, `sinf`), reserved names and libgomp's (`omp_`, `GOMP_`).
+ * Returns non-zero when one was refused.  cg_emit_c runs it; `ftc check`
+ * too. */
+int cg_check_names(ft_ctx *ctx, const ast_program *p);
+
 /* Write the public header (prototypes with the C ABI, one doc comment per
  * function listing shapes) for a library whose base name is libname
  * ("libprog").  Returns 0 or non-zero. */

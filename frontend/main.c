@@ -539,7 +539,8 @@ static int cmd_build(const cli *c)
 
 /* --------------------------------------------------------------- check */
 
-/* ftc check: run the front end and report errors only. */
+/* ftc check: run the front end (and the C backend's check of the
+ * exported names) and report errors only. */
 static int cmd_check(const cli *c)
 {
     ft_ctx *ctx = ft_ctx_new();
@@ -547,7 +548,7 @@ static int cmd_check(const cli *c)
         return cli_error(EXIT_ERR, "out of memory");
     cli_to_ctx(c, ctx);
     ast_program *p = compile_scheduled(ctx, c->pos[1], c->schedule, NULL);
-    int r = p && !ctx->nerrors ? EXIT_OK : EXIT_ERR;
+    int r = p && !ctx->nerrors && !cg_check_names(ctx, p) ? EXIT_OK : EXIT_ERR;
     ft_time_report(ctx, stderr);
     ft_ctx_free(ctx);
     return r;
