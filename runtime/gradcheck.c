@@ -399,12 +399,13 @@ static void gc_warn_kink(gc_state *s, int k, size_t i, double g, double fd, cons
                          const double *bwd)
 {
     char where[256];
+    gc_index_text(s, k, i, where, sizeof where);
     fprintf(s->err, "ftc gradcheck: warning: %s wrt %s: the finite differences change with "
             "the step (a non-differentiable point: max, min, abs, relu, a comparison; or a "
             "function too sharp for the step), the gradient agrees with a one-sided difference: "
             "analytic %.10g, central difference %.10g, one-sided %.10g (forward) and %.10g "
-            "(backward); not counted as an error\n", s->f->name, gc_index_text(s, k, i, where, sizeof where),
-            g, fd, fwd[GC_NSTEPS - 1], bwd[GC_NSTEPS - 1]);
+            "(backward); not counted as an error\n", s->f->name, where, g, fd,
+            fwd[GC_NSTEPS - 1], bwd[GC_NSTEPS - 1]);
 }
 
 /* Check element i of tensor slot k (analytic g, tensor scale floor) into
