@@ -1088,10 +1088,12 @@ static int build_grad(ad_grad *g, ast_program *p, int wide)
     find_copied(g);
     g->tape = ad_fresh(g, "tape");
     ad_layout_overs(g, wide);
-    ast_stmt *core = rev(g, g->f->body);
+    ast_stmt *core = ctx->nerrors == errors ? rev(g, g->f->body) : NULL;
+    if (ctx->nerrors != errors)
+        return 1;       /* a refused gradient leaves holes in core: wrap nothing */
     ast_stmt *bwd = bwd_wrap(g, core);
     ft_vec needed = {0};
-    if (ctx->nerrors == errors && !ad_decide(g, bwd)) {
+    if (!ad_decide(g, bwd)) {
         loaded_names(g, bwd, &needed);
         check_overwrites(g, &needed);
     }

@@ -161,7 +161,8 @@ static char **cg_cuda_command(ft_ctx *ctx, const char *c_path, const char *so_tm
     ft_vec_push(ctx, &argv, (void *)nvcc);
     cg_split_flags(ctx, flags ? flags : "-O3", &argv);
     const char *fixed[] = {"-arch", ctx->opts.arch ? ctx->opts.arch : "sm_90", "-x", "cu",
-                           "-Xcompiler", "-fPIC", "-shared", "-o", so_tmp, c_path};
+                           "-Xcompiler", "-fPIC", "-shared", "-Xlinker", "-Bsymbolic",
+                           "-o", so_tmp, c_path};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
         ft_vec_push(ctx, &argv, (void *)fixed[i]);
     if (blas)
@@ -171,7 +172,11 @@ static char **cg_cuda_command(ft_ctx *ctx, const char *c_path, const char *so_tm
 }
 
 /* The compiler's command line for compiling c_path into so_tmp; blas: the
- * module calls BLAS (as_lib), linked with -lopenblas (-lcublas on CUDA). */
+ * module calls BLAS (as_lib), linked with -lopenblas (-lcublas on CUDA).
+ * -Bsymbolic (here and for nvcc) binds the library's calls of its own
+ * exported functions to its own definitions: otherwise the description's
+ * wrapper of an export named `step` or `time` called glibc's function of
+ * that name, found first in the global scope (issue 17). */
 static char **cg_command(ft_ctx *ctx, const char *c_path, const char *so_tmp, int blas)
 {
     if (ctx->opts.target_cuda)
@@ -181,7 +186,7 @@ static char **cg_command(ft_ctx *ctx, const char *c_path, const char *so_tmp, in
     ft_vec argv = {0};
     cg_split_flags(ctx, cc && *cc ? cc : "cc", &argv);
     cg_split_flags(ctx, flags ? flags : "-O3 -march=native -fopenmp", &argv);
-    const char *fixed[] = {"-shared", "-fPIC", "-o", so_tmp, c_path, "-lm"};
+    const char *fixed[] = {"-shared", "-fPIC", "-Wl,-Bsymbolic", "-o", so_tmp, c_path, "-lm"};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
         ft_vec_push(ctx, &argv, (void *)fixed[i]);
     if (blas)

@@ -18,6 +18,13 @@ extern const char ft_abi_text[];
  * after reporting an error through ctx. */
 int cg_emit_c(ft_ctx *ctx, const ast_program *p, FILE *out);
 
+/* Refuse, with a located error each, exported function names that the C
+ * library cannot define: C keywords, names the generated C's headers
+ * declare (`exit`, `sinf`), reserved names and libgomp's (`omp_`, `GOMP_`).
+ * Returns non-zero when one was refused.  cg_emit_c runs it; `ftc check`
+ * too. */
+int cg_check_names(ft_ctx *ctx, const ast_program *p);
+
 /* Write the public header (prototypes with the C ABI, one doc comment per
  * function listing shapes) for a library whose base name is libname
  * ("libprog").  Returns 0 or non-zero. */
@@ -27,7 +34,9 @@ int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname,
 /* Emit, compile and write so_path (e.g. "out/libprog.so") and the header
  * beside it (out/libprog.h).  The compiler is ctx->opts.cc, else $FTC_CC,
  * else "cc"; flags ctx->opts.cflags, else $FTC_CFLAGS, else
- * "-O3 -march=native -fopenmp"; "-shared -fPIC" and "-lm" are always added.
+ * "-O3 -march=native -fopenmp"; "-shared -fPIC -Wl,-Bsymbolic" and "-lm" are
+ * always added (-Bsymbolic: the library's calls of its exported functions
+ * reach its own, not a C library function of the same name).
  * Nothing is left at so_path or the header path when any step fails: both
  * are written to temporary names and renamed at the end.  Returns 0 or
  * non-zero (with a diagnostic that includes the compiler's output). */

@@ -238,6 +238,8 @@ static const char *const cg_reserved_prefixes[] = {
     "__", "ft_", "FT_", "INT", "UINT", "SIZE_", "PTRDIFF_", "WCHAR_",
     "WINT_", "SIG_ATOMIC_", "M_", "FP_", "MATH_", "FLT_", "DBL_", "LDBL_",
     "cblas_", "Cblas", "CBLAS_",       /* the CBLAS declarations of as_lib */
+    "omp_", "OMP_", "GOMP_", "GOACC_", "OACC_",   /* libgomp, which the compiler's
+                                                     OpenMP code calls */
 };
 
 /* Whether s is in a table of n names. */
@@ -2654,8 +2656,8 @@ static void cg_prelude(cg_emitter *em, FILE *o)
     fputs("\n", o);
 }
 
-/* Refuse exported names that cannot be C function names. */
-static int cg_check_names(ft_ctx *ctx, const ast_program *p)
+/* Refuse exported names that cannot be C function names (see cg.h). */
+int cg_check_names(ft_ctx *ctx, const ast_program *p)
 {
     int bad = 0;
     for (int i = 0; i < p->nfuncs; i++) {

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <ftw.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,7 @@ typedef struct cli {
     int time_passes;            /* --time-passes */
     int verify;                 /* FT_VERIFY_* + 1; 0: not given */
     const char *test_break;     /* --test-break */
+    rt_gc_opts gc;              /* gradcheck: --tol, --threads (and --seed) */
     const char *arch;           /* --arch */
     const char *dump_after, *schedule;
     int ndefines;
@@ -63,7 +65,8 @@ typedef enum cli_flag_id {
     F_HELP, F_VERSION, F_OUT, F_DEFINE, F_NO_AUTO, F_CC, F_CFLAGS, F_VERBOSE,
     F_EMIT, F_DUMP_AFTER, F_SCHEDULE, F_RANDOM, F_SEED, F_BENCH, F_OUT_DIR,
     F_PRINT, F_NO_PRINT, F_TARGET, F_ARCH, F_EXPLAIN_TAPES, F_PROMOTE_F64,
-    F_CHECK_REFUSALS, F_TIME_PASSES, F_VERIFY, F_VERIFY_PASSES, F_NO_VERIFY, F_TEST_BREAK
+    F_CHECK_REFUSALS, F_TIME_PASSES, F_VERIFY, F_VERIFY_PASSES, F_NO_VERIFY, F_TEST_BREAK,
+    F_TOL, F_THREADS
 } cli_flag_id;
 
 typedef struct cli_flag {
@@ -94,6 +97,7 @@ static const cli_flag cli_flags[] = {
     {"--verify", F_VERIFY, 0, CMD_ALL},     {"--verify-passes", F_VERIFY_PASSES, 0, CMD_ALL},
     {"--no-verify", F_NO_VERIFY, 0, CMD_ALL},
     {"--test-break", F_TEST_BREAK, 1, CMD_ALL},
+    {"--tol", F_TOL, 1, CMD_GRADCHECK},     {"--threads", F_THREADS, 1, CMD_GRADCHECK},
 };
 
 static const char usage_text[] =
@@ -101,7 +105,7 @@ static const char usage_text[] =
     "  ftc build PROG.ft -o libNAME.so [-D NAME=VALUE]... [--no-auto] [--cc CC] [--cflags FLAGS] [-v] [--emit=c] [--dump-after=PASS] [--schedule S.fts]\n"
     "  ftc build PROG.ft --target cuda [--arch sm_90] [build options]\n"
     "  ftc check PROG.ft [-D ...] [--schedule S.fts]\n"
-    "  ftc gradcheck PROG.ft FUNC wrt X [Y]... [name=value]... [--seed S] [-D ...]\n"
+    "  ftc gradcheck PROG.ft FUNC wrt X [Y]... [name=value]... [--seed S] [--tol T] [--threads N] [-D ...]\n"
     "  ftc run PROG.ft|LIB.so FUNC [name=value]... [--random] [--seed S] [--bench N] [--out-dir DIR] [--print|--no-print] [-D ...] [--cc ...] [--cflags ...]\n"
     "  ftc PROG.ft [build options]   (the same as ftc build PROG.ft ...)\n"
     "  ftc --help\n"
@@ -114,6 +118,8 @@ static const char help_text[] =
     "  check   run the front end on PROG.ft and report errors only\n"
     "  run     call FUNC of PROG.ft (compiled into a temporary folder that is\n"
     "          removed afterwards) or of a library built by `ftc build`\n"
+    "  gradcheck  compare FUNC's gradient wrt X... with central differences\n"
+    "          (in f64; arguments as for run, random data for those not given)\n"
     "\n"
     "options:\n"
     "  -o PATH            output library (default: lib<stem>.so in the current folder);\n"
@@ -151,7 +157,11 @@ static const char help_text[] =
     "                     uniform in [-1, 1); ints uniform in [0, m), m the smallest\n"
     "                     size value (without sizes, the smallest dimension), at\n"
     "                     least 1; bools True/False with equal chance\n"
-    "  --seed S           seed of --random (default 0; same seed, same data)\n"
+    "  --seed S           seed of --random and of gradcheck's data (default 0; same\n"
+    "                     seed, same data)\n"
+    "  --tol T            gradcheck: the largest relative error allowed (default 1e-6)\n"
+    "  --threads N        gradcheck: the OpenMP threads of every call (default: the\n"
+    "                     OpenMP runtime's, e.g. $OMP_NUM_THREADS)\n"
     "  --bench N          one warm-up call, then N timed calls; prints min and median ms\n"
     "  --out-dir DIR      write every out/inout tensor to DIR/NAME.npy\n"
     "  --print, --no-print  print the outputs or not (default: print; up to 20\n"
@@ -275,6 +285,21 @@ static int cli_set_value(cli *c, const cli_flag *f, const char *v)
             return cli_error(EXIT_USAGE, "--seed %s: expected a non-negative integer", v);
         c->run.seed = (uint64_t)n;
         return 0;
+    case F_TOL: {
+        char *end;
+        errno = 0;
+        double t = strtod(v, &end);
+        if (errno || end == v || *end || !(t > 0) || t == HUGE_VAL)
+            return cli_error(EXIT_USAGE, "--tol %s: expected a positive number, e.g. 1e-6", v);
+        c->gc.tol = t;
+        return 0;
+    }
+    case F_THREADS:
+        if (parse_i64(v, &n) || n < 1 || n > 4096)
+            return cli_error(EXIT_USAGE, "--threads %s: expected a thread count from 1 to 4096",
+                             v);
+        c->gc.threads = (int)n;
+        return 0;
     case F_BENCH:
         if (parse_i64(v, &n) || n < 1 || n > 1000000000)
             return cli_error(EXIT_USAGE, "--bench %s: expected a number of runs >= 1", v);
@@ -364,6 +389,7 @@ static int cli_parse(cli *c, int argc, char **argv)
 {
     int only_pos = 0;
     c->run.print = 1;
+    c->gc.tol = 1e-6;
     c->pos = calloc((size_t)argc + 1, sizeof *c->pos);
     c->flag_args = calloc((size_t)argc + 1, sizeof *c->flag_args);
     c->flag_cmds = calloc((size_t)argc + 1, sizeof *c->flag_cmds);
@@ -568,7 +594,8 @@ static int cmd_build(const cli *c)
 
 /* --------------------------------------------------------------- check */
 
-/* ftc check: run the front end and report errors only. */
+/* ftc check: run the front end (and the C backend's check of the
+ * exported names) and report errors only. */
 static int cmd_check(const cli *c)
 {
     ft_ctx *ctx = ft_ctx_new();
@@ -576,7 +603,7 @@ static int cmd_check(const cli *c)
         return cli_error(EXIT_ERR, "out of memory");
     cli_to_ctx(c, ctx);
     ast_program *p = compile_scheduled(ctx, c->pos[1], c->schedule, NULL);
-    int r = p && !ctx->nerrors ? EXIT_OK : EXIT_ERR;
+    int r = p && !ctx->nerrors && !cg_check_names(ctx, p) ? EXIT_OK : EXIT_ERR;
     ft_time_report(ctx, stderr);
     ft_ctx_free(ctx);
     return r;
@@ -730,8 +757,10 @@ static int cmd_gradcheck(const cli *c)
             if (!lib)
                 fprintf(stderr, "ftc: error: %s\n", err);
             else {
-                r = rt_gradcheck(lib, c->pos[2], gname, nwrt, wrt, nargs, args,
-                                 c->run.seed, stdout, stderr) ? EXIT_ERR : EXIT_OK;
+                rt_gc_opts o = c->gc;
+                o.seed = c->run.seed;
+                r = rt_gradcheck(lib, c->pos[2], gname, nwrt, wrt, nargs, args, &o, stdout,
+                                 stderr) ? EXIT_ERR : EXIT_OK;
                 rt_close(lib);
             }
         }

@@ -167,3 +167,10 @@ const ft_func_desc *rt_find(const rt_lib *lib, const char *name)
             return &lib->desc->funcs[i];
     return NULL;
 }
+
+/* Symbol name as the library resolves it (itself, then its dependencies
+ * in load order: the OpenMP runtime it was linked with), or NULL. */
+void *rt_symbol(const rt_lib *lib, const char *name)
+{
+    return dlsym(lib->handle, name);
+}

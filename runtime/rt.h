@@ -47,6 +47,9 @@ rt_lib *rt_open(const char *so_path, char *err, size_t errlen);
 void rt_close(rt_lib *lib);
 const ft_module_desc *rt_module(const rt_lib *lib);
 const ft_func_desc *rt_find(const rt_lib *lib, const char *name);
+/* A symbol as the library resolves it (itself first, then its
+ * dependencies, e.g. its OpenMP runtime's omp_set_num_threads), or NULL. */
+void *rt_symbol(const rt_lib *lib, const char *name);
 
 /* Device memory through the CUDA runtime, loaded at run time
  * (runtime/device.c; no link-time dependency).  rt_cuda_open fails with a
@@ -67,7 +70,30 @@ typedef struct rt_run_opts {
     uint64_t seed;           /* --seed */
     int bench;               /* --bench N: run N timed repeats (0: once) */
     int print;               /* print outputs (small ones whole, big ones summarised) */
+    int64_t default_size;    /* > 0: a size neither given nor inferred (gradcheck: 4) */
 } rt_run_opts;
+
+/* The arguments of one call of fn, prepared as `ftc run` prepares them
+ * (runtime/run.c, steps 1 to 5): "name=value" arguments parsed, the .npy
+ * of every given in/inout tensor read and its dtype and rank checked,
+ * sizes not given inferred from those shapes (else opts->default_size,
+ * else an error), every shape evaluated and each file's checked against
+ * it, `out` tensors zero-filled and, with opts->random, the in/inout
+ * tensors not given random.  NULL after printing why to err. */
+typedef struct rt_call rt_call;
+rt_call *rt_prepare(const ft_func_desc *fn, int nargs, char **args, const rt_run_opts *opts,
+                    FILE *out, FILE *err);
+int64_t rt_call_size(const rt_call *c, int k);    /* size parameter k */
+rt_array *rt_call_array(rt_call *c, int k);       /* tensor parameter k */
+int rt_call_given(const rt_call *c, int k);       /* whether k was given */
+void rt_call_free(rt_call *c);
+
+/* Random data as `ftc run --random` makes it: a's elements from the
+ * splitmix64 stream of state (floats uniform in [-1, 1), ints in [0, m),
+ * bools 0/1); rt_param_seed gives a parameter's state from the seed and
+ * its name. */
+void rt_fill_random(rt_array *a, uint64_t state, int64_t m);
+uint64_t rt_param_seed(uint64_t seed, const char *name);
 
 /* Run function fname of the loaded library with arguments "name=value"
  * (value: an integer for sizes, a .npy path for tensors).  Sizes not given
@@ -79,14 +105,40 @@ typedef struct rt_run_opts {
 int rt_run(rt_lib *lib, const char *fname, int nargs, char **args,
            const rt_run_opts *opts, FILE *out, FILE *err);
 
+/* Options of `ftc gradcheck`. */
+typedef struct rt_gc_opts {
+    uint64_t seed;           /* --seed: the inputs' and the output weights' */
+    double tol;              /* --tol: the largest relative error allowed (1e-6) */
+    int threads;             /* --threads: > 0, the OpenMP threads of every call */
+} rt_gc_opts;
+
 /* `ftc gradcheck` (runtime/gradcheck.c): in a library built in f64 holding
  * f and its gradient gname with respect to wrt, compare the gradient with
- * central differences on random inputs (sizes and tensors may be given as
- * name=value in args, as for rt_run).  Prints the largest relative error
- * per wrt tensor to out.  Returns 0, 1 on a usage error or a failed call,
- * 2 when an error exceeds 1e-6. */
+ * central differences.  The arguments (name=value in args) are prepared
+ * as rt_prepare prepares them, with random data for the in/inout tensors
+ * not given and 4 for the sizes neither given nor inferred.  Prints per
+ * wrt tensor the largest relative error and its element (index, analytic
+ * and numeric values) to out, and warnings for elements where the
+ * difference crosses a non-differentiable point to err.  Returns 0, 1 on
+ * a usage error or a failed call, 2 when an error exceeds opts->tol. */
 int rt_gradcheck(rt_lib *lib, const char *fname, const char *gname, int nwrt,
-                 const char *const *wrt, int nargs, char **args, uint64_t seed, FILE *out,
-                 FILE *err);
+                 const char *const *wrt, int nargs, char **args, const rt_gc_opts *opts,
+                 FILE *out, FILE *err);
+
+/* What the finite differences of one element say (rt_gc_verdict). */
+typedef enum rt_gc_verdict_kind { RT_GC_OK, RT_GC_KINK, RT_GC_FAIL } rt_gc_verdict_kind;
+
+/* The verdict on one element whose analytic derivative is g and whose
+ * central difference (the check's estimate) is fd: RT_GC_OK when
+ * rel(fd, g) <= tol; else RT_GC_KINK when the step crossed a
+ * non-differentiable point: the re-evaluations at n decreasing steps
+ * (central[s], forward[s], backward[s], each extrapolated; step 0 is fd's)
+ * show a derivative that changes with the step (a central difference away
+ * from central[0], or forward and backward apart) and g agrees with a
+ * one-sided difference; else RT_GC_FAIL.  rel(a, b) = |a - b| /
+ * max(|a|, |b|, floor) > tol means apart; NaN never agrees. */
+rt_gc_verdict_kind rt_gc_verdict(double g, double fd, int n, const double *central,
+                                 const double *forward, const double *backward,
+                                 double floor, double tol);
 
 #endif

@@ -46,7 +46,7 @@ typedef struct rt_pstate {
 } rt_pstate;
 
 /* One run in progress; everything here is freed by rt_call_free. */
-typedef struct rt_call {
+struct rt_call {
     const ft_func_desc *fn;
     const rt_run_opts *opts;
     FILE *out, *err;
@@ -54,7 +54,7 @@ typedef struct rt_call {
     int64_t *dims;          /* all tensor dimensions, flattened */
     void **args;            /* what desc->call receives */
     rt_cuda *cu;            /* the CUDA runtime, when a tensor is `@ gpu` */
-} rt_call;
+};
 
 /* Print "error: MSG" to the run's error stream; returns 1 for `return`. */
 static int rt_fail(rt_call *c, const char *fmt, ...)
@@ -198,7 +198,7 @@ static uint64_t rt_next(uint64_t *s)
 
 /* The seed of one parameter's stream: the run's seed mixed with a hash of
  * the name, so a parameter's data does not depend on which others are given. */
-static uint64_t rt_param_seed(uint64_t seed, const char *name)
+uint64_t rt_param_seed(uint64_t seed, const char *name)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
@@ -209,7 +209,7 @@ static uint64_t rt_param_seed(uint64_t seed, const char *name)
 
 /* Fill a with random data: floats uniform in [-1, 1) (on each dtype's own
  * grid, so the bounds hold exactly), ints uniform in [0, m), bools 0/1. */
-static void rt_fill_random(rt_array *a, uint64_t state, int64_t m)
+void rt_fill_random(rt_array *a, uint64_t state, int64_t m)
 {
     size_t n = a->nbytes / rt_dtype_size(a->dtype);
     for (size_t i = 0; i < n; i++) {
@@ -404,10 +404,16 @@ static int rt_infer_sizes(rt_call *c)
                     rt_infer_one(c, &c->ps[s], p, dim))
                     return 1;
     }
-    for (int s = 0; s < n; s++)
-        if (c->ps[s].d->kind == FT_PARAM_SIZE && !c->ps[s].size_known)
+    for (int s = 0; s < n; s++) {
+        rt_pstate *p = &c->ps[s];
+        if (p->d->kind != FT_PARAM_SIZE || p->size_known)
+            continue;
+        if (c->opts->default_size > 0)
+            p->size = c->opts->default_size;
+        else
             bad = rt_fail(c, "size '%s' was not given and cannot be inferred from a "
-                          ".npy shape; pass %s=VALUE", c->ps[s].d->name, c->ps[s].d->name);
+                          ".npy shape; pass %s=VALUE", p->d->name, p->d->name);
+    }
     return bad;
 }
 
@@ -817,9 +823,11 @@ static int rt_outputs(rt_call *c)
 
 /* ---------------------------------------------------------------- run */
 
-/* Free everything a run allocated. */
-static void rt_call_free(rt_call *c)
+/* Free everything a run allocated, and c itself (NULL is allowed). */
+void rt_call_free(rt_call *c)
 {
+    if (!c)
+        return;
     for (int k = 0; c->ps && k < c->fn->nparams; k++) {
         if (c->cu)
             rt_cuda_free(c->cu, c->ps[k].dev);
@@ -830,6 +838,50 @@ static void rt_call_free(rt_call *c)
     free(c->ps);
     free(c->dims);
     free(c->args);
+    free(c);
+}
+
+/* Steps 1 to 5 for fn (see rt.h): the arguments of one call, or NULL
+ * after printing why not to err. */
+rt_call *rt_prepare(const ft_func_desc *fn, int nargs, char **args, const rt_run_opts *opts,
+                    FILE *out, FILE *err)
+{
+    rt_call *c = calloc(1, sizeof *c);
+    if (c) {
+        *c = (rt_call){.fn = fn, .opts = opts, .out = out, .err = err};
+        c->ps = calloc((size_t)fn->nparams + 1, sizeof *c->ps);
+    }
+    if (!c || !c->ps) {
+        fputs("error: out of memory\n", err);
+        free(c);
+        return NULL;
+    }
+    for (int k = 0; k < fn->nparams; k++)
+        c->ps[k].d = &fn->params[k];
+    if (rt_parse_args(c, nargs, args) || rt_read_inputs(c) || rt_infer_sizes(c) ||
+        rt_check_shapes(c) || rt_alloc_tensors(c)) {
+        rt_call_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Size parameter k's value in c. */
+int64_t rt_call_size(const rt_call *c, int k)
+{
+    return c->ps[k].size;
+}
+
+/* Tensor parameter k's array in c (data, dtype, shape). */
+rt_array *rt_call_array(rt_call *c, int k)
+{
+    return &c->ps[k].arr;
+}
+
+/* Whether parameter k of c was given a value on the command line. */
+int rt_call_given(const rt_call *c, int k)
+{
+    return c->ps[k].value != NULL;
 }
 
 /* Report a function name that the library does not export. */
@@ -851,23 +903,18 @@ int rt_run(rt_lib *lib, const char *fname, int nargs, char **args,
     const ft_func_desc *fn = rt_find(lib, fname);
     if (!fn)
         return rt_no_function(lib, fname, err);
-    rt_call c = {.fn = fn, .opts = opts, .out = out, .err = err};
-    c.ps = calloc((size_t)fn->nparams + 1, sizeof *c.ps);
-    if (!c.ps)
-        return rt_fail(&c, "out of memory");
-    for (int k = 0; k < fn->nparams; k++)
-        c.ps[k].d = &fn->params[k];
-    int r = rt_parse_args(&c, nargs, args) || rt_read_inputs(&c) ||
-            rt_infer_sizes(&c) || rt_check_shapes(&c) || rt_alloc_tensors(&c) ||
-            rt_make_args(&c) || rt_dev_setup(&c);
+    rt_call *c = rt_prepare(fn, nargs, args, opts, out, err);
+    if (!c)
+        return 1;
+    int r = rt_make_args(c) || rt_dev_setup(c);
     if (!r && opts->bench > 0)
-        r = rt_bench(&c, opts->bench);
-    else if (!r && !(r = rt_dev_upload(&c)))
-        r = rt_call_once(&c);
+        r = rt_bench(c, opts->bench);
+    else if (!r && !(r = rt_dev_upload(c)))
+        r = rt_call_once(c);
     if (!r)
-        r = rt_dev_download(&c);
+        r = rt_dev_download(c);
     if (!r)
-        r = rt_outputs(&c);
-    rt_call_free(&c);
+        r = rt_outputs(c);
+    rt_call_free(c);
     return r;
 }

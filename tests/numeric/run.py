@@ -1335,6 +1335,9 @@ def c_names(m, n):
     x = np.random.default_rng(7).uniform(-1, 1, (m, n)).astype(f32)
     outs = ftc_run(prog("c_names.ft"), "args", {"sizes": m, "dims": n}, {"x": x})
     close(outs, "y", x.astype(f64).sum(axis=0), f32)
+    v = x[0].astype(f64)
+    for fn, want in (("step", v * 2), ("time", v + 1), ("read", v * v), ("sleep", 3 - v)):
+        close(ftc_run(prog("c_names.ft"), fn, {"n": n}, {"x": x[0]}), "y", want, f32)
 
 
 case("c_names[3x4]", c_names, 3, 4)
