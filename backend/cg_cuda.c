@@ -72,6 +72,8 @@
 #include "cg.h"
 
 #include "../transforms/lib_gemm.h"
+#include "../runtime/ft_abi.h"
+#include "cg_sites.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -125,6 +127,8 @@ typedef struct cu_emitter {
     int synced;              /* the last line emitted was a barrier (cu_sync) */
     ft_vec dsmem;            /* const char *: bytes of each dynamic shared local of
                               * the kernel being emitted (C text of sizes) */
+    cg_sites sites;          /* the module's error sites (cg_sites.h) */
+    ft_loc stmt_loc;         /* the statement whose checks are emitted */
 } cu_emitter;
 
 /* ------------------------------------------------------------ output */
@@ -514,20 +518,31 @@ static int cu_has_load(const ast_expr *e)
  * must still reach the block's barriers and shuffles: it records the error
  * in ft__bad instead, which skips its later side effects and thread-level
  * loops, and the block's next barrier votes on it (cu_sync). */
-static void cu_fail(cu_emitter *em, const char *code)
+static void cu_fail(cu_emitter *em, cg_failure fl)
 {
+    const char *rec = ft_fmt(em->ctx, "ft__dfail(ft__derr, %s, %d, %s, %s);", fl.code_name,
+                             fl.site, fl.v[0] ? fl.v[0] : "0", fl.v[1] ? fl.v[1] : "0");
     if (em->red_skip) {
         /* inside a block-reduced loop: the thread only leaves the loop */
-        fprintf(em->out, " { atomicCAS(ft__derr, 0, %s); ft__bad = true; goto %s; }\n", code,
-                em->red_skip);
+        fprintf(em->out, " { %s ft__bad = true; goto %s; }\n", rec, em->red_skip);
         em->red_skips++;
         return;
     }
     if (em->threads) {
-        fprintf(em->out, " { atomicCAS(ft__derr, 0, %s); ft__bad = true; }\n", code);
+        fprintf(em->out, " { %s ft__bad = true; }\n", rec);
         return;
     }
-    fprintf(em->out, " { atomicCAS(ft__derr, 0, %s); return; }\n", code);
+    fprintf(em->out, " { %s return; }\n", rec);
+}
+
+/* The host's reaction to a failure of the CUDA runtime at loc (what: what
+ * failed): record it in the call's record and leave. */
+static const char *cu_host_fail(cu_emitter *em, ft_loc loc, const char *what)
+{
+    cg_failure fl = cg_site_plain(em->ctx, &em->sites, em->func, loc, FT_ERR_NOMEM,
+                                  ft_fmt(em->ctx, "CUDA runtime failure: %s", what));
+    return ft_fmt(em->ctx, "{ ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, %d, 0, 0); goto ft__end; }",
+                  fl.site);
 }
 
 /* The text before a check's condition: in a kernel with threads a thread
@@ -572,10 +587,15 @@ static void cu_checks_access(cu_emitter *em, const char *var, int n, ast_expr **
         for (int i = 0; i < em->indent; i++)
             fputs("    ", em->out);
         const char *d = sym->dims[k];
+        const char *x = cu_str(em, idx[k], 1);
         fprintf(em->out, cu_is_simple(d) ? "if (%s(uint64_t)%s >= (uint64_t)%s)"
                                          : "if (%s(uint64_t)%s >= (uint64_t)(%s))",
-                cu_unless_bad(em), cu_str(em, idx[k], 1), d);
-        cu_fail(em, "FT_ERR_INDEX");
+                cu_unless_bad(em), x, d);
+        cg_failure fl = cg_site_index(em->ctx, &em->sites, em->func,
+                                      cg_site_access_loc(loc, em->stmt_loc), var, k, idx[k]);
+        fl.v[0] = ft_fmt(em->ctx, "(int64_t)%s", x);
+        fl.v[1] = ft_fmt(em->ctx, cu_is_simple(d) ? "%s" : "(%s)", d);
+        cu_fail(em, fl);
     }
 }
 
@@ -879,7 +899,10 @@ static void cu_dvardef(cu_emitter *em, const ast_stmt *s, int block_level)
         for (int i = 0; i < em->indent; i++)
             fputs("    ", em->out);
         fprintf(em->out, "if (!%s)", sym->cname);
-        cu_fail(em, "FT_ERR_NOMEM");
+        cg_failure fl = cg_site_nomem(em->ctx, &em->sites, em->func, s->loc,
+                                      ft_fmt(em->ctx, "local tensor `%s`", s->u.def.name));
+        fl.v[0] = ft_fmt(em->ctx, "(int64_t)(%s)", bytes);
+        cu_fail(em, fl);
         heap = sym->cname;
     }
     cu_dstmt(em, s->u.def.body, block_level);
@@ -1226,10 +1249,22 @@ static void cu_dfor(cu_emitter *em, const ast_stmt *s, int block_level)
 }
 
 /* One statement of device code; block_level: outside every thread loop. */
+static void cu_dstmt_at(cu_emitter *em, const ast_stmt *s, int block_level);
+
+/* Emit statement s of a kernel (cu_dstmt_at), its location the one its
+ * checks report. */
 static void cu_dstmt(cu_emitter *em, const ast_stmt *s, int block_level)
 {
     if (!s)
         return;
+    ft_loc saved = em->stmt_loc;
+    em->stmt_loc = s->loc;
+    cu_dstmt_at(em, s, block_level);
+    em->stmt_loc = saved;
+}
+
+static void cu_dstmt_at(cu_emitter *em, const ast_stmt *s, int block_level)
+{
     if (s->label) {
         int synced = em->synced;   /* a comment between does not count */
         cu_line(em, "/* %s: */", s->label);
@@ -1262,7 +1297,14 @@ static void cu_dstmt(cu_emitter *em, const ast_stmt *s, int block_level)
         for (int i = 0; i < em->indent; i++)
             fputs("    ", em->out);
         fprintf(em->out, "if (%s!%s)", cu_unless_bad(em), cu_str(em, s->u.cond, 1));
-        cu_fail(em, "FT_ERR_ASSERT");
+        const ast_expr *side[2];
+        cg_failure fl = cg_site_assert(em->ctx, &em->sites, em->func, s, &side[0], &side[1]);
+        for (int i = 0; i < 2; i++) {
+            int kind;
+            if (side[i])
+                fl.v[i] = cg_site_value(em->ctx, cu_str(em, side[i], 0), side[i]->dtype, &kind);
+        }
+        cu_fail(em, fl);
         if (guarded) {
             em->indent--;
             cu_line(em, "}");
@@ -1632,7 +1674,9 @@ static void cu_hvardef(cu_emitter *em, const ast_stmt *s)
     }
     cu_line(em, "%s *%s = (%s *)ft__dev_alloc(&ft__pool, %s);", T, sym->cname, T,
             cu_nbytes(em, sym->ndim, sym->dims, T));
-    cu_line(em, "if (!%s) { ft__err = FT_ERR_NOMEM; goto ft__end; }", sym->cname);
+    cu_line(em, "if (!%s) %s", sym->cname,
+            cu_host_fail(em, s->loc, ft_fmt(em->ctx, "cannot allocate local tensor `%s`",
+                                            s->u.def.name)));
     cu_push_hostval(em, ft_fmt(em->ctx, "%s *%s", T, sym->cname), sym->cname);
     cu_hstmt(em, s->u.def.body);
     cu_line(em, "ft__dev_free(&ft__pool, %s);", sym->cname);
@@ -1720,15 +1764,15 @@ static void cu_gemm_call(cu_emitter *em, const ast_stmt *s, const xf_gemm *g)
     cu_line(em, "const %s ft__alpha%d = %s, ft__beta%d = %s;", T, id,
             g->alpha ? cu_str(em, g->alpha, 0) : "1", id, g->beta ? "1" : "0");
     cu_line(em, "cublasHandle_t ft__h%d = ft__cublas();", id);
-    cu_line(em, "if (!ft__h%d) { ft__err = FT_ERR_NOMEM; goto ft__end; }", id);
+    cu_line(em, "if (!ft__h%d) %s", id, cu_host_fail(em, s->loc, "cannot create a cuBLAS handle"));
     cu_line(em, "if (ft__m%d > 0 && ft__n%d > 0 && cublas%cgemm(ft__h%d, %s, %s, (int)ft__n%d, "
             "(int)ft__m%d, (int)(ft__k%d > 0 ? ft__k%d : 0), &ft__alpha%d, %s, %s, %s, %s, "
-            "&ft__beta%d, %s, %s) != CUBLAS_STATUS_SUCCESS) { ft__err = FT_ERR_NOMEM; goto "
-            "ft__end; }", id, id, g->dtype == FT_F32 ? 'S' : 'D', id,
+            "&ft__beta%d, %s, %s) != CUBLAS_STATUS_SUCCESS) %s", id, id, g->dtype == FT_F32 ? 'S' : 'D', id,
             g->b.trans ? "CUBLAS_OP_T" : "CUBLAS_OP_N", g->a.trans ? "CUBLAS_OP_T" : "CUBLAS_OP_N",
             id, id, id, id, id, cu_gemm_ptr(em, &g->b, s->loc), cu_gemm_ld(em, g->b.ld),
             cu_gemm_ptr(em, &g->a, s->loc), cu_gemm_ld(em, g->a.ld), id,
-            cu_gemm_ptr(em, &g->c, s->loc), cu_gemm_ld(em, g->c.ld));
+            cu_gemm_ptr(em, &g->c, s->loc), cu_gemm_ld(em, g->c.ld),
+            cu_host_fail(em, s->loc, "a cuBLAS gemm call failed"));
     em->indent--;
     cu_line(em, "}");
 }
@@ -1783,6 +1827,7 @@ static void cu_hstmt(cu_emitter *em, const ast_stmt *s)
 {
     if (!s)
         return;
+    em->stmt_loc = s->loc;
     if (!cu_on_host(s)) {
         cu_run r = {s, 0, s->kind == AST_SEQ ? s->u.seq.n : 0};
         cu_serial_kernel(em, &r);
@@ -1882,10 +1927,13 @@ static void cu_params_in(cu_emitter *em, const ast_func *f)
         const char *dev = ft_fmt(em->ctx, "ft__dev_%s", cn);
         const char *bytes = cu_param_bytes(em, p);
         cu_line(em, "%s *%s = (%s *)ft__dev_alloc(&ft__pool, %s);", T, dev, T, bytes);
-        cu_line(em, "if (!%s) { ft__err = FT_ERR_NOMEM; goto ft__end; }", dev);
+        cu_line(em, "if (!%s) %s", dev,
+                cu_host_fail(em, p->loc, ft_fmt(em->ctx, "cannot allocate the device copy of "
+                                                "`%s`", p->name)));
         if (p->access != FT_ACC_OUT)
-            cu_line(em, "if (cudaMemcpy(%s, %s, %s, cudaMemcpyHostToDevice) != cudaSuccess) "
-                    "{ ft__err = FT_ERR_NOMEM; goto ft__end; }", dev, cn, bytes);
+            cu_line(em, "if (cudaMemcpy(%s, %s, %s, cudaMemcpyHostToDevice) != cudaSuccess) %s",
+                    dev, cn, bytes, cu_host_fail(em, p->loc, ft_fmt(em->ctx, "cannot copy `%s` "
+                                                                    "to the device", p->name)));
         cu_push_hostval(em, ft_fmt(em->ctx, "%s%s *%s", cq, T, cn), dev);
     }
 }
@@ -1921,8 +1969,12 @@ static void cu_params_out(cu_emitter *em, const ast_func *f)
             continue;
         const char *cn = cu_cname(em, p->name);
         const char *bytes = cu_param_bytes(em, p);
+        cg_failure fl = cg_site_plain(em->ctx, &em->sites, f, p->loc, FT_ERR_NOMEM,
+                                      ft_fmt(em->ctx, "CUDA runtime failure: cannot copy `%s` "
+                                             "back from the device", p->name));
         cu_line(em, "if (!ft__err && cudaMemcpy(%s, ft__dev_%s, %s, cudaMemcpyDeviceToHost) != "
-                "cudaSuccess) ft__err = FT_ERR_NOMEM;", cn, cn, bytes);
+                "cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, %d, 0, 0);", cn, cn, bytes,
+                fl.site);
     }
 }
 
@@ -1940,21 +1992,30 @@ static void cu_func(cu_emitter *em, const ast_func *f)
     em->indent = 2;
     cu_params_in(em, f);
     cu_regions_in(em, f);
-    cu_line(em, "if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto "
-            "ft__end; }");
+    cu_line(em, "if (ft__err_init(&ft__pool, &ft__derr)) %s",
+            cu_host_fail(em, f->loc, "cannot allocate the device's error record"));
     cu_hstmt(em, f->body);
-    cu_line(em, "ft__err = ft__err_fetch(ft__derr);");
+    cg_failure fl = cg_site_plain(em->ctx, &em->sites, f, f->loc, FT_ERR_NOMEM,
+                                  "CUDA runtime failure: a kernel launch or the device failed");
+    cu_line(em, "ft__err_fetch(ft__derr, &ft__err, &ft__er, %d);", fl.site);
     cu_params_out(em, f);
     char *body = cu_release(em, saved, &buf);
     cu_signature(em, f);
     fputs("\n{\n", em->out);
     em->indent = 1;
-    for (int i = 0; i < f->nparams; i++)
-        if (f->params[i].is_size)
-            cu_line(em, "if (%s < 0) return FT_ERR_SIZE;", cu_cname(em, f->params[i].name));
+    for (int i = 0; i < f->nparams; i++) {
+        if (!f->params[i].is_size)
+            continue;
+        const char *n = cu_cname(em, f->params[i].name);
+        cg_failure sz = cg_site_size(em->ctx, &em->sites, f, &f->params[i]);
+        cu_line(em, "if (%s < 0) return ft__raise(FT_ERR_SIZE, %d, %s, 0);", n, sz.site, n);
+    }
     cu_opaque_params(em, f);
-    cu_line(em, "if (!ft__have_device()) return FT_ERR_NODEVICE;");
+    cg_failure nd = cg_site_plain(em->ctx, &em->sites, f, f->loc, FT_ERR_NODEVICE,
+                                  "no usable CUDA device");
+    cu_line(em, "if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, %d, 0, 0);", nd.site);
     cu_line(em, "int ft__err = FT_OK;");
+    cu_line(em, "ft_error_rec ft__er = {FT_OK, -1, {0, 0}};");
     cu_line(em, "ft__pool_t ft__pool = {0};");
     cu_line(em, "int *ft__derr = NULL;");
     cu_line(em, "{   /* the gotos leave this block: they cross no initialisation */");
@@ -1963,7 +2024,7 @@ static void cu_func(cu_emitter *em, const ast_func *f)
     cu_line(em, "}");
     fputs("ft__end:\n", em->out);
     cu_line(em, "ft__pool_free(&ft__pool);");
-    cu_line(em, "return ft__err;");
+    cu_line(em, "return ft__done(ft__err, &ft__er);");
     fputs("}\n\n", em->out);
     em->indent = 0;
 }
@@ -2035,6 +2096,8 @@ static void cu_func_desc(cu_emitter *em, const ast_func *f)
 /* The module's description table `ft_module`. */
 static void cu_module_desc(cu_emitter *em, const ast_program *p)
 {
+    cg_sites_emit(em->out, &em->sites);
+    cg_error_accessors(em->out, &em->sites, cg_error_fn_name(em->ctx, p), 1);
     if (p->nfuncs) {
         fputs("static const ft_func_desc ft__funcs[] = {\n", em->out);
         for (int i = 0; i < p->nfuncs; i++) {
@@ -2046,8 +2109,9 @@ static void cu_module_desc(cu_emitter *em, const ast_program *p)
         fputs("};\n\n", em->out);
     }
     fprintf(em->out, "extern \"C\" __attribute__((visibility(\"default\")))\n"
-            "const ft_module_desc ft_module = {\n    FT_ABI_VERSION, %d, %s\n};\n",
-            p->nfuncs, p->nfuncs ? "ft__funcs" : "NULL");
+            "const ft_module_desc ft_module = {\n    FT_ABI_VERSION, %d, %s, %d, %s, "
+            "ft__last_error\n};\n", p->nfuncs, p->nfuncs ? "ft__funcs" : "NULL",
+            em->sites.items.len, em->sites.items.len ? "ft__sites" : "NULL");
 }
 
 /* The prelude: includes, the ABI text, the device helpers. */
@@ -2057,6 +2121,7 @@ static void cu_prelude(FILE *o)
           "#include <stdint.h>\n#include <stddef.h>\n#include <stdlib.h>\n#include <string.h>\n"
           "#include <math.h>\n#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n\n", o);
     fputs(ft_abi_text, o);
+    cg_error_helpers(o);
     fputs("\n"
 "#define FT_HD __host__ __device__ __forceinline__\n"
 "#define FT_HOST static inline __attribute__((unused))\n"
@@ -2272,21 +2337,38 @@ static void cu_prelude(FILE *o)
 "    int n = 0;\n"
 "    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;\n"
 "}\n"
-"/* The device error flag of one call, zeroed. */\n"
+"/* The device error record of one call, zeroed: int code, int site, then\n"
+" * two int64_t values (ft__dfail). */\n"
 "FT_HOST int ft__err_init(ft__pool_t *pool, int **derr)\n"
 "{\n"
-"    *derr = (int *)ft__dev_alloc(pool, sizeof(int));\n"
-"    return !*derr || cudaMemset(*derr, 0, sizeof(int)) != cudaSuccess;\n"
+"    *derr = (int *)ft__dev_alloc(pool, 6 * sizeof(int));\n"
+"    return !*derr || cudaMemset(*derr, 0, 6 * sizeof(int)) != cudaSuccess;\n"
 "}\n"
-"/* Wait for the device; the first error code a kernel stored, or\n"
-" * FT_ERR_NOMEM when a launch or the device failed. */\n"
-"FT_HOST int ft__err_fetch(int *derr)\n"
+"/* A failing check of a kernel: the first code stored wins, and its thread\n"
+" * then stores its site and values. */\n"
+"__device__ __forceinline__ void ft__dfail(int *d, int code, int site, int64_t a, int64_t b)\n"
 "{\n"
-"    int e = 0;\n"
+"    if (atomicCAS(d, 0, code) == 0) {\n"
+"        d[1] = site;\n"
+"        ((long long *)d)[1] = (long long)a;\n"
+"        ((long long *)d)[2] = (long long)b;\n"
+"    }\n"
+"}\n"
+"/* Wait for the device and copy the kernels' first failure into the call's\n"
+" * record (ft__fail; site_dev: the site of a failed launch or device). */\n"
+"FT_HOST void ft__err_fetch(int *derr, int *err, ft_error_rec *r, int site_dev)\n"
+"{\n"
+"    int e[6] = {0, 0, 0, 0, 0, 0};\n"
 "    if (cudaGetLastError() != cudaSuccess ||\n"
-"        cudaMemcpy(&e, derr, sizeof e, cudaMemcpyDeviceToHost) != cudaSuccess)\n"
-"        return FT_ERR_NOMEM;\n"
-"    return e;\n"
+"        cudaMemcpy(e, derr, sizeof e, cudaMemcpyDeviceToHost) != cudaSuccess) {\n"
+"        ft__fail(err, r, FT_ERR_NOMEM, site_dev, 0, 0);\n"
+"        return;\n"
+"    }\n"
+"    if (e[0] != FT_OK) {\n"
+"        long long v[2];\n"
+"        memcpy(v, e + 2, sizeof v);\n"
+"        ft__fail(err, r, e[0], e[1], (int64_t)v[0], (int64_t)v[1]);\n"
+"    }\n"
 "}\n"
 "/* end of the prelude */\n\n", o);
 }
@@ -2294,7 +2376,7 @@ static void cu_prelude(FILE *o)
 /* Refuse exported names that cannot be C function names. */
 static int cu_check_names(ft_ctx *ctx, const ast_program *p)
 {
-    int bad = 0;
+    int bad = cg_clashes_error_fn(ctx, p);
     for (int i = 0; i < p->nfuncs; i++) {
         const char *n = p->funcs[i]->name;
         size_t len = strlen(n);

@@ -329,7 +329,7 @@ int rt_gradcheck(rt_lib *lib, const char *fname, const char *gname, int nwrt,
         if (rc == -2)
             fprintf(err, "ftc gradcheck: %s\n", dev.err);
         else
-            fprintf(err, "ftc gradcheck: `%s` returned %d\n", gname, rc);
+            rt_report_failure(lib, gname, rc, err);
         rt_cuda_close(dev.cu);
         return 1;
     }

@@ -48,6 +48,18 @@ void rt_close(rt_lib *lib);
 const ft_module_desc *rt_module(const rt_lib *lib);
 const ft_func_desc *rt_find(const rt_lib *lib, const char *name);
 
+/* The meaning of a function's return code, in words ("index out of
+ * bounds"). */
+const char *rt_code_text(int code);
+
+/* Report that function fname of lib returned code (non-zero) to err:
+ * "FILE:LINE:COL: error: MESSAGE" of the check that failed, read from the
+ * library's error record of this thread (ft_module.last_error), with the
+ * source line and a caret when the file can be read, then the function
+ * and code; just the code's meaning when the record does not describe
+ * this failure. */
+void rt_report_failure(const rt_lib *lib, const char *fname, int code, FILE *err);
+
 /* Device memory through the CUDA runtime, loaded at run time
  * (runtime/device.c; no link-time dependency).  rt_cuda_open fails with a
  * message starting "no CUDA device: " when libcudart cannot be loaded or
