@@ -100,7 +100,8 @@ typedef struct cg_emitter {
     ft_vec syms;             /* scope stack of cg_sym * */
     unsigned char used[CG_H_COUNT][FT_DTYPE_COUNT];
     const ast_func *func;    /* the function being emitted */
-    int uses_blas;           /* an as_lib loop was emitted (CBLAS prototypes) */
+    int uses_blas;           /* bit 1 << dtype: an as_lib loop of that dtype was
+                                emitted (CBLAS prototypes, ft__gemm_T) */
     ft_vec known;            /* bounds-check conditions known to hold here (C
                                 text): checked before the loop, or implied by
                                 an enclosing `if` (cg_facts.h) */
@@ -1040,41 +1041,22 @@ static const char *cg_gemm_ptr(cg_emitter *em, const xf_gemm_operand *op, ft_loc
     return sym ? sym->cname : lv;
 }
 
-/* A leading dimension as a C int of at least 1 (BLAS refuses 0 even when
- * the matrix is empty). */
-static const char *cg_gemm_ld(cg_emitter *em, const ast_expr *ld)
-{
-    if (ld->kind == AST_INT)
-        return ft_fmt(em->ctx, "%" PRId64, ld->u.ival > 1 ? ld->u.ival : 1);
-    const char *t = cg_expr_str(em, ld, 1);
-    return ft_fmt(em->ctx, "(int)(%s > 1 ? %s : 1)", t, t);
-}
-
-/* Emit the gemm call of a recognised nest (after its batch loops). */
+/* Emit the gemm call of a recognised nest (after its batch loops): the
+ * prelude's ft__gemm_f32/f64 (backend/cg_gemm.c), which splits a product
+ * whose sizes do not fit BLAS's int into calls that do. */
 static void cg_gemm_call(cg_emitter *em, const ast_stmt *s, const xf_gemm *g)
 {
     const char *t = g->dtype == FT_F32 ? "f" : "";
-    int id = em->next_id++;
-    cg_line(em, "{");
-    em->indent++;
-    cg_line(em, "const int64_t ft__m%d = %s, ft__n%d = %s, ft__k%d = %s;", id,
-            cg_expr_str(em, g->m, 0), id, cg_expr_str(em, g->n, 0), id,
-            cg_expr_str(em, g->k, 0));
     const char *alpha = g->alpha ? cg_expr_str(em, g->alpha, 0) : ft_fmt(em->ctx, "1.0%s", t);
     const char *pa = cg_gemm_ptr(em, &g->a, s->loc), *pb = cg_gemm_ptr(em, &g->b, s->loc);
     const char *pc = cg_gemm_ptr(em, &g->c, s->loc);
-    const char *lda = cg_gemm_ld(em, g->a.ld), *ldb = cg_gemm_ld(em, g->b.ld);
-    const char *ldc = cg_gemm_ld(em, g->c.ld);
-    cg_line(em, "if (ft__m%d > 0 && ft__n%d > 0)", id, id);
-    em->indent++;
-    cg_line(em, "cblas_%sgemm(CblasRowMajor, %s, %s, (int)ft__m%d, (int)ft__n%d, "
-            "(int)(ft__k%d > 0 ? ft__k%d : 0), %s, %s, %s, %s, %s, %s, %s, %s);",
-            g->dtype == FT_F32 ? "s" : "d", g->a.trans ? "CblasTrans" : "CblasNoTrans",
-            g->b.trans ? "CblasTrans" : "CblasNoTrans", id, id, id, id, alpha, pa, lda, pb, ldb,
-            g->beta ? ft_fmt(em->ctx, "1.0%s", t) : ft_fmt(em->ctx, "0.0%s", t), pc, ldc);
-    em->indent--;
-    em->indent--;
-    cg_line(em, "}");
+    em->uses_blas |= 1 << g->dtype;
+    cg_line(em, "(void)ft__gemm_%s(NULL, %d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);",
+            ft_dtype_name(g->dtype), g->a.trans, g->b.trans, cg_expr_str(em, g->m, 0),
+            cg_expr_str(em, g->n, 0), cg_expr_str(em, g->k, 0), alpha, pa,
+            cg_expr_str(em, g->a.ld, 0), pb, cg_expr_str(em, g->b.ld, 0),
+            g->beta ? ft_fmt(em->ctx, "1.0%s", t) : ft_fmt(em->ctx, "0.0%s", t), pc,
+            cg_expr_str(em, g->c.ld, 0));
 }
 
 /* An as_lib loop: its batch loops, then one BLAS gemm call (see
@@ -1089,7 +1071,6 @@ static void cg_lib(cg_emitter *em, const ast_stmt *s)
                  "longer a matrix product: %s", s->u.loop.iter, why);
         return;
     }
-    em->uses_blas = 1;
     cg_line(em, "/* as_lib(%s): %s %s= %s%s%s%s @ %s%s (BLAS) */",
             s->label ? s->label : s->u.loop.iter, g.c.var, g.beta ? "+" : "",
             g.alpha ? cg_expr_str(em, g.alpha, 1) : "", g.alpha ? " * " : "", g.a.var,
@@ -2671,6 +2652,14 @@ static void cg_prelude(cg_emitter *em, FILE *o)
                 cg_helper_def(o, (cg_helper)h, (ft_dtype)t);
     if (em->uses_blas)
         fputs(cg_cblas_decls, o);
+    if (em->uses_blas & 1 << FT_F32)
+        cg_gemm_helper_def(o, "float", "ft__gemm_f32", "cblas_sgemm(CblasRowMajor, ta ? "
+                           "CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, (int)mi, "
+                           "(int)nj, (int)kp, alpha, ap, la, bp, lb, be, cp, lc);");
+    if (em->uses_blas & 1 << FT_F64)
+        cg_gemm_helper_def(o, "double", "ft__gemm_f64", "cblas_dgemm(CblasRowMajor, ta ? "
+                           "CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, (int)mi, "
+                           "(int)nj, (int)kp, alpha, ap, la, bp, lb, be, cp, lc);");
     fputs("\n", o);
 }
 

@@ -113,7 +113,8 @@ typedef struct cu_emitter {
     int next_id;
     const char *fname;       /* the exported function being emitted */
     const ast_func *func;    /* that function */
-    int uses_blas;           /* an as_lib nest was emitted (cuBLAS) */
+    int uses_blas;           /* bit 1 << dtype: an as_lib nest of that dtype was
+                                emitted (cuBLAS, ft__gemm_T) */
     ft_vec syms;             /* scope stack of cu_sym * */
     ft_vec hostvals;         /* cu_hostval *, in scope at host level */
     int threads;             /* the kernel being emitted has thread loops */
@@ -1741,38 +1742,25 @@ static const char *cu_gemm_ptr(cu_emitter *em, const xf_gemm_operand *op, ft_loc
     return r;
 }
 
-/* A leading dimension as an int of at least 1. */
-static const char *cu_gemm_ld(cu_emitter *em, const ast_expr *ld)
-{
-    if (ld->kind == AST_INT)
-        return ft_fmt(em->ctx, "%" PRId64, ld->u.ival > 1 ? ld->u.ival : 1);
-    const char *t = cu_str(em, ld, 1);
-    return ft_fmt(em->ctx, "(int)(%s > 1 ? %s : 1)", t, t);
-}
-
-/* The cuBLAS call of a recognised product.  cuBLAS is column-major: the
- * row-major C = op(A) @ op(B) is the column-major C^T = op(B)^T @ op(A)^T,
- * so the operands are passed swapped, each with its own transpose flag. */
+/* The cuBLAS calls of a recognised product, through the prelude's
+ * ft__gemm_f32/f64 (backend/cg_gemm.c), which splits a product whose sizes
+ * do not fit cuBLAS's int.  cuBLAS is column-major: the row-major
+ * C = op(A) @ op(B) is the column-major C^T = op(B)^T @ op(A)^T, so each
+ * block's operands are passed swapped, each with its own transpose flag. */
 static void cu_gemm_call(cu_emitter *em, const ast_stmt *s, const xf_gemm *g)
 {
-    const char *T = g->dtype == FT_F32 ? "float" : "double";
     int id = em->next_id++;
+    em->uses_blas |= 1 << g->dtype;
     cu_line(em, "{");
     em->indent++;
-    cu_line(em, "const int64_t ft__m%d = %s, ft__n%d = %s, ft__k%d = %s;", id,
-            cu_str(em, g->m, 0), id, cu_str(em, g->n, 0), id, cu_str(em, g->k, 0));
-    cu_line(em, "const %s ft__alpha%d = %s, ft__beta%d = %s;", T, id,
-            g->alpha ? cu_str(em, g->alpha, 0) : "1", id, g->beta ? "1" : "0");
     cu_line(em, "cublasHandle_t ft__h%d = ft__cublas();", id);
     cu_line(em, "if (!ft__h%d) %s", id, cu_host_fail(em, s->loc, "cannot create a cuBLAS handle"));
-    cu_line(em, "if (ft__m%d > 0 && ft__n%d > 0 && cublas%cgemm(ft__h%d, %s, %s, (int)ft__n%d, "
-            "(int)ft__m%d, (int)(ft__k%d > 0 ? ft__k%d : 0), &ft__alpha%d, %s, %s, %s, %s, "
-            "&ft__beta%d, %s, %s) != CUBLAS_STATUS_SUCCESS) %s", id, id, g->dtype == FT_F32 ? 'S' : 'D', id,
-            g->b.trans ? "CUBLAS_OP_T" : "CUBLAS_OP_N", g->a.trans ? "CUBLAS_OP_T" : "CUBLAS_OP_N",
-            id, id, id, id, id, cu_gemm_ptr(em, &g->b, s->loc), cu_gemm_ld(em, g->b.ld),
-            cu_gemm_ptr(em, &g->a, s->loc), cu_gemm_ld(em, g->a.ld), id,
-            cu_gemm_ptr(em, &g->c, s->loc), cu_gemm_ld(em, g->c.ld),
-            cu_host_fail(em, s->loc, "a cuBLAS gemm call failed"));
+    cu_line(em, "if (ft__gemm_%s(ft__h%d, %d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)) %s",
+            ft_dtype_name(g->dtype), id, g->a.trans, g->b.trans, cu_str(em, g->m, 0),
+            cu_str(em, g->n, 0), cu_str(em, g->k, 0), g->alpha ? cu_str(em, g->alpha, 0) : "1",
+            cu_gemm_ptr(em, &g->a, s->loc), cu_str(em, g->a.ld, 0), cu_gemm_ptr(em, &g->b, s->loc),
+            cu_str(em, g->b.ld, 0), g->beta ? "1" : "0", cu_gemm_ptr(em, &g->c, s->loc),
+            cu_str(em, g->c.ld, 0), cu_host_fail(em, s->loc, "a cuBLAS gemm call failed"));
     em->indent--;
     cu_line(em, "}");
 }
@@ -1799,7 +1787,6 @@ static void cu_hlib(cu_emitter *em, const ast_stmt *s)
         cu_serial_kernel(em, &r);
         return;
     }
-    em->uses_blas = 1;
     cu_line(em, "/* as_lib(%s): %s %s= %s%s @ %s%s (cuBLAS) */",
             s->label ? s->label : s->u.loop.iter, g.c.var, g.beta ? "+" : "", g.a.var,
             g.a.trans ? "^T" : "", g.b.var, g.b.trans ? "^T" : "");
@@ -2404,6 +2391,17 @@ static const char cu_cublas_text[] =
     "    return h;\n"
     "}\n\n";
 
+/* One block's cuBLAS call in the chunked gemm helper (cg_gemm_helper_def):
+ * the row-major product as the column-major one of the swapped operands. */
+static const char cu_cublas_call_f32[] =
+    "if (cublasSgemm((cublasHandle_t)h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : "
+    "CUBLAS_OP_N, (int)nj, (int)mi, (int)kp, &alpha, bp, lb, ap, la, &be, cp, lc) != "
+    "CUBLAS_STATUS_SUCCESS) return 1;";
+static const char cu_cublas_call_f64[] =
+    "if (cublasDgemm((cublasHandle_t)h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : "
+    "CUBLAS_OP_N, (int)nj, (int)mi, (int)kp, &alpha, bp, lb, ap, la, &be, cp, lc) != "
+    "CUBLAS_STATUS_SUCCESS) return 1;";
+
 /* Emit a size function (a gradient's tape bytes, autodiff/): host code,
  * like the C backend's: its value, or 0 when a size is negative. */
 static void cu_sizefn(cu_emitter *em, const ast_sizefn *s)
@@ -2445,6 +2443,10 @@ int cg_emit_cuda(ft_ctx *ctx, const ast_program *p, FILE *out)
     cu_prelude(out);
     if (em.uses_blas)
         fputs(cu_cublas_text, out);
+    if (em.uses_blas & 1 << FT_F32)
+        cg_gemm_helper_def(out, "float", "ft__gemm_f32", cu_cublas_call_f32);
+    if (em.uses_blas & 1 << FT_F64)
+        cg_gemm_helper_def(out, "double", "ft__gemm_f64", cu_cublas_call_f64);
     fputs(kbuf ? kbuf : "", out);
     fputs(hbuf ? hbuf : "", out);
     free(hbuf);

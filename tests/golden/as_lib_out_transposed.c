@@ -90,6 +90,48 @@ enum CBLAS_ORDER { CblasRowMajor = 101, CblasColMajor = 102 };
 enum CBLAS_TRANSPOSE { CblasNoTrans = 111, CblasTrans = 112 };
 void cblas_sgemm(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, int, int, float, const float *, int, const float *, int, float, float *, int);
 void cblas_dgemm(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, int, int, double, const double *, int, const double *, int, double, double *, int);
+#ifndef FT__GEMM_CHUNK
+#define FT__GEMM_CHUNK 2147483647   /* BLAS's int: rows, columns, depth a call */
+#endif
+#ifndef FT__GEMM_LD_LIMIT
+#define FT__GEMM_LD_LIMIT 2147483647   /* ... and leading dimensions */
+#endif
+/* C[m, n] = alpha * op(A) @ op(B) + beta * C (row-major; op transposes
+ * when ta / tb) through BLAS calls whose sizes fit its int (backend/
+ * cg_gemm.c): blocks of C, the depth summed block by block; an operand
+ * whose leading dimension does not fit goes one stored row a call.
+ * Returns 0, or non-zero when a call failed. */
+static int ft__gemm_f64(void *h, int ta, int tb, int64_t m, int64_t n, int64_t k, double alpha,
+    const double *a, int64_t lda, const double *b, int64_t ldb, double beta, double *c, int64_t ldc)
+{
+    const int64_t lim = FT__GEMM_CHUNK, ldl = FT__GEMM_LD_LIMIT;
+    const int64_t cm = ldc > ldl || (!ta && lda > ldl) ? 1 : lim;
+    const int64_t cn = tb && ldb > ldl ? 1 : lim;
+    const int64_t ck = (ta && lda > ldl) || (!tb && ldb > ldl) ? 1 : lim;
+    (void)h;
+    if (k < 0) k = 0;
+    for (int64_t i = 0; i < m; i += cm) {
+        const int64_t mi = m - i < cm ? m - i : cm;
+        for (int64_t j = 0; j < n; j += cn) {
+            const int64_t nj = n - j < cn ? n - j : cn;
+            int64_t p = 0;
+            do {
+                const int64_t kp = k - p < ck ? k - p : ck;
+                const double *ap = ta ? a + p * lda + i : a + i * lda + p;
+                const double *bp = tb ? b + j * ldb + p : b + p * ldb + j;
+                double *cp = c + i * ldc + j;
+                const int64_t ra = ta ? mi : kp, rb = tb ? kp : nj;
+                const int la = (int)(lda > ldl ? (ra > 1 ? ra : 1) : lda > 1 ? lda : 1);
+                const int lb = (int)(ldb > ldl ? (rb > 1 ? rb : 1) : ldb > 1 ? ldb : 1);
+                const int lc = (int)(ldc > ldl ? (nj > 1 ? nj : 1) : ldc > 1 ? ldc : 1);
+                const double be = p ? (double)1 : beta;
+                cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, (int)mi, (int)nj, (int)kp, alpha, ap, la, bp, lb, be, cp, lc);
+                p += kp;
+            } while (p < k);
+        }
+    }
+    return 0;
+}
 
 int f(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c)
 {
@@ -100,11 +142,7 @@ int f(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double 
     /* Li: */
     {
         /* as_lib(Li): c = b^T @ a^T (BLAS) */
-        {
-            const int64_t ft__m1 = n, ft__n1 = m, ft__k1 = k;
-            if (ft__m1 > 0 && ft__n1 > 0)
-                cblas_dgemm(CblasRowMajor, CblasTrans, CblasTrans, (int)ft__m1, (int)ft__n1, (int)(ft__k1 > 0 ? ft__k1 : 0), 1.0, b, (int)(n > 1 ? n : 1), a, (int)(k > 1 ? k : 1), 0.0, c, (int)(m > 1 ? m : 1));
-        }
+        (void)ft__gemm_f64(NULL, 1, 1, n, m, k, 1.0, b, n, a, k, 0.0, c, m);
     }
     return ft__err;
 }

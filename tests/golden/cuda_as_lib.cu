@@ -10,6 +10,48 @@ static cublasHandle_t ft__cublas(void)
     return h;
 }
 
+#ifndef FT__GEMM_CHUNK
+#define FT__GEMM_CHUNK 2147483647   /* BLAS's int: rows, columns, depth a call */
+#endif
+#ifndef FT__GEMM_LD_LIMIT
+#define FT__GEMM_LD_LIMIT 2147483647   /* ... and leading dimensions */
+#endif
+/* C[m, n] = alpha * op(A) @ op(B) + beta * C (row-major; op transposes
+ * when ta / tb) through BLAS calls whose sizes fit its int (backend/
+ * cg_gemm.c): blocks of C, the depth summed block by block; an operand
+ * whose leading dimension does not fit goes one stored row a call.
+ * Returns 0, or non-zero when a call failed. */
+static int ft__gemm_f32(void *h, int ta, int tb, int64_t m, int64_t n, int64_t k, float alpha,
+    const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc)
+{
+    const int64_t lim = FT__GEMM_CHUNK, ldl = FT__GEMM_LD_LIMIT;
+    const int64_t cm = ldc > ldl || (!ta && lda > ldl) ? 1 : lim;
+    const int64_t cn = tb && ldb > ldl ? 1 : lim;
+    const int64_t ck = (ta && lda > ldl) || (!tb && ldb > ldl) ? 1 : lim;
+    (void)h;
+    if (k < 0) k = 0;
+    for (int64_t i = 0; i < m; i += cm) {
+        const int64_t mi = m - i < cm ? m - i : cm;
+        for (int64_t j = 0; j < n; j += cn) {
+            const int64_t nj = n - j < cn ? n - j : cn;
+            int64_t p = 0;
+            do {
+                const int64_t kp = k - p < ck ? k - p : ck;
+                const float *ap = ta ? a + p * lda + i : a + i * lda + p;
+                const float *bp = tb ? b + j * ldb + p : b + p * ldb + j;
+                float *cp = c + i * ldc + j;
+                const int64_t ra = ta ? mi : kp, rb = tb ? kp : nj;
+                const int la = (int)(lda > ldl ? (ra > 1 ? ra : 1) : lda > 1 ? lda : 1);
+                const int lb = (int)(ldb > ldl ? (rb > 1 ? rb : 1) : ldb > 1 ? ldb : 1);
+                const int lc = (int)(ldc > ldl ? (nj > 1 ? nj : 1) : ldc > 1 ? ldc : 1);
+                const float be = p ? (float)1 : beta;
+                if (cublasSgemm((cublasHandle_t)h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N, (int)nj, (int)mi, (int)kp, &alpha, bp, lb, ap, la, &be, cp, lc) != CUBLAS_STATUS_SUCCESS) return 1;
+                p += kp;
+            } while (p < k);
+        }
+    }
+    return 0;
+}
 extern "C" __attribute__((visibility("default"))) int f(int64_t m, int64_t n, int64_t k, const float *a, const float *b, float *c)
 {
     if (m < 0) return ft__raise(FT_ERR_SIZE, 10, m, 0);
@@ -39,11 +81,9 @@ extern "C" __attribute__((visibility("default"))) int f(int64_t m, int64_t n, in
             const int64_t ft__e3 = 4;
             for (int64_t q = 0; q < ft__e3; q++) {
                 {
-                    const int64_t ft__m4 = m, ft__n4 = n, ft__k4 = k;
-                    const float ft__alpha4 = 1, ft__beta4 = 0;
                     cublasHandle_t ft__h4 = ft__cublas();
                     if (!ft__h4) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 6, 0, 0); goto ft__end; }
-                    if (ft__m4 > 0 && ft__n4 > 0 && cublasSgemm(ft__h4, CUBLAS_OP_T, CUBLAS_OP_N, (int)ft__n4, (int)ft__m4, (int)(ft__k4 > 0 ? ft__k4 : 0), &ft__alpha4, (ft__dev_b + ((int64_t)q * n + (int64_t)0) * k + (int64_t)0), (int)(k > 1 ? k : 1), (ft__dev_a + ((int64_t)q * m + (int64_t)0) * k + (int64_t)0), (int)(k > 1 ? k : 1), &ft__beta4, (ft__dev_c + ((int64_t)q * m + (int64_t)0) * n + (int64_t)0), (int)(n > 1 ? n : 1)) != CUBLAS_STATUS_SUCCESS) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 7, 0, 0); goto ft__end; }
+                    if (ft__gemm_f32(ft__h4, 0, 1, m, n, k, 1, (ft__dev_a + ((int64_t)q * m + (int64_t)0) * k + (int64_t)0), k, (ft__dev_b + ((int64_t)q * n + (int64_t)0) * k + (int64_t)0), k, 0, (ft__dev_c + ((int64_t)q * m + (int64_t)0) * n + (int64_t)0), n)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 7, 0, 0); goto ft__end; }
                 }
             }
         }
