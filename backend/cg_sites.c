@@ -239,6 +239,18 @@ static int cg_is_literal(const ast_expr *e)
            (e->kind == AST_CAST && cg_is_literal(e->u.cast.a));
 }
 
+/* Whether source text t is a number ("2", "-0.5", "1e-3"). */
+static int cg_is_number(const char *t)
+{
+    char *end;
+    if (*t == '-')
+        t++;
+    if (!(*t >= '0' && *t <= '9') && *t != '.')
+        return 0;
+    (void)strtod(t, &end);
+    return *end == '\0' || !strcmp(end, "f");
+}
+
 cg_failure cg_site_assert(ft_ctx *ctx, cg_sites *sites, const ast_func *f, const ast_stmt *s,
                           const ast_expr **lhs, const ast_expr **rhs)
 {
@@ -252,8 +264,10 @@ cg_failure cg_site_assert(ft_ctx *ctx, cg_sites *sites, const ast_func *f, const
         return cg_site_add(ctx, sites, f, s->loc, FT_ERR_ASSERT, head, NULL, NULL);
     const ast_expr *side[2] = {c->u.bin.a, c->u.bin.b};
     const char *name[2];
-    if (!src || !cg_split_compare(ctx, src, ast_binop_text(c->u.bin.op), &name[0], &name[1]))
-        for (int i = 0; i < 2; i++)
+    if (!src || !cg_split_compare(ctx, src, ast_binop_text(c->u.bin.op), &name[0], &name[1]) ||
+        cg_is_number(name[0]) != cg_is_literal(side[0]) ||
+        cg_is_number(name[1]) != cg_is_literal(side[1]))
+        for (int i = 0; i < 2; i++)   /* no source text that surely matches the sides */
             name[i] = ast_expr_text(ctx, side[i]);
     const char *tail = "";
     int kinds[2] = {FT_VAL_NONE, FT_VAL_NONE}, nv = 0;
@@ -434,6 +448,8 @@ static const char cg_helpers_text[] =
     "        __builtin_snprintf(t, sizeof t, k == FT_VAL_FLOAT ? \"%.9g\" : \"%.17g\", d);\n"
     "    else if (k == FT_VAL_BOOL)\n"
     "        __builtin_snprintf(t, sizeof t, \"%s\", v ? \"true\" : \"false\");\n"
+    "    else if (k == FT_VAL_UINT && v == -1)   /* ft__nbytes: the size overflowed */\n"
+    "        __builtin_snprintf(t, sizeof t, \"more than SIZE_MAX\");\n"
     "    else if (k == FT_VAL_UINT)\n"
     "        __builtin_snprintf(t, sizeof t, \"%llu\", (unsigned long long)v);\n"
     "    else\n"

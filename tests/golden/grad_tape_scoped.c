@@ -54,6 +54,8 @@ static void ft__put_val(char *buf, size_t size, size_t *n, int k, int64_t v)
         __builtin_snprintf(t, sizeof t, k == FT_VAL_FLOAT ? "%.9g" : "%.17g", d);
     else if (k == FT_VAL_BOOL)
         __builtin_snprintf(t, sizeof t, "%s", v ? "true" : "false");
+    else if (k == FT_VAL_UINT && v == -1)   /* ft__nbytes: the size overflowed */
+        __builtin_snprintf(t, sizeof t, "more than SIZE_MAX");
     else if (k == FT_VAL_UINT)
         __builtin_snprintf(t, sizeof t, "%llu", (unsigned long long)v);
     else
