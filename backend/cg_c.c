@@ -2645,7 +2645,7 @@ static void cg_prelude(cg_emitter *em, FILE *o)
           "#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n", o);
     fputs(ft_abi_text, o);
     fputs("/* end of ft_abi.h */\n\n", o);
-    cg_error_helpers(o);
+    cg_error_helpers(o, 0);
     for (int h = 0; h < CG_H_COUNT; h++)
         for (int t = 0; t < FT_DTYPE_COUNT; t++)
             if (em->used[h][t])

@@ -2108,7 +2108,7 @@ static void cu_prelude(FILE *o)
           "#include <stdint.h>\n#include <stddef.h>\n#include <stdlib.h>\n#include <string.h>\n"
           "#include <math.h>\n#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n\n", o);
     fputs(ft_abi_text, o);
-    cg_error_helpers(o);
+    cg_error_helpers(o, 1);
     fputs("\n"
 "#define FT_HD __host__ __device__ __forceinline__\n"
 "#define FT_HOST static inline __attribute__((unused))\n"

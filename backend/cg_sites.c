@@ -430,7 +430,7 @@ static const char cg_helpers_text[] =
     "    if (err != FT_OK)\n"
     "        ft__last = *r;\n"
     "    return err;\n}\n"
-    "static inline int64_t ft__fbits(double x)\n{\n"
+    "static inline FT__HD_BITS int64_t ft__fbits(double x)\n{\n"
     "    int64_t b;\n"
     "    memcpy(&b, &x, sizeof b);\n"
     "    return b;\n}\n"
@@ -480,8 +480,10 @@ static const char cg_helpers_text[] =
     "        ft__put(buf, size, &n, t);\n"
     "    }\n}\n";
 
-void cg_error_helpers(FILE *out)
+void cg_error_helpers(FILE *out, int cxx)
 {
+    /* ft__fbits records a float in a CUDA kernel too */
+    fprintf(out, "#define FT__HD_BITS%s\n", cxx ? " __host__ __device__" : "");
     fputs(cg_helpers_text, out);
 }
 

@@ -77,8 +77,9 @@ const char *cg_error_fn_name(ft_ctx *ctx, const ast_program *p);
  * failure of a call wins, race-free in parallel regions), ft__done
  * (publish a call's record), ft__fbits, and the formatter behind
  * ft_module.last_error (through __builtin_snprintf: no <stdio.h> and its
- * names in the generated code). */
-void cg_error_helpers(FILE *out);
+ * names in the generated code); cxx: CUDA C++ (ft__fbits also runs in
+ * kernels). */
+void cg_error_helpers(FILE *out, int cxx);
 
 /* Write the library's error accessor `ft__last_error` (ft_module's
  * last_error) and the exported `NAME(char *buf, size_t size)` (name from

@@ -246,7 +246,8 @@ void rt_report_failure(const rt_lib *lib, const char *fname, int code, FILE *err
                            ? msg + wl + 2 : msg;
         fprintf(err, "%s: error: %s\n", where, what);
         rt_show_where(where, err);
-        fprintf(err, "note: function '%s' returned %d (%s)\n", fname, code, rt_code_text(code));
+        fprintf(err, "note: function '%s' failed with code %d (%s)\n", fname, code,
+                rt_code_text(code));
         return;
     }
     fprintf(err, "error: function '%s' failed: %s (code %d)\n", fname, rt_code_text(code), code);

@@ -55,8 +55,8 @@ const char *rt_code_text(int code);
 /* Report that function fname of lib returned code (non-zero) to err:
  * "FILE:LINE:COL: error: MESSAGE" of the check that failed, read from the
  * library's error record of this thread (ft_module.last_error), with the
- * source line and a caret when the file can be read, then the function
- * and code; just the code's meaning when the record does not describe
+ * source line and a caret when the file can be read, then a note with the
+ * function and code ("failed with code 3"); just the code's meaning when the record does not describe
  * this failure. */
 void rt_report_failure(const rt_lib *lib, const char *fname, int code, FILE *err);
 

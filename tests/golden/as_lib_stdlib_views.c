@@ -1,4 +1,5 @@
 
+#define FT__HD_BITS
 /* Run-time errors (backend/cg_sites.c): the calling thread's last failure;
  * ft__raise records one on the calling thread and returns its code;
  * ft__fail records the first failure of a call in the call's record (a CAS
@@ -31,7 +32,7 @@ static inline int ft__done(int err, const ft_error_rec *r)
         ft__last = *r;
     return err;
 }
-static inline int64_t ft__fbits(double x)
+static inline FT__HD_BITS int64_t ft__fbits(double x)
 {
     int64_t b;
     memcpy(&b, &x, sizeof b);

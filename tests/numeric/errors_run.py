@@ -82,7 +82,7 @@ def run_fails(d, src, func, args, want, code, threads=None, want_any=None):
     line_no = int(loc.split(":")[1])
     if len(lines) < 3 or lines[1].strip() != src.splitlines()[line_no - 1].strip():
         raise Fail(f"no source line under the report:\n{r.stderr}")
-    if f"note: function '{func}' returned {code} " not in r.stderr:
+    if f"note: function '{func}' failed with code {code} " not in r.stderr:
         raise Fail(f"no note naming '{func}' and code {code}:\n{r.stderr}")
 
 
