@@ -12,10 +12,12 @@ and FT__GEMM_LD_LIMIT (leading dimensions), INT_MAX unless the C compiler
 gets -D.  Without allocating 2^31 rows, each case builds an as_lib program
 (the tests/golden/as_lib_* programs: no transposes, transposes with alpha
 and beta = 1, a transposed output, a batch) with small limits, and runs it
-under a fake BLAS (a preloaded shim, compiled here) whose int is just as
+under a fake BLAS (a shim compiled here) whose int is just as
 small: it prints an error and computes nothing for a size past its
 FAKE_BLAS_INT_MAX, as OpenBLAS does past INT_MAX, and otherwise calls the
-real cblas_?gemm.  With --cuda the same on the CUDA backend through
+real cblas_?gemm.  The shim is found as libopenblas.so.0 through
+LD_LIBRARY_PATH (not LD_PRELOAD, which AddressSanitizer refuses in the
+sanitizer rerun).  With --cuda the same on the CUDA backend through
 tests/cuda/fake_nvcc, whose emulated cuBLAS refuses sizes past
 $FT_EMU_BLAS_INT_MAX / $FT_EMU_BLAS_LD_MAX (the call then fails with a
 located CUDA runtime error).  Outputs are compared with NumPy in float64.  Without
@@ -63,15 +65,14 @@ static int fake_refuses(int m, int n, int k, int lda, int ldb, int ldc)
     return 0;
 }
 
-/* The real function (the kernel library loads OpenBLAS privately, so
- * RTLD_NEXT does not see it). */
+/* The real function, from the real OpenBLAS ($REAL_OPENBLAS: its path;
+ * this shim stands in for it under its soname). */
 static void *real_blas(const char *name)
 {
     static void *h;
-    if (!h)
-        h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!h)
-        h = dlopen("libopenblas.so", RTLD_NOW | RTLD_LOCAL);
+    const char *path = getenv("REAL_OPENBLAS");
+    if (!h && path)
+        h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     void *f = h ? dlsym(h, name) : NULL;
     if (!f) {
         fprintf(stderr, "fake BLAS: no real %s\n", name);
@@ -170,7 +171,8 @@ def case(d, shim, prog, func, sized, shapes, dtypes, ref, defines, fake, fake_ld
                    FTC_NVCCFLAGS="-O1 " + defines)
         flags = ["--target", "cuda"]
     else:
-        env["LD_PRELOAD"] = shim
+        env["LD_LIBRARY_PATH"] = os.path.dirname(shim) + ":" + os.environ.get("LD_LIBRARY_PATH", "")
+        env["REAL_OPENBLAS"] = real_openblas()
         flags = ["--cflags", "-O1 -fopenmp " + defines]
     r = sh([FTC, "run", os.path.join(GOLDEN, prog + ".ft"), func] + argv
            + ["--out-dir", out, "--no-print"] + flags, d, env)
@@ -183,13 +185,25 @@ def case(d, shim, prog, func, sized, shapes, dtypes, ref, defines, fake, fake_ld
             raise Fail(f"{name}: relative error {err:.3g} against NumPy")
 
 
+def real_openblas():
+    """The path of the system's libopenblas.so.0 (ldconfig's cache)."""
+    r = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True)
+    for line in r.stdout.splitlines():
+        name, _, path = line.strip().partition(" => ")
+        if name.startswith("libopenblas.so.0 ") and "64" in name:
+            return path.strip()
+    raise Fail("no libopenblas.so.0 in ldconfig's cache")
+
+
 def main():
     passed = failed = 0
     with tempfile.TemporaryDirectory(prefix="ftc-gemm-") as top:
-        shim = os.path.join(top, "libfakeblas.so")
+        os.mkdir(os.path.join(top, "shim"))
+        shim = os.path.join(top, "shim", "libopenblas.so.0")
         with open(os.path.join(top, "fakeblas.c"), "w") as f:
             f.write(SHIM)
-        sh(["cc", "-shared", "-fPIC", "-O1", "-o", shim, "fakeblas.c", "-ldl"], top)
+        sh(["cc", "-shared", "-fPIC", "-O1", "-Wl,-soname,libopenblas.so.0", "-o", shim,
+            "fakeblas.c", "-ldl"], top)
         for prog, func, sized, shapes, dtypes, ref in PROGS:
             for lname, defines, fake, fake_ld in LIMITS:
                 name = f"{prog} ({lname}){' (cuda)' if CUDA else ''}"
