@@ -1264,6 +1264,7 @@ static void cu_dstmt(cu_emitter *em, const ast_stmt *s, int block_level)
     em->stmt_loc = saved;
 }
 
+/* The statement s itself (s is not NULL). */
 static void cu_dstmt_at(cu_emitter *em, const ast_stmt *s, int block_level)
 {
     if (s->label) {

@@ -15,6 +15,8 @@
  */
 #include "cg.h"
 
+/* Write the helper NAME for element type T, each block running call (see
+ * cg.h and the file comment). */
 void cg_gemm_helper_def(FILE *o, const char *T, const char *name, const char *call)
 {
     fprintf(o,
