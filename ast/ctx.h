@@ -18,12 +18,26 @@ typedef struct ft_source {
     size_t len;
 } ft_source;
 
+struct ft_call;
+
 /* A position in a source file (line and column start at 1). src may be NULL
- * for nodes made by the compiler; such locations print without a caret. */
+ * for nodes made by the compiler; such locations print without a caret.
+ * via: for a statement of an inlined function (the stdlib's, or the
+ * user's own), the call it was inlined through (the front end stamps it,
+ * frontend/lower.c lw_emit; copying the loc keeps it), so that a run-time
+ * error can name the user's call site; NULL elsewhere. */
 typedef struct ft_loc {
     const ft_source *src;
     int line, col;
+    const struct ft_call *via;
 } ft_loc;
+
+/* A call of an inline function: where it was (itself maybe inside another
+ * inlined call, at.via) and the name of the function called. */
+typedef struct ft_call {
+    ft_loc at;
+    const char *func;
+} ft_call;
 
 typedef struct ft_arena ft_arena;
 struct isl_ctx;

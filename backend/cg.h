@@ -58,6 +58,14 @@ const char *cg_opaque_text(ft_ctx *ctx, const ast_param *p, const char *cname,
 const char *cg_region_text(ft_ctx *ctx, const ast_param *r, const char *cname,
                            const char *ctype, const char *tape, const char *at);
 
+/* backend/cg_gemm.c: write the definition of the chunked gemm helper
+ * `static int NAME(void *h, int ta, int tb, int64_t m, int64_t n, int64_t k,
+ * T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
+ * int64_t ldc)` for element type T, whose blocks each run call: one
+ * statement using the block's locals (ta, tb, mi, nj, kp, alpha, ap, la,
+ * bp, lb, be, cp, lc, h) that returns non-zero on a failed call. */
+void cg_gemm_helper_def(FILE *o, const char *T, const char *name, const char *call);
+
 /* backend/cg_cuda.c: write the CUDA C++ translation unit for p (the same
  * C ABI and description table; see the file comment for how loops become
  * kernels).  Returns 0, or non-zero after reporting an error. */

@@ -45,6 +45,7 @@
 #include "../transforms/xf_checks.h"
 #include "../transforms/xf_util.h"
 #include "cg_facts.h"
+#include "cg_sites.h"
 #include "visit.h"
 
 #include <inttypes.h>
@@ -99,7 +100,8 @@ typedef struct cg_emitter {
     ft_vec syms;             /* scope stack of cg_sym * */
     unsigned char used[CG_H_COUNT][FT_DTYPE_COUNT];
     const ast_func *func;    /* the function being emitted */
-    int uses_blas;           /* an as_lib loop was emitted (CBLAS prototypes) */
+    int uses_blas;           /* bit 1 << dtype: an as_lib loop of that dtype was
+                                emitted (CBLAS prototypes, ft__gemm_T) */
     ft_vec known;            /* bounds-check conditions known to hold here (C
                                 text): checked before the loop, or implied by
                                 an enclosing `if` (cg_facts.h) */
@@ -114,6 +116,8 @@ typedef struct cg_emitter {
     ft_vec omp_red_vars;     /* the 0-D locals of the reduction clauses of
                                 the OpenMP loop being emitted (private to
                                 each thread there: no atomics) */
+    cg_sites sites;          /* the module's error sites (cg_sites.h) */
+    ft_loc stmt_loc;         /* the statement whose checks are emitted */
 } cg_emitter;
 
 /* A substream: text emitted between cg_sub_begin and cg_sub_end is captured
@@ -622,18 +626,16 @@ static const char *cg_expr_str(cg_emitter *em, const ast_expr *e, int paren)
 
 /* ------------------------------------------------------- run-time checks */
 
-/* Jump to the end of the current region with error code `code`: written
- * after an `if (...)` on the same line. */
-static void cg_fail(cg_emitter *em, const char *code)
+/* Record failure fl (the first of the call wins: ft__fail) and jump to the
+ * end of the current region: written after an `if (...)` on the same
+ * line. */
+static void cg_fail(cg_emitter *em, cg_failure fl)
 {
     cg_region *r = em->region;
     r->label_used = 1;
     em->fails++;
-    if (r->parallel)
-        fprintf(em->out, " { __atomic_store_n(&ft__err, %s, __ATOMIC_RELAXED); "
-                "goto ft__end%d; }\n", code, r->label);
-    else
-        fprintf(em->out, " { ft__err = %s; goto ft__end%d; }\n", code, r->label);
+    fprintf(em->out, " { ft__fail(&ft__err, &ft__er, %s, %d, %s, %s); goto ft__end%d; }\n",
+            fl.code_name, fl.site, fl.v[0] ? fl.v[0] : "0", fl.v[1] ? fl.v[1] : "0", r->label);
 }
 
 /* Whether e contains a Load (is data-dependent). */
@@ -711,7 +713,8 @@ static void cg_check_index(cg_emitter *em, const char *var, int k, const ast_exp
     cg_sym *sym = cg_lookup(em, var, loc);
     if (!sym || k >= sym->ndim)
         return;
-    const char *c = cg_check_cond(em, cg_expr_str(em, idx, 1), sym->dims[k]);
+    const char *x = cg_expr_str(em, idx, 1);
+    const char *c = cg_check_cond(em, x, sym->dims[k]);
     if (cg_known(em, c))
         return;
     if (h || (em->in_leaf && !g->n))
@@ -724,7 +727,11 @@ static void cg_check_index(cg_emitter *em, const char *var, int k, const ast_exp
         fputs(" && ", em->out);
     }
     fprintf(em->out, "%s)", c);
-    cg_fail(em, "FT_ERR_INDEX");
+    cg_failure fl = cg_site_index(em->ctx, &em->sites, em->func,
+                                  cg_site_access_loc(loc, em->stmt_loc), var, k, idx);
+    fl.v[0] = ft_fmt(em->ctx, "(int64_t)%s", x);
+    fl.v[1] = ft_fmt(em->ctx, cg_is_simple(sym->dims[k]) ? "%s" : "(%s)", sym->dims[k]);
+    cg_fail(em, fl);
 }
 
 /* Check the data-dependent indices of an access var[idx] (inner first). */
@@ -1041,41 +1048,22 @@ static const char *cg_gemm_ptr(cg_emitter *em, const xf_gemm_operand *op, ft_loc
     return sym ? sym->cname : lv;
 }
 
-/* A leading dimension as a C int of at least 1 (BLAS refuses 0 even when
- * the matrix is empty). */
-static const char *cg_gemm_ld(cg_emitter *em, const ast_expr *ld)
-{
-    if (ld->kind == AST_INT)
-        return ft_fmt(em->ctx, "%" PRId64, ld->u.ival > 1 ? ld->u.ival : 1);
-    const char *t = cg_expr_str(em, ld, 1);
-    return ft_fmt(em->ctx, "(int)(%s > 1 ? %s : 1)", t, t);
-}
-
-/* Emit the gemm call of a recognised nest (after its batch loops). */
+/* Emit the gemm call of a recognised nest (after its batch loops): the
+ * prelude's ft__gemm_f32/f64 (backend/cg_gemm.c), which splits a product
+ * whose sizes do not fit BLAS's int into calls that do. */
 static void cg_gemm_call(cg_emitter *em, const ast_stmt *s, const xf_gemm *g)
 {
     const char *t = g->dtype == FT_F32 ? "f" : "";
-    int id = em->next_id++;
-    cg_line(em, "{");
-    em->indent++;
-    cg_line(em, "const int64_t ft__m%d = %s, ft__n%d = %s, ft__k%d = %s;", id,
-            cg_expr_str(em, g->m, 0), id, cg_expr_str(em, g->n, 0), id,
-            cg_expr_str(em, g->k, 0));
     const char *alpha = g->alpha ? cg_expr_str(em, g->alpha, 0) : ft_fmt(em->ctx, "1.0%s", t);
     const char *pa = cg_gemm_ptr(em, &g->a, s->loc), *pb = cg_gemm_ptr(em, &g->b, s->loc);
     const char *pc = cg_gemm_ptr(em, &g->c, s->loc);
-    const char *lda = cg_gemm_ld(em, g->a.ld), *ldb = cg_gemm_ld(em, g->b.ld);
-    const char *ldc = cg_gemm_ld(em, g->c.ld);
-    cg_line(em, "if (ft__m%d > 0 && ft__n%d > 0)", id, id);
-    em->indent++;
-    cg_line(em, "cblas_%sgemm(CblasRowMajor, %s, %s, (int)ft__m%d, (int)ft__n%d, "
-            "(int)(ft__k%d > 0 ? ft__k%d : 0), %s, %s, %s, %s, %s, %s, %s, %s);",
-            g->dtype == FT_F32 ? "s" : "d", g->a.trans ? "CblasTrans" : "CblasNoTrans",
-            g->b.trans ? "CblasTrans" : "CblasNoTrans", id, id, id, id, alpha, pa, lda, pb, ldb,
-            g->beta ? ft_fmt(em->ctx, "1.0%s", t) : ft_fmt(em->ctx, "0.0%s", t), pc, ldc);
-    em->indent--;
-    em->indent--;
-    cg_line(em, "}");
+    em->uses_blas |= 1 << g->dtype;
+    cg_line(em, "(void)ft__gemm_%s(NULL, %d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);",
+            ft_dtype_name(g->dtype), g->a.trans, g->b.trans, cg_expr_str(em, g->m, 0),
+            cg_expr_str(em, g->n, 0), cg_expr_str(em, g->k, 0), alpha, pa,
+            cg_expr_str(em, g->a.ld, 0), pb, cg_expr_str(em, g->b.ld, 0),
+            g->beta ? ft_fmt(em->ctx, "1.0%s", t) : ft_fmt(em->ctx, "0.0%s", t), pc,
+            cg_expr_str(em, g->c.ld, 0));
 }
 
 /* An as_lib loop: its batch loops, then one BLAS gemm call (see
@@ -1090,7 +1078,6 @@ static void cg_lib(cg_emitter *em, const ast_stmt *s)
                  "longer a matrix product: %s", s->u.loop.iter, why);
         return;
     }
-    em->uses_blas = 1;
     cg_line(em, "/* as_lib(%s): %s %s= %s%s%s%s @ %s%s (BLAS) */",
             s->label ? s->label : s->u.loop.iter, g.c.var, g.beta ? "+" : "",
             g.alpha ? cg_expr_str(em, g.alpha, 1) : "", g.alpha ? " * " : "", g.a.var,
@@ -1122,6 +1109,8 @@ static void cg_hoist_walk(cg_emitter *em, const ast_stmt *s, int *stop)
 {
     if (!s || *stop)
         return;
+    ft_loc saved_loc = em->stmt_loc;
+    em->stmt_loc = s->loc;
     switch (s->kind) {
     case AST_SEQ:
         for (int i = 0; i < s->u.seq.n; i++)
@@ -1139,6 +1128,7 @@ static void cg_hoist_walk(cg_emitter *em, const ast_stmt *s, int *stop)
     case AST_ASSERT: *stop = 1; break;
     default: break;
     }
+    em->stmt_loc = saved_loc;
 }
 
 /* Check the data-dependent indices that do not change inside serial loop s
@@ -1692,7 +1682,12 @@ static void cg_priv_alloc(cg_emitter *em, const ast_stmt *s, ft_vec *privs)
         fprintf(em->out, "if (!ft__grow(&%s, &%s_n, ft__nbytes(2, (const int64_t[]){"
                 "ft__max_threads() - 1, %s}, sizeof(%s))))", p->buf, p->buf, p->n,
                 cg_ctype(sym->dtype));
-        cg_fail(em, "FT_ERR_NOMEM");
+        cg_failure fl = cg_site_nomem(em->ctx, &em->sites, em->func, s->loc,
+                                      ft_fmt(em->ctx, "the per-thread copies of `%s`",
+                                             sym->name));
+        fl.v[0] = ft_fmt(em->ctx, "(int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - "
+                         "1, %s}, sizeof(%s))", p->n, cg_ctype(sym->dtype));
+        cg_fail(em, fl);
         ft_vec_push(em->ctx, privs, p);
     }
 }
@@ -1990,13 +1985,16 @@ static void cg_vardef_storage(cg_emitter *em, const ast_stmt *s, cg_sym *sym)
         }
     }
     cg_use(em, CG_H_GROW, FT_I64);
-    cg_ind(em);
-    fprintf(em->out, "if (!ft__grow(&%s, &%s_n, ft__nbytes(%d, (const int64_t[]){", buf, buf,
-            sym->ndim);
+    const char *nbytes = ft_fmt(em->ctx, "ft__nbytes(%d, (const int64_t[]){", sym->ndim);
     for (int k = 0; k < sym->ndim; k++)
-        fprintf(em->out, "%s%s", k ? ", " : "", sym->dims[k]);
-    fprintf(em->out, "}, sizeof(%s))))", ct);
-    cg_fail(em, "FT_ERR_NOMEM");
+        nbytes = ft_fmt(em->ctx, "%s%s%s", nbytes, k ? ", " : "", sym->dims[k]);
+    nbytes = ft_fmt(em->ctx, "%s}, sizeof(%s))", nbytes, ct);
+    cg_ind(em);
+    fprintf(em->out, "if (!ft__grow(&%s, &%s_n, %s))", buf, buf, nbytes);
+    cg_failure fl = cg_site_nomem(em->ctx, &em->sites, em->func, s->loc,
+                                  ft_fmt(em->ctx, "local tensor `%s`", s->u.def.name));
+    fl.v[0] = ft_fmt(em->ctx, "(int64_t)%s", nbytes);
+    cg_fail(em, fl);
     cg_line(em, "%s *%s = (%s *)%s;", ct, sym->cname, ct, buf);
 }
 
@@ -2031,6 +2029,23 @@ static void cg_vardef(cg_emitter *em, const ast_stmt *s)
     cg_line(em, "}");
 }
 
+/* assert cond: its checks, then the test, which records the values of
+ * both sides of a comparison (cg_site_assert). */
+static void cg_assert(cg_emitter *em, const ast_stmt *s)
+{
+    cg_checks(em, s->u.cond);
+    cg_ind(em);
+    fprintf(em->out, "if (!%s)", cg_expr_str(em, s->u.cond, 1));
+    const ast_expr *side[2];
+    cg_failure fl = cg_site_assert(em->ctx, &em->sites, em->func, s, &side[0], &side[1]);
+    for (int i = 0; i < 2; i++) {
+        int kind;
+        if (side[i])
+            fl.v[i] = cg_site_value(em->ctx, cg_expr_str(em, side[i], 0), side[i]->dtype, &kind);
+    }
+    cg_fail(em, fl);
+}
+
 /* Emit one statement (NULL is the empty statement). */
 static void cg_stmt(cg_emitter *em, const ast_stmt *s)
 {
@@ -2039,6 +2054,8 @@ static void cg_stmt(cg_emitter *em, const ast_stmt *s)
     if (s->label)
         cg_line(em, "/* %s: */", s->label);
     int known = em->known.len;
+    ft_loc saved_loc = em->stmt_loc;
+    em->stmt_loc = s->loc;
     em->in_leaf = s->kind == AST_STORE || s->kind == AST_REDUCE || s->kind == AST_ASSERT ||
                   s->kind == AST_EVAL;
     switch (s->kind) {
@@ -2051,12 +2068,7 @@ static void cg_stmt(cg_emitter *em, const ast_stmt *s)
     case AST_IF: cg_if(em, s); break;
     case AST_STORE: cg_store(em, s); break;
     case AST_REDUCE: cg_reduce(em, s); break;
-    case AST_ASSERT:
-        cg_checks(em, s->u.cond);
-        cg_ind(em);
-        fprintf(em->out, "if (!%s)", cg_expr_str(em, s->u.cond, 1));
-        cg_fail(em, "FT_ERR_ASSERT");
-        break;
+    case AST_ASSERT: cg_assert(em, s); break;
     case AST_EVAL:
         cg_checks(em, s->u.expr);
         cg_line(em, "(void)%s;", cg_expr_str(em, s->u.expr, 1));
@@ -2064,6 +2076,7 @@ static void cg_stmt(cg_emitter *em, const ast_stmt *s)
     }
     em->in_leaf = 0;
     em->known.len = known;
+    em->stmt_loc = saved_loc;
 }
 
 /* ---------------------------------------------------------- functions */
@@ -2151,7 +2164,21 @@ static void cg_push_params(cg_emitter *em, const ast_func *f)
         cg_push_param(em, &f->regions[i]);
 }
 
-/* Emit the C function for f. */
+/* The checks that no size parameter of f is negative, each returning
+ * FT_ERR_SIZE with its site recorded. */
+static void cg_size_checks(cg_emitter *em, const ast_func *f)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        if (!f->params[i].is_size)
+            continue;
+        const char *n = cg_cname(em, f->params[i].name);
+        cg_failure fl = cg_site_size(em->ctx, &em->sites, f, &f->params[i]);
+        cg_line(em, "if (%s < 0) return ft__raise(FT_ERR_SIZE, %d, %s, 0);", n, fl.site, n);
+    }
+}
+
+/* Emit the C function for f.  When a check can fail, the call's record
+ * ft__er holds the first failure, published on return (ft__done). */
 static void cg_func(cg_emitter *em, const ast_func *f)
 {
     em->func = f;
@@ -2160,16 +2187,19 @@ static void cg_func(cg_emitter *em, const ast_func *f)
     cg_sub sub;
     cg_sub_begin(em, &sub);
     em->indent = 1;
-    cg_region_body(em, f->body, 0, "return ft__err;", NULL);
+    int fails = em->fails;
+    cg_region_body(em, f->body, 0, NULL, NULL);
+    int can_fail = em->fails > fails;
+    cg_line(em, can_fail ? "return ft__done(ft__err, &ft__er);" : "return ft__err;");
     char *body = cg_sub_end(em, &sub);
 
     cg_signature(em, f);
     fputs("\n{\n", em->out);
-    for (int i = 0; i < f->nparams; i++)
-        if (f->params[i].is_size)
-            cg_line(em, "if (%s < 0) return FT_ERR_SIZE;", cg_cname(em, f->params[i].name));
+    cg_size_checks(em, f);
     cg_opaque_params(em, f);
     cg_line(em, "int ft__err = FT_OK;");
+    if (can_fail)
+        cg_line(em, "ft_error_rec ft__er = {FT_OK, -1, {0, 0}};");
     for (int i = 0; i < em->syms.len; i++) {
         cg_sym *s = em->syms.items[i];
         if (!s->used)
@@ -2247,9 +2277,7 @@ static void cg_func_composed(cg_emitter *em, const ast_func *g)
     cg_signature(em, g);
     fputs("\n{\n", em->out);
     em->indent = 1;
-    for (int i = 0; i < g->nparams; i++)
-        if (g->params[i].is_size)
-            cg_line(em, "if (%s < 0) return FT_ERR_SIZE;", cg_cname(em, g->params[i].name));
+    cg_size_checks(em, g);
     for (int i = 0; i < g->nparams; i++)
         if (!cg_param_named(g->ad_fwd, g->params[i].name) &&
             !cg_param_named(g->ad_bwd, g->params[i].name))
@@ -2261,7 +2289,10 @@ static void cg_func_composed(cg_emitter *em, const ast_func *g)
         fprintf(em->out, "%s%s", k ? ", " : "", cg_expr_str(em, tape->shape[k], 0));
     fprintf(em->out, "%s}, %" PRId64 ");\n", tape->ndim ? "" : "0", cg_dtype_size(tape->dtype));
     cg_line(em, "void *ft__tape = ft__tb ? ft__alloc(ft__tb) : NULL;");
-    cg_line(em, "if (ft__tb && !ft__tape) return FT_ERR_NOMEM;");
+    cg_failure fl = cg_site_nomem(em->ctx, &em->sites, g, g->loc,
+                                  ft_fmt(em->ctx, "the tape of %s", g->name));
+    cg_line(em, "if (ft__tb && !ft__tape) return ft__raise(FT_ERR_NOMEM, %d, (int64_t)ft__tb, "
+            "0);", fl.site);
     cg_part_call(em, "int ft__err = ", g->ad_fwd);
     cg_line(em, "if (ft__err == FT_OK)");
     em->indent++;
@@ -2399,6 +2430,8 @@ static void cg_param_descs(cg_emitter *em, const ast_func *f)
  * for the typedef, and takes the symbol name through an asm label. */
 static void cg_module_desc(cg_emitter *em, const ast_program *p)
 {
+    cg_sites_emit(em->out, &em->sites);
+    cg_error_accessors(em->out, &em->sites, cg_error_fn_name(em->ctx, p), 0);
     if (p->nfuncs) {
         fputs("static const ft_func_desc ft__funcs[] = {\n", em->out);
         for (int i = 0; i < p->nfuncs; i++) {
@@ -2416,8 +2449,9 @@ static void cg_module_desc(cg_emitter *em, const ast_program *p)
     fprintf(em->out,
             "__attribute__((visibility(\"default\")))\n"
             "const ft_module_desc ft_module = {\n"
-            "    FT_ABI_VERSION, %d, %s\n};\n",
-            p->nfuncs, p->nfuncs ? "ft__funcs" : "NULL");
+            "    FT_ABI_VERSION, %d, %s, %d, %s, ft__last_error\n};\n",
+            p->nfuncs, p->nfuncs ? "ft__funcs" : "NULL", em->sites.items.len,
+            em->sites.items.len ? "ft__sites" : "NULL");
 }
 
 /* ------------------------------------------------------------ prelude */
@@ -2647,19 +2681,28 @@ static void cg_prelude(cg_emitter *em, FILE *o)
           "#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n", o);
     fputs(ft_abi_text, o);
     fputs("/* end of ft_abi.h */\n\n", o);
+    cg_error_helpers(o, 0);
     for (int h = 0; h < CG_H_COUNT; h++)
         for (int t = 0; t < FT_DTYPE_COUNT; t++)
             if (em->used[h][t])
                 cg_helper_def(o, (cg_helper)h, (ft_dtype)t);
     if (em->uses_blas)
         fputs(cg_cblas_decls, o);
+    if (em->uses_blas & 1 << FT_F32)
+        cg_gemm_helper_def(o, "float", "ft__gemm_f32", "cblas_sgemm(CblasRowMajor, ta ? "
+                           "CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, (int)mi, "
+                           "(int)nj, (int)kp, alpha, ap, la, bp, lb, be, cp, lc);");
+    if (em->uses_blas & 1 << FT_F64)
+        cg_gemm_helper_def(o, "double", "ft__gemm_f64", "cblas_dgemm(CblasRowMajor, ta ? "
+                           "CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, (int)mi, "
+                           "(int)nj, (int)kp, alpha, ap, la, bp, lb, be, cp, lc);");
     fputs("\n", o);
 }
 
 /* Refuse exported names that cannot be C function names (see cg.h). */
 int cg_check_names(ft_ctx *ctx, const ast_program *p)
 {
-    int bad = 0;
+    int bad = cg_clashes_error_fn(ctx, p);
     for (int i = 0; i < p->nfuncs; i++) {
         const char *n = p->funcs[i]->name;
         size_t len = strlen(n);
@@ -2747,7 +2790,8 @@ static void cg_header_doc(cg_emitter *em, const ast_func *f)
     }
     fputs(" * Returns FT_OK (0), FT_ERR_SIZE (1) for a negative size, FT_ERR_ASSERT (2)\n"
           " * for a failed assert, FT_ERR_INDEX (3) for a data-dependent index out of\n"
-          " * bounds, FT_ERR_NOMEM (4) when a local tensor cannot be allocated. */\n", o);
+          " * bounds, FT_ERR_NOMEM (4) when a local tensor cannot be allocated; the\n"
+          " * library's _last_error helper (below) says which check failed. */\n", o);
 }
 
 int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname, FILE *out)
@@ -2773,6 +2817,7 @@ int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname, FILE 
         cg_sizefn_signature(&em, p->sizefns[i]);
         fputs(";\n\n", out);
     }
+    cg_error_header(out, cg_error_fn_name(ctx, p));
     fprintf(out, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", g);
     return ferror(out) != 0;
 }

@@ -72,6 +72,8 @@
 #include "cg.h"
 
 #include "../transforms/lib_gemm.h"
+#include "../runtime/ft_abi.h"
+#include "cg_sites.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -111,7 +113,8 @@ typedef struct cu_emitter {
     int next_id;
     const char *fname;       /* the exported function being emitted */
     const ast_func *func;    /* that function */
-    int uses_blas;           /* an as_lib nest was emitted (cuBLAS) */
+    int uses_blas;           /* bit 1 << dtype: an as_lib nest of that dtype was
+                                emitted (cuBLAS, ft__gemm_T) */
     ft_vec syms;             /* scope stack of cu_sym * */
     ft_vec hostvals;         /* cu_hostval *, in scope at host level */
     int threads;             /* the kernel being emitted has thread loops */
@@ -125,6 +128,8 @@ typedef struct cu_emitter {
     int synced;              /* the last line emitted was a barrier (cu_sync) */
     ft_vec dsmem;            /* const char *: bytes of each dynamic shared local of
                               * the kernel being emitted (C text of sizes) */
+    cg_sites sites;          /* the module's error sites (cg_sites.h) */
+    ft_loc stmt_loc;         /* the statement whose checks are emitted */
 } cu_emitter;
 
 /* ------------------------------------------------------------ output */
@@ -514,20 +519,31 @@ static int cu_has_load(const ast_expr *e)
  * must still reach the block's barriers and shuffles: it records the error
  * in ft__bad instead, which skips its later side effects and thread-level
  * loops, and the block's next barrier votes on it (cu_sync). */
-static void cu_fail(cu_emitter *em, const char *code)
+static void cu_fail(cu_emitter *em, cg_failure fl)
 {
+    const char *rec = ft_fmt(em->ctx, "ft__dfail(ft__derr, %s, %d, %s, %s);", fl.code_name,
+                             fl.site, fl.v[0] ? fl.v[0] : "0", fl.v[1] ? fl.v[1] : "0");
     if (em->red_skip) {
         /* inside a block-reduced loop: the thread only leaves the loop */
-        fprintf(em->out, " { atomicCAS(ft__derr, 0, %s); ft__bad = true; goto %s; }\n", code,
-                em->red_skip);
+        fprintf(em->out, " { %s ft__bad = true; goto %s; }\n", rec, em->red_skip);
         em->red_skips++;
         return;
     }
     if (em->threads) {
-        fprintf(em->out, " { atomicCAS(ft__derr, 0, %s); ft__bad = true; }\n", code);
+        fprintf(em->out, " { %s ft__bad = true; }\n", rec);
         return;
     }
-    fprintf(em->out, " { atomicCAS(ft__derr, 0, %s); return; }\n", code);
+    fprintf(em->out, " { %s return; }\n", rec);
+}
+
+/* The host's reaction to a failure of the CUDA runtime at loc (what: what
+ * failed): record it in the call's record and leave. */
+static const char *cu_host_fail(cu_emitter *em, ft_loc loc, const char *what)
+{
+    cg_failure fl = cg_site_plain(em->ctx, &em->sites, em->func, loc, FT_ERR_NOMEM,
+                                  ft_fmt(em->ctx, "CUDA runtime failure: %s", what));
+    return ft_fmt(em->ctx, "{ ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, %d, 0, 0); goto ft__end; }",
+                  fl.site);
 }
 
 /* The text before a check's condition: in a kernel with threads a thread
@@ -572,10 +588,15 @@ static void cu_checks_access(cu_emitter *em, const char *var, int n, ast_expr **
         for (int i = 0; i < em->indent; i++)
             fputs("    ", em->out);
         const char *d = sym->dims[k];
+        const char *x = cu_str(em, idx[k], 1);
         fprintf(em->out, cu_is_simple(d) ? "if (%s(uint64_t)%s >= (uint64_t)%s)"
                                          : "if (%s(uint64_t)%s >= (uint64_t)(%s))",
-                cu_unless_bad(em), cu_str(em, idx[k], 1), d);
-        cu_fail(em, "FT_ERR_INDEX");
+                cu_unless_bad(em), x, d);
+        cg_failure fl = cg_site_index(em->ctx, &em->sites, em->func,
+                                      cg_site_access_loc(loc, em->stmt_loc), var, k, idx[k]);
+        fl.v[0] = ft_fmt(em->ctx, "(int64_t)%s", x);
+        fl.v[1] = ft_fmt(em->ctx, cu_is_simple(d) ? "%s" : "(%s)", d);
+        cu_fail(em, fl);
     }
 }
 
@@ -879,7 +900,10 @@ static void cu_dvardef(cu_emitter *em, const ast_stmt *s, int block_level)
         for (int i = 0; i < em->indent; i++)
             fputs("    ", em->out);
         fprintf(em->out, "if (!%s)", sym->cname);
-        cu_fail(em, "FT_ERR_NOMEM");
+        cg_failure fl = cg_site_nomem(em->ctx, &em->sites, em->func, s->loc,
+                                      ft_fmt(em->ctx, "local tensor `%s`", s->u.def.name));
+        fl.v[0] = ft_fmt(em->ctx, "(int64_t)(%s)", bytes);
+        cu_fail(em, fl);
         heap = sym->cname;
     }
     cu_dstmt(em, s->u.def.body, block_level);
@@ -1226,10 +1250,23 @@ static void cu_dfor(cu_emitter *em, const ast_stmt *s, int block_level)
 }
 
 /* One statement of device code; block_level: outside every thread loop. */
+static void cu_dstmt_at(cu_emitter *em, const ast_stmt *s, int block_level);
+
+/* Emit statement s of a kernel (cu_dstmt_at), its location the one its
+ * checks report. */
 static void cu_dstmt(cu_emitter *em, const ast_stmt *s, int block_level)
 {
     if (!s)
         return;
+    ft_loc saved = em->stmt_loc;
+    em->stmt_loc = s->loc;
+    cu_dstmt_at(em, s, block_level);
+    em->stmt_loc = saved;
+}
+
+/* The statement s itself (s is not NULL). */
+static void cu_dstmt_at(cu_emitter *em, const ast_stmt *s, int block_level)
+{
     if (s->label) {
         int synced = em->synced;   /* a comment between does not count */
         cu_line(em, "/* %s: */", s->label);
@@ -1262,7 +1299,14 @@ static void cu_dstmt(cu_emitter *em, const ast_stmt *s, int block_level)
         for (int i = 0; i < em->indent; i++)
             fputs("    ", em->out);
         fprintf(em->out, "if (%s!%s)", cu_unless_bad(em), cu_str(em, s->u.cond, 1));
-        cu_fail(em, "FT_ERR_ASSERT");
+        const ast_expr *side[2];
+        cg_failure fl = cg_site_assert(em->ctx, &em->sites, em->func, s, &side[0], &side[1]);
+        for (int i = 0; i < 2; i++) {
+            int kind;
+            if (side[i])
+                fl.v[i] = cg_site_value(em->ctx, cu_str(em, side[i], 0), side[i]->dtype, &kind);
+        }
+        cu_fail(em, fl);
         if (guarded) {
             em->indent--;
             cu_line(em, "}");
@@ -1632,7 +1676,9 @@ static void cu_hvardef(cu_emitter *em, const ast_stmt *s)
     }
     cu_line(em, "%s *%s = (%s *)ft__dev_alloc(&ft__pool, %s);", T, sym->cname, T,
             cu_nbytes(em, sym->ndim, sym->dims, T));
-    cu_line(em, "if (!%s) { ft__err = FT_ERR_NOMEM; goto ft__end; }", sym->cname);
+    cu_line(em, "if (!%s) %s", sym->cname,
+            cu_host_fail(em, s->loc, ft_fmt(em->ctx, "cannot allocate local tensor `%s`",
+                                            s->u.def.name)));
     cu_push_hostval(em, ft_fmt(em->ctx, "%s *%s", T, sym->cname), sym->cname);
     cu_hstmt(em, s->u.def.body);
     cu_line(em, "ft__dev_free(&ft__pool, %s);", sym->cname);
@@ -1697,38 +1743,25 @@ static const char *cu_gemm_ptr(cu_emitter *em, const xf_gemm_operand *op, ft_loc
     return r;
 }
 
-/* A leading dimension as an int of at least 1. */
-static const char *cu_gemm_ld(cu_emitter *em, const ast_expr *ld)
-{
-    if (ld->kind == AST_INT)
-        return ft_fmt(em->ctx, "%" PRId64, ld->u.ival > 1 ? ld->u.ival : 1);
-    const char *t = cu_str(em, ld, 1);
-    return ft_fmt(em->ctx, "(int)(%s > 1 ? %s : 1)", t, t);
-}
-
-/* The cuBLAS call of a recognised product.  cuBLAS is column-major: the
- * row-major C = op(A) @ op(B) is the column-major C^T = op(B)^T @ op(A)^T,
- * so the operands are passed swapped, each with its own transpose flag. */
+/* The cuBLAS calls of a recognised product, through the prelude's
+ * ft__gemm_f32/f64 (backend/cg_gemm.c), which splits a product whose sizes
+ * do not fit cuBLAS's int.  cuBLAS is column-major: the row-major
+ * C = op(A) @ op(B) is the column-major C^T = op(B)^T @ op(A)^T, so each
+ * block's operands are passed swapped, each with its own transpose flag. */
 static void cu_gemm_call(cu_emitter *em, const ast_stmt *s, const xf_gemm *g)
 {
-    const char *T = g->dtype == FT_F32 ? "float" : "double";
     int id = em->next_id++;
+    em->uses_blas |= 1 << g->dtype;
     cu_line(em, "{");
     em->indent++;
-    cu_line(em, "const int64_t ft__m%d = %s, ft__n%d = %s, ft__k%d = %s;", id,
-            cu_str(em, g->m, 0), id, cu_str(em, g->n, 0), id, cu_str(em, g->k, 0));
-    cu_line(em, "const %s ft__alpha%d = %s, ft__beta%d = %s;", T, id,
-            g->alpha ? cu_str(em, g->alpha, 0) : "1", id, g->beta ? "1" : "0");
     cu_line(em, "cublasHandle_t ft__h%d = ft__cublas();", id);
-    cu_line(em, "if (!ft__h%d) { ft__err = FT_ERR_NOMEM; goto ft__end; }", id);
-    cu_line(em, "if (ft__m%d > 0 && ft__n%d > 0 && cublas%cgemm(ft__h%d, %s, %s, (int)ft__n%d, "
-            "(int)ft__m%d, (int)(ft__k%d > 0 ? ft__k%d : 0), &ft__alpha%d, %s, %s, %s, %s, "
-            "&ft__beta%d, %s, %s) != CUBLAS_STATUS_SUCCESS) { ft__err = FT_ERR_NOMEM; goto "
-            "ft__end; }", id, id, g->dtype == FT_F32 ? 'S' : 'D', id,
-            g->b.trans ? "CUBLAS_OP_T" : "CUBLAS_OP_N", g->a.trans ? "CUBLAS_OP_T" : "CUBLAS_OP_N",
-            id, id, id, id, id, cu_gemm_ptr(em, &g->b, s->loc), cu_gemm_ld(em, g->b.ld),
-            cu_gemm_ptr(em, &g->a, s->loc), cu_gemm_ld(em, g->a.ld), id,
-            cu_gemm_ptr(em, &g->c, s->loc), cu_gemm_ld(em, g->c.ld));
+    cu_line(em, "if (!ft__h%d) %s", id, cu_host_fail(em, s->loc, "cannot create a cuBLAS handle"));
+    cu_line(em, "if (ft__gemm_%s(ft__h%d, %d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)) %s",
+            ft_dtype_name(g->dtype), id, g->a.trans, g->b.trans, cu_str(em, g->m, 0),
+            cu_str(em, g->n, 0), cu_str(em, g->k, 0), g->alpha ? cu_str(em, g->alpha, 0) : "1",
+            cu_gemm_ptr(em, &g->a, s->loc), cu_str(em, g->a.ld, 0), cu_gemm_ptr(em, &g->b, s->loc),
+            cu_str(em, g->b.ld, 0), g->beta ? "1" : "0", cu_gemm_ptr(em, &g->c, s->loc),
+            cu_str(em, g->c.ld, 0), cu_host_fail(em, s->loc, "a cuBLAS gemm call failed"));
     em->indent--;
     cu_line(em, "}");
 }
@@ -1755,7 +1788,6 @@ static void cu_hlib(cu_emitter *em, const ast_stmt *s)
         cu_serial_kernel(em, &r);
         return;
     }
-    em->uses_blas = 1;
     cu_line(em, "/* as_lib(%s): %s %s= %s%s @ %s%s (cuBLAS) */",
             s->label ? s->label : s->u.loop.iter, g.c.var, g.beta ? "+" : "", g.a.var,
             g.a.trans ? "^T" : "", g.b.var, g.b.trans ? "^T" : "");
@@ -1783,6 +1815,7 @@ static void cu_hstmt(cu_emitter *em, const ast_stmt *s)
 {
     if (!s)
         return;
+    em->stmt_loc = s->loc;
     if (!cu_on_host(s)) {
         cu_run r = {s, 0, s->kind == AST_SEQ ? s->u.seq.n : 0};
         cu_serial_kernel(em, &r);
@@ -1882,10 +1915,13 @@ static void cu_params_in(cu_emitter *em, const ast_func *f)
         const char *dev = ft_fmt(em->ctx, "ft__dev_%s", cn);
         const char *bytes = cu_param_bytes(em, p);
         cu_line(em, "%s *%s = (%s *)ft__dev_alloc(&ft__pool, %s);", T, dev, T, bytes);
-        cu_line(em, "if (!%s) { ft__err = FT_ERR_NOMEM; goto ft__end; }", dev);
+        cu_line(em, "if (!%s) %s", dev,
+                cu_host_fail(em, p->loc, ft_fmt(em->ctx, "cannot allocate the device copy of "
+                                                "`%s`", p->name)));
         if (p->access != FT_ACC_OUT)
-            cu_line(em, "if (cudaMemcpy(%s, %s, %s, cudaMemcpyHostToDevice) != cudaSuccess) "
-                    "{ ft__err = FT_ERR_NOMEM; goto ft__end; }", dev, cn, bytes);
+            cu_line(em, "if (cudaMemcpy(%s, %s, %s, cudaMemcpyHostToDevice) != cudaSuccess) %s",
+                    dev, cn, bytes, cu_host_fail(em, p->loc, ft_fmt(em->ctx, "cannot copy `%s` "
+                                                                    "to the device", p->name)));
         cu_push_hostval(em, ft_fmt(em->ctx, "%s%s *%s", cq, T, cn), dev);
     }
 }
@@ -1921,8 +1957,12 @@ static void cu_params_out(cu_emitter *em, const ast_func *f)
             continue;
         const char *cn = cu_cname(em, p->name);
         const char *bytes = cu_param_bytes(em, p);
+        cg_failure fl = cg_site_plain(em->ctx, &em->sites, f, p->loc, FT_ERR_NOMEM,
+                                      ft_fmt(em->ctx, "CUDA runtime failure: cannot copy `%s` "
+                                             "back from the device", p->name));
         cu_line(em, "if (!ft__err && cudaMemcpy(%s, ft__dev_%s, %s, cudaMemcpyDeviceToHost) != "
-                "cudaSuccess) ft__err = FT_ERR_NOMEM;", cn, cn, bytes);
+                "cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, %d, 0, 0);", cn, cn, bytes,
+                fl.site);
     }
 }
 
@@ -1940,21 +1980,30 @@ static void cu_func(cu_emitter *em, const ast_func *f)
     em->indent = 2;
     cu_params_in(em, f);
     cu_regions_in(em, f);
-    cu_line(em, "if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto "
-            "ft__end; }");
+    cu_line(em, "if (ft__err_init(&ft__pool, &ft__derr)) %s",
+            cu_host_fail(em, f->loc, "cannot allocate the device's error record"));
     cu_hstmt(em, f->body);
-    cu_line(em, "ft__err = ft__err_fetch(ft__derr);");
+    cg_failure fl = cg_site_plain(em->ctx, &em->sites, f, f->loc, FT_ERR_NOMEM,
+                                  "CUDA runtime failure: a kernel launch or the device failed");
+    cu_line(em, "ft__err_fetch(ft__derr, &ft__err, &ft__er, %d);", fl.site);
     cu_params_out(em, f);
     char *body = cu_release(em, saved, &buf);
     cu_signature(em, f);
     fputs("\n{\n", em->out);
     em->indent = 1;
-    for (int i = 0; i < f->nparams; i++)
-        if (f->params[i].is_size)
-            cu_line(em, "if (%s < 0) return FT_ERR_SIZE;", cu_cname(em, f->params[i].name));
+    for (int i = 0; i < f->nparams; i++) {
+        if (!f->params[i].is_size)
+            continue;
+        const char *n = cu_cname(em, f->params[i].name);
+        cg_failure sz = cg_site_size(em->ctx, &em->sites, f, &f->params[i]);
+        cu_line(em, "if (%s < 0) return ft__raise(FT_ERR_SIZE, %d, %s, 0);", n, sz.site, n);
+    }
     cu_opaque_params(em, f);
-    cu_line(em, "if (!ft__have_device()) return FT_ERR_NODEVICE;");
+    cg_failure nd = cg_site_plain(em->ctx, &em->sites, f, f->loc, FT_ERR_NODEVICE,
+                                  "no usable CUDA device");
+    cu_line(em, "if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, %d, 0, 0);", nd.site);
     cu_line(em, "int ft__err = FT_OK;");
+    cu_line(em, "ft_error_rec ft__er = {FT_OK, -1, {0, 0}};");
     cu_line(em, "ft__pool_t ft__pool = {0};");
     cu_line(em, "int *ft__derr = NULL;");
     cu_line(em, "{   /* the gotos leave this block: they cross no initialisation */");
@@ -1963,7 +2012,7 @@ static void cu_func(cu_emitter *em, const ast_func *f)
     cu_line(em, "}");
     fputs("ft__end:\n", em->out);
     cu_line(em, "ft__pool_free(&ft__pool);");
-    cu_line(em, "return ft__err;");
+    cu_line(em, "return ft__done(ft__err, &ft__er);");
     fputs("}\n\n", em->out);
     em->indent = 0;
 }
@@ -2035,6 +2084,8 @@ static void cu_func_desc(cu_emitter *em, const ast_func *f)
 /* The module's description table `ft_module`. */
 static void cu_module_desc(cu_emitter *em, const ast_program *p)
 {
+    cg_sites_emit(em->out, &em->sites);
+    cg_error_accessors(em->out, &em->sites, cg_error_fn_name(em->ctx, p), 1);
     if (p->nfuncs) {
         fputs("static const ft_func_desc ft__funcs[] = {\n", em->out);
         for (int i = 0; i < p->nfuncs; i++) {
@@ -2046,8 +2097,9 @@ static void cu_module_desc(cu_emitter *em, const ast_program *p)
         fputs("};\n\n", em->out);
     }
     fprintf(em->out, "extern \"C\" __attribute__((visibility(\"default\")))\n"
-            "const ft_module_desc ft_module = {\n    FT_ABI_VERSION, %d, %s\n};\n",
-            p->nfuncs, p->nfuncs ? "ft__funcs" : "NULL");
+            "const ft_module_desc ft_module = {\n    FT_ABI_VERSION, %d, %s, %d, %s, "
+            "ft__last_error\n};\n", p->nfuncs, p->nfuncs ? "ft__funcs" : "NULL",
+            em->sites.items.len, em->sites.items.len ? "ft__sites" : "NULL");
 }
 
 /* The prelude: includes, the ABI text, the device helpers. */
@@ -2057,6 +2109,7 @@ static void cu_prelude(FILE *o)
           "#include <stdint.h>\n#include <stddef.h>\n#include <stdlib.h>\n#include <string.h>\n"
           "#include <math.h>\n#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n\n", o);
     fputs(ft_abi_text, o);
+    cg_error_helpers(o, 1);
     fputs("\n"
 "#define FT_HD __host__ __device__ __forceinline__\n"
 "#define FT_HOST static inline __attribute__((unused))\n"
@@ -2272,21 +2325,38 @@ static void cu_prelude(FILE *o)
 "    int n = 0;\n"
 "    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;\n"
 "}\n"
-"/* The device error flag of one call, zeroed. */\n"
+"/* The device error record of one call, zeroed: int code, int site, then\n"
+" * two int64_t values (ft__dfail). */\n"
 "FT_HOST int ft__err_init(ft__pool_t *pool, int **derr)\n"
 "{\n"
-"    *derr = (int *)ft__dev_alloc(pool, sizeof(int));\n"
-"    return !*derr || cudaMemset(*derr, 0, sizeof(int)) != cudaSuccess;\n"
+"    *derr = (int *)ft__dev_alloc(pool, 6 * sizeof(int));\n"
+"    return !*derr || cudaMemset(*derr, 0, 6 * sizeof(int)) != cudaSuccess;\n"
 "}\n"
-"/* Wait for the device; the first error code a kernel stored, or\n"
-" * FT_ERR_NOMEM when a launch or the device failed. */\n"
-"FT_HOST int ft__err_fetch(int *derr)\n"
+"/* A failing check of a kernel: the first code stored wins, and its thread\n"
+" * then stores its site and values. */\n"
+"__device__ __forceinline__ void ft__dfail(int *d, int code, int site, int64_t a, int64_t b)\n"
 "{\n"
-"    int e = 0;\n"
+"    if (atomicCAS(d, 0, code) == 0) {\n"
+"        d[1] = site;\n"
+"        ((long long *)d)[1] = (long long)a;\n"
+"        ((long long *)d)[2] = (long long)b;\n"
+"    }\n"
+"}\n"
+"/* Wait for the device and copy the kernels' first failure into the call's\n"
+" * record (ft__fail; site_dev: the site of a failed launch or device). */\n"
+"FT_HOST void ft__err_fetch(int *derr, int *err, ft_error_rec *r, int site_dev)\n"
+"{\n"
+"    int e[6] = {0, 0, 0, 0, 0, 0};\n"
 "    if (cudaGetLastError() != cudaSuccess ||\n"
-"        cudaMemcpy(&e, derr, sizeof e, cudaMemcpyDeviceToHost) != cudaSuccess)\n"
-"        return FT_ERR_NOMEM;\n"
-"    return e;\n"
+"        cudaMemcpy(e, derr, sizeof e, cudaMemcpyDeviceToHost) != cudaSuccess) {\n"
+"        ft__fail(err, r, FT_ERR_NOMEM, site_dev, 0, 0);\n"
+"        return;\n"
+"    }\n"
+"    if (e[0] != FT_OK) {\n"
+"        long long v[2];\n"
+"        memcpy(v, e + 2, sizeof v);\n"
+"        ft__fail(err, r, e[0], e[1], (int64_t)v[0], (int64_t)v[1]);\n"
+"    }\n"
 "}\n"
 "/* end of the prelude */\n\n", o);
 }
@@ -2294,7 +2364,7 @@ static void cu_prelude(FILE *o)
 /* Refuse exported names that cannot be C function names. */
 static int cu_check_names(ft_ctx *ctx, const ast_program *p)
 {
-    int bad = 0;
+    int bad = cg_clashes_error_fn(ctx, p);
     for (int i = 0; i < p->nfuncs; i++) {
         const char *n = p->funcs[i]->name;
         size_t len = strlen(n);
@@ -2321,6 +2391,17 @@ static const char cu_cublas_text[] =
     "    }();\n"
     "    return h;\n"
     "}\n\n";
+
+/* One block's cuBLAS call in the chunked gemm helper (cg_gemm_helper_def):
+ * the row-major product as the column-major one of the swapped operands. */
+static const char cu_cublas_call_f32[] =
+    "if (cublasSgemm((cublasHandle_t)h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : "
+    "CUBLAS_OP_N, (int)nj, (int)mi, (int)kp, &alpha, bp, lb, ap, la, &be, cp, lc) != "
+    "CUBLAS_STATUS_SUCCESS) return 1;";
+static const char cu_cublas_call_f64[] =
+    "if (cublasDgemm((cublasHandle_t)h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : "
+    "CUBLAS_OP_N, (int)nj, (int)mi, (int)kp, &alpha, bp, lb, ap, la, &be, cp, lc) != "
+    "CUBLAS_STATUS_SUCCESS) return 1;";
 
 /* Emit a size function (a gradient's tape bytes, autodiff/): host code,
  * like the C backend's: its value, or 0 when a size is negative. */
@@ -2363,6 +2444,10 @@ int cg_emit_cuda(ft_ctx *ctx, const ast_program *p, FILE *out)
     cu_prelude(out);
     if (em.uses_blas)
         fputs(cu_cublas_text, out);
+    if (em.uses_blas & 1 << FT_F32)
+        cg_gemm_helper_def(out, "float", "ft__gemm_f32", cu_cublas_call_f32);
+    if (em.uses_blas & 1 << FT_F64)
+        cg_gemm_helper_def(out, "double", "ft__gemm_f64", cu_cublas_call_f64);
     fputs(kbuf ? kbuf : "", out);
     fputs(hbuf ? hbuf : "", out);
     free(hbuf);

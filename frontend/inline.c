@@ -171,7 +171,11 @@ lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call)
                                     call->loc)))
             return NULL;
     int errors_before = L->ctx->nerrors;
-    lw_frame fr = {.func = fn->name, .up = L->frame, .rt_depth = L->rt_depth};
+    ft_call *site = ft_alloc(L->ctx, sizeof *site);
+    site->at = call->loc;
+    site->at.via = L->frame ? L->frame->call : NULL;
+    site->func = fn->name;
+    lw_frame fr = {.func = fn->name, .up = L->frame, .rt_depth = L->rt_depth, .call = site};
     lw_sym *mark = lw_push_scope(L), *base = L->scope_base;
     L->scope_base = mark;
     L->frame = &fr;

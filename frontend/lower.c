@@ -11,6 +11,7 @@
  * run reports as many mistakes as it can.
  */
 #include "lw.h"
+#include "../ast/visit.h"
 
 #include <string.h>
 
@@ -140,8 +141,30 @@ static lw_bframe *top_frame(lw *L)
     return L->bstack.items[L->bstack.len - 1];
 }
 
+/* Stamps the call of an inline frame on statements not stamped yet. */
+typedef struct lw_stamp {
+    ast_visitor v;
+    const ft_call *call;
+} lw_stamp;
+
+/* Stamp s (and, when it was not stamped before, its children). */
+static int lw_stamp_cb(ast_visitor *v, ast_stmt *s)
+{
+    if (s->loc.via)
+        return 0;   /* stamped when emitted inside a deeper call */
+    s->loc.via = ((lw_stamp *)v)->call;
+    return 1;
+}
+
+/* Add s to the open block.  Inside an inlined call, s and the statements
+ * under it remember the call (ft_loc.via), so that a run-time check in
+ * them can report the user's call site (backend/cg_sites.c). */
 void lw_emit(lw *L, ast_stmt *s)
 {
+    if (L->frame && s) {
+        lw_stamp st = {.v.stmt = lw_stamp_cb, .call = L->frame->call};
+        ast_visit(s, &st.v);
+    }
     ft_vec_push(L->ctx, &top_frame(L)->stmts, s);
 }
 

@@ -95,6 +95,8 @@ typedef struct lw_frame {
     int returned;           /* a `return` was lowered: skip the rest */
     lw_val *ret;
     struct lw_frame *up;
+    const ft_call *call;    /* the call (its location and callee), stamped on
+                               the statements lowered inside (lw_emit) */
 } lw_frame;
 
 /* Lowering state of one file. */

@@ -32,7 +32,7 @@
 /* The location of byte p on the current line. */
 static ft_loc lx_loc_at(const lx_lexer *lx, const char *p)
 {
-    ft_loc loc = { lx->src, lx->line, (int)(p - lx->line_start) + 1 };
+    ft_loc loc = { lx->src, lx->line, (int)(p - lx->line_start) + 1, NULL };
     return loc;
 }
 

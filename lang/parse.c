@@ -16,7 +16,7 @@ pt_node *ft_parse(ft_ctx *ctx, const ft_source *src)
     ftParserTrace(stderr, "  ");
 #endif
     if (!parser) {
-        ft_loc loc = { src, 1, 1 };
+        ft_loc loc = { src, 1, 1, NULL };
         ft_error(ctx, loc, "out of memory starting the parser");
         return NULL;
     }

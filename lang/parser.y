@@ -226,7 +226,7 @@ static const char *ps_expected(pt_pstate *ps, int stateno, int bad, char *buf,
 /* file: declarations in order */
 file ::= toplist(L).                { ps->result = L; }
 
-toplist(A) ::= .                    { ft_loc l = { NULL, 1, 1 }; A = pt_new(CTX, PT_FILE, l); }
+toplist(A) ::= .                    { ft_loc l = { NULL, 1, 1, NULL }; A = pt_new(CTX, PT_FILE, l); }
 toplist(A) ::= toplist(L) top(T).   { A = L; if (T) pt_add(CTX, A, T); }
 
 /* const NAME = expr */

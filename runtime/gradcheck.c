@@ -64,6 +64,7 @@ typedef struct gc_dev {
 
 /* One gradcheck in progress; gc_free frees what it holds. */
 typedef struct gc_state {
+    const rt_lib *lib;      /* the library (its error record) */
     const ft_func_desc *f, *g;
     const rt_gc_opts *o;
     FILE *out, *err;
@@ -108,7 +109,7 @@ static int gc_written(const ft_param_desc *p)
 static int gc_prepare(gc_state *s, int nargs, char **args)
 {
     rt_run_opts ro = {.random = 1, .seed = s->o->seed, .default_size = 4};
-    s->call = rt_prepare(s->f, nargs, args, &ro, s->out, s->err);
+    s->call = rt_prepare(s->lib, s->f, nargs, args, &ro, s->out, s->err);
     if (!s->call)
         return 1;
     for (int k = 0; k < s->f->nparams; k++) {
@@ -521,7 +522,7 @@ static int gc_gradient(gc_state *s)
     if (rc == -2)
         fprintf(s->err, "ftc gradcheck: %s\n", s->dev.err);
     else if (rc)
-        fprintf(s->err, "ftc gradcheck: `%s` returned %d\n", s->g->name, rc);
+        rt_report_failure(s->lib, s->g->name, rc, s->err);
     return rc != 0;
 }
 
@@ -579,7 +580,7 @@ int rt_gradcheck(rt_lib *lib, const char *fname, const char *gname, int nwrt,
         fputs("ftc gradcheck: out of memory\n", err);
         return 1;
     }
-    *s = (gc_state){.f = rt_find(lib, fname), .g = rt_find(lib, gname), .o = opts,
+    *s = (gc_state){.lib = lib, .f = rt_find(lib, fname), .g = rt_find(lib, gname), .o = opts,
                     .out = out, .err = err};
     if (gc_check_funcs(s, fname, gname, nwrt, wrt) || gc_prepare(s, nargs, args) ||
         gc_threads(s, lib)) {

@@ -71,7 +71,8 @@ static int rt_check_desc(const ft_module_desc *m, char *err, size_t errlen)
                 m->abi_version, FT_ABI_VERSION);
         return 1;
     }
-    if (m->nfuncs < 0 || (m->nfuncs > 0 && !m->funcs)) {
+    if (m->nfuncs < 0 || (m->nfuncs > 0 && !m->funcs) || m->nsites < 0 ||
+        (m->nsites > 0 && !m->sites) || !m->last_error) {
         rt_errf(err, errlen, "the library's function table is corrupt; rebuild it");
         return 1;
     }
@@ -173,4 +174,88 @@ const ft_func_desc *rt_find(const rt_lib *lib, const char *name)
 void *rt_symbol(const rt_lib *lib, const char *name)
 {
     return dlsym(lib->handle, name);
+}
+
+const char *rt_code_text(int code)
+{
+    switch (code) {
+    case FT_ERR_SIZE: return "a size parameter was negative";
+    case FT_ERR_ASSERT: return "assertion failed";
+    case FT_ERR_INDEX: return "index out of bounds";
+    case FT_ERR_NOMEM: return "out of memory allocating a local tensor";
+    case FT_ERR_NODEVICE: return "no CUDA device (the library was built for --target cuda)";
+    default: return "unknown error code";
+    }
+}
+
+/* Print line `line` of file path and a caret under column col (nothing
+ * when the file cannot be read or is shorter). */
+static void rt_show_source(const char *path, long line, long col, FILE *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char buf[1024];
+    long n = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        size_t len = strlen(buf);
+        int whole = len && buf[len - 1] == '\n';
+        if (++n == line) {
+            buf[strcspn(buf, "\n")] = '\0';
+            fprintf(err, "    %s\n    %*s^\n", buf, (int)(col > 0 && col < 1024 ? col - 1 : 0),
+                    "");
+            break;
+        }
+        while (!whole && fgets(buf, sizeof buf, f)) {   /* the rest of a long line */
+            len = strlen(buf);
+            whole = len && buf[len - 1] == '\n';
+        }
+    }
+    fclose(f);
+}
+
+/* Show the source line of a site's where ("path:line:col"). */
+static void rt_show_where(const char *where, FILE *err)
+{
+    const char *c2 = strrchr(where, ':');
+    if (!c2 || c2 == where)
+        return;
+    const char *c1 = c2 - 1;
+    while (c1 > where && *c1 != ':')
+        c1--;
+    if (*c1 != ':')
+        return;
+    char *end;
+    long line = strtol(c1 + 1, &end, 10), col;
+    if (end != c2 || line <= 0)
+        return;
+    col = strtol(c2 + 1, &end, 10);
+    if (*end)
+        return;
+    char path[4096];
+    size_t n = (size_t)(c1 - where);
+    if (n >= sizeof path)
+        return;
+    memcpy(path, where, n);
+    path[n] = '\0';
+    rt_show_source(path, line, col, err);
+}
+
+void rt_report_failure(const rt_lib *lib, const char *fname, int code, FILE *err)
+{
+    const ft_module_desc *m = lib->desc;
+    ft_error_rec rec;
+    char msg[2048];
+    if (m->last_error(&rec, msg, sizeof msg) == code && rec.site >= 0 && rec.site < m->nsites) {
+        const char *where = m->sites[rec.site].where;
+        size_t wl = strlen(where);
+        const char *what = strncmp(msg, where, wl) == 0 && !strncmp(msg + wl, ": ", 2)
+                           ? msg + wl + 2 : msg;
+        fprintf(err, "%s: error: %s\n", where, what);
+        rt_show_where(where, err);
+        fprintf(err, "note: function '%s' failed with code %d (%s)\n", fname, code,
+                rt_code_text(code));
+        return;
+    }
+    fprintf(err, "error: function '%s' failed: %s (code %d)\n", fname, rt_code_text(code), code);
 }

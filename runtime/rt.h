@@ -51,6 +51,18 @@ const ft_func_desc *rt_find(const rt_lib *lib, const char *name);
  * dependencies, e.g. its OpenMP runtime's omp_set_num_threads), or NULL. */
 void *rt_symbol(const rt_lib *lib, const char *name);
 
+/* The meaning of a function's return code, in words ("index out of
+ * bounds"). */
+const char *rt_code_text(int code);
+
+/* Report that function fname of lib returned code (non-zero) to err:
+ * "FILE:LINE:COL: error: MESSAGE" of the check that failed, read from the
+ * library's error record of this thread (ft_module.last_error), with the
+ * source line and a caret when the file can be read, then a note with the
+ * function and code ("failed with code 3"); just the code's meaning when the record does not describe
+ * this failure. */
+void rt_report_failure(const rt_lib *lib, const char *fname, int code, FILE *err);
+
 /* Device memory through the CUDA runtime, loaded at run time
  * (runtime/device.c; no link-time dependency).  rt_cuda_open fails with a
  * message starting "no CUDA device: " when libcudart cannot be loaded or
@@ -81,8 +93,8 @@ typedef struct rt_run_opts {
  * it, `out` tensors zero-filled and, with opts->random, the in/inout
  * tensors not given random.  NULL after printing why to err. */
 typedef struct rt_call rt_call;
-rt_call *rt_prepare(const ft_func_desc *fn, int nargs, char **args, const rt_run_opts *opts,
-                    FILE *out, FILE *err);
+rt_call *rt_prepare(const rt_lib *lib, const ft_func_desc *fn, int nargs, char **args,
+                    const rt_run_opts *opts, FILE *out, FILE *err);
 int64_t rt_call_size(const rt_call *c, int k);    /* size parameter k */
 rt_array *rt_call_array(rt_call *c, int k);       /* tensor parameter k */
 int rt_call_given(const rt_call *c, int k);       /* whether k was given */

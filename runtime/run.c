@@ -47,6 +47,7 @@ typedef struct rt_pstate {
 
 /* One run in progress; everything here is freed by rt_call_free. */
 struct rt_call {
+    const rt_lib *lib;      /* the library (its error record) */
     const ft_func_desc *fn;
     const rt_run_opts *opts;
     FILE *out, *err;
@@ -514,19 +515,6 @@ static int rt_alloc_tensors(rt_call *c)
 
 /* ------------------------------------------------------------ 6. calls */
 
-/* The meaning of a function's return code, in words. */
-static const char *rt_code_text(int code)
-{
-    switch (code) {
-    case FT_ERR_SIZE: return "a size parameter was negative";
-    case FT_ERR_ASSERT: return "assertion failed";
-    case FT_ERR_INDEX: return "index out of bounds";
-    case FT_ERR_NOMEM: return "out of memory allocating a local tensor";
-    case FT_ERR_NODEVICE: return "no CUDA device (the library was built for --target cuda)";
-    default: return "unknown error code";
-    }
-}
-
 /* Point c->args at the size values and tensor data. */
 static int rt_make_args(rt_call *c)
 {
@@ -618,13 +606,15 @@ static void rt_restore(rt_call *c)
     }
 }
 
-/* Call the function once; report a non-zero code.  0, or 2 on failure. */
+/* Call the function once; report a non-zero code with the check that
+ * failed, where and with which values (rt_report_failure).  0, or 2 on
+ * failure. */
 static int rt_call_once(rt_call *c)
 {
     int code = c->fn->call(c->args);
     if (code == FT_OK)
         return 0;
-    rt_fail(c, "function '%s' failed: %s (code %d)", c->fn->name, rt_code_text(code), code);
+    rt_report_failure(c->lib, c->fn->name, code, c->err);
     return 2;
 }
 
@@ -843,12 +833,12 @@ void rt_call_free(rt_call *c)
 
 /* Steps 1 to 5 for fn (see rt.h): the arguments of one call, or NULL
  * after printing why not to err. */
-rt_call *rt_prepare(const ft_func_desc *fn, int nargs, char **args, const rt_run_opts *opts,
-                    FILE *out, FILE *err)
+rt_call *rt_prepare(const rt_lib *lib, const ft_func_desc *fn, int nargs, char **args,
+                    const rt_run_opts *opts, FILE *out, FILE *err)
 {
     rt_call *c = calloc(1, sizeof *c);
     if (c) {
-        *c = (rt_call){.fn = fn, .opts = opts, .out = out, .err = err};
+        *c = (rt_call){.lib = lib, .fn = fn, .opts = opts, .out = out, .err = err};
         c->ps = calloc((size_t)fn->nparams + 1, sizeof *c->ps);
     }
     if (!c || !c->ps) {
@@ -903,7 +893,7 @@ int rt_run(rt_lib *lib, const char *fname, int nargs, char **args,
     const ft_func_desc *fn = rt_find(lib, fname);
     if (!fn)
         return rt_no_function(lib, fname, err);
-    rt_call *c = rt_prepare(fn, nargs, args, opts, out, err);
+    rt_call *c = rt_prepare(lib, fn, nargs, args, opts, out, err);
     if (!c)
         return 1;
     int r = rt_make_args(c) || rt_dev_setup(c);

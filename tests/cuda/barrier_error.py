@@ -12,9 +12,11 @@ block as std::threads; a thread leaving while others wait at a barrier
 aborts with "barrier divergence", which is a hang on a GPU):
   - valid inputs: the outputs against NumPy;
   - a few out-of-range indices in one row (some threads of one block fail,
-    the others do not) and in every row: `index out of bounds (code 3)`,
+    the others do not) and in every row: the located `index out of bounds`
+    (code 3) of `idx[i, j]`,
     no divergence, within the time limit;
-  - a negative x in a few columns of one row: `assertion failed (code 2)`;
+  - a negative x in a few columns of one row: the located failed assert
+    (code 2) with the value it saw;
   - m = 1000 (1000 threads, t 4000 bytes) and m = 13000 (t 52000 bytes:
     past 48 KiB of dynamic shared memory, the launch opts in).
 With --gpu (tests/gpu/run) the runs use ftc's nvcc and the GPU instead.
@@ -83,18 +85,21 @@ def cases(rng):
     bad = idx.copy()
     bad[2, 37], bad[2, 80] = m + 5, -1                      # two threads of block 2
     yield "gather, 2 threads of one block out of range", "gather_pairs", dict(idx=bad, x=x), {}, \
-        lambda r: expect_error(r, "index out of bounds (code 3)")
+        lambda r: expect_error(r, "barrier_error.ft:10:20: error: index out of bounds: "
+                                    "`idx[i, j]` = ")
     bad = idx.copy()
     bad[:, 50] = m                                          # one thread of every block
     yield "gather, 1 thread of every block out of range", "gather_pairs", dict(idx=bad, x=x), \
-        {}, lambda r: expect_error(r, "index out of bounds (code 3)")
+        {}, lambda r: expect_error(r, "barrier_error.ft:10:20: error: index out of bounds: "
+                                    "`idx[i, j]` = 100 is outside [0, 100) (dimension 0 of x)")
     xs = np.abs(rng.standard_normal((n, m))).astype(f32)
     yield "assert valid", "checked_pairs", dict(x=xs), {}, \
         lambda r: expect_ok(r, pairs(xs.astype(np.float64)))
     neg = xs.copy()
     neg[4, 3], neg[4, 64] = -1, -2                          # two threads, two warps
     yield "assert, 2 threads of one block fail", "checked_pairs", dict(x=neg), {}, \
-        lambda r: expect_error(r, "assertion failed (code 2)")
+        lambda r: expect_error(r, "barrier_error.ft:19:13: error: assert `x[i, j] >= 0` failed: "
+                                    "x[i, j] = -")
     for m2 in (1000, 13000):
         x2 = rng.standard_normal(m2).astype(f32)
         idx2 = rng.integers(0, m2, (2, m2)).astype(i32)

@@ -260,7 +260,7 @@ static inline void ft__emu_launch(dim3 g, dim3 bd, size_t smem, bool threaded,
 /* cuBLAS (as_lib): the column-major gemm of the reference BLAS, on the
  * emulated device memory (host memory); C is not read when beta is 0. */
 typedef struct ft__emu_cublas *cublasHandle_t;
-typedef enum { CUBLAS_STATUS_SUCCESS = 0 } cublasStatus_t;
+typedef enum { CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_INVALID_VALUE = 7 } cublasStatus_t;
 typedef enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 } cublasOperation_t;
 
 static inline cublasStatus_t cublasCreate(cublasHandle_t *h)
@@ -275,6 +275,13 @@ static cublasStatus_t ft__emu_gemm(cublasOperation_t ta, cublasOperation_t tb, i
                                    int k, const T *alpha, const T *a, int lda, const T *b,
                                    int ldb, const T *beta, T *c, int ldc)
 {
+    /* tests/numeric/gemm_chunk_run.py: a cuBLAS whose int holds at most
+     * $FT_EMU_BLAS_INT_MAX (sizes) and $FT_EMU_BLAS_LD_MAX (leading
+     * dimensions) refuses larger ones, as the real one does past INT_MAX */
+    const char *lim_s = getenv("FT_EMU_BLAS_INT_MAX"), *ldl_s = getenv("FT_EMU_BLAS_LD_MAX");
+    const long lim = lim_s ? atol(lim_s) : 2147483647L, ldl = ldl_s ? atol(ldl_s) : 2147483647L;
+    if (m > lim || n > lim || k > lim || lda > ldl || ldb > ldl || ldc > ldl)
+        return CUBLAS_STATUS_INVALID_VALUE;
     for (int j = 0; j < n; j++)
         for (int i = 0; i < m; i++) {
             T s = 0;

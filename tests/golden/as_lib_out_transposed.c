@@ -1,23 +1,151 @@
 
+#define FT__HD_BITS
+/* Run-time errors (backend/cg_sites.c): the calling thread's last failure;
+ * ft__raise records one on the calling thread and returns its code;
+ * ft__fail records the first failure of a call in the call's record (a CAS
+ * on its error code: race-free in parallel regions); ft__done publishes
+ * the call's record when it failed. */
+static __thread ft_error_rec ft__last = {FT_OK, -1, {0, 0}};
+static inline int ft__raise(int code, int site, int64_t a, int64_t b)
+{
+    ft__last.code = code;
+    ft__last.site = site;
+    ft__last.v[0] = a;
+    ft__last.v[1] = b;
+    return code;
+}
+static inline void ft__fail(int *err, ft_error_rec *r, int code, int site, int64_t a,
+                            int64_t b)
+{
+    int ok = FT_OK;
+    if (__atomic_compare_exchange_n(err, &ok, code, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+        r->code = code;
+        r->site = site;
+        r->v[0] = a;
+        r->v[1] = b;
+    }
+}
+static inline int ft__done(int err, const ft_error_rec *r)
+{
+    if (err != FT_OK)
+        ft__last = *r;
+    return err;
+}
+static inline FT__HD_BITS int64_t ft__fbits(double x)
+{
+    int64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+/* Append s to buf[size] at *n (cut at the end, always terminated). */
+static void ft__put(char *buf, size_t size, size_t *n, const char *s)
+{
+    while (*s && *n + 1 < size)
+        buf[(*n)++] = *s++;
+    buf[*n < size ? *n : size - 1] = '\0';
+}
+/* Append value v of kind k (FT_VAL_*). */
+static void ft__put_val(char *buf, size_t size, size_t *n, int k, int64_t v)
+{
+    char t[40];
+    double d;
+    memcpy(&d, &v, sizeof d);
+    if (k == FT_VAL_FLOAT || k == FT_VAL_DOUBLE)
+        __builtin_snprintf(t, sizeof t, k == FT_VAL_FLOAT ? "%.9g" : "%.17g", d);
+    else if (k == FT_VAL_BOOL)
+        __builtin_snprintf(t, sizeof t, "%s", v ? "true" : "false");
+    else if (k == FT_VAL_UINT && v == -1)   /* ft__nbytes: the size overflowed */
+        __builtin_snprintf(t, sizeof t, "more than SIZE_MAX");
+    else if (k == FT_VAL_UINT)
+        __builtin_snprintf(t, sizeof t, "%llu", (unsigned long long)v);
+    else
+        __builtin_snprintf(t, sizeof t, "%lld", (long long)v);
+    ft__put(buf, size, n, t);
+}
+/* "where: message" of record e at site s (NULL: unknown) into buf[size]. */
+static void ft__format(char *buf, size_t size, const ft_error_rec *e,
+                       const ft_site_desc *s)
+{
+    size_t n = 0;
+    char t[64];
+    buf[0] = '\0';
+    if (e->code == FT_OK || !s) {
+        __builtin_snprintf(t, sizeof t, e->code == FT_OK ? "no error" : "error code %d", e->code);
+        ft__put(buf, size, &n, t);
+        return;
+    }
+    ft__put(buf, size, &n, s->where);
+    ft__put(buf, size, &n, ": ");
+    for (const char *m = s->msg; *m; m++) {
+        if (m[0] == '%' && (m[1] == '0' || m[1] == '1')) {
+            ft__put_val(buf, size, &n, s->kinds[m[1] - '0'], e->v[m[1] - '0']);
+            m++;
+            continue;
+        }
+        t[0] = *m;
+        t[1] = '\0';
+        m += m[0] == '%' && m[1] == '%';
+        ft__put(buf, size, &n, t);
+    }
+}
 enum CBLAS_ORDER { CblasRowMajor = 101, CblasColMajor = 102 };
 enum CBLAS_TRANSPOSE { CblasNoTrans = 111, CblasTrans = 112 };
 void cblas_sgemm(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, int, int, float, const float *, int, const float *, int, float, float *, int);
 void cblas_dgemm(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, int, int, double, const double *, int, const double *, int, double, double *, int);
+#ifndef FT__GEMM_CHUNK
+#define FT__GEMM_CHUNK 2147483647   /* BLAS's int: rows, columns, depth a call */
+#endif
+#ifndef FT__GEMM_LD_LIMIT
+#define FT__GEMM_LD_LIMIT 2147483647   /* ... and leading dimensions */
+#endif
+/* C[m, n] = alpha * op(A) @ op(B) + beta * C (row-major; op transposes
+ * when ta / tb) through BLAS calls whose sizes fit its int (backend/
+ * cg_gemm.c): blocks of C, the depth summed block by block; an operand
+ * whose leading dimension does not fit goes one stored row a call.
+ * Returns 0, or non-zero when a call failed. */
+static int ft__gemm_f64(void *h, int ta, int tb, int64_t m, int64_t n, int64_t k, double alpha,
+    const double *a, int64_t lda, const double *b, int64_t ldb, double beta, double *c, int64_t ldc)
+{
+    const int64_t lim = FT__GEMM_CHUNK, ldl = FT__GEMM_LD_LIMIT;
+    const int64_t cm = ldc > ldl || (!ta && lda > ldl) ? 1 : lim;
+    const int64_t cn = tb && ldb > ldl ? 1 : lim;
+    const int64_t ck = (ta && lda > ldl) || (!tb && ldb > ldl) ? 1 : lim;
+    (void)h;
+    if (k < 0) k = 0;
+    for (int64_t i = 0; i < m; i += cm) {
+        const int64_t mi = m - i < cm ? m - i : cm;
+        for (int64_t j = 0; j < n; j += cn) {
+            const int64_t nj = n - j < cn ? n - j : cn;
+            int64_t p = 0;
+            do {
+                const int64_t kp = k - p < ck ? k - p : ck;
+                const double *ap = ta ? a + p * lda + i : a + i * lda + p;
+                const double *bp = tb ? b + j * ldb + p : b + p * ldb + j;
+                double *cp = c + i * ldc + j;
+                const int64_t ra = ta ? mi : kp, rb = tb ? kp : nj;
+                const int la = (int)(lda > ldl ? (ra > 1 ? ra : 1) : lda > 1 ? lda : 1);
+                const int lb = (int)(ldb > ldl ? (rb > 1 ? rb : 1) : ldb > 1 ? ldb : 1);
+                const int lc = (int)(ldc > ldl ? (nj > 1 ? nj : 1) : ldc > 1 ? ldc : 1);
+                const double be = p ? (double)1 : beta;
+                cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, (int)mi, (int)nj, (int)kp, alpha, ap, la, bp, lb, be, cp, lc);
+                p += kp;
+            } while (p < k);
+        }
+    }
+    return 0;
+}
 
 int f(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c)
 {
-    if (m < 0) return FT_ERR_SIZE;
-    if (n < 0) return FT_ERR_SIZE;
-    if (k < 0) return FT_ERR_SIZE;
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 0, m, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
+    if (k < 0) return ft__raise(FT_ERR_SIZE, 2, k, 0);
     int ft__err = FT_OK;
     /* Li: */
     {
         /* as_lib(Li): c = b^T @ a^T (BLAS) */
-        {
-            const int64_t ft__m1 = n, ft__n1 = m, ft__k1 = k;
-            if (ft__m1 > 0 && ft__n1 > 0)
-                cblas_dgemm(CblasRowMajor, CblasTrans, CblasTrans, (int)ft__m1, (int)ft__n1, (int)(ft__k1 > 0 ? ft__k1 : 0), 1.0, b, (int)(n > 1 ? n : 1), a, (int)(k > 1 ? k : 1), 0.0, c, (int)(m > 1 ? m : 1));
-        }
+        (void)ft__gemm_f64(NULL, 1, 1, n, m, k, 1.0, b, n, a, k, 0.0, c, m);
     }
     return ft__err;
 }
@@ -60,11 +188,37 @@ static const ft_param_desc ft__params_f[] = {
     {"c", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_OUT, 0, 2, ft__shape_f_5},
 };
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_SIZE, "as_lib_out_transposed.ft:4:15", "negative size: m = %0", {1, 0}},   /* 0 */
+    {FT_ERR_SIZE, "as_lib_out_transposed.ft:4:24", "negative size: n = %0", {1, 0}},   /* 1 */
+    {FT_ERR_SIZE, "as_lib_out_transposed.ft:4:33", "negative size: k = %0", {1, 0}},   /* 2 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 3 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+__attribute__((visibility("default")))
+int as_lib_out_transposed_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"f", 6, ft__params_f, ft__call_f, ft__shapes_f},
 };
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs
+    FT_ABI_VERSION, 1, ft__funcs, 3, ft__sites, ft__last_error
 };

@@ -1,4 +1,94 @@
 
+#define FT__HD_BITS
+/* Run-time errors (backend/cg_sites.c): the calling thread's last failure;
+ * ft__raise records one on the calling thread and returns its code;
+ * ft__fail records the first failure of a call in the call's record (a CAS
+ * on its error code: race-free in parallel regions); ft__done publishes
+ * the call's record when it failed. */
+static __thread ft_error_rec ft__last = {FT_OK, -1, {0, 0}};
+static inline int ft__raise(int code, int site, int64_t a, int64_t b)
+{
+    ft__last.code = code;
+    ft__last.site = site;
+    ft__last.v[0] = a;
+    ft__last.v[1] = b;
+    return code;
+}
+static inline void ft__fail(int *err, ft_error_rec *r, int code, int site, int64_t a,
+                            int64_t b)
+{
+    int ok = FT_OK;
+    if (__atomic_compare_exchange_n(err, &ok, code, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+        r->code = code;
+        r->site = site;
+        r->v[0] = a;
+        r->v[1] = b;
+    }
+}
+static inline int ft__done(int err, const ft_error_rec *r)
+{
+    if (err != FT_OK)
+        ft__last = *r;
+    return err;
+}
+static inline FT__HD_BITS int64_t ft__fbits(double x)
+{
+    int64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+/* Append s to buf[size] at *n (cut at the end, always terminated). */
+static void ft__put(char *buf, size_t size, size_t *n, const char *s)
+{
+    while (*s && *n + 1 < size)
+        buf[(*n)++] = *s++;
+    buf[*n < size ? *n : size - 1] = '\0';
+}
+/* Append value v of kind k (FT_VAL_*). */
+static void ft__put_val(char *buf, size_t size, size_t *n, int k, int64_t v)
+{
+    char t[40];
+    double d;
+    memcpy(&d, &v, sizeof d);
+    if (k == FT_VAL_FLOAT || k == FT_VAL_DOUBLE)
+        __builtin_snprintf(t, sizeof t, k == FT_VAL_FLOAT ? "%.9g" : "%.17g", d);
+    else if (k == FT_VAL_BOOL)
+        __builtin_snprintf(t, sizeof t, "%s", v ? "true" : "false");
+    else if (k == FT_VAL_UINT && v == -1)   /* ft__nbytes: the size overflowed */
+        __builtin_snprintf(t, sizeof t, "more than SIZE_MAX");
+    else if (k == FT_VAL_UINT)
+        __builtin_snprintf(t, sizeof t, "%llu", (unsigned long long)v);
+    else
+        __builtin_snprintf(t, sizeof t, "%lld", (long long)v);
+    ft__put(buf, size, n, t);
+}
+/* "where: message" of record e at site s (NULL: unknown) into buf[size]. */
+static void ft__format(char *buf, size_t size, const ft_error_rec *e,
+                       const ft_site_desc *s)
+{
+    size_t n = 0;
+    char t[64];
+    buf[0] = '\0';
+    if (e->code == FT_OK || !s) {
+        __builtin_snprintf(t, sizeof t, e->code == FT_OK ? "no error" : "error code %d", e->code);
+        ft__put(buf, size, &n, t);
+        return;
+    }
+    ft__put(buf, size, &n, s->where);
+    ft__put(buf, size, &n, ": ");
+    for (const char *m = s->msg; *m; m++) {
+        if (m[0] == '%' && (m[1] == '0' || m[1] == '1')) {
+            ft__put_val(buf, size, &n, s->kinds[m[1] - '0'], e->v[m[1] - '0']);
+            m++;
+            continue;
+        }
+        t[0] = *m;
+        t[1] = '\0';
+        m += m[0] == '%' && m[1] == '%';
+        ft__put(buf, size, &n, t);
+    }
+}
 static inline float ft__max_f32(float a, float b) { return a > b ? a : b; }
 /* *p = max(*p, v) atomically: compare-and-swap on the element. */
 static inline void ft__atomic_max_f32(float *p, float v)
@@ -71,17 +161,18 @@ static inline int64_t ft__team(void) { return 1; }
 
 int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32_t *idx, const float *w, const float *g, float *own, float *d, float *e)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (nnz < 0) return FT_ERR_SIZE;
-    if (f < 0) return FT_ERR_SIZE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 4, n, 0);
+    if (nnz < 0) return ft__raise(FT_ERR_SIZE, 5, nnz, 0);
+    if (f < 0) return ft__raise(FT_ERR_SIZE, 6, f, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     void *ft__h2 = NULL; size_t ft__h2_n = 0;
     void *ft__h11 = NULL; size_t ft__h11_n = 0;
     /* Li: */
     int64_t ft__pn2 = 1;
     ft__pn2 *= (n) > 0 ? (n) : 0;
     ft__pn2 *= (f) > 0 ? (f) : 0;
-    if (!ft__grow(&ft__h2, &ft__h2_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn2}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
+    if (!ft__grow(&ft__h2, &ft__h2_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn2}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 0, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn2}, sizeof(float)), 0); goto ft__end0; }
     #pragma omp parallel
     {
         float *ft__pv2 = d;
@@ -110,7 +201,7 @@ int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int
                         /* L_j: */
                         const int32_t ft__ix7 = 0 < f ? idx[k] : 0;
                         if (0 < f) {
-                            if ((uint64_t)ft__ix7 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
+                            if ((uint64_t)ft__ix7 >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 1, (int64_t)ft__ix7, n); goto ft__end3; }
                         }
                         {
                             const int64_t ft__n8 = f > 0 ? f : 0;
@@ -152,7 +243,7 @@ ft__end3:;
     /* Lj: */
     int64_t ft__pn11 = 1;
     ft__pn11 *= (n) > 0 ? (n) : 0;
-    if (!ft__grow(&ft__h11, &ft__h11_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn11}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
+    if (!ft__grow(&ft__h11, &ft__h11_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn11}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 2, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn11}, sizeof(float)), 0); goto ft__end0; }
     #pragma omp parallel
     {
         float *ft__pv11 = e;
@@ -166,7 +257,7 @@ ft__end3:;
                 if (4 * n >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n) {
                     __builtin_prefetch(&ft__pv11[(int64_t)idx[k + 16]], 1, 3);
                 }
-                if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end12; }
+                if ((uint64_t)idx[k] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 3, (int64_t)idx[k], n); goto ft__end12; }
                 ft__pv11[(int64_t)idx[k]] += w[k] * g[0 * f + j];
             }
 ft__end12:;
@@ -186,7 +277,7 @@ ft__end12:;
 ft__end0:;
     free(ft__h2);
     free(ft__h11);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_csr_scatter(void *const *ft__args)
@@ -244,10 +335,11 @@ static const ft_param_desc ft__params_csr_scatter[] = {
 
 int csr_scale(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32_t *idx, const float *w, const float *g, float *d, float *m)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (nnz < 0) return FT_ERR_SIZE;
-    if (f < 0) return FT_ERR_SIZE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 9, n, 0);
+    if (nnz < 0) return ft__raise(FT_ERR_SIZE, 10, nnz, 0);
+    if (f < 0) return ft__raise(FT_ERR_SIZE, 11, f, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     /* Li: */
     #pragma omp parallel
     {
@@ -266,7 +358,7 @@ int csr_scale(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32
                     /* L_j: */
                     const int32_t ft__ix21 = 0 < f ? idx[k] : 0;
                     if (0 < f) {
-                        if ((uint64_t)ft__ix21 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end17; }
+                        if ((uint64_t)ft__ix21 >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 7, (int64_t)ft__ix21, n); goto ft__end17; }
                     }
                     /* vectorize: no `omp simd`, the body has atomic updates */
                     for (int64_t j = 0; j < f; j++) {
@@ -290,7 +382,7 @@ ft__end17:;
             {
                 #pragma omp for
                 for (int64_t k = 0; k < nnz; k++) {
-                    if ((uint64_t)idx[k] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end24; }
+                    if ((uint64_t)idx[k] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 8, (int64_t)idx[k], n); goto ft__end24; }
                     ft__atomic_max_f32(&m[(int64_t)idx[k]], w[k] * g_v);
 ft__end24:;
                 }
@@ -299,7 +391,7 @@ ft__end24:;
         }
     }
 ft__end15:;
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_csr_scale(void *const *ft__args)
@@ -350,6 +442,41 @@ static const ft_param_desc ft__params_csr_scale[] = {
     {"m", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_csr_scale_8},
 };
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_NOMEM, "auto_parallelize_csr_atomic.ft:21:9", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d`", {5, 0}},   /* 0 */
+    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:26:38", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of d)", {1, 1}},   /* 1 */
+    {FT_ERR_NOMEM, "auto_parallelize_csr_atomic.ft:27:9", "out of memory: cannot allocate %0 bytes for the per-thread copies of `e`", {5, 0}},   /* 2 */
+    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:29:31", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 3 */
+    {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:17:25", "negative size: n = %0", {1, 0}},   /* 4 */
+    {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:17:34", "negative size: nnz = %0", {1, 0}},   /* 5 */
+    {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:17:45", "negative size: f = %0", {1, 0}},   /* 6 */
+    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:38:33", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of d)", {1, 1}},   /* 7 */
+    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:41:25", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of m)", {1, 1}},   /* 8 */
+    {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:31:23", "negative size: n = %0", {1, 0}},   /* 9 */
+    {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:31:32", "negative size: nnz = %0", {1, 0}},   /* 10 */
+    {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:31:43", "negative size: f = %0", {1, 0}},   /* 11 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 12 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+__attribute__((visibility("default")))
+int auto_parallelize_csr_atomic_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"csr_scatter", 10, ft__params_csr_scatter, ft__call_csr_scatter, ft__shapes_csr_scatter},
     {"csr_scale", 9, ft__params_csr_scale, ft__call_csr_scale, ft__shapes_csr_scale},
@@ -357,5 +484,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 2, ft__funcs
+    FT_ABI_VERSION, 2, ft__funcs, 12, ft__sites, ft__last_error
 };

@@ -1,4 +1,94 @@
 
+#define FT__HD_BITS
+/* Run-time errors (backend/cg_sites.c): the calling thread's last failure;
+ * ft__raise records one on the calling thread and returns its code;
+ * ft__fail records the first failure of a call in the call's record (a CAS
+ * on its error code: race-free in parallel regions); ft__done publishes
+ * the call's record when it failed. */
+static __thread ft_error_rec ft__last = {FT_OK, -1, {0, 0}};
+static inline int ft__raise(int code, int site, int64_t a, int64_t b)
+{
+    ft__last.code = code;
+    ft__last.site = site;
+    ft__last.v[0] = a;
+    ft__last.v[1] = b;
+    return code;
+}
+static inline void ft__fail(int *err, ft_error_rec *r, int code, int site, int64_t a,
+                            int64_t b)
+{
+    int ok = FT_OK;
+    if (__atomic_compare_exchange_n(err, &ok, code, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+        r->code = code;
+        r->site = site;
+        r->v[0] = a;
+        r->v[1] = b;
+    }
+}
+static inline int ft__done(int err, const ft_error_rec *r)
+{
+    if (err != FT_OK)
+        ft__last = *r;
+    return err;
+}
+static inline FT__HD_BITS int64_t ft__fbits(double x)
+{
+    int64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+/* Append s to buf[size] at *n (cut at the end, always terminated). */
+static void ft__put(char *buf, size_t size, size_t *n, const char *s)
+{
+    while (*s && *n + 1 < size)
+        buf[(*n)++] = *s++;
+    buf[*n < size ? *n : size - 1] = '\0';
+}
+/* Append value v of kind k (FT_VAL_*). */
+static void ft__put_val(char *buf, size_t size, size_t *n, int k, int64_t v)
+{
+    char t[40];
+    double d;
+    memcpy(&d, &v, sizeof d);
+    if (k == FT_VAL_FLOAT || k == FT_VAL_DOUBLE)
+        __builtin_snprintf(t, sizeof t, k == FT_VAL_FLOAT ? "%.9g" : "%.17g", d);
+    else if (k == FT_VAL_BOOL)
+        __builtin_snprintf(t, sizeof t, "%s", v ? "true" : "false");
+    else if (k == FT_VAL_UINT && v == -1)   /* ft__nbytes: the size overflowed */
+        __builtin_snprintf(t, sizeof t, "more than SIZE_MAX");
+    else if (k == FT_VAL_UINT)
+        __builtin_snprintf(t, sizeof t, "%llu", (unsigned long long)v);
+    else
+        __builtin_snprintf(t, sizeof t, "%lld", (long long)v);
+    ft__put(buf, size, n, t);
+}
+/* "where: message" of record e at site s (NULL: unknown) into buf[size]. */
+static void ft__format(char *buf, size_t size, const ft_error_rec *e,
+                       const ft_site_desc *s)
+{
+    size_t n = 0;
+    char t[64];
+    buf[0] = '\0';
+    if (e->code == FT_OK || !s) {
+        __builtin_snprintf(t, sizeof t, e->code == FT_OK ? "no error" : "error code %d", e->code);
+        ft__put(buf, size, &n, t);
+        return;
+    }
+    ft__put(buf, size, &n, s->where);
+    ft__put(buf, size, &n, ": ");
+    for (const char *m = s->msg; *m; m++) {
+        if (m[0] == '%' && (m[1] == '0' || m[1] == '1')) {
+            ft__put_val(buf, size, &n, s->kinds[m[1] - '0'], e->v[m[1] - '0']);
+            m++;
+            continue;
+        }
+        t[0] = *m;
+        t[1] = '\0';
+        m += m[0] == '%' && m[1] == '%';
+        ft__put(buf, size, &n, t);
+    }
+}
 /* Bytes of a local tensor: negative dims count as 0; SIZE_MAX on overflow. */
 static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
 {
@@ -59,15 +149,16 @@ static inline int64_t ft__team(void) { return 1; }
 
 int gather(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32_t *idx, const float *x, const float *c, float *y, float *d)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (nnz < 0) return FT_ERR_SIZE;
-    if (f < 0) return FT_ERR_SIZE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 2, n, 0);
+    if (nnz < 0) return ft__raise(FT_ERR_SIZE, 3, nnz, 0);
+    if (f < 0) return ft__raise(FT_ERR_SIZE, 4, f, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     void *ft__h2 = NULL; size_t ft__h2_n = 0;
     int64_t ft__pn2 = 1;
     ft__pn2 *= (n) > 0 ? (n) : 0;
     ft__pn2 *= (f) > 0 ? (f) : 0;
-    if (!ft__grow(&ft__h2, &ft__h2_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn2}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
+    if (!ft__grow(&ft__h2, &ft__h2_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn2}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 0, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn2}, sizeof(float)), 0); goto ft__end0; }
     #pragma omp parallel
     {
         float *ft__pv2 = d;
@@ -122,7 +213,7 @@ int gather(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32_t 
                     /* L_j_1: */
                     const int32_t ft__ix10 = 0 < f ? idx[k] : 0;
                     if (0 < f) {
-                        if ((uint64_t)ft__ix10 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
+                        if ((uint64_t)ft__ix10 >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 1, (int64_t)ft__ix10, n); goto ft__end3; }
                     }
                     {
                         const int64_t ft__n11 = f > 0 ? f : 0;
@@ -164,7 +255,7 @@ ft__end3:;
     if (ft__err) goto ft__end0;
 ft__end0:;
     free(ft__h2);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_gather(void *const *ft__args)
@@ -219,20 +310,21 @@ static const ft_param_desc ft__params_gather[] = {
 
 int backwards(int64_t n, int64_t nnz, const int32_t *idx, const float *x, float *s)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (nnz < 0) return FT_ERR_SIZE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 6, n, 0);
+    if (nnz < 0) return ft__raise(FT_ERR_SIZE, 7, nnz, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     s[0] = 0.0f;
     /* Lb: */
     for (int64_t k = nnz - 1; k > (-1); k += (-1)) {
         if (4 * n >= 65536 && (uint64_t)(k + (-16)) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + (-16)] < (uint64_t)n) {
             __builtin_prefetch(&x[(int64_t)idx[k + (-16)]], 0, 3);
         }
-        if ((uint64_t)idx[k] >= (uint64_t)n) { ft__err = FT_ERR_INDEX; goto ft__end13; }
+        if ((uint64_t)idx[k] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 5, (int64_t)idx[k], n); goto ft__end13; }
         s[0] = (s[0] * 0.5f) + x[(int64_t)idx[k]];
     }
 ft__end13:;
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_backwards(void *const *ft__args)
@@ -268,15 +360,16 @@ static const ft_param_desc ft__params_backwards[] = {
 
 int ten(int64_t n, const int32_t *adj, const float *x, float *s)
 {
-    if (n < 0) return FT_ERR_SIZE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 9, n, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     #pragma omp parallel
     {
         #pragma omp for
         for (int64_t i = 0; i < n; i++) {
             s[i] = 0.0f;
             for (int64_t j = 0; j < 10; j++) {
-                if ((uint64_t)adj[i * 10 + j] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end17; }
+                if ((uint64_t)adj[i * 10 + j] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 8, (int64_t)adj[i * 10 + j], n); goto ft__end17; }
                 s[i] = (s[i] * 0.5f) + x[(int64_t)adj[i * 10 + j]];
             }
 ft__end17:;
@@ -284,7 +377,7 @@ ft__end17:;
     }
     if (ft__err) goto ft__end15;
 ft__end15:;
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_ten(void *const *ft__args)
@@ -317,9 +410,10 @@ static const ft_param_desc ft__params_ten[] = {
 
 int local(int64_t n, int64_t m, const int32_t *idx, const float *x, float *s)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (m < 0) return FT_ERR_SIZE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 12, n, 0);
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 13, m, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     /* Lo: */
     #pragma omp parallel
     {
@@ -334,8 +428,8 @@ int local(int64_t n, int64_t m, const int32_t *idx, const float *x, float *s)
                 {
                     int32_t t[1];
                     t[0] = idx[i * m + j];
-                    if ((uint64_t)t[0] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end21; }
-                    if ((uint64_t)idx[0 * m + j] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end21; }
+                    if ((uint64_t)t[0] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 10, (int64_t)t[0], n); goto ft__end21; }
+                    if ((uint64_t)idx[0 * m + j] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 11, (int64_t)idx[0 * m + j], n); goto ft__end21; }
                     s[i] = ((s[i] * 0.5f) + x[(int64_t)t[0]]) + x[(int64_t)idx[0 * m + j]];
                 }
             }
@@ -344,7 +438,7 @@ ft__end21:;
     }
     if (ft__err) goto ft__end19;
 ft__end19:;
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_local(void *const *ft__args)
@@ -381,19 +475,20 @@ static const ft_param_desc ft__params_local[] = {
 
 int rows(int64_t n, int64_t nnz, const int32_t *idx, const float *v, float *s)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (nnz < 0) return FT_ERR_SIZE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 15, n, 0);
+    if (nnz < 0) return ft__raise(FT_ERR_SIZE, 16, nnz, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     s[0] = 0.0f;
     for (int64_t k = 0; k < nnz; k++) {
         if (4 * n * 3 >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n) {
             __builtin_prefetch(&v[(int64_t)idx[k + 16] * 3 + 0], 0, 3);
         }
-        if ((uint64_t)idx[k] >= (uint64_t)n) { ft__err = FT_ERR_INDEX; goto ft__end23; }
+        if ((uint64_t)idx[k] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 14, (int64_t)idx[k], n); goto ft__end23; }
         s[0] = ((s[0] * 0.5f) + (v[(int64_t)idx[k] * 3 + 0] * v[(int64_t)idx[k] * 3 + 1])) + v[(int64_t)idx[k] * 3 + 2];
     }
 ft__end23:;
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_rows(void *const *ft__args)
@@ -428,6 +523,46 @@ static const ft_param_desc ft__params_rows[] = {
     {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_rows_4},
 };
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_NOMEM, "auto_prefetch.ft:18:5", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d`", {5, 0}},   /* 0 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:23:38", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of c)", {1, 1}},   /* 1 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:16:20", "negative size: n = %0", {1, 0}},   /* 2 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:16:29", "negative size: nnz = %0", {1, 0}},   /* 3 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:16:40", "negative size: f = %0", {1, 0}},   /* 4 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:29:27", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 5 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:26:23", "negative size: n = %0", {1, 0}},   /* 6 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:26:32", "negative size: nnz = %0", {1, 0}},   /* 7 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:35:31", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 8 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:31:17", "negative size: n = %0", {1, 0}},   /* 9 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:46:41", "index out of bounds: `t[0]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 10 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:46:41", "index out of bounds: `idx[0, j]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 11 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:37:19", "negative size: n = %0", {1, 0}},   /* 12 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:37:28", "negative size: m = %0", {1, 0}},   /* 13 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:51:57", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of v)", {1, 1}},   /* 14 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:48:18", "negative size: n = %0", {1, 0}},   /* 15 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:48:27", "negative size: nnz = %0", {1, 0}},   /* 16 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 17 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+__attribute__((visibility("default")))
+int auto_prefetch_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"gather", 9, ft__params_gather, ft__call_gather, ft__shapes_gather},
     {"backwards", 5, ft__params_backwards, ft__call_backwards, ft__shapes_backwards},
@@ -438,5 +573,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 5, ft__funcs
+    FT_ABI_VERSION, 5, ft__funcs, 17, ft__sites, ft__last_error
 };

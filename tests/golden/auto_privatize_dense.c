@@ -1,4 +1,94 @@
 
+#define FT__HD_BITS
+/* Run-time errors (backend/cg_sites.c): the calling thread's last failure;
+ * ft__raise records one on the calling thread and returns its code;
+ * ft__fail records the first failure of a call in the call's record (a CAS
+ * on its error code: race-free in parallel regions); ft__done publishes
+ * the call's record when it failed. */
+static __thread ft_error_rec ft__last = {FT_OK, -1, {0, 0}};
+static inline int ft__raise(int code, int site, int64_t a, int64_t b)
+{
+    ft__last.code = code;
+    ft__last.site = site;
+    ft__last.v[0] = a;
+    ft__last.v[1] = b;
+    return code;
+}
+static inline void ft__fail(int *err, ft_error_rec *r, int code, int site, int64_t a,
+                            int64_t b)
+{
+    int ok = FT_OK;
+    if (__atomic_compare_exchange_n(err, &ok, code, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+        r->code = code;
+        r->site = site;
+        r->v[0] = a;
+        r->v[1] = b;
+    }
+}
+static inline int ft__done(int err, const ft_error_rec *r)
+{
+    if (err != FT_OK)
+        ft__last = *r;
+    return err;
+}
+static inline FT__HD_BITS int64_t ft__fbits(double x)
+{
+    int64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+/* Append s to buf[size] at *n (cut at the end, always terminated). */
+static void ft__put(char *buf, size_t size, size_t *n, const char *s)
+{
+    while (*s && *n + 1 < size)
+        buf[(*n)++] = *s++;
+    buf[*n < size ? *n : size - 1] = '\0';
+}
+/* Append value v of kind k (FT_VAL_*). */
+static void ft__put_val(char *buf, size_t size, size_t *n, int k, int64_t v)
+{
+    char t[40];
+    double d;
+    memcpy(&d, &v, sizeof d);
+    if (k == FT_VAL_FLOAT || k == FT_VAL_DOUBLE)
+        __builtin_snprintf(t, sizeof t, k == FT_VAL_FLOAT ? "%.9g" : "%.17g", d);
+    else if (k == FT_VAL_BOOL)
+        __builtin_snprintf(t, sizeof t, "%s", v ? "true" : "false");
+    else if (k == FT_VAL_UINT && v == -1)   /* ft__nbytes: the size overflowed */
+        __builtin_snprintf(t, sizeof t, "more than SIZE_MAX");
+    else if (k == FT_VAL_UINT)
+        __builtin_snprintf(t, sizeof t, "%llu", (unsigned long long)v);
+    else
+        __builtin_snprintf(t, sizeof t, "%lld", (long long)v);
+    ft__put(buf, size, n, t);
+}
+/* "where: message" of record e at site s (NULL: unknown) into buf[size]. */
+static void ft__format(char *buf, size_t size, const ft_error_rec *e,
+                       const ft_site_desc *s)
+{
+    size_t n = 0;
+    char t[64];
+    buf[0] = '\0';
+    if (e->code == FT_OK || !s) {
+        __builtin_snprintf(t, sizeof t, e->code == FT_OK ? "no error" : "error code %d", e->code);
+        ft__put(buf, size, &n, t);
+        return;
+    }
+    ft__put(buf, size, &n, s->where);
+    ft__put(buf, size, &n, ": ");
+    for (const char *m = s->msg; *m; m++) {
+        if (m[0] == '%' && (m[1] == '0' || m[1] == '1')) {
+            ft__put_val(buf, size, &n, s->kinds[m[1] - '0'], e->v[m[1] - '0']);
+            m++;
+            continue;
+        }
+        t[0] = *m;
+        t[1] = '\0';
+        m += m[0] == '%' && m[1] == '%';
+        ft__put(buf, size, &n, t);
+    }
+}
 /* Bytes of a local tensor: negative dims count as 0; SIZE_MAX on overflow. */
 static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
 {
@@ -59,15 +149,16 @@ static inline int64_t ft__team(void) { return 1; }
 
 int mesh_scatter(int64_t n, int64_t f, const int32_t *adj, const float *g, float *d, float *s)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (f < 0) return FT_ERR_SIZE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 3, n, 0);
+    if (f < 0) return ft__raise(FT_ERR_SIZE, 4, f, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     void *ft__h2 = NULL; size_t ft__h2_n = 0;
     /* Li: */
     int64_t ft__pn2 = 1;
     ft__pn2 *= (n) > 0 ? (n) : 0;
     ft__pn2 *= (f) > 0 ? (f) : 0;
-    if (!ft__grow(&ft__h2, &ft__h2_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn2}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end0; }
+    if (!ft__grow(&ft__h2, &ft__h2_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn2}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 0, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn2}, sizeof(float)), 0); goto ft__end0; }
     #pragma omp parallel
     {
         float *ft__pv2 = d;
@@ -80,7 +171,7 @@ int mesh_scatter(int64_t n, int64_t f, const int32_t *adj, const float *g, float
             for (int64_t j = 0; j < 3; j++) {
                 const int32_t ft__ix6 = 0 < f ? adj[i * 3 + j] : 0;
                 if (0 < f) {
-                    if ((uint64_t)ft__ix6 >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
+                    if ((uint64_t)ft__ix6 >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 1, (int64_t)ft__ix6, n); goto ft__end3; }
                 }
                 {
                     const int64_t ft__n7 = f > 0 ? f : 0;
@@ -104,7 +195,7 @@ int mesh_scatter(int64_t n, int64_t f, const int32_t *adj, const float *g, float
                         }
                     }
                 }
-                if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end3; }
+                if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 2, (int64_t)adj[i * 3 + j], n); goto ft__end3; }
                 #pragma omp atomic
                 s[(int64_t)adj[i * 3 + j]] += 1.0f;
             }
@@ -124,7 +215,7 @@ ft__end3:;
     if (ft__err) goto ft__end0;
 ft__end0:;
     free(ft__h2);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_mesh_scatter(void *const *ft__args)
@@ -167,14 +258,15 @@ static const ft_param_desc ft__params_mesh_scatter[] = {
 
 int backwards(int64_t np, int64_t nf, const int32_t *faces, const float *x, float *dv)
 {
-    if (np < 0) return FT_ERR_SIZE;
-    if (nf < 0) return FT_ERR_SIZE;
+    if (np < 0) return ft__raise(FT_ERR_SIZE, 7, np, 0);
+    if (nf < 0) return ft__raise(FT_ERR_SIZE, 8, nf, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     void *ft__h11 = NULL; size_t ft__h11_n = 0;
     /* Lp: */
     int64_t ft__pn11 = 1;
     ft__pn11 *= (nf) > 0 ? (nf) : 0;
-    if (!ft__grow(&ft__h11, &ft__h11_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn11}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end9; }
+    if (!ft__grow(&ft__h11, &ft__h11_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn11}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 5, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn11}, sizeof(float)), 0); goto ft__end9; }
     #pragma omp parallel
     {
         float *ft__pv11 = dv;
@@ -195,7 +287,7 @@ int backwards(int64_t np, int64_t nf, const int32_t *faces, const float *x, floa
                         float x_v = 0;
                         /* x_v_load: */
                         x_v = x[p * nf + f];
-                        if ((uint64_t)faces[f] >= (uint64_t)nf) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end12; }
+                        if ((uint64_t)faces[f] >= (uint64_t)nf) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 6, (int64_t)faces[f], nf); goto ft__end12; }
                         ft__pv11[(int64_t)faces[f]] += keep * x_v;
                         keep *= x_v;
                     }
@@ -217,7 +309,7 @@ ft__end12:;
     if (ft__err) goto ft__end9;
 ft__end9:;
     free(ft__h11);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_backwards(void *const *ft__args)
@@ -252,6 +344,38 @@ static const ft_param_desc ft__params_backwards[] = {
     {"dv", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_backwards_4},
 };
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_NOMEM, "auto_privatize_dense.ft:9:9", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d`", {5, 0}},   /* 0 */
+    {FT_ERR_INDEX, "auto_privatize_dense.ft:12:36", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of d)", {1, 1}},   /* 1 */
+    {FT_ERR_INDEX, "auto_privatize_dense.ft:14:29", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of s)", {1, 1}},   /* 2 */
+    {FT_ERR_SIZE, "auto_privatize_dense.ft:7:26", "negative size: n = %0", {1, 0}},   /* 3 */
+    {FT_ERR_SIZE, "auto_privatize_dense.ft:7:35", "negative size: f = %0", {1, 0}},   /* 4 */
+    {FT_ERR_NOMEM, "auto_privatize_dense.ft:22:9", "out of memory: cannot allocate %0 bytes for the per-thread copies of `dv`", {5, 0}},   /* 5 */
+    {FT_ERR_INDEX, "auto_privatize_dense.ft:25:34", "index out of bounds: `faces[f]` = %0 is outside [0, %1) (dimension 0 of dv)", {1, 1}},   /* 6 */
+    {FT_ERR_SIZE, "auto_privatize_dense.ft:20:23", "negative size: np = %0", {1, 0}},   /* 7 */
+    {FT_ERR_SIZE, "auto_privatize_dense.ft:20:33", "negative size: nf = %0", {1, 0}},   /* 8 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 9 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+__attribute__((visibility("default")))
+int auto_privatize_dense_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"mesh_scatter", 6, ft__params_mesh_scatter, ft__call_mesh_scatter, ft__shapes_mesh_scatter},
     {"backwards", 5, ft__params_backwards, ft__call_backwards, ft__shapes_backwards},
@@ -259,5 +383,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 2, ft__funcs
+    FT_ABI_VERSION, 2, ft__funcs, 9, ft__sites, ft__last_error
 };

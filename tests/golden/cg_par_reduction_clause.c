@@ -1,4 +1,94 @@
 
+#define FT__HD_BITS
+/* Run-time errors (backend/cg_sites.c): the calling thread's last failure;
+ * ft__raise records one on the calling thread and returns its code;
+ * ft__fail records the first failure of a call in the call's record (a CAS
+ * on its error code: race-free in parallel regions); ft__done publishes
+ * the call's record when it failed. */
+static __thread ft_error_rec ft__last = {FT_OK, -1, {0, 0}};
+static inline int ft__raise(int code, int site, int64_t a, int64_t b)
+{
+    ft__last.code = code;
+    ft__last.site = site;
+    ft__last.v[0] = a;
+    ft__last.v[1] = b;
+    return code;
+}
+static inline void ft__fail(int *err, ft_error_rec *r, int code, int site, int64_t a,
+                            int64_t b)
+{
+    int ok = FT_OK;
+    if (__atomic_compare_exchange_n(err, &ok, code, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+        r->code = code;
+        r->site = site;
+        r->v[0] = a;
+        r->v[1] = b;
+    }
+}
+static inline int ft__done(int err, const ft_error_rec *r)
+{
+    if (err != FT_OK)
+        ft__last = *r;
+    return err;
+}
+static inline FT__HD_BITS int64_t ft__fbits(double x)
+{
+    int64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+/* Append s to buf[size] at *n (cut at the end, always terminated). */
+static void ft__put(char *buf, size_t size, size_t *n, const char *s)
+{
+    while (*s && *n + 1 < size)
+        buf[(*n)++] = *s++;
+    buf[*n < size ? *n : size - 1] = '\0';
+}
+/* Append value v of kind k (FT_VAL_*). */
+static void ft__put_val(char *buf, size_t size, size_t *n, int k, int64_t v)
+{
+    char t[40];
+    double d;
+    memcpy(&d, &v, sizeof d);
+    if (k == FT_VAL_FLOAT || k == FT_VAL_DOUBLE)
+        __builtin_snprintf(t, sizeof t, k == FT_VAL_FLOAT ? "%.9g" : "%.17g", d);
+    else if (k == FT_VAL_BOOL)
+        __builtin_snprintf(t, sizeof t, "%s", v ? "true" : "false");
+    else if (k == FT_VAL_UINT && v == -1)   /* ft__nbytes: the size overflowed */
+        __builtin_snprintf(t, sizeof t, "more than SIZE_MAX");
+    else if (k == FT_VAL_UINT)
+        __builtin_snprintf(t, sizeof t, "%llu", (unsigned long long)v);
+    else
+        __builtin_snprintf(t, sizeof t, "%lld", (long long)v);
+    ft__put(buf, size, n, t);
+}
+/* "where: message" of record e at site s (NULL: unknown) into buf[size]. */
+static void ft__format(char *buf, size_t size, const ft_error_rec *e,
+                       const ft_site_desc *s)
+{
+    size_t n = 0;
+    char t[64];
+    buf[0] = '\0';
+    if (e->code == FT_OK || !s) {
+        __builtin_snprintf(t, sizeof t, e->code == FT_OK ? "no error" : "error code %d", e->code);
+        ft__put(buf, size, &n, t);
+        return;
+    }
+    ft__put(buf, size, &n, s->where);
+    ft__put(buf, size, &n, ": ");
+    for (const char *m = s->msg; *m; m++) {
+        if (m[0] == '%' && (m[1] == '0' || m[1] == '1')) {
+            ft__put_val(buf, size, &n, s->kinds[m[1] - '0'], e->v[m[1] - '0']);
+            m++;
+            continue;
+        }
+        t[0] = *m;
+        t[1] = '\0';
+        m += m[0] == '%' && m[1] == '%';
+        ft__put(buf, size, &n, t);
+    }
+}
 /* Bytes of a local tensor: negative dims count as 0; SIZE_MAX on overflow. */
 static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
 {
@@ -45,8 +135,8 @@ static inline void *ft__grow(void **p, size_t *cap, size_t n)
 
 int f(int64_t steps, int64_t n, const float *x, const float *a, float *y)
 {
-    if (steps < 0) return FT_ERR_SIZE;
-    if (n < 0) return FT_ERR_SIZE;
+    if (steps < 0) return ft__raise(FT_ERR_SIZE, 0, steps, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
     int ft__err = FT_OK;
     /* L_i_1: */
     #pragma omp parallel
@@ -111,8 +201,8 @@ static const ft_param_desc ft__params_f[] = {
 
 int f_grad_fwd(int64_t steps, int64_t n, const float *x, const float *a, float *y, void *tape__bytes)
 {
-    if (steps < 0) return FT_ERR_SIZE;
-    if (n < 0) return FT_ERR_SIZE;
+    if (steps < 0) return ft__raise(FT_ERR_SIZE, 0, steps, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
     float *tape = (float *)tape__bytes;
     float *tape_y = tape + (0);
     int ft__err = FT_OK;
@@ -190,18 +280,19 @@ static const ft_param_desc ft__params_f_grad_fwd[] = {
 
 int f_grad_bwd(int64_t steps, int64_t n, const float *x, const float *a, const float *y, const float *d_y, float *d_a, const void *tape__bytes)
 {
-    if (steps < 0) return FT_ERR_SIZE;
-    if (n < 0) return FT_ERR_SIZE;
+    if (steps < 0) return ft__raise(FT_ERR_SIZE, 0, steps, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
     const float *tape = (const float *)tape__bytes;
     const float *tape_y = tape + (0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     (void)x;
     (void)tape;
     void *ft__h13 = NULL; size_t ft__h13_n = 0;
     void *ft__h16 = NULL; size_t ft__h16_n = 0;
     void *ft__h20 = NULL; size_t ft__h20_n = 0;
     {
-        if (!ft__grow(&ft__h13, &ft__h13_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end12; }
+        if (!ft__grow(&ft__h13, &ft__h13_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 2, (int64_t)ft__nbytes(1, (const int64_t[]){n}, sizeof(float)), 0); goto ft__end12; }
         float *d_y_1 = (float *)ft__h13;
         #pragma omp parallel
         {
@@ -212,7 +303,7 @@ int f_grad_bwd(int64_t steps, int64_t n, const float *x, const float *a, const f
         }
         d_a[0] = 0.0f;
         {
-            if (!ft__grow(&ft__h16, &ft__h16_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end12; }
+            if (!ft__grow(&ft__h16, &ft__h16_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 3, (int64_t)ft__nbytes(1, (const int64_t[]){n}, sizeof(float)), 0); goto ft__end12; }
             float *y_r = (float *)ft__h16;
             #pragma omp parallel
             {
@@ -230,7 +321,7 @@ int f_grad_bwd(int64_t steps, int64_t n, const float *x, const float *a, const f
                         float d_a_p = 0;
                         d_a_p = 0.0f;
                         {
-                            if (!ft__grow(&ft__h20, &ft__h20_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end12; }
+                            if (!ft__grow(&ft__h20, &ft__h20_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 4, (int64_t)ft__nbytes(1, (const int64_t[]){n}, sizeof(float)), 0); goto ft__end12; }
                             float *d_t_1 = (float *)ft__h20;
                             #pragma omp parallel
                             {
@@ -280,7 +371,7 @@ ft__end12:;
     free(ft__h13);
     free(ft__h16);
     free(ft__h20);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_f_grad_bwd(void *const *ft__args)
@@ -328,12 +419,12 @@ static const ft_param_desc ft__params_f_grad_bwd[] = {
 
 int f_grad(int64_t steps, int64_t n, const float *x, const float *a, float *y, const float *d_y, float *d_a)
 {
-    if (steps < 0) return FT_ERR_SIZE;
-    if (n < 0) return FT_ERR_SIZE;
+    if (steps < 0) return ft__raise(FT_ERR_SIZE, 0, steps, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
     /* f_grad_fwd then f_grad_bwd, through a tape on the heap */
     const size_t ft__tb = ft__nbytes(1, (const int64_t[]){steps * n}, 4);
     void *ft__tape = ft__tb ? ft__alloc(ft__tb) : NULL;
-    if (ft__tb && !ft__tape) return FT_ERR_NOMEM;
+    if (ft__tb && !ft__tape) return ft__raise(FT_ERR_NOMEM, 5, (int64_t)ft__tb, 0);
     int ft__err = f_grad_fwd(steps, n, x, a, y, ft__tape);
     if (ft__err == FT_OK)
         ft__err = f_grad_bwd(steps, n, x, a, y, d_y, d_a, ft__tape);
@@ -387,6 +478,35 @@ size_t f_grad_tape_bytes(int64_t steps, int64_t n)
     return (size_t)((steps * n) * 4);
 }
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_SIZE, "cg_par_reduction_clause.ft:5:15", "negative size: steps = %0", {1, 0}},   /* 0 */
+    {FT_ERR_SIZE, "cg_par_reduction_clause.ft:5:28", "negative size: n = %0", {1, 0}},   /* 1 */
+    {FT_ERR_NOMEM, "cg_par_reduction_clause.ft:5:13", "out of memory: cannot allocate %0 bytes for local tensor `d_y_1`", {5, 0}},   /* 2 */
+    {FT_ERR_NOMEM, "cg_par_reduction_clause.ft:5:13", "out of memory: cannot allocate %0 bytes for local tensor `y_r`", {5, 0}},   /* 3 */
+    {FT_ERR_NOMEM, "cg_par_reduction_clause.ft:8:15", "out of memory: cannot allocate %0 bytes for local tensor `d_t_1`", {5, 0}},   /* 4 */
+    {FT_ERR_NOMEM, "cg_par_reduction_clause.ft:5:13", "out of memory: cannot allocate %0 bytes for the tape of f_grad", {5, 0}},   /* 5 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 6 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+__attribute__((visibility("default")))
+int cg_par_reduction_clause_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"f", 5, ft__params_f, ft__call_f, ft__shapes_f},
     {"f_grad_fwd", 6, ft__params_f_grad_fwd, ft__call_f_grad_fwd, ft__shapes_f_grad_fwd},
@@ -396,5 +516,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 4, ft__funcs
+    FT_ABI_VERSION, 4, ft__funcs, 6, ft__sites, ft__last_error
 };

@@ -1,19 +1,110 @@
 
+#define FT__HD_BITS
+/* Run-time errors (backend/cg_sites.c): the calling thread's last failure;
+ * ft__raise records one on the calling thread and returns its code;
+ * ft__fail records the first failure of a call in the call's record (a CAS
+ * on its error code: race-free in parallel regions); ft__done publishes
+ * the call's record when it failed. */
+static __thread ft_error_rec ft__last = {FT_OK, -1, {0, 0}};
+static inline int ft__raise(int code, int site, int64_t a, int64_t b)
+{
+    ft__last.code = code;
+    ft__last.site = site;
+    ft__last.v[0] = a;
+    ft__last.v[1] = b;
+    return code;
+}
+static inline void ft__fail(int *err, ft_error_rec *r, int code, int site, int64_t a,
+                            int64_t b)
+{
+    int ok = FT_OK;
+    if (__atomic_compare_exchange_n(err, &ok, code, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+        r->code = code;
+        r->site = site;
+        r->v[0] = a;
+        r->v[1] = b;
+    }
+}
+static inline int ft__done(int err, const ft_error_rec *r)
+{
+    if (err != FT_OK)
+        ft__last = *r;
+    return err;
+}
+static inline FT__HD_BITS int64_t ft__fbits(double x)
+{
+    int64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+/* Append s to buf[size] at *n (cut at the end, always terminated). */
+static void ft__put(char *buf, size_t size, size_t *n, const char *s)
+{
+    while (*s && *n + 1 < size)
+        buf[(*n)++] = *s++;
+    buf[*n < size ? *n : size - 1] = '\0';
+}
+/* Append value v of kind k (FT_VAL_*). */
+static void ft__put_val(char *buf, size_t size, size_t *n, int k, int64_t v)
+{
+    char t[40];
+    double d;
+    memcpy(&d, &v, sizeof d);
+    if (k == FT_VAL_FLOAT || k == FT_VAL_DOUBLE)
+        __builtin_snprintf(t, sizeof t, k == FT_VAL_FLOAT ? "%.9g" : "%.17g", d);
+    else if (k == FT_VAL_BOOL)
+        __builtin_snprintf(t, sizeof t, "%s", v ? "true" : "false");
+    else if (k == FT_VAL_UINT && v == -1)   /* ft__nbytes: the size overflowed */
+        __builtin_snprintf(t, sizeof t, "more than SIZE_MAX");
+    else if (k == FT_VAL_UINT)
+        __builtin_snprintf(t, sizeof t, "%llu", (unsigned long long)v);
+    else
+        __builtin_snprintf(t, sizeof t, "%lld", (long long)v);
+    ft__put(buf, size, n, t);
+}
+/* "where: message" of record e at site s (NULL: unknown) into buf[size]. */
+static void ft__format(char *buf, size_t size, const ft_error_rec *e,
+                       const ft_site_desc *s)
+{
+    size_t n = 0;
+    char t[64];
+    buf[0] = '\0';
+    if (e->code == FT_OK || !s) {
+        __builtin_snprintf(t, sizeof t, e->code == FT_OK ? "no error" : "error code %d", e->code);
+        ft__put(buf, size, &n, t);
+        return;
+    }
+    ft__put(buf, size, &n, s->where);
+    ft__put(buf, size, &n, ": ");
+    for (const char *m = s->msg; *m; m++) {
+        if (m[0] == '%' && (m[1] == '0' || m[1] == '1')) {
+            ft__put_val(buf, size, &n, s->kinds[m[1] - '0'], e->v[m[1] - '0']);
+            m++;
+            continue;
+        }
+        t[0] = *m;
+        t[1] = '\0';
+        m += m[0] == '%' && m[1] == '%';
+        ft__put(buf, size, &n, t);
+    }
+}
 
 int hist(int64_t n, int64_t nb, const float *x, const int32_t *bin, float *y, float *h, double *total)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (nb < 0) return FT_ERR_SIZE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 2, n, 0);
+    if (nb < 0) return ft__raise(FT_ERR_SIZE, 3, nb, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     *total = 0.0;
     /* Li: */
     #pragma omp parallel
     {
         #pragma omp for
         for (int64_t i = 0; i < n; i++) {
-            if (!(x[i] >= 0.0f)) { __atomic_store_n(&ft__err, FT_ERR_ASSERT, __ATOMIC_RELAXED); goto ft__end2; }
+            if (!(x[i] >= 0.0f)) { ft__fail(&ft__err, &ft__er, FT_ERR_ASSERT, 0, ft__fbits((double)(x[i])), 0); goto ft__end2; }
             y[i] = sqrtf(x[i]);
-            if ((uint64_t)bin[i] >= (uint64_t)nb) { __atomic_store_n(&ft__err, FT_ERR_INDEX, __ATOMIC_RELAXED); goto ft__end2; }
+            if ((uint64_t)bin[i] >= (uint64_t)nb) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 1, (int64_t)bin[i], nb); goto ft__end2; }
             #pragma omp atomic
             h[(int64_t)bin[i]] += 1.0f;
             #pragma omp atomic
@@ -23,7 +114,7 @@ ft__end2:;
     }
     if (ft__err) goto ft__end0;
 ft__end0:;
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_hist(void *const *ft__args)
@@ -63,11 +154,38 @@ static const ft_param_desc ft__params_hist[] = {
     {"total", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_OUT, 0, 0, NULL},
 };
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_ASSERT, "cg_parallel_atomic.ft:8:9", "assert `x[i] >= 0` failed: x[i] = %0", {2, 0}},   /* 0 */
+    {FT_ERR_INDEX, "cg_parallel_atomic.ft:10:22", "index out of bounds: `bin[i]` = %0 is outside [0, %1) (dimension 0 of h)", {1, 1}},   /* 1 */
+    {FT_ERR_SIZE, "cg_parallel_atomic.ft:4:18", "negative size: n = %0", {1, 0}},   /* 2 */
+    {FT_ERR_SIZE, "cg_parallel_atomic.ft:4:27", "negative size: nb = %0", {1, 0}},   /* 3 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 4 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+__attribute__((visibility("default")))
+int cg_parallel_atomic_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"hist", 7, ft__params_hist, ft__call_hist, ft__shapes_hist},
 };
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs
+    FT_ABI_VERSION, 1, ft__funcs, 4, ft__sites, ft__last_error
 };

@@ -1,10 +1,100 @@
 
+#define FT__HD_BITS
+/* Run-time errors (backend/cg_sites.c): the calling thread's last failure;
+ * ft__raise records one on the calling thread and returns its code;
+ * ft__fail records the first failure of a call in the call's record (a CAS
+ * on its error code: race-free in parallel regions); ft__done publishes
+ * the call's record when it failed. */
+static __thread ft_error_rec ft__last = {FT_OK, -1, {0, 0}};
+static inline int ft__raise(int code, int site, int64_t a, int64_t b)
+{
+    ft__last.code = code;
+    ft__last.site = site;
+    ft__last.v[0] = a;
+    ft__last.v[1] = b;
+    return code;
+}
+static inline void ft__fail(int *err, ft_error_rec *r, int code, int site, int64_t a,
+                            int64_t b)
+{
+    int ok = FT_OK;
+    if (__atomic_compare_exchange_n(err, &ok, code, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+        r->code = code;
+        r->site = site;
+        r->v[0] = a;
+        r->v[1] = b;
+    }
+}
+static inline int ft__done(int err, const ft_error_rec *r)
+{
+    if (err != FT_OK)
+        ft__last = *r;
+    return err;
+}
+static inline FT__HD_BITS int64_t ft__fbits(double x)
+{
+    int64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+/* Append s to buf[size] at *n (cut at the end, always terminated). */
+static void ft__put(char *buf, size_t size, size_t *n, const char *s)
+{
+    while (*s && *n + 1 < size)
+        buf[(*n)++] = *s++;
+    buf[*n < size ? *n : size - 1] = '\0';
+}
+/* Append value v of kind k (FT_VAL_*). */
+static void ft__put_val(char *buf, size_t size, size_t *n, int k, int64_t v)
+{
+    char t[40];
+    double d;
+    memcpy(&d, &v, sizeof d);
+    if (k == FT_VAL_FLOAT || k == FT_VAL_DOUBLE)
+        __builtin_snprintf(t, sizeof t, k == FT_VAL_FLOAT ? "%.9g" : "%.17g", d);
+    else if (k == FT_VAL_BOOL)
+        __builtin_snprintf(t, sizeof t, "%s", v ? "true" : "false");
+    else if (k == FT_VAL_UINT && v == -1)   /* ft__nbytes: the size overflowed */
+        __builtin_snprintf(t, sizeof t, "more than SIZE_MAX");
+    else if (k == FT_VAL_UINT)
+        __builtin_snprintf(t, sizeof t, "%llu", (unsigned long long)v);
+    else
+        __builtin_snprintf(t, sizeof t, "%lld", (long long)v);
+    ft__put(buf, size, n, t);
+}
+/* "where: message" of record e at site s (NULL: unknown) into buf[size]. */
+static void ft__format(char *buf, size_t size, const ft_error_rec *e,
+                       const ft_site_desc *s)
+{
+    size_t n = 0;
+    char t[64];
+    buf[0] = '\0';
+    if (e->code == FT_OK || !s) {
+        __builtin_snprintf(t, sizeof t, e->code == FT_OK ? "no error" : "error code %d", e->code);
+        ft__put(buf, size, &n, t);
+        return;
+    }
+    ft__put(buf, size, &n, s->where);
+    ft__put(buf, size, &n, ": ");
+    for (const char *m = s->msg; *m; m++) {
+        if (m[0] == '%' && (m[1] == '0' || m[1] == '1')) {
+            ft__put_val(buf, size, &n, s->kinds[m[1] - '0'], e->v[m[1] - '0']);
+            m++;
+            continue;
+        }
+        t[0] = *m;
+        t[1] = '\0';
+        m += m[0] == '%' && m[1] == '%';
+        ft__put(buf, size, &n, t);
+    }
+}
 static inline float ft__max_f32(float a, float b) { return a > b ? a : b; }
 
 int f(int64_t n, int64_t m, const float *a, float *y)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (m < 0) return FT_ERR_SIZE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 0, n, 0);
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 1, m, 0);
     int ft__err = FT_OK;
     /* Li: */
     for (int64_t i = 0; i < n; i++) {
@@ -59,11 +149,36 @@ static const ft_param_desc ft__params_f[] = {
     {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_3},
 };
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_SIZE, "cg_simd_reduction.ft:4:15", "negative size: n = %0", {1, 0}},   /* 0 */
+    {FT_ERR_SIZE, "cg_simd_reduction.ft:4:24", "negative size: m = %0", {1, 0}},   /* 1 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 2 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+__attribute__((visibility("default")))
+int cg_simd_reduction_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"f", 4, ft__params_f, ft__call_f, ft__shapes_f},
 };
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs
+    FT_ABI_VERSION, 1, ft__funcs, 2, ft__sites, ft__last_error
 };

@@ -21,7 +21,7 @@ __global__ void ft__khist_2(int *ft__derr, int64_t n, int64_t nb, const int32_t 
     for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
          ft__k += (int64_t)gridDim.x * blockDim.x) {
         const int64_t i = ft__b + ft__k * ft__s;
-        if ((uint64_t)v[(int64_t)i] >= (uint64_t)nb) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); return; }
+        if ((uint64_t)v[(int64_t)i] >= (uint64_t)nb) { ft__dfail(ft__derr, FT_ERR_INDEX, 5, (int64_t)v[(int64_t)i], nb); return; }
         ft__atomic_add<float>(&h[(int64_t)v[(int64_t)i]], (float)(1.0f));
         ft__atomic_max<int32_t>(&(*m), (int32_t)(v[(int64_t)i]));
     }
@@ -29,23 +29,24 @@ __global__ void ft__khist_2(int *ft__derr, int64_t n, int64_t nb, const int32_t 
 
 extern "C" __attribute__((visibility("default"))) int hist(int64_t n, int64_t nb, const int32_t *v, float *h, int32_t *m)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (nb < 0) return FT_ERR_SIZE;
-    if (!ft__have_device()) return FT_ERR_NODEVICE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 9, n, 0);
+    if (nb < 0) return ft__raise(FT_ERR_SIZE, 10, nb, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 11, 0, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
     int *ft__derr = NULL;
     {   /* the gotos leave this block: they cross no initialisation */
         const int64_t ft__z0[] = {n};
         int32_t *ft__dev_v = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z0, sizeof(int32_t)));
-        if (!ft__dev_v) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_v, v, ft__nbytes(1, ft__z0, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_v) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 0, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_v, v, ft__nbytes(1, ft__z0, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 1, 0, 0); goto ft__end; }
         const int64_t ft__z1[] = {nb};
         float *ft__dev_h = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z1, sizeof(float)));
-        if (!ft__dev_h) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_h) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 2, 0, 0); goto ft__end; }
         int32_t *ft__dev_m = (int32_t *)ft__dev_alloc(&ft__pool, sizeof(int32_t));
-        if (!ft__dev_m) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_m) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 3, 0, 0); goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 4, 0, 0); goto ft__end; }
         {
             const int64_t ft__b = 0, ft__s = 1;
             const int64_t ft__n = ft__trip(ft__b, nb, ft__s);
@@ -59,14 +60,14 @@ extern "C" __attribute__((visibility("default"))) int hist(int64_t n, int64_t nb
             if (ft__n > 0)
                 ft__khist_2<<<ft__blocks(ft__n, 256), 256>>>(ft__derr, n, nb, ft__dev_v, ft__dev_h, ft__dev_m, ft__b, ft__s, ft__n);
         }
-        ft__err = ft__err_fetch(ft__derr);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 6);
         const int64_t ft__z2[] = {nb};
-        if (!ft__err && cudaMemcpy(h, ft__dev_h, ft__nbytes(1, ft__z2, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
-        if (!ft__err && cudaMemcpy(m, ft__dev_m, sizeof(int32_t), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        if (!ft__err && cudaMemcpy(h, ft__dev_h, ft__nbytes(1, ft__z2, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 7, 0, 0);
+        if (!ft__err && cudaMemcpy(m, ft__dev_m, sizeof(int32_t), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 8, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_hist(void *const *ft__args)
@@ -97,11 +98,46 @@ static const ft_param_desc ft__params_hist[] = {
     {"m", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_OUT, 0, 0, NULL},
 };
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:37", "CUDA runtime failure: cannot allocate the device copy of `v`", {0, 0}},   /* 0 */
+    {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:37", "CUDA runtime failure: cannot copy `v` to the device", {0, 0}},   /* 1 */
+    {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:51", "CUDA runtime failure: cannot allocate the device copy of `h`", {0, 0}},   /* 2 */
+    {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:67", "CUDA runtime failure: cannot allocate the device copy of `m`", {0, 0}},   /* 3 */
+    {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 4 */
+    {FT_ERR_INDEX, "cuda_atomic_histogram.ft:10:20", "index out of bounds: `v[i]` = %0 is outside [0, %1) (dimension 0 of h)", {1, 1}},   /* 5 */
+    {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 6 */
+    {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:51", "CUDA runtime failure: cannot copy `h` back from the device", {0, 0}},   /* 7 */
+    {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:67", "CUDA runtime failure: cannot copy `m` back from the device", {0, 0}},   /* 8 */
+    {FT_ERR_SIZE, "cuda_atomic_histogram.ft:5:18", "negative size: n = %0", {1, 0}},   /* 9 */
+    {FT_ERR_SIZE, "cuda_atomic_histogram.ft:5:27", "negative size: nb = %0", {1, 0}},   /* 10 */
+    {FT_ERR_NODEVICE, "cuda_atomic_histogram.ft:5:13", "no usable CUDA device", {0, 0}},   /* 11 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 12 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+extern "C" __attribute__((visibility("default")))
+int cuda_atomic_histogram_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"hist", 5, ft__params_hist, ft__call_hist, ft__shapes_hist},
 };
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs
+    FT_ABI_VERSION, 1, ft__funcs, 12, ft__sites, ft__last_error
 };

@@ -22,7 +22,7 @@ __global__ void ft__kgather_pairs_0(int *ft__derr, int64_t n, int64_t m, const i
                     const int64_t ft__n4 = ft__trip(ft__b4, m, ft__s4);
                     for (int64_t ft__k4 = threadIdx.x; ft__k4 < ft__n4 && !ft__bad; ft__k4 += blockDim.x) {
                         const int64_t j = ft__b4 + ft__k4 * ft__s4;
-                        if (!ft__bad && (uint64_t)idx[(int64_t)i * m + (int64_t)j] >= (uint64_t)m) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
+                        if (!ft__bad && (uint64_t)idx[(int64_t)i * m + (int64_t)j] >= (uint64_t)m) { ft__dfail(ft__derr, FT_ERR_INDEX, 6, (int64_t)idx[(int64_t)i * m + (int64_t)j], m); ft__bad = true; }
                         if (!ft__bad)
                             t[(int64_t)j] = x[(int64_t)idx[(int64_t)i * m + (int64_t)j]];
                     }
@@ -65,7 +65,7 @@ __global__ void ft__kchecked_pairs_0(int *ft__derr, int64_t n, int64_t m, const 
                 const int64_t ft__n10 = ft__trip(ft__b10, m, ft__s10);
                 for (int64_t ft__k10 = threadIdx.x; ft__k10 < ft__n10 && !ft__bad; ft__k10 += blockDim.x) {
                     const int64_t j = ft__b10 + ft__k10 * ft__s10;
-                    if (!ft__bad && !(x[(int64_t)i * m + (int64_t)j] >= 0.0f)) { atomicCAS(ft__derr, 0, FT_ERR_ASSERT); ft__bad = true; }
+                    if (!ft__bad && !(x[(int64_t)i * m + (int64_t)j] >= 0.0f)) { ft__dfail(ft__derr, FT_ERR_ASSERT, 16, ft__fbits((double)(x[(int64_t)i * m + (int64_t)j])), 0); ft__bad = true; }
                 }
             }
             /* Lk: */
@@ -86,25 +86,26 @@ __global__ void ft__kchecked_pairs_0(int *ft__derr, int64_t n, int64_t m, const 
 
 extern "C" __attribute__((visibility("default"))) int gather_pairs(int64_t n, int64_t m, const int32_t *idx, const float *x, float *y)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (m < 0) return FT_ERR_SIZE;
-    if (!ft__have_device()) return FT_ERR_NODEVICE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 9, n, 0);
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 10, m, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 11, 0, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
     int *ft__derr = NULL;
     {   /* the gotos leave this block: they cross no initialisation */
         const int64_t ft__z0[] = {n, m};
         int32_t *ft__dev_idx = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z0, sizeof(int32_t)));
-        if (!ft__dev_idx) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_idx, idx, ft__nbytes(2, ft__z0, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_idx) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 0, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_idx, idx, ft__nbytes(2, ft__z0, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 1, 0, 0); goto ft__end; }
         const int64_t ft__z1[] = {m};
         float *ft__dev_x = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z1, sizeof(float)));
-        if (!ft__dev_x) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(1, ft__z1, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_x) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 2, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(1, ft__z1, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 3, 0, 0); goto ft__end; }
         const int64_t ft__z2[] = {n, m};
         float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z2, sizeof(float)));
-        if (!ft__dev_y) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_y) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 4, 0, 0); goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 5, 0, 0); goto ft__end; }
         /* Li: */
         {
             int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
@@ -118,13 +119,13 @@ extern "C" __attribute__((visibility("default"))) int gather_pairs(int64_t n, in
                 cudaFuncSetAttribute(ft__kgather_pairs_0, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ft__min<size_t>(ft__smem, 2147483647));
             ft__kgather_pairs_0<<<ft__grid, ft__block, ft__smem>>>(ft__derr, n, m, ft__dev_idx, ft__dev_x, ft__dev_y);
         }
-        ft__err = ft__err_fetch(ft__derr);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 7);
         const int64_t ft__z6[] = {n, m};
-        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z6, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z6, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 8, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_gather_pairs(void *const *ft__args)
@@ -161,21 +162,22 @@ static const ft_param_desc ft__params_gather_pairs[] = {
 
 extern "C" __attribute__((visibility("default"))) int checked_pairs(int64_t n, int64_t m, const float *x, float *y)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (m < 0) return FT_ERR_SIZE;
-    if (!ft__have_device()) return FT_ERR_NODEVICE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 19, n, 0);
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 20, m, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 21, 0, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
     int *ft__derr = NULL;
     {   /* the gotos leave this block: they cross no initialisation */
         const int64_t ft__z7[] = {n, m};
         float *ft__dev_x = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z7, sizeof(float)));
-        if (!ft__dev_x) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z7, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_x) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 12, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z7, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 13, 0, 0); goto ft__end; }
         const int64_t ft__z8[] = {n, m};
         float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z8, sizeof(float)));
-        if (!ft__dev_y) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_y) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 14, 0, 0); goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 15, 0, 0); goto ft__end; }
         /* Li: */
         {
             int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
@@ -186,13 +188,13 @@ extern "C" __attribute__((visibility("default"))) int checked_pairs(int64_t n, i
             ft__launch_dims(ft__ext, &ft__grid, &ft__block);
             ft__kchecked_pairs_0<<<ft__grid, ft__block>>>(ft__derr, n, m, ft__dev_x, ft__dev_y);
         }
-        ft__err = ft__err_fetch(ft__derr);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 17);
         const int64_t ft__z12[] = {n, m};
-        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z12, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z12, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 18, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_checked_pairs(void *const *ft__args)
@@ -223,6 +225,51 @@ static const ft_param_desc ft__params_checked_pairs[] = {
     {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_checked_pairs_3},
 };
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:10:44", "CUDA runtime failure: cannot allocate the device copy of `idx`", {0, 0}},   /* 0 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:10:44", "CUDA runtime failure: cannot copy `idx` to the device", {0, 0}},   /* 1 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:10:63", "CUDA runtime failure: cannot allocate the device copy of `x`", {0, 0}},   /* 2 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:10:63", "CUDA runtime failure: cannot copy `x` to the device", {0, 0}},   /* 3 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:11:26", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 4 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:10:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 5 */
+    {FT_ERR_INDEX, "cuda_barrier_error.ft:15:20", "index out of bounds: `idx[i, j]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 6 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:10:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 7 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:11:26", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 8 */
+    {FT_ERR_SIZE, "cuda_barrier_error.ft:10:26", "negative size: n = %0", {1, 0}},   /* 9 */
+    {FT_ERR_SIZE, "cuda_barrier_error.ft:10:35", "negative size: m = %0", {1, 0}},   /* 10 */
+    {FT_ERR_NODEVICE, "cuda_barrier_error.ft:10:13", "no usable CUDA device", {0, 0}},   /* 11 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:45", "CUDA runtime failure: cannot allocate the device copy of `x`", {0, 0}},   /* 12 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:45", "CUDA runtime failure: cannot copy `x` to the device", {0, 0}},   /* 13 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:62", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 14 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 15 */
+    {FT_ERR_ASSERT, "cuda_barrier_error.ft:24:13", "assert `x[i, j] >= 0` failed: x[i, j] = %0", {2, 0}},   /* 16 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 17 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:62", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 18 */
+    {FT_ERR_SIZE, "cuda_barrier_error.ft:20:27", "negative size: n = %0", {1, 0}},   /* 19 */
+    {FT_ERR_SIZE, "cuda_barrier_error.ft:20:36", "negative size: m = %0", {1, 0}},   /* 20 */
+    {FT_ERR_NODEVICE, "cuda_barrier_error.ft:20:13", "no usable CUDA device", {0, 0}},   /* 21 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 22 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+extern "C" __attribute__((visibility("default")))
+int cuda_barrier_error_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"gather_pairs", 5, ft__params_gather_pairs, ft__call_gather_pairs, ft__shapes_gather_pairs},
     {"checked_pairs", 4, ft__params_checked_pairs, ft__call_checked_pairs, ft__shapes_checked_pairs},
@@ -230,5 +277,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 2, ft__funcs
+    FT_ABI_VERSION, 2, ft__funcs, 22, ft__sites, ft__last_error
 };

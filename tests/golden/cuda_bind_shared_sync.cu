@@ -54,21 +54,22 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
 
 extern "C" __attribute__((visibility("default"))) int rownorm(int64_t n, int64_t m, const float *x, float *y)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (m < 0) return FT_ERR_SIZE;
-    if (!ft__have_device()) return FT_ERR_NODEVICE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 6, n, 0);
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 7, m, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 8, 0, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
     int *ft__derr = NULL;
     {   /* the gotos leave this block: they cross no initialisation */
         const int64_t ft__z0[] = {n, m};
         float *ft__dev_x = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z0, sizeof(float)));
-        if (!ft__dev_x) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z0, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_x) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 0, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z0, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 1, 0, 0); goto ft__end; }
         const int64_t ft__z1[] = {n, m};
         float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z1, sizeof(float)));
-        if (!ft__dev_y) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_y) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 2, 0, 0); goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 3, 0, 0); goto ft__end; }
         /* Li: */
         {
             int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
@@ -79,13 +80,13 @@ extern "C" __attribute__((visibility("default"))) int rownorm(int64_t n, int64_t
             ft__launch_dims(ft__ext, &ft__grid, &ft__block);
             ft__krownorm_0<<<ft__grid, ft__block>>>(ft__derr, n, m, ft__dev_x, ft__dev_y);
         }
-        ft__err = ft__err_fetch(ft__derr);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 4);
         const int64_t ft__z5[] = {n, m};
-        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z5, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z5, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 5, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_rownorm(void *const *ft__args)
@@ -116,11 +117,43 @@ static const ft_param_desc ft__params_rownorm[] = {
     {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_rownorm_3},
 };
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_NOMEM, "cuda_bind_shared_sync.ft:7:39", "CUDA runtime failure: cannot allocate the device copy of `x`", {0, 0}},   /* 0 */
+    {FT_ERR_NOMEM, "cuda_bind_shared_sync.ft:7:39", "CUDA runtime failure: cannot copy `x` to the device", {0, 0}},   /* 1 */
+    {FT_ERR_NOMEM, "cuda_bind_shared_sync.ft:7:56", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 2 */
+    {FT_ERR_NOMEM, "cuda_bind_shared_sync.ft:7:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 3 */
+    {FT_ERR_NOMEM, "cuda_bind_shared_sync.ft:7:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 4 */
+    {FT_ERR_NOMEM, "cuda_bind_shared_sync.ft:7:56", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 5 */
+    {FT_ERR_SIZE, "cuda_bind_shared_sync.ft:7:21", "negative size: n = %0", {1, 0}},   /* 6 */
+    {FT_ERR_SIZE, "cuda_bind_shared_sync.ft:7:30", "negative size: m = %0", {1, 0}},   /* 7 */
+    {FT_ERR_NODEVICE, "cuda_bind_shared_sync.ft:7:13", "no usable CUDA device", {0, 0}},   /* 8 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 9 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+extern "C" __attribute__((visibility("default")))
+int cuda_bind_shared_sync_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"rownorm", 4, ft__params_rownorm, ft__call_rownorm, ft__shapes_rownorm},
 };
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs
+    FT_ABI_VERSION, 1, ft__funcs, 9, ft__sites, ft__last_error
 };

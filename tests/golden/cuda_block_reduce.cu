@@ -26,7 +26,7 @@ __global__ void ft__kspmv_0(int *ft__derr, int64_t nr, int64_t nnz, int64_t n, c
                 __shared__ float ft__w6[32];
                 for (int64_t ft__k6 = threadIdx.x; ft__k6 < ft__n6 && !ft__bad; ft__k6 += blockDim.x) {
                     const int64_t k = ft__b6 + ft__k6 * ft__s6;
-                    if (!ft__bad && (uint64_t)col[(int64_t)k] >= (uint64_t)n) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; goto ft__rdone6; }
+                    if (!ft__bad && (uint64_t)col[(int64_t)k] >= (uint64_t)n) { ft__dfail(ft__derr, FT_ERR_INDEX, 10, (int64_t)col[(int64_t)k], n); ft__bad = true; goto ft__rdone6; }
                     if (!ft__bad)
                         ft__r6 = ft__op_add()(ft__r6, (float)(val[(int64_t)k] * x[(int64_t)col[(int64_t)k]]));
                 }
@@ -52,7 +52,7 @@ __global__ void ft__khist_0(int *ft__derr, int64_t n, int64_t nb, const int32_t 
         const int64_t ft__n10 = ft__trip(ft__b10, n, ft__s10);
         for (int64_t ft__k10 = threadIdx.x; ft__k10 < ft__n10 && !ft__bad; ft__k10 += blockDim.x) {
             const int64_t i = ft__b10 + ft__k10 * ft__s10;
-            if (!ft__bad && (uint64_t)v[(int64_t)i] >= (uint64_t)nb) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
+            if (!ft__bad && (uint64_t)v[(int64_t)i] >= (uint64_t)nb) { ft__dfail(ft__derr, FT_ERR_INDEX, 22, (int64_t)v[(int64_t)i], nb); ft__bad = true; }
             if (!ft__bad)
                 ft__atomic_add<int32_t>(&h[(int64_t)v[(int64_t)i]], (int32_t)(1));
         }
@@ -110,34 +110,35 @@ __global__ void ft__kxy_0(int *ft__derr, int64_t n, int64_t m, const float *x, f
 
 extern "C" __attribute__((visibility("default"))) int spmv(int64_t nr, int64_t nnz, int64_t n, const int32_t *ptr, const int32_t *col, const float *val, const float *x, float *y)
 {
-    if (nr < 0) return FT_ERR_SIZE;
-    if (nnz < 0) return FT_ERR_SIZE;
-    if (n < 0) return FT_ERR_SIZE;
-    if (!ft__have_device()) return FT_ERR_NODEVICE;
+    if (nr < 0) return ft__raise(FT_ERR_SIZE, 13, nr, 0);
+    if (nnz < 0) return ft__raise(FT_ERR_SIZE, 14, nnz, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 15, n, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 16, 0, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
     int *ft__derr = NULL;
     {   /* the gotos leave this block: they cross no initialisation */
         const int64_t ft__z0[] = {nr + 1};
         int32_t *ft__dev_ptr = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z0, sizeof(int32_t)));
-        if (!ft__dev_ptr) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_ptr, ptr, ft__nbytes(1, ft__z0, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_ptr) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 0, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_ptr, ptr, ft__nbytes(1, ft__z0, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 1, 0, 0); goto ft__end; }
         const int64_t ft__z1[] = {nnz};
         int32_t *ft__dev_col = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z1, sizeof(int32_t)));
-        if (!ft__dev_col) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_col, col, ft__nbytes(1, ft__z1, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_col) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 2, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_col, col, ft__nbytes(1, ft__z1, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 3, 0, 0); goto ft__end; }
         const int64_t ft__z2[] = {nnz};
         float *ft__dev_val = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z2, sizeof(float)));
-        if (!ft__dev_val) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_val, val, ft__nbytes(1, ft__z2, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_val) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 4, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_val, val, ft__nbytes(1, ft__z2, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 5, 0, 0); goto ft__end; }
         const int64_t ft__z3[] = {n};
         float *ft__dev_x = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z3, sizeof(float)));
-        if (!ft__dev_x) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(1, ft__z3, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_x) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 6, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(1, ft__z3, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 7, 0, 0); goto ft__end; }
         const int64_t ft__z4[] = {nr};
         float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z4, sizeof(float)));
-        if (!ft__dev_y) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_y) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 8, 0, 0); goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 9, 0, 0); goto ft__end; }
         /* Lr: */
         {
             int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
@@ -147,13 +148,13 @@ extern "C" __attribute__((visibility("default"))) int spmv(int64_t nr, int64_t n
             ft__launch_dims(ft__ext, &ft__grid, &ft__block);
             ft__kspmv_0<<<ft__grid, ft__block>>>(ft__derr, nr, nnz, n, ft__dev_ptr, ft__dev_col, ft__dev_val, ft__dev_x, ft__dev_y);
         }
-        ft__err = ft__err_fetch(ft__derr);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 11);
         const int64_t ft__z7[] = {nr};
-        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(1, ft__z7, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(1, ft__z7, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 12, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_spmv(void *const *ft__args)
@@ -199,22 +200,23 @@ static const ft_param_desc ft__params_spmv[] = {
 
 extern "C" __attribute__((visibility("default"))) int hist(int64_t n, int64_t nb, const int32_t *v, int32_t *h)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (nb < 0) return FT_ERR_SIZE;
-    if (!ft__have_device()) return FT_ERR_NODEVICE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 25, n, 0);
+    if (nb < 0) return ft__raise(FT_ERR_SIZE, 26, nb, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 27, 0, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
     int *ft__derr = NULL;
     {   /* the gotos leave this block: they cross no initialisation */
         const int64_t ft__z8[] = {n};
         int32_t *ft__dev_v = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z8, sizeof(int32_t)));
-        if (!ft__dev_v) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_v, v, ft__nbytes(1, ft__z8, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_v) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 17, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_v, v, ft__nbytes(1, ft__z8, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 18, 0, 0); goto ft__end; }
         const int64_t ft__z9[] = {nb};
         int32_t *ft__dev_h = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z9, sizeof(int32_t)));
-        if (!ft__dev_h) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_h, h, ft__nbytes(1, ft__z9, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_h) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 19, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_h, h, ft__nbytes(1, ft__z9, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 20, 0, 0); goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 21, 0, 0); goto ft__end; }
         /* Li: */
         {
             int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
@@ -223,13 +225,13 @@ extern "C" __attribute__((visibility("default"))) int hist(int64_t n, int64_t nb
             ft__launch_dims(ft__ext, &ft__grid, &ft__block);
             ft__khist_0<<<ft__grid, ft__block>>>(ft__derr, n, nb, ft__dev_v, ft__dev_h);
         }
-        ft__err = ft__err_fetch(ft__derr);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 23);
         const int64_t ft__z11[] = {nb};
-        if (!ft__err && cudaMemcpy(h, ft__dev_h, ft__nbytes(1, ft__z11, sizeof(int32_t)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        if (!ft__err && cudaMemcpy(h, ft__dev_h, ft__nbytes(1, ft__z11, sizeof(int32_t)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 24, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_hist(void *const *ft__args)
@@ -260,24 +262,25 @@ static const ft_param_desc ft__params_hist[] = {
 
 extern "C" __attribute__((visibility("default"))) int xy(int64_t n, int64_t m, const float *x, float *y, float *s)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (m < 0) return FT_ERR_SIZE;
-    if (!ft__have_device()) return FT_ERR_NODEVICE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 36, n, 0);
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 37, m, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 38, 0, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
     int *ft__derr = NULL;
     {   /* the gotos leave this block: they cross no initialisation */
         const int64_t ft__z12[] = {n, m};
         float *ft__dev_x = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z12, sizeof(float)));
-        if (!ft__dev_x) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z12, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_x) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 28, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z12, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 29, 0, 0); goto ft__end; }
         const int64_t ft__z13[] = {n, m};
         float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z13, sizeof(float)));
-        if (!ft__dev_y) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_y) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 30, 0, 0); goto ft__end; }
         const int64_t ft__z14[] = {n};
         float *ft__dev_s = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z14, sizeof(float)));
-        if (!ft__dev_s) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_s) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 31, 0, 0); goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 32, 0, 0); goto ft__end; }
         /* Li: */
         {
             int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
@@ -288,15 +291,15 @@ extern "C" __attribute__((visibility("default"))) int xy(int64_t n, int64_t m, c
             ft__launch_dims(ft__ext, &ft__grid, &ft__block);
             ft__kxy_0<<<ft__grid, ft__block>>>(ft__derr, n, m, ft__dev_x, ft__dev_y, ft__dev_s);
         }
-        ft__err = ft__err_fetch(ft__derr);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 33);
         const int64_t ft__z18[] = {n, m};
-        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z18, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z18, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 34, 0, 0);
         const int64_t ft__z19[] = {n};
-        if (!ft__err && cudaMemcpy(s, ft__dev_s, ft__nbytes(1, ft__z19, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        if (!ft__err && cudaMemcpy(s, ft__dev_s, ft__nbytes(1, ft__z19, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 35, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_xy(void *const *ft__args)
@@ -331,6 +334,68 @@ static const ft_param_desc ft__params_xy[] = {
     {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_xy_4},
 };
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:10:48", "CUDA runtime failure: cannot allocate the device copy of `ptr`", {0, 0}},   /* 0 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:10:48", "CUDA runtime failure: cannot copy `ptr` to the device", {0, 0}},   /* 1 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:10:69", "CUDA runtime failure: cannot allocate the device copy of `col`", {0, 0}},   /* 2 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:10:69", "CUDA runtime failure: cannot copy `col` to the device", {0, 0}},   /* 3 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:11:18", "CUDA runtime failure: cannot allocate the device copy of `val`", {0, 0}},   /* 4 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:11:18", "CUDA runtime failure: cannot copy `val` to the device", {0, 0}},   /* 5 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:11:36", "CUDA runtime failure: cannot allocate the device copy of `x`", {0, 0}},   /* 6 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:11:36", "CUDA runtime failure: cannot copy `x` to the device", {0, 0}},   /* 7 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:11:50", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 8 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:10:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 9 */
+    {FT_ERR_INDEX, "cuda_block_reduce.ft:15:28", "index out of bounds: `col[k]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 10 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:10:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 11 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:11:50", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 12 */
+    {FT_ERR_SIZE, "cuda_block_reduce.ft:10:18", "negative size: nr = %0", {1, 0}},   /* 13 */
+    {FT_ERR_SIZE, "cuda_block_reduce.ft:10:28", "negative size: nnz = %0", {1, 0}},   /* 14 */
+    {FT_ERR_SIZE, "cuda_block_reduce.ft:10:39", "negative size: n = %0", {1, 0}},   /* 15 */
+    {FT_ERR_NODEVICE, "cuda_block_reduce.ft:10:13", "no usable CUDA device", {0, 0}},   /* 16 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:37", "CUDA runtime failure: cannot allocate the device copy of `v`", {0, 0}},   /* 17 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:37", "CUDA runtime failure: cannot copy `v` to the device", {0, 0}},   /* 18 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:51", "CUDA runtime failure: cannot allocate the device copy of `h`", {0, 0}},   /* 19 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:51", "CUDA runtime failure: cannot copy `h` to the device", {0, 0}},   /* 20 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 21 */
+    {FT_ERR_INDEX, "cuda_block_reduce.ft:19:20", "index out of bounds: `v[i]` = %0 is outside [0, %1) (dimension 0 of h)", {1, 1}},   /* 22 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 23 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:51", "CUDA runtime failure: cannot copy `h` back from the device", {0, 0}},   /* 24 */
+    {FT_ERR_SIZE, "cuda_block_reduce.ft:17:18", "negative size: n = %0", {1, 0}},   /* 25 */
+    {FT_ERR_SIZE, "cuda_block_reduce.ft:17:27", "negative size: nb = %0", {1, 0}},   /* 26 */
+    {FT_ERR_NODEVICE, "cuda_block_reduce.ft:17:13", "no usable CUDA device", {0, 0}},   /* 27 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:34", "CUDA runtime failure: cannot allocate the device copy of `x`", {0, 0}},   /* 28 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:34", "CUDA runtime failure: cannot copy `x` to the device", {0, 0}},   /* 29 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:51", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 30 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:69", "CUDA runtime failure: cannot allocate the device copy of `s`", {0, 0}},   /* 31 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 32 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 33 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:51", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 34 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:69", "CUDA runtime failure: cannot copy `s` back from the device", {0, 0}},   /* 35 */
+    {FT_ERR_SIZE, "cuda_block_reduce.ft:21:16", "negative size: n = %0", {1, 0}},   /* 36 */
+    {FT_ERR_SIZE, "cuda_block_reduce.ft:21:25", "negative size: m = %0", {1, 0}},   /* 37 */
+    {FT_ERR_NODEVICE, "cuda_block_reduce.ft:21:13", "no usable CUDA device", {0, 0}},   /* 38 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 39 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+extern "C" __attribute__((visibility("default")))
+int cuda_block_reduce_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"spmv", 8, ft__params_spmv, ft__call_spmv, ft__shapes_spmv},
     {"hist", 4, ft__params_hist, ft__call_hist, ft__shapes_hist},
@@ -339,5 +404,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 3, ft__funcs
+    FT_ABI_VERSION, 3, ft__funcs, 39, ft__sites, ft__last_error
 };

@@ -36,21 +36,22 @@ __global__ void ft__ksteps_2(int *ft__derr, int64_t n, int64_t t, float *a, floa
 
 extern "C" __attribute__((visibility("default"))) int steps(int64_t n, int64_t t, float *a, float *c)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (t < 0) return FT_ERR_SIZE;
-    if (!ft__have_device()) return FT_ERR_NODEVICE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 8, n, 0);
+    if (t < 0) return ft__raise(FT_ERR_SIZE, 9, t, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 10, 0, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
     int *ft__derr = NULL;
     {   /* the gotos leave this block: they cross no initialisation */
         const int64_t ft__z0[] = {n};
         float *ft__dev_a = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z0, sizeof(float)));
-        if (!ft__dev_a) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_a, a, ft__nbytes(1, ft__z0, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_a) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 0, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_a, a, ft__nbytes(1, ft__z0, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 1, 0, 0); goto ft__end; }
         const int64_t ft__z1[] = {n};
         float *ft__dev_c = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z1, sizeof(float)));
-        if (!ft__dev_c) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_c) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 2, 0, 0); goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 3, 0, 0); goto ft__end; }
         {
             const int64_t ft__b2 = 0, ft__s2 = 1;
             const int64_t ft__n2 = ft__trip(ft__b2, t, ft__s2);
@@ -60,7 +61,7 @@ extern "C" __attribute__((visibility("default"))) int steps(int64_t n, int64_t t
                     const int64_t ft__d3_0 = n;
                     const int64_t ft__z4[] = {ft__d3_0};
                     float *b = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z4, sizeof(float)));
-                    if (!b) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+                    if (!b) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 4, 0, 0); goto ft__end; }
                     {
                         const int64_t ft__b = 0, ft__s = 1;
                         const int64_t ft__n = ft__trip(ft__b, n, ft__s);
@@ -78,15 +79,15 @@ extern "C" __attribute__((visibility("default"))) int steps(int64_t n, int64_t t
             }
         }
         ft__ksteps_2<<<1, 1>>>(ft__derr, n, t, ft__dev_a, ft__dev_c);
-        ft__err = ft__err_fetch(ft__derr);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 5);
         const int64_t ft__z6[] = {n};
-        if (!ft__err && cudaMemcpy(a, ft__dev_a, ft__nbytes(1, ft__z6, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        if (!ft__err && cudaMemcpy(a, ft__dev_a, ft__nbytes(1, ft__z6, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 6, 0, 0);
         const int64_t ft__z7[] = {n};
-        if (!ft__err && cudaMemcpy(c, ft__dev_c, ft__nbytes(1, ft__z7, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        if (!ft__err && cudaMemcpy(c, ft__dev_c, ft__nbytes(1, ft__z7, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 7, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_steps(void *const *ft__args)
@@ -115,11 +116,45 @@ static const ft_param_desc ft__params_steps[] = {
     {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_steps_3},
 };
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_NOMEM, "cuda_host_loop_serial.ft:6:37", "CUDA runtime failure: cannot allocate the device copy of `a`", {0, 0}},   /* 0 */
+    {FT_ERR_NOMEM, "cuda_host_loop_serial.ft:6:37", "CUDA runtime failure: cannot copy `a` to the device", {0, 0}},   /* 1 */
+    {FT_ERR_NOMEM, "cuda_host_loop_serial.ft:6:54", "CUDA runtime failure: cannot allocate the device copy of `c`", {0, 0}},   /* 2 */
+    {FT_ERR_NOMEM, "cuda_host_loop_serial.ft:6:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 3 */
+    {FT_ERR_NOMEM, "cuda_host_loop_serial.ft:8:13", "CUDA runtime failure: cannot allocate local tensor `b`", {0, 0}},   /* 4 */
+    {FT_ERR_NOMEM, "cuda_host_loop_serial.ft:6:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 5 */
+    {FT_ERR_NOMEM, "cuda_host_loop_serial.ft:6:37", "CUDA runtime failure: cannot copy `a` back from the device", {0, 0}},   /* 6 */
+    {FT_ERR_NOMEM, "cuda_host_loop_serial.ft:6:54", "CUDA runtime failure: cannot copy `c` back from the device", {0, 0}},   /* 7 */
+    {FT_ERR_SIZE, "cuda_host_loop_serial.ft:6:19", "negative size: n = %0", {1, 0}},   /* 8 */
+    {FT_ERR_SIZE, "cuda_host_loop_serial.ft:6:28", "negative size: t = %0", {1, 0}},   /* 9 */
+    {FT_ERR_NODEVICE, "cuda_host_loop_serial.ft:6:13", "no usable CUDA device", {0, 0}},   /* 10 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 11 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+extern "C" __attribute__((visibility("default")))
+int cuda_host_loop_serial_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"steps", 4, ft__params_steps, ft__call_steps, ft__shapes_steps},
 };
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs
+    FT_ABI_VERSION, 1, ft__funcs, 11, ft__sites, ft__last_error
 };

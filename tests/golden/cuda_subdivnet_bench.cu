@@ -43,14 +43,14 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                             const int64_t ft__n9 = ft__trip(ft__b9, in_feats, ft__s9);
                             for (int64_t ft__k9 = threadIdx.x; ft__k9 < ft__n9 && !ft__bad; ft__k9 += blockDim.x) {
                                 const int64_t i_1 = ft__b9 + ft__k9 * ft__s9;
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n_faces) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 14, (int64_t)adj[(int64_t)i * 3 + (int64_t)0], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f1[(int64_t)i_1] = (float)(f1[(int64_t)i_1] + (e[(int64_t)adj[(int64_t)i * 3 + (int64_t)0] * in_feats + (int64_t)i_1]));
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n_faces) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n_faces) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 15, (int64_t)adj[(int64_t)i * 3 + (int64_t)0], n_faces); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 16, (int64_t)adj[(int64_t)i * 3 + (int64_t)1], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f2[(int64_t)i_1] = (float)(f2[(int64_t)i_1] + (((float)fabsf((float)(e[(int64_t)adj[(int64_t)i * 3 + (int64_t)0] * in_feats + (int64_t)i_1] - e[(int64_t)adj[(int64_t)i * 3 + (int64_t)1] * in_feats + (int64_t)i_1])))));
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n_faces) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 17, (int64_t)adj[(int64_t)i * 3 + (int64_t)0], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f3[(int64_t)i_1] = (float)(f3[(int64_t)i_1] + (((float)fabsf((float)(e[(int64_t)i * in_feats + (int64_t)i_1] - e[(int64_t)adj[(int64_t)i * 3 + (int64_t)0] * in_feats + (int64_t)i_1])))));
                             }
@@ -62,14 +62,14 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                             const int64_t ft__n10 = ft__trip(ft__b10, in_feats, ft__s10);
                             for (int64_t ft__k10 = threadIdx.x; ft__k10 < ft__n10 && !ft__bad; ft__k10 += blockDim.x) {
                                 const int64_t i_1 = ft__b10 + ft__k10 * ft__s10;
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n_faces) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 18, (int64_t)adj[(int64_t)i * 3 + (int64_t)1], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f1[(int64_t)i_1] = (float)(f1[(int64_t)i_1] + (e[(int64_t)adj[(int64_t)i * 3 + (int64_t)1] * in_feats + (int64_t)i_1]));
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n_faces) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 16, (int64_t)adj[(int64_t)i * 3 + (int64_t)1], n_faces); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 19, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f2[(int64_t)i_1] = (float)(f2[(int64_t)i_1] + (((float)fabsf((float)(e[(int64_t)adj[(int64_t)i * 3 + (int64_t)1] * in_feats + (int64_t)i_1] - e[(int64_t)adj[(int64_t)i * 3 + (int64_t)2] * in_feats + (int64_t)i_1])))));
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n_faces) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 20, (int64_t)adj[(int64_t)i * 3 + (int64_t)1], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f3[(int64_t)i_1] = (float)(f3[(int64_t)i_1] + (((float)fabsf((float)(e[(int64_t)i * in_feats + (int64_t)i_1] - e[(int64_t)adj[(int64_t)i * 3 + (int64_t)1] * in_feats + (int64_t)i_1])))));
                             }
@@ -81,14 +81,14 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                             const int64_t ft__n11 = ft__trip(ft__b11, in_feats, ft__s11);
                             for (int64_t ft__k11 = threadIdx.x; ft__k11 < ft__n11 && !ft__bad; ft__k11 += blockDim.x) {
                                 const int64_t i_1 = ft__b11 + ft__k11 * ft__s11;
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 21, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f1[(int64_t)i_1] = (float)(f1[(int64_t)i_1] + (e[(int64_t)adj[(int64_t)i * 3 + (int64_t)2] * in_feats + (int64_t)i_1]));
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n_faces) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 19, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n_faces); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 15, (int64_t)adj[(int64_t)i * 3 + (int64_t)0], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f2[(int64_t)i_1] = (float)(f2[(int64_t)i_1] + (((float)fabsf((float)(e[(int64_t)adj[(int64_t)i * 3 + (int64_t)2] * in_feats + (int64_t)i_1] - e[(int64_t)adj[(int64_t)i * 3 + (int64_t)0] * in_feats + (int64_t)i_1])))));
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { atomicCAS(ft__derr, 0, FT_ERR_INDEX); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 22, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f3[(int64_t)i_1] = (float)(f3[(int64_t)i_1] + (((float)fabsf((float)(e[(int64_t)i * in_feats + (int64_t)i_1] - e[(int64_t)adj[(int64_t)i * 3 + (int64_t)2] * in_feats + (int64_t)i_1])))));
                             }
@@ -234,42 +234,43 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
 
 extern "C" __attribute__((visibility("default"))) int subdivnet(int64_t n_faces, int64_t in_feats, int64_t out_feats, const int32_t *adj, const float *e, const float *w0, const float *w1, const float *w2, const float *w3, float *y)
 {
-    if (n_faces < 0) return FT_ERR_SIZE;
-    if (in_feats < 0) return FT_ERR_SIZE;
-    if (out_feats < 0) return FT_ERR_SIZE;
-    if (!ft__have_device()) return FT_ERR_NODEVICE;
+    if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 25, n_faces, 0);
+    if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 26, in_feats, 0);
+    if (out_feats < 0) return ft__raise(FT_ERR_SIZE, 27, out_feats, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 28, 0, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
     int *ft__derr = NULL;
     {   /* the gotos leave this block: they cross no initialisation */
         const int64_t ft__z0[] = {n_faces, 3};
         int32_t *ft__dev_adj = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z0, sizeof(int32_t)));
-        if (!ft__dev_adj) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_adj, adj, ft__nbytes(2, ft__z0, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_adj) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 0, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_adj, adj, ft__nbytes(2, ft__z0, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 1, 0, 0); goto ft__end; }
         const int64_t ft__z1[] = {n_faces, in_feats};
         float *ft__dev_e = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z1, sizeof(float)));
-        if (!ft__dev_e) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_e, e, ft__nbytes(2, ft__z1, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_e) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 2, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_e, e, ft__nbytes(2, ft__z1, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 3, 0, 0); goto ft__end; }
         const int64_t ft__z2[] = {in_feats, out_feats};
         float *ft__dev_w0 = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z2, sizeof(float)));
-        if (!ft__dev_w0) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_w0, w0, ft__nbytes(2, ft__z2, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_w0) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 4, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_w0, w0, ft__nbytes(2, ft__z2, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 5, 0, 0); goto ft__end; }
         const int64_t ft__z3[] = {in_feats, out_feats};
         float *ft__dev_w1 = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z3, sizeof(float)));
-        if (!ft__dev_w1) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_w1, w1, ft__nbytes(2, ft__z3, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_w1) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 6, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_w1, w1, ft__nbytes(2, ft__z3, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 7, 0, 0); goto ft__end; }
         const int64_t ft__z4[] = {in_feats, out_feats};
         float *ft__dev_w2 = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z4, sizeof(float)));
-        if (!ft__dev_w2) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_w2, w2, ft__nbytes(2, ft__z4, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_w2) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 8, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_w2, w2, ft__nbytes(2, ft__z4, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 9, 0, 0); goto ft__end; }
         const int64_t ft__z5[] = {in_feats, out_feats};
         float *ft__dev_w3 = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z5, sizeof(float)));
-        if (!ft__dev_w3) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (cudaMemcpy(ft__dev_w3, w3, ft__nbytes(2, ft__z5, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_w3) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 10, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_w3, w3, ft__nbytes(2, ft__z5, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 11, 0, 0); goto ft__end; }
         const int64_t ft__z6[] = {n_faces, out_feats};
         float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z6, sizeof(float)));
-        if (!ft__dev_y) { ft__err = FT_ERR_NOMEM; goto ft__end; }
-        if (ft__err_init(&ft__pool, &ft__derr)) { ft__err = FT_ERR_NOMEM; goto ft__end; }
+        if (!ft__dev_y) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 12, 0, 0); goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 13, 0, 0); goto ft__end; }
         /* Li: */
         {
             int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
@@ -291,13 +292,13 @@ extern "C" __attribute__((visibility("default"))) int subdivnet(int64_t n_faces,
                 cudaFuncSetAttribute(ft__ksubdivnet_0, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ft__min<size_t>(ft__smem, 2147483647));
             ft__ksubdivnet_0<<<ft__grid, ft__block, ft__smem>>>(ft__derr, n_faces, in_feats, out_feats, ft__dev_adj, ft__dev_e, ft__dev_w0, ft__dev_w1, ft__dev_w2, ft__dev_w3, ft__dev_y);
         }
-        ft__err = ft__err_fetch(ft__derr);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 23);
         const int64_t ft__z22[] = {n_faces, out_feats};
-        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z22, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__err = FT_ERR_NOMEM;
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z22, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 24, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_subdivnet(void *const *ft__args)
@@ -356,11 +357,63 @@ static const ft_param_desc ft__params_subdivnet[] = {
     {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_subdivnet_9},
 };
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:29:23", "CUDA runtime failure: cannot allocate the device copy of `adj`", {0, 0}},   /* 0 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:29:23", "CUDA runtime failure: cannot copy `adj` to the device", {0, 0}},   /* 1 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:30:23", "CUDA runtime failure: cannot allocate the device copy of `e`", {0, 0}},   /* 2 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:30:23", "CUDA runtime failure: cannot copy `e` to the device", {0, 0}},   /* 3 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:31:23", "CUDA runtime failure: cannot allocate the device copy of `w0`", {0, 0}},   /* 4 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:31:23", "CUDA runtime failure: cannot copy `w0` to the device", {0, 0}},   /* 5 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:32:23", "CUDA runtime failure: cannot allocate the device copy of `w1`", {0, 0}},   /* 6 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:32:23", "CUDA runtime failure: cannot copy `w1` to the device", {0, 0}},   /* 7 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:33:23", "CUDA runtime failure: cannot allocate the device copy of `w2`", {0, 0}},   /* 8 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:33:23", "CUDA runtime failure: cannot copy `w2` to the device", {0, 0}},   /* 9 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:34:23", "CUDA runtime failure: cannot allocate the device copy of `w3`", {0, 0}},   /* 10 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:34:23", "CUDA runtime failure: cannot copy `w3` to the device", {0, 0}},   /* 11 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:35:23", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 12 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:28:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 13 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:44:19", "index out of bounds: `adj[i, 0]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 14 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:45:19", "index out of bounds: `adj[i, 0]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 15 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:45:19", "index out of bounds: `adj[i, 1]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 16 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:46:19", "index out of bounds: `adj[i, 0]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 17 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:44:19", "index out of bounds: `adj[i, 1]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 18 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:45:19", "index out of bounds: `adj[i, 2]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 19 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:46:19", "index out of bounds: `adj[i, 1]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 20 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:44:19", "index out of bounds: `adj[i, 2]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 21 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:46:19", "index out of bounds: `adj[i, 2]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 22 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:28:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 23 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:35:23", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 24 */
+    {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:23", "negative size: n_faces = %0", {1, 0}},   /* 25 */
+    {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:38", "negative size: in_feats = %0", {1, 0}},   /* 26 */
+    {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:54", "negative size: out_feats = %0", {1, 0}},   /* 27 */
+    {FT_ERR_NODEVICE, "cuda_subdivnet_bench.ft:28:13", "no usable CUDA device", {0, 0}},   /* 28 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 29 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+extern "C" __attribute__((visibility("default")))
+int cuda_subdivnet_bench_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"subdivnet", 10, ft__params_subdivnet, ft__call_subdivnet, ft__shapes_subdivnet},
 };
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs
+    FT_ABI_VERSION, 1, ft__funcs, 29, ft__sites, ft__last_error
 };

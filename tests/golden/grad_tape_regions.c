@@ -1,4 +1,94 @@
 
+#define FT__HD_BITS
+/* Run-time errors (backend/cg_sites.c): the calling thread's last failure;
+ * ft__raise records one on the calling thread and returns its code;
+ * ft__fail records the first failure of a call in the call's record (a CAS
+ * on its error code: race-free in parallel regions); ft__done publishes
+ * the call's record when it failed. */
+static __thread ft_error_rec ft__last = {FT_OK, -1, {0, 0}};
+static inline int ft__raise(int code, int site, int64_t a, int64_t b)
+{
+    ft__last.code = code;
+    ft__last.site = site;
+    ft__last.v[0] = a;
+    ft__last.v[1] = b;
+    return code;
+}
+static inline void ft__fail(int *err, ft_error_rec *r, int code, int site, int64_t a,
+                            int64_t b)
+{
+    int ok = FT_OK;
+    if (__atomic_compare_exchange_n(err, &ok, code, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+        r->code = code;
+        r->site = site;
+        r->v[0] = a;
+        r->v[1] = b;
+    }
+}
+static inline int ft__done(int err, const ft_error_rec *r)
+{
+    if (err != FT_OK)
+        ft__last = *r;
+    return err;
+}
+static inline FT__HD_BITS int64_t ft__fbits(double x)
+{
+    int64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+/* Append s to buf[size] at *n (cut at the end, always terminated). */
+static void ft__put(char *buf, size_t size, size_t *n, const char *s)
+{
+    while (*s && *n + 1 < size)
+        buf[(*n)++] = *s++;
+    buf[*n < size ? *n : size - 1] = '\0';
+}
+/* Append value v of kind k (FT_VAL_*). */
+static void ft__put_val(char *buf, size_t size, size_t *n, int k, int64_t v)
+{
+    char t[40];
+    double d;
+    memcpy(&d, &v, sizeof d);
+    if (k == FT_VAL_FLOAT || k == FT_VAL_DOUBLE)
+        __builtin_snprintf(t, sizeof t, k == FT_VAL_FLOAT ? "%.9g" : "%.17g", d);
+    else if (k == FT_VAL_BOOL)
+        __builtin_snprintf(t, sizeof t, "%s", v ? "true" : "false");
+    else if (k == FT_VAL_UINT && v == -1)   /* ft__nbytes: the size overflowed */
+        __builtin_snprintf(t, sizeof t, "more than SIZE_MAX");
+    else if (k == FT_VAL_UINT)
+        __builtin_snprintf(t, sizeof t, "%llu", (unsigned long long)v);
+    else
+        __builtin_snprintf(t, sizeof t, "%lld", (long long)v);
+    ft__put(buf, size, n, t);
+}
+/* "where: message" of record e at site s (NULL: unknown) into buf[size]. */
+static void ft__format(char *buf, size_t size, const ft_error_rec *e,
+                       const ft_site_desc *s)
+{
+    size_t n = 0;
+    char t[64];
+    buf[0] = '\0';
+    if (e->code == FT_OK || !s) {
+        __builtin_snprintf(t, sizeof t, e->code == FT_OK ? "no error" : "error code %d", e->code);
+        ft__put(buf, size, &n, t);
+        return;
+    }
+    ft__put(buf, size, &n, s->where);
+    ft__put(buf, size, &n, ": ");
+    for (const char *m = s->msg; *m; m++) {
+        if (m[0] == '%' && (m[1] == '0' || m[1] == '1')) {
+            ft__put_val(buf, size, &n, s->kinds[m[1] - '0'], e->v[m[1] - '0']);
+            m++;
+            continue;
+        }
+        t[0] = *m;
+        t[1] = '\0';
+        m += m[0] == '%' && m[1] == '%';
+        ft__put(buf, size, &n, t);
+    }
+}
 /* 1 / (1 + e^-a) with e^-|a| inlined (backend/cg_c.c, cg_sigmoid_f32):
  * at most 2 ulp off; 0 where the value is below FLT_MIN */
 static inline float ft__sigmoid_f32(float a)
@@ -80,10 +170,11 @@ static inline int64_t ft__team(void) { return 1; }
 
 int f(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img)
 {
-    if (h < 0) return FT_ERR_SIZE;
-    if (w < 0) return FT_ERR_SIZE;
-    if (n_faces < 0) return FT_ERR_SIZE;
+    if (h < 0) return ft__raise(FT_ERR_SIZE, 1, h, 0);
+    if (w < 0) return ft__raise(FT_ERR_SIZE, 2, w, 0);
+    if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 3, n_faces, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     /* Li: */
     #pragma omp parallel
     {
@@ -92,7 +183,7 @@ int f(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img)
         for (int64_t i = 0; i < h; i++) {
             for (int64_t j = 0; j < w; j++) {
                 {
-                    if (!ft__grow(&ft__h4, &ft__h4_n, ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end2; }
+                    if (!ft__grow(&ft__h4, &ft__h4_n, ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 0, (int64_t)ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)), 0); goto ft__end2; }
                     float *d = (float *)ft__h4;
                     /* L_f: */
                     {
@@ -166,7 +257,7 @@ ft__end2:;
     }
     if (ft__err) goto ft__end0;
 ft__end0:;
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_f(void *const *ft__args)
@@ -203,9 +294,9 @@ static const ft_param_desc ft__params_f[] = {
 
 int g_fwd(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img, void *tape__bytes)
 {
-    if (h < 0) return FT_ERR_SIZE;
-    if (w < 0) return FT_ERR_SIZE;
-    if (n_faces < 0) return FT_ERR_SIZE;
+    if (h < 0) return ft__raise(FT_ERR_SIZE, 1, h, 0);
+    if (w < 0) return ft__raise(FT_ERR_SIZE, 2, w, 0);
+    if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 3, n_faces, 0);
     float *tape = (float *)tape__bytes;
     float *tape_d = tape + (0);
     int ft__err = FT_OK;
@@ -324,12 +415,13 @@ static const ft_param_desc ft__params_g_fwd[] = {
 
 int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *img, const float *d_img, float *d_z, const void *tape__bytes)
 {
-    if (h < 0) return FT_ERR_SIZE;
-    if (w < 0) return FT_ERR_SIZE;
-    if (n_faces < 0) return FT_ERR_SIZE;
+    if (h < 0) return ft__raise(FT_ERR_SIZE, 1, h, 0);
+    if (w < 0) return ft__raise(FT_ERR_SIZE, 2, w, 0);
+    if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 3, n_faces, 0);
     const float *tape = (const float *)tape__bytes;
     const float *tape_d = tape + (0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     (void)img;
     (void)tape;
     void *ft__h21 = NULL; size_t ft__h21_n = 0;
@@ -342,7 +434,7 @@ int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *im
     }
     int64_t ft__pn21 = 1;
     ft__pn21 *= (n_faces) > 0 ? (n_faces) : 0;
-    if (!ft__grow(&ft__h21, &ft__h21_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn21}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end17; }
+    if (!ft__grow(&ft__h21, &ft__h21_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn21}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 4, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn21}, sizeof(float)), 0); goto ft__end17; }
     #pragma omp parallel
     {
         void *ft__h24 = NULL; size_t ft__h24_n = 0;
@@ -355,7 +447,7 @@ int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *im
         for (int64_t i = 0; i < h; i++) {
             for (int64_t j = 0; j < w; j++) {
                 {
-                    if (!ft__grow(&ft__h24, &ft__h24_n, ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end22; }
+                    if (!ft__grow(&ft__h24, &ft__h24_n, ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 5, (int64_t)ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)), 0); goto ft__end22; }
                     float *d_d = (float *)ft__h24;
                     {
                         const int64_t ft__n26 = n_faces > 0 ? n_faces : 0;
@@ -410,7 +502,7 @@ ft__end22:;
     if (ft__err) goto ft__end17;
 ft__end17:;
     free(ft__h21);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_g_bwd(void *const *ft__args)
@@ -460,13 +552,13 @@ static const ft_param_desc ft__params_g_bwd[] = {
 
 int g(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img, const float *d_img, float *d_z)
 {
-    if (h < 0) return FT_ERR_SIZE;
-    if (w < 0) return FT_ERR_SIZE;
-    if (n_faces < 0) return FT_ERR_SIZE;
+    if (h < 0) return ft__raise(FT_ERR_SIZE, 1, h, 0);
+    if (w < 0) return ft__raise(FT_ERR_SIZE, 2, w, 0);
+    if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 3, n_faces, 0);
     /* g_fwd then g_bwd, through a tape on the heap */
     const size_t ft__tb = ft__nbytes(1, (const int64_t[]){(h * w) * n_faces}, 4);
     void *ft__tape = ft__tb ? ft__alloc(ft__tb) : NULL;
-    if (ft__tb && !ft__tape) return FT_ERR_NOMEM;
+    if (ft__tb && !ft__tape) return ft__raise(FT_ERR_NOMEM, 6, (int64_t)ft__tb, 0);
     int ft__err = g_fwd(h, w, n_faces, z, img, ft__tape);
     if (ft__err == FT_OK)
         ft__err = g_bwd(h, w, n_faces, z, img, d_img, d_z, ft__tape);
@@ -523,6 +615,36 @@ size_t g_tape_bytes(int64_t h, int64_t w, int64_t n_faces)
     return (size_t)(((h * w) * n_faces) * 4);
 }
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_NOMEM, "grad_tape_regions.ft:15:17", "out of memory: cannot allocate %0 bytes for local tensor `d`", {5, 0}},   /* 0 */
+    {FT_ERR_SIZE, "grad_tape_regions.ft:11:15", "negative size: h = %0", {1, 0}},   /* 1 */
+    {FT_ERR_SIZE, "grad_tape_regions.ft:11:24", "negative size: w = %0", {1, 0}},   /* 2 */
+    {FT_ERR_SIZE, "grad_tape_regions.ft:11:33", "negative size: n_faces = %0", {1, 0}},   /* 3 */
+    {FT_ERR_NOMEM, "grad_tape_regions.ft:13:9", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d_z`", {5, 0}},   /* 4 */
+    {FT_ERR_NOMEM, "grad_tape_regions.ft:15:17", "out of memory: cannot allocate %0 bytes for local tensor `d_d`", {5, 0}},   /* 5 */
+    {FT_ERR_NOMEM, "grad_tape_regions.ft:11:13", "out of memory: cannot allocate %0 bytes for the tape of g", {5, 0}},   /* 6 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 7 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+__attribute__((visibility("default")))
+int grad_tape_regions_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"f", 5, ft__params_f, ft__call_f, ft__shapes_f},
     {"g_fwd", 6, ft__params_g_fwd, ft__call_g_fwd, ft__shapes_g_fwd},
@@ -532,5 +654,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 4, ft__funcs
+    FT_ABI_VERSION, 4, ft__funcs, 7, ft__sites, ft__last_error
 };

@@ -1,4 +1,94 @@
 
+#define FT__HD_BITS
+/* Run-time errors (backend/cg_sites.c): the calling thread's last failure;
+ * ft__raise records one on the calling thread and returns its code;
+ * ft__fail records the first failure of a call in the call's record (a CAS
+ * on its error code: race-free in parallel regions); ft__done publishes
+ * the call's record when it failed. */
+static __thread ft_error_rec ft__last = {FT_OK, -1, {0, 0}};
+static inline int ft__raise(int code, int site, int64_t a, int64_t b)
+{
+    ft__last.code = code;
+    ft__last.site = site;
+    ft__last.v[0] = a;
+    ft__last.v[1] = b;
+    return code;
+}
+static inline void ft__fail(int *err, ft_error_rec *r, int code, int site, int64_t a,
+                            int64_t b)
+{
+    int ok = FT_OK;
+    if (__atomic_compare_exchange_n(err, &ok, code, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+        r->code = code;
+        r->site = site;
+        r->v[0] = a;
+        r->v[1] = b;
+    }
+}
+static inline int ft__done(int err, const ft_error_rec *r)
+{
+    if (err != FT_OK)
+        ft__last = *r;
+    return err;
+}
+static inline FT__HD_BITS int64_t ft__fbits(double x)
+{
+    int64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+/* Append s to buf[size] at *n (cut at the end, always terminated). */
+static void ft__put(char *buf, size_t size, size_t *n, const char *s)
+{
+    while (*s && *n + 1 < size)
+        buf[(*n)++] = *s++;
+    buf[*n < size ? *n : size - 1] = '\0';
+}
+/* Append value v of kind k (FT_VAL_*). */
+static void ft__put_val(char *buf, size_t size, size_t *n, int k, int64_t v)
+{
+    char t[40];
+    double d;
+    memcpy(&d, &v, sizeof d);
+    if (k == FT_VAL_FLOAT || k == FT_VAL_DOUBLE)
+        __builtin_snprintf(t, sizeof t, k == FT_VAL_FLOAT ? "%.9g" : "%.17g", d);
+    else if (k == FT_VAL_BOOL)
+        __builtin_snprintf(t, sizeof t, "%s", v ? "true" : "false");
+    else if (k == FT_VAL_UINT && v == -1)   /* ft__nbytes: the size overflowed */
+        __builtin_snprintf(t, sizeof t, "more than SIZE_MAX");
+    else if (k == FT_VAL_UINT)
+        __builtin_snprintf(t, sizeof t, "%llu", (unsigned long long)v);
+    else
+        __builtin_snprintf(t, sizeof t, "%lld", (long long)v);
+    ft__put(buf, size, n, t);
+}
+/* "where: message" of record e at site s (NULL: unknown) into buf[size]. */
+static void ft__format(char *buf, size_t size, const ft_error_rec *e,
+                       const ft_site_desc *s)
+{
+    size_t n = 0;
+    char t[64];
+    buf[0] = '\0';
+    if (e->code == FT_OK || !s) {
+        __builtin_snprintf(t, sizeof t, e->code == FT_OK ? "no error" : "error code %d", e->code);
+        ft__put(buf, size, &n, t);
+        return;
+    }
+    ft__put(buf, size, &n, s->where);
+    ft__put(buf, size, &n, ": ");
+    for (const char *m = s->msg; *m; m++) {
+        if (m[0] == '%' && (m[1] == '0' || m[1] == '1')) {
+            ft__put_val(buf, size, &n, s->kinds[m[1] - '0'], e->v[m[1] - '0']);
+            m++;
+            continue;
+        }
+        t[0] = *m;
+        t[1] = '\0';
+        m += m[0] == '%' && m[1] == '%';
+        ft__put(buf, size, &n, t);
+    }
+}
 static inline float ft__max_f32(float a, float b) { return a > b ? a : b; }
 /* Bytes of a local tensor: negative dims count as 0; SIZE_MAX on overflow. */
 static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
@@ -60,10 +150,11 @@ static inline int64_t ft__team(void) { return 1; }
 
 int f(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const float *v, float *y)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (m < 0) return FT_ERR_SIZE;
-    if (l < 0) return FT_ERR_SIZE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 2, n, 0);
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 3, m, 0);
+    if (l < 0) return ft__raise(FT_ERR_SIZE, 4, l, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     #pragma omp parallel
     {
         void *ft__h3 = NULL; size_t ft__h3_n = 0;
@@ -71,7 +162,7 @@ int f(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const flo
         #pragma omp for
         for (int64_t i = 0; i < n; i++) {
             {
-                if (!ft__grow(&ft__h3, &ft__h3_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end2; }
+                if (!ft__grow(&ft__h3, &ft__h3_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 0, (int64_t)ft__nbytes(1, (const int64_t[]){m}, sizeof(float)), 0); goto ft__end2; }
                 float *dot = (float *)ft__h3;
                 for (int64_t j = 0; j < m; j++) {
                     {
@@ -119,7 +210,7 @@ int f(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const flo
                     }
                 }
                 {
-                    if (!ft__grow(&ft__h7, &ft__h7_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end2; }
+                    if (!ft__grow(&ft__h7, &ft__h7_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 1, (int64_t)ft__nbytes(1, (const int64_t[]){m}, sizeof(float)), 0); goto ft__end2; }
                     float *t = (float *)ft__h7;
                     {
                         float t_1 = 0;
@@ -236,7 +327,7 @@ ft__end2:;
     }
     if (ft__err) goto ft__end0;
 ft__end0:;
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_f(void *const *ft__args)
@@ -284,15 +375,16 @@ static const ft_param_desc ft__params_f[] = {
 
 int g_fwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const float *v, float *y, void *tape__bytes)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (m < 0) return FT_ERR_SIZE;
-    if (l < 0) return FT_ERR_SIZE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 2, n, 0);
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 3, m, 0);
+    if (l < 0) return ft__raise(FT_ERR_SIZE, 4, l, 0);
     float *tape = (float *)tape__bytes;
     float *tape_t_ftk = tape + (0);
     float *tape_dot = tape + (n * m);
     float *tape_t_1 = tape + ((n * m) + (n * m));
     float *tape_t_2 = tape + (((n * m) + (n * m)) + n);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     (void)tape;
     #pragma omp parallel
     {
@@ -345,7 +437,7 @@ int g_fwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                 }
             }
             {
-                if (!ft__grow(&ft__h23, &ft__h23_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end19; }
+                if (!ft__grow(&ft__h23, &ft__h23_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 1, (int64_t)ft__nbytes(1, (const int64_t[]){m}, sizeof(float)), 0); goto ft__end19; }
                 float *t = (float *)ft__h23;
                 {
                     float t_1 = 0;
@@ -464,7 +556,7 @@ ft__end19:;
     }
     if (ft__err) goto ft__end17;
 ft__end17:;
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_g_fwd(void *const *ft__args)
@@ -516,15 +608,16 @@ static const ft_param_desc ft__params_g_fwd[] = {
 
 int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const float *v, const float *y, const float *d_y, float *d_q, float *d_k, float *d_v, const void *tape__bytes)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (m < 0) return FT_ERR_SIZE;
-    if (l < 0) return FT_ERR_SIZE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 2, n, 0);
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 3, m, 0);
+    if (l < 0) return ft__raise(FT_ERR_SIZE, 4, l, 0);
     const float *tape = (const float *)tape__bytes;
     const float *tape_t_ftk = tape + (0);
     const float *tape_dot = tape + (n * m);
     const float *tape_t_1 = tape + ((n * m) + (n * m));
     const float *tape_t_2 = tape + (((n * m) + (n * m)) + n);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     (void)y;
     (void)tape;
     void *ft__h43 = NULL; size_t ft__h43_n = 0;
@@ -586,11 +679,11 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
     int64_t ft__pn43 = 1;
     ft__pn43 *= (m) > 0 ? (m) : 0;
     ft__pn43 *= (l) > 0 ? (l) : 0;
-    if (!ft__grow(&ft__h43, &ft__h43_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn43}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end33; }
+    if (!ft__grow(&ft__h43, &ft__h43_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn43}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 5, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn43}, sizeof(float)), 0); goto ft__end33; }
     int64_t ft__pn44 = 1;
     ft__pn44 *= (m) > 0 ? (m) : 0;
     ft__pn44 *= (l) > 0 ? (l) : 0;
-    if (!ft__grow(&ft__h44, &ft__h44_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn44}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end33; }
+    if (!ft__grow(&ft__h44, &ft__h44_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn44}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 6, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn44}, sizeof(float)), 0); goto ft__end33; }
     #pragma omp parallel
     {
         void *ft__h46 = NULL; size_t ft__h46_n = 0;
@@ -609,7 +702,7 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
         #pragma omp for
         for (int64_t i = 0; i < n; i++) {
             {
-                if (!ft__grow(&ft__h46, &ft__h46_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end45; }
+                if (!ft__grow(&ft__h46, &ft__h46_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 7, (int64_t)ft__nbytes(1, (const int64_t[]){m}, sizeof(float)), 0); goto ft__end45; }
                 float *d_dot = (float *)ft__h46;
                 {
                     const int64_t ft__n48 = m > 0 ? m : 0;
@@ -632,7 +725,7 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                     }
                 }
                 {
-                    if (!ft__grow(&ft__h49, &ft__h49_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end45; }
+                    if (!ft__grow(&ft__h49, &ft__h49_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 1, (int64_t)ft__nbytes(1, (const int64_t[]){m}, sizeof(float)), 0); goto ft__end45; }
                     float *t = (float *)ft__h49;
                     {
                         float t_1 = 0;
@@ -705,7 +798,7 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                                 t_2 += (ft__v54_0_0[0] + ft__v54_0_0[2]) + (ft__v54_0_0[1] + ft__v54_0_0[3]);
                             }
                             {
-                                if (!ft__grow(&ft__h55, &ft__h55_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { __atomic_store_n(&ft__err, FT_ERR_NOMEM, __ATOMIC_RELAXED); goto ft__end45; }
+                                if (!ft__grow(&ft__h55, &ft__h55_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 8, (int64_t)ft__nbytes(1, (const int64_t[]){m}, sizeof(float)), 0); goto ft__end45; }
                                 float *d_t_ftk = (float *)ft__h55;
                                 /* L_k_1_1: */
                                 {
@@ -899,7 +992,7 @@ ft__end45:;
 ft__end33:;
     free(ft__h43);
     free(ft__h44);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_g_bwd(void *const *ft__args)
@@ -971,13 +1064,13 @@ static const ft_param_desc ft__params_g_bwd[] = {
 
 int g(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const float *v, float *y, const float *d_y, float *d_q, float *d_k, float *d_v)
 {
-    if (n < 0) return FT_ERR_SIZE;
-    if (m < 0) return FT_ERR_SIZE;
-    if (l < 0) return FT_ERR_SIZE;
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 2, n, 0);
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 3, m, 0);
+    if (l < 0) return ft__raise(FT_ERR_SIZE, 4, l, 0);
     /* g_fwd then g_bwd, through a tape on the heap */
     const size_t ft__tb = ft__nbytes(1, (const int64_t[]){(((n * m) + (n * m)) + n) + n}, 4);
     void *ft__tape = ft__tb ? ft__alloc(ft__tb) : NULL;
-    if (ft__tb && !ft__tape) return FT_ERR_NOMEM;
+    if (ft__tb && !ft__tape) return ft__raise(FT_ERR_NOMEM, 9, (int64_t)ft__tb, 0);
     int ft__err = g_fwd(n, m, l, q, k, v, y, ft__tape);
     if (ft__err == FT_OK)
         ft__err = g_bwd(n, m, l, q, k, v, y, d_y, d_q, d_k, d_v, ft__tape);
@@ -1056,6 +1149,39 @@ size_t g_tape_bytes(int64_t n, int64_t m, int64_t l)
     return (size_t)(((((n * m) + (n * m)) + n) + n) * 4);
 }
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_NOMEM, "grad_tape_scoped.ft:11:13", "out of memory: cannot allocate %0 bytes for local tensor `dot`", {5, 0}},   /* 0 */
+    {FT_ERR_NOMEM, "grad_tape_scoped.ft:17:17", "out of memory: cannot allocate %0 bytes for local tensor `t` in softmax() (stdlib/creation.ft:16:16)", {5, 0}},   /* 1 */
+    {FT_ERR_SIZE, "grad_tape_scoped.ft:8:15", "negative size: n = %0", {1, 0}},   /* 2 */
+    {FT_ERR_SIZE, "grad_tape_scoped.ft:8:24", "negative size: m = %0", {1, 0}},   /* 3 */
+    {FT_ERR_SIZE, "grad_tape_scoped.ft:8:33", "negative size: l = %0", {1, 0}},   /* 4 */
+    {FT_ERR_NOMEM, "grad_tape_scoped.ft:10:5", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d_v`", {5, 0}},   /* 5 */
+    {FT_ERR_NOMEM, "grad_tape_scoped.ft:10:5", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d_k`", {5, 0}},   /* 6 */
+    {FT_ERR_NOMEM, "grad_tape_scoped.ft:11:13", "out of memory: cannot allocate %0 bytes for local tensor `d_dot`", {5, 0}},   /* 7 */
+    {FT_ERR_NOMEM, "grad_tape_scoped.ft:17:17", "out of memory: cannot allocate %0 bytes for local tensor `d_t` in softmax() (stdlib/creation.ft:16:16)", {5, 0}},   /* 8 */
+    {FT_ERR_NOMEM, "grad_tape_scoped.ft:8:13", "out of memory: cannot allocate %0 bytes for the tape of g", {5, 0}},   /* 9 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 10 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+__attribute__((visibility("default")))
+int grad_tape_scoped_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"f", 7, ft__params_f, ft__call_f, ft__shapes_f},
     {"g_fwd", 8, ft__params_g_fwd, ft__call_g_fwd, ft__shapes_g_fwd},
@@ -1065,5 +1191,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 4, ft__funcs
+    FT_ABI_VERSION, 4, ft__funcs, 10, ft__sites, ft__last_error
 };

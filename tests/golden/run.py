@@ -101,13 +101,14 @@ def actual(ftc, path, kind, extra):
         r = run([ftc, "build", path, f"--emit={kind}"] + extra)
         if r.returncode != 0:
             raise Fail(f"`ftc build --emit={kind}` exited {r.returncode}" + tail(r.stderr))
-        return r.stdout.split(C_ABI_END, 1)[-1] if kind == "c" else r.stdout
+        # the error sites name the source as given (x.ft, not any/dir/x.ft)
+        return strip_dirs(r.stdout.split(C_ABI_END, 1)[-1], path) if kind == "c" else r.stdout
     if kind == "cu":
         r = run([ftc, "build", path, "--target", "cuda", "--emit=c"] + extra)
         if r.returncode != 0:
             raise Fail(f"`ftc build --target cuda --emit=c` exited {r.returncode}"
                        + tail(r.stderr))
-        return r.stdout.split(CU_PRELUDE_END, 1)[-1]
+        return strip_dirs(r.stdout.split(CU_PRELUDE_END, 1)[-1], path)
     r = run([ftc, "build", path, "--dump-after=lower"] + extra)
     if r.returncode != 0:
         raise Fail(f"`ftc build --dump-after=lower` exited {r.returncode}" + tail(r.stderr))

@@ -1,4 +1,94 @@
 
+#define FT__HD_BITS
+/* Run-time errors (backend/cg_sites.c): the calling thread's last failure;
+ * ft__raise records one on the calling thread and returns its code;
+ * ft__fail records the first failure of a call in the call's record (a CAS
+ * on its error code: race-free in parallel regions); ft__done publishes
+ * the call's record when it failed. */
+static __thread ft_error_rec ft__last = {FT_OK, -1, {0, 0}};
+static inline int ft__raise(int code, int site, int64_t a, int64_t b)
+{
+    ft__last.code = code;
+    ft__last.site = site;
+    ft__last.v[0] = a;
+    ft__last.v[1] = b;
+    return code;
+}
+static inline void ft__fail(int *err, ft_error_rec *r, int code, int site, int64_t a,
+                            int64_t b)
+{
+    int ok = FT_OK;
+    if (__atomic_compare_exchange_n(err, &ok, code, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+        r->code = code;
+        r->site = site;
+        r->v[0] = a;
+        r->v[1] = b;
+    }
+}
+static inline int ft__done(int err, const ft_error_rec *r)
+{
+    if (err != FT_OK)
+        ft__last = *r;
+    return err;
+}
+static inline FT__HD_BITS int64_t ft__fbits(double x)
+{
+    int64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+/* Append s to buf[size] at *n (cut at the end, always terminated). */
+static void ft__put(char *buf, size_t size, size_t *n, const char *s)
+{
+    while (*s && *n + 1 < size)
+        buf[(*n)++] = *s++;
+    buf[*n < size ? *n : size - 1] = '\0';
+}
+/* Append value v of kind k (FT_VAL_*). */
+static void ft__put_val(char *buf, size_t size, size_t *n, int k, int64_t v)
+{
+    char t[40];
+    double d;
+    memcpy(&d, &v, sizeof d);
+    if (k == FT_VAL_FLOAT || k == FT_VAL_DOUBLE)
+        __builtin_snprintf(t, sizeof t, k == FT_VAL_FLOAT ? "%.9g" : "%.17g", d);
+    else if (k == FT_VAL_BOOL)
+        __builtin_snprintf(t, sizeof t, "%s", v ? "true" : "false");
+    else if (k == FT_VAL_UINT && v == -1)   /* ft__nbytes: the size overflowed */
+        __builtin_snprintf(t, sizeof t, "more than SIZE_MAX");
+    else if (k == FT_VAL_UINT)
+        __builtin_snprintf(t, sizeof t, "%llu", (unsigned long long)v);
+    else
+        __builtin_snprintf(t, sizeof t, "%lld", (long long)v);
+    ft__put(buf, size, n, t);
+}
+/* "where: message" of record e at site s (NULL: unknown) into buf[size]. */
+static void ft__format(char *buf, size_t size, const ft_error_rec *e,
+                       const ft_site_desc *s)
+{
+    size_t n = 0;
+    char t[64];
+    buf[0] = '\0';
+    if (e->code == FT_OK || !s) {
+        __builtin_snprintf(t, sizeof t, e->code == FT_OK ? "no error" : "error code %d", e->code);
+        ft__put(buf, size, &n, t);
+        return;
+    }
+    ft__put(buf, size, &n, s->where);
+    ft__put(buf, size, &n, ": ");
+    for (const char *m = s->msg; *m; m++) {
+        if (m[0] == '%' && (m[1] == '0' || m[1] == '1')) {
+            ft__put_val(buf, size, &n, s->kinds[m[1] - '0'], e->v[m[1] - '0']);
+            m++;
+            continue;
+        }
+        t[0] = *m;
+        t[1] = '\0';
+        m += m[0] == '%' && m[1] == '%';
+        ft__put(buf, size, &n, t);
+    }
+}
 /* Python's %: the sign of the divisor; x % 0 is 0 (as NumPy). */
 static inline int64_t ft__mod_i64(int64_t a, int64_t b)
 {
@@ -52,9 +142,10 @@ static inline void *ft__grow(void **p, size_t *cap, size_t n)
 
 int subdivnet(int64_t n_faces, int64_t in_feats, const int32_t *adj, const float *e, float *y)
 {
-    if (n_faces < 0) return FT_ERR_SIZE;
-    if (in_feats < 0) return FT_ERR_SIZE;
+    if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 2, n_faces, 0);
+    if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 3, in_feats, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     /* Li: */
     for (int64_t i = 0; i < n_faces; i++) {
         for (int64_t i_1 = 0; i_1 < in_feats; i_1++) {
@@ -62,8 +153,8 @@ int subdivnet(int64_t n_faces, int64_t in_feats, const int32_t *adj, const float
         }
         for (int64_t j = 0; j < 3; j++) {
             if (0 < in_feats) {
-                if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n_faces) { ft__err = FT_ERR_INDEX; goto ft__end0; }
-                if ((uint64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] >= (uint64_t)n_faces) { ft__err = FT_ERR_INDEX; goto ft__end0; }
+                if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n_faces) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 0, (int64_t)adj[i * 3 + j], n_faces); goto ft__end0; }
+                if ((uint64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] >= (uint64_t)n_faces) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 1, (int64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)], n_faces); goto ft__end0; }
             }
             for (int64_t i_1 = 0; i_1 < in_feats; i_1++) {
                 y[i * in_feats + i_1] += fabsf(e[(int64_t)adj[i * 3 + j] * in_feats + i_1] - e[(int64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] * in_feats + i_1]);
@@ -71,7 +162,7 @@ int subdivnet(int64_t n_faces, int64_t in_feats, const int32_t *adj, const float
         }
     }
 ft__end0:;
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_subdivnet(void *const *ft__args)
@@ -110,9 +201,10 @@ static const ft_param_desc ft__params_subdivnet[] = {
 
 int subdivnet_rows(int64_t n_faces, int64_t in_feats, const int32_t *adj, const float *e, float *y)
 {
-    if (n_faces < 0) return FT_ERR_SIZE;
-    if (in_feats < 0) return FT_ERR_SIZE;
+    if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 7, n_faces, 0);
+    if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 8, in_feats, 0);
     int ft__err = FT_OK;
+    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     void *ft__h9 = NULL; size_t ft__h9_n = 0;
     /* Li: */
     for (int64_t i = 0; i < n_faces; i++) {
@@ -121,11 +213,11 @@ int subdivnet_rows(int64_t n_faces, int64_t in_feats, const int32_t *adj, const 
         }
         for (int64_t j = 0; j < 3; j++) {
             {
-                if (!ft__grow(&ft__h9, &ft__h9_n, ft__nbytes(1, (const int64_t[]){in_feats}, sizeof(float)))) { ft__err = FT_ERR_NOMEM; goto ft__end5; }
+                if (!ft__grow(&ft__h9, &ft__h9_n, ft__nbytes(1, (const int64_t[]){in_feats}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 4, (int64_t)ft__nbytes(1, (const int64_t[]){in_feats}, sizeof(float)), 0); goto ft__end5; }
                 float *d = (float *)ft__h9;
                 if (0 < in_feats) {
-                    if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n_faces) { ft__err = FT_ERR_INDEX; goto ft__end5; }
-                    if ((uint64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] >= (uint64_t)n_faces) { ft__err = FT_ERR_INDEX; goto ft__end5; }
+                    if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n_faces) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 5, (int64_t)adj[i * 3 + j], n_faces); goto ft__end5; }
+                    if ((uint64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] >= (uint64_t)n_faces) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 6, (int64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)], n_faces); goto ft__end5; }
                 }
                 for (int64_t i_1 = 0; i_1 < in_feats; i_1++) {
                     d[i_1] = e[(int64_t)adj[i * 3 + j] * in_feats + i_1] - e[(int64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] * in_feats + i_1];
@@ -138,7 +230,7 @@ int subdivnet_rows(int64_t n_faces, int64_t in_feats, const int32_t *adj, const 
     }
 ft__end5:;
     free(ft__h9);
-    return ft__err;
+    return ft__done(ft__err, &ft__er);
 }
 
 static int ft__call_subdivnet_rows(void *const *ft__args)
@@ -175,6 +267,38 @@ static const ft_param_desc ft__params_subdivnet_rows[] = {
     {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_subdivnet_rows_4},
 };
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_INDEX, "tensor_circular_difference.ft:17:21", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 0 */
+    {FT_ERR_INDEX, "tensor_circular_difference.ft:17:21", "index out of bounds: `adj[i, (j + 1) %% 3]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 1 */
+    {FT_ERR_SIZE, "tensor_circular_difference.ft:10:23", "negative size: n_faces = %0", {1, 0}},   /* 2 */
+    {FT_ERR_SIZE, "tensor_circular_difference.ft:10:38", "negative size: in_feats = %0", {1, 0}},   /* 3 */
+    {FT_ERR_NOMEM, "tensor_circular_difference.ft:28:17", "out of memory: cannot allocate %0 bytes for local tensor `d`", {5, 0}},   /* 4 */
+    {FT_ERR_INDEX, "tensor_circular_difference.ft:28:17", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 5 */
+    {FT_ERR_INDEX, "tensor_circular_difference.ft:28:17", "index out of bounds: `adj[i, (j + 1) %% 3]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 6 */
+    {FT_ERR_SIZE, "tensor_circular_difference.ft:21:28", "negative size: n_faces = %0", {1, 0}},   /* 7 */
+    {FT_ERR_SIZE, "tensor_circular_difference.ft:21:43", "negative size: in_feats = %0", {1, 0}},   /* 8 */
+};
+
+/* ft_module.last_error: the calling thread's last failure. */
+static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    const ft_error_rec e = ft__last;
+    if (rec)
+        *rec = e;
+    const ft_site_desc *s = e.site >= 0 && e.site < 9 ? &ft__sites[e.site] : NULL;
+    if (buf && size)
+        ft__format(buf, size, &e, s);
+    return e.code;
+}
+
+/* The C ABI's error helper (the generated header declares it). */
+__attribute__((visibility("default")))
+int tensor_circular_difference_last_error(char *buf, size_t size)
+{
+    return ft__last_error(NULL, buf, size);
+}
+
 static const ft_func_desc ft__funcs[] = {
     {"subdivnet", 5, ft__params_subdivnet, ft__call_subdivnet, ft__shapes_subdivnet},
     {"subdivnet_rows", 5, ft__params_subdivnet_rows, ft__call_subdivnet_rows, ft__shapes_subdivnet_rows},
@@ -182,5 +306,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 2, ft__funcs
+    FT_ABI_VERSION, 2, ft__funcs, 9, ft__sites, ft__last_error
 };
