@@ -171,7 +171,8 @@ lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call)
                                     call->loc)))
             return NULL;
     int errors_before = L->ctx->nerrors;
-    lw_frame fr = {.func = fn->name, .up = L->frame, .rt_depth = L->rt_depth};
+    lw_frame fr = {.func = fn->name, .up = L->frame, .rt_depth = L->rt_depth,
+                   .rt_ifs = L->rt_ifs, .call_loc = call->loc, .fn_src = fn->loc.src};
     lw_sym *mark = lw_push_scope(L), *base = L->scope_base;
     L->scope_base = mark;
     L->frame = &fr;
@@ -190,7 +191,7 @@ lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call)
     if (L->ctx->nerrors > errors_before) {
         /* reported in the body: no value (not None) to go on with; an error
          * in another file (the stdlib) also names the call that led there */
-        if (call->loc.src != fn->loc.src)
+        if (call->loc.src != fn->loc.src && !fr.reported)
             ft_note(L->ctx, call->loc, "in this call of %s()", fn->name);
         return NULL;
     }
