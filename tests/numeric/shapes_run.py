@@ -196,11 +196,11 @@ def linalg():
                   "y: f32[3, 6] out", "matmul_(a, b, y)",
                   "dimension 1 of out has size 6, that of the result 5")
     yield Compile("matmul_/out_batch", "matmul_", "a: f32[2, 3, 4] in, b: f32[2, 4, 5] in, "
-                  "y: f32[3, 3, 5] out", "matmul_(a, b, y)", "dimension 0 of out has size 3, "
-                  "but a's batch size 2 and b's 2 do not broadcast to it")
+                  "y: f32[3, 3, 5] out", "matmul_(a, b, y)",
+                  "dimension 0 of out has size 3, that of the result 2")
     yield Compile("matmul_/out_batch_1", "matmul_", "a: f32[1, 3, 4] in, b: f32[4, 5] in, "
-                  "y: f32[2, 3, 5] out", "matmul_(a, b, y)", "dimension 0 of out has size 2, "
-                  "but a's batch size 1 and b's 1 do not broadcast to it")
+                  "y: f32[2, 3, 5] out", "matmul_(a, b, y)",
+                  "dimension 0 of out has size 2, that of the result 1")
     yield Run("matmul_/out_dim", "matmul_", "n: size, m: size, k: size, j: size, "
               "a: f32[n, m] in, b: f32[m, j] in, y: f32[n, k] out", "matmul_(a, b, y)",
               {"n": 2, "m": 3, "k": 4, "j": 5}, [{"n": 2, "m": 3, "k": 5, "j": 5}], ["4", "5"])
