@@ -456,7 +456,8 @@ def check_run(c, i, lib, line):
                    f"failure:\n{r.stderr}")
     loc = re.search(r"shapes_run\.ft:(\d+)", r.stderr)
     if loc and (int(loc.group(1)) != line or c.op not in r.stderr or
-                not all(re.search(r"\b" + re.escape(s) + r"\b", r.stderr) for s in c.sizes)):
+                not all(re.search(r"(?<![\w.])" + re.escape(s) + r"(?![\w.])", r.stderr)
+                        for s in c.sizes)):
         raise Fail(f"sizes {c.bad}: the message should name line {line}, {c.op} and the sizes "
                    f"{c.sizes}:\n{r.stderr}")
     for good in c.good:
