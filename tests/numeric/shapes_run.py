@@ -451,7 +451,7 @@ def check_run(c, i, lib, line):
     args = lambda sizes: [FTC, "run", lib, f"r{i}"] + [f"{k}={v}" for k, v in sizes.items()] + \
         ["--random", "--no-print"]
     r = sh(args(c.bad))
-    if r.returncode != 1 or f"function 'r{i}' failed" not in r.stderr:
+    if r.returncode != 1 or f"function 'r{i}' " not in r.stderr or "error: " not in r.stderr:
         raise Fail(f"sizes {c.bad}: exit {r.returncode}, expected 1 with the function's "
                    f"failure:\n{r.stderr}")
     loc = re.search(r"shapes_run\.ft:(\d+)", r.stderr)
