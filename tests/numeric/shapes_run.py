@@ -16,8 +16,9 @@ Three kinds of case, each asserted:
            contract exits 1 with the function's failure (never a crash,
            never 0); where the message gives a source location, it is the
            call's line and the message names the operator and shows the
-           check's sizes that only the run time knows.  With sizes that keep the contract (NumPy's run-time
-           broadcasting of a size 1 included) it exits 0.
+           check's sizes that only the run time knows.  With sizes that
+           keep the contract (NumPy's run-time broadcasting of a size 1
+           included) it exits 0.
   proved   calls of every operator on symbolic shapes that agree: the
            generated C holds no check at all (`FT_ERR_ASSERT`), so valid
            programs pay nothing.
@@ -259,7 +260,8 @@ def conv():
             ("groups_divide", CONV.replace("w: f32[6, 4,", "w: f32[6, 1,"), ", groups=4",
              "w has 6 output channels, which 4 groups do not divide"),
             ("bias_ndim", CONV + ", b: f32[6, 1] in", ", b", "bias has 2 dimensions; it is [O]"),
-            ("bias", CONV + ", b: f32[5] in", ", bias=b", "bias has 5 items, w has 6 output channels"),
+            ("bias", CONV + ", b: f32[5] in", ", bias=b",
+             "bias has 5 items, w has 6 output channels"),
             ("window", CONV.replace("x: f32[2, 4, 8, 8]", "x: f32[2, 4, 2, 8]"), "",
              "the window spans 3 elements along H, more than the padded input's 2"),
             ("window_w", CONV.replace("x: f32[2, 4, 8, 8]", "x: f32[4, 8, 1]"), ", padding=[0, 0]",
@@ -276,9 +278,11 @@ def conv():
         yield Run(f"{op}/window", op, "h: size, x: f32[4, h, 8] in, w: f32[6, 4, 3, 3] in, "
                   "y: f32[6, h - 2, 6] out", call(""), {"h": 2}, [{"h": 3}, {"h": 9}],
                   ["2"])
-    yield Compile("conv2d_/out_ndim", "conv2d_", CONV.replace("y: f32[2, 6, 6, 6]", "y: f32[12, 6, 6]"),
+    yield Compile("conv2d_/out_ndim", "conv2d_",
+                  CONV.replace("y: f32[2, 6, 6, 6]", "y: f32[12, 6, 6]"),
                   "conv2d_(x, w, y)", "out has 3 dimensions, the result 4")
-    yield Compile("conv2d_/out_dim", "conv2d_", CONV.replace("y: f32[2, 6, 6, 6]", "y: f32[2, 6, 6, 5]"),
+    yield Compile("conv2d_/out_dim", "conv2d_",
+                  CONV.replace("y: f32[2, 6, 6, 6]", "y: f32[2, 6, 6, 5]"),
                   "conv2d_(x, w, y)", "dimension 3 of out has size 5, that of the result 6")
     yield Compile("conv2d_/out_dim_stride", "conv2d_", CONV, "conv2d_(x, w, y, stride=2)",
                   "dimension 2 of out has size 6, that of the result 3")
@@ -318,7 +322,8 @@ def pools():
                       f"{ip}(x, y, 2)", "dimension 3 of out has size 5, that of the result 4")
         yield Run(f"{ip}/out_dim", ip, "k: size, x: f32[2, 3, 8, 8] in, y: f32[2, 3, k, 4] out",
                   f"{ip}(x, y, 2)", {"k": 3}, [{"k": 4}], ["3"])
-        yield Compile(f"{pool}/ndim_limit", pool, "x: f32[1, 1, 1, 1, 1, 1, 1, 2, 2] in, y: f32 out",
+        yield Compile(f"{pool}/ndim_limit", pool,
+                      "x: f32[1, 1, 1, 1, 1, 1, 1, 2, 2] in, y: f32 out",
                       f"y = sum({pool}(x, 2))", "the result would have 9 dimensions; allocating "
                       "forms build at most 8 (the in-place form `_` has no limit)")
 
