@@ -145,7 +145,8 @@ static const char *cg_line_start(const ft_source *src, int line)
 }
 
 /* The condition of the `assert` statement at loc as written (blanks
- * collapsed, up to the end of the statement), or NULL when no `assert`
+ * collapsed, up to the end of the statement or the comma before its
+ * message), or NULL when no `assert`
  * keyword is there (a check the front end made). */
 static const char *cg_assert_source(ft_ctx *ctx, ft_loc loc)
 {
@@ -171,8 +172,8 @@ static const char *cg_assert_source(ft_ctx *ctx, ft_loc loc)
             depth++;
         } else if (c == ')' || c == ']') {
             depth--;
-        } else if (depth <= 0 && (c == '\n' || c == ';' || c == '#')) {
-            break;
+        } else if (depth <= 0 && (c == '\n' || c == ';' || c == '#' || c == ',')) {
+            break;      /* `assert c, "message", ...`: the condition only */
         } else if (c == '#') {   /* a comment inside brackets: skip the line */
             p += strcspn(p, "\n") - 1;
             continue;

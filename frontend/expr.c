@@ -253,6 +253,23 @@ static lw_val *lower_unary(lw *L, const pt_node *n)
     return e ? lw_scalar_val(L, e) : NULL;
 }
 
+/* Whether `t if c else o` is o whatever the values: the two sides are
+ * the same, or c is `t == o` (or `o == t`) on integers of one dtype.  So a
+ * broadcast size `1 if n == 1 else n` (or `n if n == 1 else n`) is n, and
+ * the shape checks that compare it with n are decided at compile time. */
+static int picks_other(const ast_expr *c, const ast_expr *t, const ast_expr *o)
+{
+    if (t->dtype != o->dtype)
+        return 0;
+    if (ast_expr_equal(t, o))
+        return 1;
+    if (c->kind != AST_BINARY || c->u.bin.op != AST_EQ || !ft_dtype_is_int(t->dtype))
+        return 0;
+    const ast_expr *a = c->u.bin.a, *b = c->u.bin.b;
+    return (ast_expr_equal(a, t) && ast_expr_equal(b, o)) ||
+           (ast_expr_equal(a, o) && ast_expr_equal(b, t));
+}
+
 static lw_val *lower_ifexpr(lw *L, const pt_node *n)
 {
     lw_val *c = scalarize(L, lw_expr(L, n->kids[1]), n->loc);
@@ -267,6 +284,8 @@ static lw_val *lower_ifexpr(lw *L, const pt_node *n)
         return NULL;
     if (c->kind == V_SCALAR && t->kind == V_SCALAR && o->kind == V_SCALAR) {
         lw_weaken_pair(t->scalar, o->scalar);
+        if (picks_other(c->scalar, t->scalar, o->scalar))
+            return o;
         return lw_scalar_val(L, ast_ifexpr(L->ctx, n->loc, lw_as_bool(L, c->scalar),
                                            t->scalar, o->scalar));
     }

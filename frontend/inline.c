@@ -175,7 +175,9 @@ lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call)
     site->at = call->loc;
     site->at.via = L->frame ? L->frame->call : NULL;
     site->func = fn->name;
-    lw_frame fr = {.func = fn->name, .up = L->frame, .rt_depth = L->rt_depth, .call = site};
+    lw_frame fr = {.func = fn->name, .up = L->frame, .rt_depth = L->rt_depth,
+                   .rt_ifs = L->rt_ifs, .call_loc = call->loc, .fn_src = fn->loc.src,
+                   .call = site};
     lw_sym *mark = lw_push_scope(L), *base = L->scope_base;
     L->scope_base = mark;
     L->frame = &fr;
@@ -194,7 +196,7 @@ lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call)
     if (L->ctx->nerrors > errors_before) {
         /* reported in the body: no value (not None) to go on with; an error
          * in another file (the stdlib) also names the call that led there */
-        if (call->loc.src != fn->loc.src)
+        if (call->loc.src != fn->loc.src && !fr.reported)
             ft_note(L->ctx, call->loc, "in this call of %s()", fn->name);
         return NULL;
     }

@@ -327,6 +327,7 @@ static void lower_if(lw *L, const pt_node *n)
         return;
     }
     L->rt_depth++;
+    L->rt_ifs++;
     ast_stmt *then = lower_block(L, n->kids[1]), *other = NULL;
     if (o && o->kind == PT_IF) {
         int mark = lw_block_begin(L);
@@ -336,6 +337,7 @@ static void lower_if(lw *L, const pt_node *n)
         other = lower_block(L, o);
     }
     L->rt_depth--;
+    L->rt_ifs--;
     if (c)
         lw_emit(L, ast_if(L->ctx, n->loc, lw_as_bool(L, c), then, other));
 }
@@ -532,12 +534,7 @@ static void lower_stmt(lw *L, const pt_node *n)
     case PT_ASSIGN: lower_assign(L, n); break;
     case PT_FOR: lower_for(L, n); break;
     case PT_IF: lower_if(L, n); break;
-    case PT_ASSERT: {
-        ast_expr *c = lw_scalar_expr(L, n->kids[0]);
-        if (c && lw_const_bool(lw_scalar_val(L, c)) != 1)
-            lw_emit(L, ast_assert(L->ctx, n->loc, lw_as_bool(L, c)));
-        break;
-    }
+    case PT_ASSERT: lw_lower_assert(L, n); break;
     case PT_PASS: break;
     case PT_EXPRSTMT: lower_exprstmt(L, n); break;
     case PT_LABELED: lower_labeled(L, n); break;
@@ -628,6 +625,7 @@ static ast_func *lower_func(lw *L, const pt_node *fn)
     const pt_node *params = fn->kids[0];
     L->labels = (ft_vec){0};
     L->export_name = fn->name;
+    L->prog_src = fn->loc.src;
     lw_sym *mark = lw_push_scope(L);
     ast_param *ps = ft_alloc(L->ctx, sizeof *ps * (size_t)(params->nkids + 1));
     int ok = 1, errors = L->ctx->nerrors;

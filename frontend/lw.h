@@ -92,8 +92,13 @@ struct lw_tensor {
 typedef struct lw_frame {
     const char *func;
     int rt_depth;           /* run-time loops/ifs open when the call began */
-    int returned;           /* a `return` was lowered: skip the rest */
+    int rt_ifs;             /* run-time ifs open when the call began */
+    int returned;           /* a `return` was lowered (or the call failed its
+                               contract): skip the rest */
     lw_val *ret;
+    ft_loc call_loc;        /* the call */
+    const ft_source *fn_src;/* the callee's file */
+    int reported;           /* an error naming the call is reported: no note */
     struct lw_frame *up;
     const ft_call *call;    /* the call (its location and callee), stamped on
                                the statements lowered inside (lw_emit) */
@@ -115,7 +120,9 @@ typedef struct lw {
     lw_frame *frame;         /* innermost inlined call, NULL at top level */
     int nframes;
     int rt_depth;            /* run-time loops and ifs being lowered */
+    int rt_ifs;              /* run-time ifs being lowered */
     const char *export_name; /* the exported function being lowered */
+    const ft_source *prog_src; /* its file (the program, not the stdlib) */
     const char *label_prefix;/* prefix of labels inside inlined code */
 } lw;
 
@@ -145,6 +152,8 @@ ast_expr *lw_builtin(lw *L, ft_loc loc, ast_builtin f, ast_expr *a);
 /* 1: a and b are equal, 0: they differ (a - b is a non-zero constant),
  * -1: unknown at compile time. */
 int lw_int_equal(lw *L, ast_expr *a, ast_expr *b);
+/* Whether a - b is a constant (*diff), from their linear forms. */
+int lw_int_diff(const ast_expr *a, const ast_expr *b, int64_t *diff);
 int lw_const_int(const ast_expr *e, int64_t *v);
 
 /* tensor.c: tensor values */
@@ -180,6 +189,17 @@ lw_val *lw_expr(lw *L, const pt_node *n);
 ast_expr *lw_scalar_expr(lw *L, const pt_node *n);
 ast_expr *lw_int_expr(lw *L, const pt_node *n, const char *what);
 int lw_const_bool(const lw_val *v);
+
+/* assert.c: asserts */
+void lw_lower_assert(lw *L, const pt_node *n);
+/* 1: condition c holds whatever the run-time values, 0: it never does,
+ * -1: only the run time can tell. */
+int lw_decide(const ast_expr *c);
+/* Report a broken shape contract found at loc: in a stdlib operator, at
+ * the program's call, named after the operator, with a note at loc, and the
+ * rest of the call is not lowered (one mistake, one error); elsewhere at
+ * loc. */
+void lw_contract_error(lw *L, ft_loc loc, const char *msg);
 
 /* inline.c: calls of non-exported functions */
 lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call);

@@ -157,8 +157,6 @@ ast_expr *lw_as_bool(lw *L, ast_expr *e)
     return lw_binary(L, e->loc, AST_NE, e, zero);
 }
 
-static int lw_int_diff(const ast_expr *a, const ast_expr *b, int64_t *diff);
-
 /* Whether e is the integer literal v. */
 static int is_int(const ast_expr *e, int64_t v)
 {
@@ -287,8 +285,7 @@ static int lin_add(lin *f, const ast_expr *e, int64_t c)
     return 1;
 }
 
-/* Whether a - b is a constant (*diff), from their linear forms. */
-static int lw_int_diff(const ast_expr *a, const ast_expr *b, int64_t *diff)
+int lw_int_diff(const ast_expr *a, const ast_expr *b, int64_t *diff)
 {
     lin f = {0};
     if (!lin_add(&f, a, 1) || !lin_add(&f, b, -1))

@@ -184,8 +184,10 @@ static ast_expr **broadcast_shape(lw *L, int nargs, lw_val **args, int *ndim, ft
         int k = lw_val_ndim(args[i]);
         for (int j = 0; j < k; j++)
             if (!dim_fits(L, args[i]->t->shape[j], shape[n - k + j], loc)) {
-                ft_error(L->ctx, loc, "shapes do not match: cannot broadcast %s to %s",
-                         shape_text(L, k, args[i]->t->shape), shape_text(L, n, shape));
+                lw_contract_error(L, loc, ft_fmt(L->ctx, "shapes do not match: cannot "
+                                                 "broadcast %s to %s",
+                                                 shape_text(L, k, args[i]->t->shape),
+                                                 shape_text(L, n, shape)));
                 return NULL;
             }
     }

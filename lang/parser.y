@@ -351,6 +351,9 @@ simple(A) ::= expr(T) MINUSEQ expr(E).  { A = ps_assign(ps, PT_OP_SUB, T, E); }
 simple(A) ::= expr(T) STAREQ expr(E).   { A = ps_assign(ps, PT_OP_MUL, T, E); }
 simple(A) ::= expr(E).              { A = pt_new1(CTX, PT_EXPRSTMT, E->loc, E); }
 simple(A) ::= ASSERT(K) expr(E).    { A = pt_new1(CTX, PT_ASSERT, K.loc, E); }
+/* assert c, "message {}", v...: the message of a failure known at compile time */
+simple(A) ::= ASSERT(K) expr(E) COMMA exprlist(M).
+                                    { A = pt_new1(CTX, PT_ASSERT, K.loc, E); ps_take_kids(ps, A, M); }
 simple(A) ::= RETURN(K).            { A = pt_new1(CTX, PT_RETURN, K.loc, NULL); }
 simple(A) ::= RETURN(K) expr(E).    { A = pt_new1(CTX, PT_RETURN, K.loc, E); }
 simple(A) ::= PASS(K).              { A = pt_new(CTX, PT_PASS, K.loc); }
@@ -410,7 +413,11 @@ primary(A) ::= LPAREN expr(E) RPAREN. { A = E; }
 primary(A) ::= NAME(N).             { A = ps_named(ps, PT_NAME, N); }
 primary(A) ::= INT(T).              { A = pt_new(CTX, PT_INT, T.loc); A->ival = T.ival; }
 primary(A) ::= FLOAT(T).            { A = pt_new(CTX, PT_FLOAT, T.loc); A->fval = T.fval; }
-primary(A) ::= STRING(T).           { A = pt_new(CTX, PT_STRING, T.loc); A->str = T.text; }
+primary(A) ::= string(S).           { A = S; }
+/* "ab" "cd" is "abcd" (Python's adjacent literals: a long message split
+ * over lines inside parentheses) */
+string(A) ::= STRING(T).            { A = pt_new(CTX, PT_STRING, T.loc); A->str = T.text; }
+string(A) ::= string(S) STRING(T).  { A = S; A->str = ft_fmt(CTX, "%s%s", S->str, T.text); }
 primary(A) ::= TRUE(T).             { A = pt_new(CTX, PT_BOOL, T.loc); A->ival = 1; }
 primary(A) ::= FALSE(T).            { A = pt_new(CTX, PT_BOOL, T.loc); A->ival = 0; }
 primary(A) ::= NONE(T).             { A = pt_new(CTX, PT_NONE, T.loc); }

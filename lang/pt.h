@@ -35,7 +35,7 @@ typedef enum pt_kind {
     PT_FOR,       /* name: iterator; kids[0]: PT_CALL of `range`; kids[1]: PT_BLOCK */
     PT_IF,        /* kids[0]: cond, kids[1]: PT_BLOCK, kids[2]: else (PT_BLOCK,
                      or a PT_IF for elif) or NULL */
-    PT_ASSERT,    /* kids[0]: cond */
+    PT_ASSERT,    /* kids[0]: cond; kids[1..]: message, its values */
     PT_RETURN,    /* kids[0]: value or NULL */
     PT_PASS,      /* no kids */
     PT_EXPRSTMT,  /* kids[0]: expr */

@@ -1152,14 +1152,14 @@ size_t g_tape_bytes(int64_t n, int64_t m, int64_t l)
 /* The run-time checks: where each is in the program and what it checks. */
 static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "grad_tape_scoped.ft:11:13", "out of memory: cannot allocate %0 bytes for local tensor `dot`", {5, 0}},   /* 0 */
-    {FT_ERR_NOMEM, "grad_tape_scoped.ft:17:17", "out of memory: cannot allocate %0 bytes for local tensor `t` in softmax() (stdlib/creation.ft:16:16)", {5, 0}},   /* 1 */
+    {FT_ERR_NOMEM, "grad_tape_scoped.ft:17:17", "out of memory: cannot allocate %0 bytes for local tensor `t` in softmax() (stdlib/creation.ft:18:16)", {5, 0}},   /* 1 */
     {FT_ERR_SIZE, "grad_tape_scoped.ft:8:15", "negative size: n = %0", {1, 0}},   /* 2 */
     {FT_ERR_SIZE, "grad_tape_scoped.ft:8:24", "negative size: m = %0", {1, 0}},   /* 3 */
     {FT_ERR_SIZE, "grad_tape_scoped.ft:8:33", "negative size: l = %0", {1, 0}},   /* 4 */
     {FT_ERR_NOMEM, "grad_tape_scoped.ft:10:5", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d_v`", {5, 0}},   /* 5 */
     {FT_ERR_NOMEM, "grad_tape_scoped.ft:10:5", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d_k`", {5, 0}},   /* 6 */
     {FT_ERR_NOMEM, "grad_tape_scoped.ft:11:13", "out of memory: cannot allocate %0 bytes for local tensor `d_dot`", {5, 0}},   /* 7 */
-    {FT_ERR_NOMEM, "grad_tape_scoped.ft:17:17", "out of memory: cannot allocate %0 bytes for local tensor `d_t` in softmax() (stdlib/creation.ft:16:16)", {5, 0}},   /* 8 */
+    {FT_ERR_NOMEM, "grad_tape_scoped.ft:17:17", "out of memory: cannot allocate %0 bytes for local tensor `d_t` in softmax() (stdlib/creation.ft:18:16)", {5, 0}},   /* 8 */
     {FT_ERR_NOMEM, "grad_tape_scoped.ft:8:13", "out of memory: cannot allocate %0 bytes for the tape of g", {5, 0}},   /* 9 */
 };
 

@@ -289,6 +289,11 @@ START_TEST(test_other_statements)
     expect_body("    assert n > 0\n    matmul_(a, b, c)\n    pass\n    return a + b\n",
                 "(BLOCK (ASSERT (BINARY > n 0)) (EXPRSTMT (CALL matmul_ a b c)) (PASS) "
                 "(RETURN (BINARY + a b)))");
+    /* an assert's message and its values; adjacent strings join */
+    expect_body("    assert n > 0, \"n is {} in {}\", n, a.shape(0)\n"
+                "    assert n > 0, (\"long \"\n                   \"message\")\n",
+                "(BLOCK (ASSERT (BINARY > n 0) \"n is {} in {}\" n (CALL (ATTR shape a) 0)) "
+                "(ASSERT (BINARY > n 0) \"long message\"))");
 }
 END_TEST
 

@@ -1,0 +1,535 @@
+#!/usr/bin/python3
+"""The shape contracts of the stdlib operators (stdlib/README.md, "Shape
+contracts"): every shape error of every operator, at compile time and at
+run time, and no check left where the compiler can prove it.
+
+    /usr/bin/python3 tests/numeric/shapes_run.py PATH/TO/ftc SOURCE_ROOT [-k SUBSTRING]
+
+Three kinds of case, each asserted:
+  compile  a program of one call whose shapes break the operator's
+           contract: `ftc check` exits 1 with exactly one error, at the
+           call (the operator's name), reading `error: OP: MESSAGE`, then
+           the source line, its caret and a note at the stdlib line that
+           checks (`stdlib/FILE.ft:L:C: note: checked here`), nothing else.
+  run      a call whose shapes are symbolic: the program compiles (all of
+           them into one library); `ftc run` with sizes that break the
+           contract exits 1 with the function's failure (never a crash,
+           never 0); where the message gives a source location, it is the
+           call's line and the message names the operator and shows the
+           check's sizes that only the run time knows.  With sizes that
+           keep the contract (NumPy's run-time broadcasting of a size 1
+           included) it exits 0.
+  proved   calls of every operator on symbolic shapes that agree: the
+           generated C holds no check at all (`FT_ERR_ASSERT`), so valid
+           programs pay nothing.
+Prints one line per case (`ok NAME` or `FAIL NAME: why`), then `N passed,
+M failed`; exits 1 if any case failed.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+BINARY = ["add", "sub", "mul", "truediv", "floordiv", "mod", "maximum", "minimum", "pow"]
+UNARY_INPLACE = ["neg_", "abs_", "sqrt_", "exp_", "ln_", "sin_", "cos_", "tanh_", "sigmoid_",
+                 "floor_", "ceil_", "square_", "relu_"]
+REDUCTIONS = ["sum", "prod", "reduce_max", "reduce_min"]
+POOLS = ["max_pool2d", "avg_pool2d"]
+
+
+class Compile:
+    """A call that breaks op's contract at compile time with message msg."""
+    def __init__(self, name, op, params, call, msg):
+        self.name, self.op, self.params, self.call, self.msg = name, op, params, call, msg
+
+
+class Run:
+    """A call on symbolic shapes: sizes `bad` break op's contract at run
+    time (sizes: those of the failing check that only the run time knows,
+    which a located message shows), each of `good` keeps it."""
+    def __init__(self, name, op, params, call, bad, good, sizes):
+        self.name, self.op, self.params, self.call = name, op, params, call
+        self.bad, self.good, self.sizes = bad, good, sizes
+
+
+# --- the cases, operator by operator --------------------------------------
+
+def elementwise():
+    """add ... pow (allocating and in-place), the unary in-place forms."""
+    for op in BINARY:
+        yield Compile(f"{op}/broadcast", op, "a: f32[3, 4] in, b: f32[3] in, y: f32[3, 4] out",
+                      f"y = {op}(a, b)", "shapes do not match: cannot broadcast [3] to [3, 4]")
+        yield Compile(f"{op}/broadcast_sym", op,
+                      "n: size, a: f32[n, 4] in, b: f32[n + 1, 4] in, y: f32[n, 4] out",
+                      f"y = {op}(a, b)",
+                      "shapes do not match: cannot broadcast [n + 1, 4] to [n, 4]")
+        yield Run(f"{op}/broadcast", op, "n: size, m: size, a: f32[n] in, b: f32[m] in, "
+                  "y: f32[n] out", f"y = {op}(a, b)", {"n": 3, "m": 2}, [{"n": 3, "m": 3}],
+                  ["3", "2"])
+        ip = op + "_"
+        yield Compile(f"{ip}/a_ndim", ip, "a: f32[2, 3, 4] in, b: f32[4] in, y: f32[3, 4] out",
+                      f"{ip}(a, b, y)", "a has 3 dimensions, more than out's 2")
+        yield Compile(f"{ip}/b_ndim", ip, "a: f32[3, 4] in, b: f32[1, 3, 4] in, y: f32[3, 4] out",
+                      f"{ip}(a, b, y)", "b has 3 dimensions, more than out's 2")
+        yield Compile(f"{ip}/a_dim", ip, "a: f32[3, 5] in, b: f32[4] in, y: f32[3, 4] out",
+                      f"{ip}(a, b, y)", "a does not broadcast to out: dimension 1 of a has "
+                      "size 5, dimension 1 of out has size 4")
+        yield Compile(f"{ip}/b_dim", ip, "a: f32[3, 4] in, b: f32[2, 4] in, y: f32[3, 4] out",
+                      f"{ip}(a, b, y)", "b does not broadcast to out: dimension 0 of b has "
+                      "size 2, dimension 0 of out has size 3")
+        yield Run(f"{ip}/a_dim", ip, "n: size, m: size, a: f32[n, 4] in, b: f32[4] in, "
+                  "y: f32[m, 4] out", f"{ip}(a, b, y)", {"n": 2, "m": 3},
+                  [{"n": 3, "m": 3}, {"n": 1, "m": 3}], ["2", "3"])
+        yield Run(f"{ip}/b_dim", ip, "n: size, m: size, a: f32[m, 4] in, b: f32[n, 4] in, "
+                  "y: f32[m, 4] out", f"{ip}(a, b, y)", {"n": 4, "m": 3},
+                  [{"n": 3, "m": 3}, {"n": 1, "m": 3}], ["4", "3"])
+    for op in UNARY_INPLACE:
+        yield Compile(f"{op}/ndim", op, "x: f32[2, 3] in, y: f32[3] out", f"{op}(x, y)",
+                      "x has 2 dimensions, more than out's 1")
+        yield Compile(f"{op}/dim", op, "x: f32[4] in, y: f32[3] out", f"{op}(x, y)",
+                      "x does not broadcast to out: dimension 0 of x has size 4, dimension 0 "
+                      "of out has size 3")
+        yield Run(f"{op}/dim", op, "n: size, m: size, x: f32[n] in, y: f32[m] out",
+                  f"{op}(x, y)", {"n": 2, "m": 3}, [{"n": 3, "m": 3}, {"n": 1, "m": 3}],
+                  ["2", "3"])
+
+
+def creation():
+    """zeros ones fill (shapes), fill_ (its value)."""
+    for op in ["zeros", "ones"]:
+        yield Compile(f"{op}/negative", op, "y: f32[3, 4] out", f"y = {op}([3, -4])",
+                      "size 1 of the shape is negative: -4")
+        yield Compile(f"{op}/negative_int", op, "y: f32[3] out", f"y = {op}(-2)",
+                      "size 0 of the shape is negative: -2")
+        yield Run(f"{op}/negative", op, "n: size, y: f32[n] out", f"y[0:1] = {op}([n - 5])[0:1]",
+                  {"n": 2}, [{"n": 6}], ["-3"])
+    yield Compile("fill/negative", "fill", "y: f32[3, 4] out", "y = fill([3, -1], 2.5)",
+                  "size 1 of the shape is negative: -1")
+    yield Compile("fill/value", "fill", "a: f32[4] in, y: f32[3, 5] out", "y = fill([3, 5], a)",
+                  "value does not broadcast to out: dimension 0 of value has size 4, "
+                  "dimension 1 of out has size 5")
+    yield Run("fill/value", "fill", "n: size, m: size, a: f32[m] in, y: f32[3, n] out",
+              "y = fill([3, n], a)", {"n": 4, "m": 3}, [{"n": 4, "m": 4}, {"n": 4, "m": 1}],
+              ["3", "4"])
+    yield Compile("fill_/value_ndim", "fill_", "a: f32[2, 3, 5] in, y: f32[3, 5] out",
+                  "fill_(y, a)", "value has 3 dimensions, more than out's 2")
+    yield Compile("fill_/value", "fill_", "a: f32[4] in, y: f32[3, 5] out", "fill_(y, a)",
+                  "value does not broadcast to out: dimension 0 of value has size 4, "
+                  "dimension 1 of out has size 5")
+    yield Run("fill_/value", "fill_", "n: size, m: size, a: f32[m] in, y: f32[n] out",
+              "fill_(y, a)", {"n": 4, "m": 3}, [{"n": 4, "m": 4}, {"n": 4, "m": 1}],
+              ["3", "4"])
+
+
+def reductions():
+    """sum prod reduce_max reduce_min, allocating and in-place."""
+    for op in REDUCTIONS:
+        for form in [op, op + "_"]:
+            call = (lambda args: f"y = {op}(x{args})") if form == op else \
+                (lambda args: f"{op}_(x, y{args})")
+            yield Compile(f"{form}/axis", form, "x: f32[3, 4] in, y: f32[3] out",
+                          call(", axis=2"), "axis 2 is out of range: x has 2 dimensions")
+            yield Compile(f"{form}/axis_neg", form, "x: f32[3, 4] in, y: f32[3] out",
+                          call(", axis=-3"), "axis -3 is out of range: x has 2 dimensions")
+            yield Compile(f"{form}/axis_list", form, "x: f32[3, 4] in, y: f32 out",
+                          call(", axis=[0, 2]"), "axis 2 is out of range: x has 2 dimensions")
+            yield Compile(f"{form}/axis_twice", form, "x: f32[3, 4] in, y: f32[3] out",
+                          call(", axis=[1, -1]"), "axis 1 is repeated")
+        ip = op + "_"
+        yield Compile(f"{ip}/out_ndim", ip, "x: f32[3, 4] in, y: f32[3, 1] out",
+                      f"{ip}(x, y, axis=1)", "out has 2 dimensions, the result 1")
+        yield Compile(f"{ip}/out_ndim_keepdims", ip, "x: f32[3, 4] in, y: f32[3] out",
+                      f"{ip}(x, y, axis=1, keepdims=True)", "out has 1 dimension, the result 2")
+        yield Compile(f"{ip}/out_dim", ip, "x: f32[3, 4] in, y: f32[4] out",
+                      f"{ip}(x, y, axis=1)", "dimension 0 of out has size 4, that of the result 3")
+        yield Compile(f"{ip}/out_dim_keepdims", ip, "x: f32[3, 4] in, y: f32[3, 4] out",
+                      f"{ip}(x, y, axis=1, keepdims=True)",
+                      "dimension 1 of out has size 4, that of the result 1")
+        yield Run(f"{ip}/out_dim", ip, "n: size, m: size, k: size, x: f32[n, m] in, y: f32[k] out",
+                  f"{ip}(x, y, axis=1)", {"n": 3, "m": 4, "k": 4}, [{"n": 3, "m": 4, "k": 3}],
+                  ["4", "3"])
+        yield Compile(f"{op}/ndim_limit", op, "x: f32[1, 1, 1, 1, 1, 1, 1, 1, 2] in, y: f32 out",
+                      f"y = {op}({op}(x, axis=[]))", "the result would have 9 dimensions; "
+                      "allocating forms build at most 8 (the in-place form `_` has no limit)")
+    yield Compile("max/axis", "reduce_max", "x: f32[3, 4] in, y: f32[3] out",
+                  "y = max(x, axis=2)", "axis 2 is out of range: x has 2 dimensions")
+    yield Compile("min/axis_twice", "reduce_min", "x: f32[3, 4] in, y: f32 out",
+                  "y = min(x, axis=[0, -2])", "axis 0 is repeated")
+
+
+def linalg():
+    """matmul, matmul_."""
+    for op in ["matmul", "matmul_"]:
+        call = (lambda a, b: f"y = matmul({a}, {b})") if op == "matmul" else \
+            (lambda a, b: f"matmul_({a}, {b}, y)")
+        yield Compile(f"{op}/inner", op, "a: f32[3, 4] in, b: f32[3, 4] in, y: f32[3, 4] out",
+                      call("a", "b"), "inner dimensions differ: a has 4 columns, b has 3 rows")
+        yield Compile(f"{op}/inner_1d", op, "a: f32[4] in, b: f32[3] in, y: f32 out",
+                      call("a", "b"), "inner dimensions differ: a has 4 columns, b has 3 rows")
+        yield Compile(f"{op}/inner_vec", op, "a: f32[2, 4] in, b: f32[3] in, y: f32[2] out",
+                      call("a", "b"), "inner dimensions differ: a has 4 columns, b has 3 rows")
+        yield Compile(f"{op}/inner_sym", op, "n: size, m: size, a: f32[n, m + 1] in, "
+                      "b: f32[m, n] in, y: f32[n, n] out", call("a", "b"),
+                      "inner dimensions differ: a has m + 1 columns, b has m rows")
+        yield Compile(f"{op}/0d", op, "a: f32 in, b: f32[3] in, y: f32 out", call("a", "b"),
+                      "the operands need at least 1 dimension: a has 0, b has 1")
+        yield Compile(f"{op}/0d_b", op, "a: f32[3] in, b: f32 in, y: f32 out", call("a", "b"),
+                      "the operands need at least 1 dimension: a has 1, b has 0")
+        yield Compile(f"{op}/batch", op, "a: f32[2, 3, 4] in, b: f32[3, 4, 5] in, "
+                      "y: f32[2, 3, 5] out", call("a", "b"), "batch dimensions do not broadcast: "
+                      "dimension 0 of a has size 2, dimension 0 of b has size 3")
+        yield Compile(f"{op}/batch_inner", op, "a: f32[7, 2, 3, 4] in, b: f32[5, 1, 4, 5] in, "
+                      "y: f32[7, 2, 3, 5] out", call("a", "b"), "batch dimensions do not "
+                      "broadcast: dimension 0 of a has size 7, dimension 0 of b has size 5")
+        yield Run(f"{op}/inner", op, "n: size, m: size, a: f32[n, m] in, b: f32[n, m] in, "
+                  "y: f32[n, m] out", call("a", "b"), {"n": 3, "m": 4}, [{"n": 3, "m": 3}],
+                  ["4", "3"])
+        yield Run(f"{op}/inner_large", op, "n: size, m: size, a: f32[n, m] in, "
+                  "b: f32[n, m] in, y: f32[n, m] out", call("a", "b"), {"n": 2, "m": 20000},
+                  [{"n": 2, "m": 2}], ["20000", "2"])
+        yield Run(f"{op}/batch", op, "t: size, s: size, a: f32[t, 2, 3] in, b: f32[s, 3, 2] in, "
+                  "y: f32[t, 2, 2] out", call("a", "b"), {"t": 2, "s": 3},
+                  [{"t": 2, "s": 2}, {"t": 2, "s": 1}], ["2", "3"])
+    yield Compile("matmul_/out_ndim", "matmul_", "a: f32[3, 4] in, b: f32[4, 5] in, "
+                  "y: f32[15] out", "matmul_(a, b, y)", "out has 1 dimension, the result 2")
+    yield Compile("matmul_/out_dim", "matmul_", "a: f32[3, 4] in, b: f32[4, 5] in, "
+                  "y: f32[3, 6] out", "matmul_(a, b, y)",
+                  "dimension 1 of out has size 6, that of the result 5")
+    yield Compile("matmul_/out_batch", "matmul_", "a: f32[2, 3, 4] in, b: f32[2, 4, 5] in, "
+                  "y: f32[3, 3, 5] out", "matmul_(a, b, y)",
+                  "dimension 0 of out has size 3, that of the result 2")
+    yield Compile("matmul_/out_batch_1", "matmul_", "a: f32[1, 3, 4] in, b: f32[4, 5] in, "
+                  "y: f32[2, 3, 5] out", "matmul_(a, b, y)",
+                  "dimension 0 of out has size 2, that of the result 1")
+    yield Run("matmul_/out_dim", "matmul_", "n: size, m: size, k: size, j: size, "
+              "a: f32[n, m] in, b: f32[m, j] in, y: f32[n, k] out", "matmul_(a, b, y)",
+              {"n": 2, "m": 3, "k": 4, "j": 5}, [{"n": 2, "m": 3, "k": 5, "j": 5}], ["4", "5"])
+    yield Run("matmul_/out_batch", "matmul_", "t: size, s: size, a: f32[t, 2, 3] in, "
+              "b: f32[3, 2] in, y: f32[s, 2, 2] out", "matmul_(a, b, y)", {"t": 2, "s": 3},
+              [{"t": 3, "s": 3}], ["3", "2"])
+    yield Compile("matmul/ndim_limit", "matmul", "a: f32[1, 1, 1, 1, 1, 1, 1, 2, 3] in, "
+                  "b: f32[3, 2] in, y: f32 out", "y = sum(matmul(a, b))",
+                  "the result would have 9 dimensions; allocating forms build at most 8 "
+                  "(the in-place form `_` has no limit)")
+
+
+def softmax():
+    """softmax, softmax_."""
+    yield Compile("softmax/axis", "softmax", "x: f32[2, 3] in, y: f32[2, 3] out",
+                  "y = softmax(x, axis=2)", "axis 2 is out of range: x has 2 dimensions")
+    yield Compile("softmax/axis_1d", "softmax", "n: size, x: f32[n] in, y: f32[n] out",
+                  "y = softmax(x, axis=3)", "axis 3 is out of range: x has 1 dimension")
+    yield Compile("softmax_/axis", "softmax_", "x: f32[2, 3] in, y: f32[2, 3] out",
+                  "softmax_(x, y, axis=-3)", "axis -3 is out of range: x has 2 dimensions")
+    yield Compile("softmax_/out_ndim", "softmax_", "x: f32[2, 3] in, y: f32[6] out",
+                  "softmax_(x, y)", "out has 1 dimension, the result 2")
+    yield Compile("softmax_/out_dim", "softmax_", "x: f32[2, 3] in, y: f32[2, 4] out",
+                  "softmax_(x, y)", "dimension 1 of out has size 4, that of the result 3")
+    yield Run("softmax_/out_dim", "softmax_", "n: size, m: size, k: size, x: f32[n, m] in, "
+              "y: f32[n, k] out", "softmax_(x, y)", {"n": 2, "m": 3, "k": 4},
+              [{"n": 2, "m": 3, "k": 3}], ["4", "3"])
+    yield Compile("softmax/ndim_limit", "softmax", "x: f32[1, 1, 1, 1, 1, 1, 1, 1, 2] in, "
+                  "y: f32 out", "y = sum(softmax(x))", "the result would have 9 dimensions; "
+                  "allocating forms build at most 8 (the in-place form `_` has no limit)")
+
+
+CONV = "x: f32[2, 4, 8, 8] in, w: f32[6, 4, 3, 3] in, y: f32[2, 6, 6, 6] out"
+
+
+def conv():
+    """conv2d, conv2d_."""
+    for op in ["conv2d", "conv2d_"]:
+        call = (lambda args: f"y = conv2d(x, w{args})") if op == "conv2d" else \
+            (lambda args: f"conv2d_(x, w, y{args})")
+        cases = [
+            ("x_ndim", CONV.replace("x: f32[2, 4, 8, 8]", "x: f32[4, 8]"), "",
+             "x has 2 dimensions; it is [N, C, H, W] or [C, H, W]"),
+            ("w_ndim", CONV.replace("w: f32[6, 4, 3, 3]", "w: f32[6, 4, 3]"), "",
+             "w has 3 dimensions; it is [O, C / groups, KH, KW]"),
+            ("stride_items", CONV, ", stride=[1, 1, 1]",
+             "stride has 3 items; give an int or a list [along H, along W]"),
+            ("stride", CONV, ", stride=0", "stride is 0; it must be at least 1"),
+            ("padding", CONV, ", padding=-1", "padding is -1; it must be at least 0"),
+            ("dilation", CONV, ", dilation=[1, 0]", "dilation is 0; it must be at least 1"),
+            ("groups", CONV, ", groups=0", "groups is 0; it must be at least 1"),
+            ("channels", CONV.replace("w: f32[6, 4,", "w: f32[6, 3,"), "",
+             "channels differ: x has 4 channels, w takes 3 (3 per group, groups=1)"),
+            ("channels_groups", CONV.replace("w: f32[6, 4,", "w: f32[6, 1,"), ", groups=2",
+             "channels differ: x has 4 channels, w takes 2 (1 per group, groups=2)"),
+            ("groups_divide", CONV.replace("w: f32[6, 4,", "w: f32[6, 1,"), ", groups=4",
+             "w has 6 output channels, which 4 groups do not divide"),
+            ("bias_ndim", CONV + ", b: f32[6, 1] in", ", b", "bias has 2 dimensions; it is [O]"),
+            ("bias", CONV + ", b: f32[5] in", ", bias=b",
+             "bias has 5 items, w has 6 output channels"),
+            ("window", CONV.replace("x: f32[2, 4, 8, 8]", "x: f32[2, 4, 2, 8]"), "",
+             "the window spans 3 elements along H, more than the padded input's 2"),
+            ("window_w", CONV.replace("x: f32[2, 4, 8, 8]", "x: f32[4, 8, 1]"), ", padding=[0, 0]",
+             "the window spans 3 elements along W, more than the padded input's 1"),
+            ("window_dilation", CONV, ", dilation=4",
+             "the window spans 9 elements along H, more than the padded input's 8"),
+        ]
+        for name, params, args, msg in cases:
+            yield Compile(f"{op}/{name}", op, params, call(args), msg)
+        yield Run(f"{op}/channels", op, "c: size, x: f32[2, c, 8, 8] in, w: f32[6, 4, 3, 3] in, "
+                  "y: f32[2, 6, 6, 6] out", call(""), {"c": 3}, [{"c": 4}], ["3"])
+        yield Run(f"{op}/bias", op, CONV + ", k: size, b: f32[k] in", call(", b"), {"k": 5},
+                  [{"k": 6}], ["5"])
+        yield Run(f"{op}/window", op, "h: size, x: f32[4, h, 8] in, w: f32[6, 4, 3, 3] in, "
+                  "y: f32[6, h - 2, 6] out", call(""), {"h": 2}, [{"h": 3}, {"h": 9}],
+                  ["2"])
+    yield Compile("conv2d_/out_ndim", "conv2d_",
+                  CONV.replace("y: f32[2, 6, 6, 6]", "y: f32[12, 6, 6]"),
+                  "conv2d_(x, w, y)", "out has 3 dimensions, the result 4")
+    yield Compile("conv2d_/out_dim", "conv2d_",
+                  CONV.replace("y: f32[2, 6, 6, 6]", "y: f32[2, 6, 6, 5]"),
+                  "conv2d_(x, w, y)", "dimension 3 of out has size 5, that of the result 6")
+    yield Compile("conv2d_/out_dim_stride", "conv2d_", CONV, "conv2d_(x, w, y, stride=2)",
+                  "dimension 2 of out has size 6, that of the result 3")
+    yield Run("conv2d_/out_dim", "conv2d_", "k: size, x: f32[2, 4, 8, 8] in, "
+              "w: f32[6, 4, 3, 3] in, y: f32[2, 6, k, 6] out", "conv2d_(x, w, y)", {"k": 5},
+              [{"k": 6}], ["5"])
+
+
+def pools():
+    """max_pool2d, avg_pool2d and their in-place forms."""
+    base = "x: f32[2, 3, 8, 8] in, y: f32[2, 3, 4, 4] out"
+    for pool in POOLS:
+        for op in [pool, pool + "_"]:
+            call = (lambda args: f"y = {pool}(x, {args})") if op == pool else \
+                (lambda args: f"{pool}_(x, y, {args})")
+            cases = [
+                ("x_ndim", "x: f32[8] in, y: f32[4] out", "2",
+                 "x has 1 dimension; pooling takes its last two"),
+                ("kernel_items", base, "[2, 2, 2]",
+                 "kernel has 3 items; give an int or a list [along H, along W]"),
+                ("kernel", base, "0", "kernel is 0; it must be at least 1"),
+                ("stride", base, "2, stride=[2, 0]", "stride is 0; it must be at least 1"),
+                ("padding", base, "2, padding=-1", "padding is -1; it must be at least 0"),
+                ("padding_half", base, "2, padding=[0, 2]",
+                 "padding 2 along W is more than half the kernel 2"),
+                ("window", "x: f32[2, 3, 8, 1] in, y: f32[2, 3, 4, 1] out", "2",
+                 "the window spans 2 elements along W, more than the padded input's 1"),
+            ]
+            for name, params, args, msg in cases:
+                yield Compile(f"{op}/{name}", op, params, call(args), msg)
+            yield Run(f"{op}/window", op, "h: size, x: f32[h, 8] in, y: f32[h // 3, 2] out",
+                      call("3"), {"h": 2}, [{"h": 3}, {"h": 7}], ["2"])
+        ip = pool + "_"
+        yield Compile(f"{ip}/out_ndim", ip, "x: f32[2, 3, 8, 8] in, y: f32[6, 4, 4] out",
+                      f"{ip}(x, y, 2)", "out has 3 dimensions, the result 4")
+        yield Compile(f"{ip}/out_dim", ip, "x: f32[2, 3, 8, 8] in, y: f32[2, 3, 4, 5] out",
+                      f"{ip}(x, y, 2)", "dimension 3 of out has size 5, that of the result 4")
+        yield Run(f"{ip}/out_dim", ip, "k: size, x: f32[2, 3, 8, 8] in, y: f32[2, 3, k, 4] out",
+                  f"{ip}(x, y, 2)", {"k": 3}, [{"k": 4}], ["3"])
+        yield Compile(f"{pool}/ndim_limit", pool,
+                      "x: f32[1, 1, 1, 1, 1, 1, 1, 2, 2] in, y: f32 out",
+                      f"y = sum({pool}(x, 2))", "the result would have 9 dimensions; allocating "
+                      "forms build at most 8 (the in-place form `_` has no limit)")
+
+
+# Every operator on symbolic shapes that agree: no check may be emitted.
+PROVED = """
+export func ew(n: size, m: size, a: f32[n, m] in, b: f32[m] in, c: f32[n, 1] in,
+    y: f32[n, m] out, z: f32[n, m] out):
+    y = add(a, b) + sub(a, c) + mul(a, 2) + truediv(a, b) + floordiv(a, c) + mod(a, b)
+    y += maximum(a, b) + minimum(c, a) + pow(a, 2) + neg(a) + relu(b)
+    add_(a, b, z)
+    sub_(c, a, z)
+    mul_(a, 2, z)
+    truediv_(a, b, z)
+    floordiv_(b, a, z)
+    mod_(a, c, z)
+    maximum_(a, a, z)
+    minimum_(b, c, z)
+    pow_(a, 2, z)
+    neg_(a, z)
+    abs_(b, z)
+    sqrt_(c, z)
+    exp_(a, z)
+    ln_(a, z)
+    sin_(a, z)
+    cos_(a, z)
+    tanh_(a, z)
+    sigmoid_(a, z)
+    floor_(a, z)
+    ceil_(a, z)
+    square_(a, z)
+    relu_(z, z)
+
+export func creation(n: size, m: size, v: f32[m] in, y: f32[n, m] out, z: f32[n, m] out):
+    y = zeros([n, m]) + ones([n, m]) + fill([n, m], v)
+    zeros_(z)
+    ones_(z)
+    fill_(z, v)
+    fill_(z, 2.5)
+
+export func reductions(n: size, m: size, x: f32[n, m] in, y: f32[n] out, z: f32[m] out,
+    k: f32[n, 1] out, s: f32 out):
+    y = sum(x, axis=1) + prod(x, -1) + reduce_max(x, axis=[1]) + reduce_min(x, axis=1)
+    sum_(x, z, axis=0)
+    prod_(x, k, axis=1, keepdims=True)
+    reduce_max_(x, s)
+    reduce_min_(x, y, axis=-1)
+    z += max(x, axis=0) + min(x, axis=0)
+
+export func linalg(t: size, n: size, m: size, k: size, a: f32[t, n, m] in, b: f32[t, m, k] in,
+    c: f32[m, k] in, v: f32[m] in, y: f32[t, n, k] out, z: f32[t, n, k] out, w: f32[t, n] out,
+    d: f32 out):
+    matmul_(a, b, y)
+    z = matmul(a, c)
+    matmul_(a, v, w)
+    w = matmul(a, v)
+    d = matmul(v, v)
+
+export func nn(n: size, c: size, h: size, w: size, o: size, x: f32[n, c, h, w] in,
+    y: f32[n, c, h, w] out, z: f32[n, c, h, w] out):
+    softmax_(x, y, axis=1)
+    z = softmax(x)
+
+export func conv(x: f32[2, 4, 8, 8] in, w: f32[6, 2, 3, 3] in, b: f32[6] in,
+    y: f32[2, 6, 4, 4] out, z: f32[2, 6, 4, 4] out, p: f32[2, 4, 4, 4] out,
+    q: f32[2, 4, 4, 4] out):
+    conv2d_(x, w, y, b, stride=2, padding=1, groups=2)
+    z = conv2d(x, w, bias=b, stride=[2, 2], padding=1, groups=2)
+    max_pool2d_(x, p, 2)
+    q = avg_pool2d(x, [2, 2], padding=1, stride=[2, 2])[:, :, 0:4, 0:4]
+"""
+
+
+# --- running ---------------------------------------------------------------
+
+class Fail(Exception):
+    pass
+
+
+def sh(cmd, timeout=300):
+    r = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout,
+                       stdin=subprocess.DEVNULL)
+    if r.returncode < 0:
+        raise Fail(f"`{' '.join(cmd)}` died of signal {-r.returncode}:\n{r.stderr}")
+    return r
+
+
+def program(c):
+    """The text of a one-call program for case c, and the column of the
+    call (the innermost where the operator is called twice)."""
+    text = f"export func f({c.params}):\n    {c.call}\n"
+    name = "max" if c.name.startswith("max/") else "min" if c.name.startswith("min/") else c.op
+    col = 4 + [m.start() for m in re.finditer(r"\b" + re.escape(name) + r"\(", c.call)][-1] + 1
+    return text, col
+
+
+def check_compile(c):
+    text, col = program(c)
+    path = os.path.join(WORK, "case.ft")
+    with open(path, "w") as f:
+        f.write(text)
+    r = sh([FTC, "check", path])
+    lines = r.stderr.rstrip("\n").split("\n")
+    want = f"{path}:2:{col}: error: {c.op}: {c.msg}"
+    if r.returncode != 1 or lines[0] != want:
+        raise Fail(f"exit {r.returncode}, expected 1 and\n  {want}\ngot:\n{r.stderr}")
+    if len(lines) != 6 or lines[1] != "    " + text.split("\n")[1] or \
+            lines[2] != " " * (4 + col - 1) + "^" or \
+            not re.fullmatch(r"stdlib/\w+\.ft:\d+:\d+: note: checked here", lines[3]):
+        raise Fail(f"expected the error, its line and caret, the note at the check:\n{r.stderr}")
+
+
+def run_lib(cases):
+    """Build every run case into one library; the call's line of each."""
+    text, lines = "", {}
+    for i, c in enumerate(cases):
+        text += f"export func r{i}({c.params}):\n    {c.call}\n\n"
+        lines[c.name] = text.count("\n") - 1
+    path = os.path.join(WORK, "shapes_run.ft")
+    with open(path, "w") as f:
+        f.write(text)
+    lib = os.path.join(WORK, "libshapes_run.so")
+    r = sh([FTC, "build", path, "-o", lib], timeout=900)
+    if r.returncode != 0:
+        raise Fail(f"building the run cases failed:\n{r.stderr}")
+    return lib, lines
+
+
+def check_run(c, i, lib, line):
+    args = lambda sizes: [FTC, "run", lib, f"r{i}"] + [f"{k}={v}" for k, v in sizes.items()] + \
+        ["--random", "--no-print"]
+    r = sh(args(c.bad))
+    if r.returncode != 1 or f"function 'r{i}' " not in r.stderr or "error: " not in r.stderr:
+        raise Fail(f"sizes {c.bad}: exit {r.returncode}, expected 1 with the function's "
+                   f"failure:\n{r.stderr}")
+    loc = re.search(r"shapes_run\.ft:(\d+)", r.stderr)
+    if loc and (int(loc.group(1)) != line or c.op not in r.stderr or
+                not all(re.search(r"(?<![\w.])" + re.escape(s) + r"(?![\w.])", r.stderr)
+                        for s in c.sizes)):
+        raise Fail(f"sizes {c.bad}: the message should name line {line}, {c.op} and the sizes "
+                   f"{c.sizes}:\n{r.stderr}")
+    for good in c.good:
+        r = sh(args(good))
+        if r.returncode != 0:
+            raise Fail(f"sizes {good} keep the contract, but exit {r.returncode}:\n{r.stderr}")
+
+
+def check_proved():
+    path = os.path.join(WORK, "proved.ft")
+    with open(path, "w") as f:
+        f.write(PROVED)
+    r = sh([FTC, "build", path, "--emit=c"])
+    if r.returncode != 0:
+        raise Fail(f"exit {r.returncode}:\n{r.stderr}")
+    body = r.stdout.split("/* end of ft_abi.h */", 1)[-1]
+    checks = [l.strip() for l in body.split("\n") if "FT_ERR_ASSERT" in l]
+    if checks:
+        raise Fail("checks the shapes prove remain:\n  " + "\n  ".join(checks))
+
+
+def main():
+    global FTC, WORK
+    args = sys.argv[1:]
+    pattern = None
+    if "-k" in args:
+        i = args.index("-k")
+        pattern = args[i + 1]
+        del args[i:i + 2]
+    FTC = os.path.abspath(args[0])
+    cases = [c for gen in (elementwise, creation, reductions, linalg, softmax, conv, pools)
+             for c in gen()]
+    names = [(type(c).__name__, c.name) for c in cases]
+    dup = {n for n in names if names.count(n) > 1}
+    assert not dup, f"case names used twice: {dup}"
+    if pattern:
+        cases = [c for c in cases if pattern in c.name]
+    passed = failed = 0
+
+    def report(name, fn, *a):
+        nonlocal passed, failed
+        try:
+            fn(*a)
+            passed += 1
+            print(f"ok {name}")
+        except (Fail, subprocess.TimeoutExpired) as e:
+            failed += 1
+            print(f"FAIL {name}: {e}")
+
+    with tempfile.TemporaryDirectory(prefix="ftc_shapes_") as WORK:
+        for c in cases:
+            if isinstance(c, Compile):
+                report(f"compile {c.name}", check_compile, c)
+        runs = [c for c in cases if isinstance(c, Run)]
+        if runs:
+            try:
+                lib, lines = run_lib(runs)
+                for i, c in enumerate(runs):
+                    report(f"run {c.name}", check_run, c, i, lib, lines[c.name])
+            except Fail as e:
+                failed += len(runs)
+                print(f"FAIL run cases: {e}")
+        if not pattern or pattern in "proved":
+            report("proved", check_proved)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
