@@ -486,6 +486,7 @@ void cg_error_helpers(FILE *out, int cxx)
     /* ft__fbits records a float in a CUDA kernel too */
     fprintf(out, "#define FT__HD_BITS%s\n", cxx ? " __host__ __device__" : "");
     fputs(cg_helpers_text, out);
+    fputs("/* end of the run-time error helpers */\n", out);   /* golden/run.py */
 }
 
 void cg_error_accessors(FILE *out, const cg_sites *sites, const char *name, int cxx)

@@ -13,8 +13,9 @@ Walks GOLDEN_DIR (recursively, in sorted order).  For every x.ft (except
          and the dump must be a fixed point of the printer: the dump, saved
          as x.ft in a temporary folder and dumped again, prints itself.
   x.c    `ftc build x.ft --emit=c` must exit 0 and print x.c from the line
-         after the ABI text (`/* end of ft_abi.h */`; runtime/ft_abi.h is
-         the same in every output): helpers, functions, descriptions.
+         after the ABI text and the run-time error helpers (`/* end of the
+         run-time error helpers */`; runtime/ft_abi.h and those helpers
+         are the same in every output): helpers, functions, descriptions.
   x.deps `ftc build x.ft --emit=deps` must exit 0 and print x.deps (the
          dependences of every function, analysis/deps.c).
   x.cu   `ftc build x.ft --target cuda --emit=c` must exit 0 and print x.cu
@@ -47,7 +48,7 @@ import tempfile
 TIMEOUT = 120
 KINDS = ("err", "ir", "c", "deps", "cu")
 CU_PRELUDE_END = "/* end of the prelude */\n"
-C_ABI_END = "/* end of ft_abi.h */\n"
+C_ABI_END = "/* end of the run-time error helpers */\n"   # after ft_abi.h
 
 
 class Fail(Exception):
