@@ -9,8 +9,9 @@
  * of the moment; the passes after them move, merge and promote statements
  * in and around loops that are already parallel.  This check does not trust
  * any of them: on the program as it stands it recomputes with isl the
- * dependences that each OpenMP loop (and each CUDA block or thread loop)
- * carries, and accepts only
+ * dependences that each OpenMP loop (and each CUDA block or thread loop,
+ * and each vectorized loop: there what vectorize(L) requires) carries, and
+ * accepts only
  *   - none, apart from locals declared inside the loop (private to an
  *     iteration: the analysis already leaves those out), and
  *   - same-operator reduction pairs whose updates are all protected: atomic
@@ -123,67 +124,50 @@ static void report(ft_ctx *ctx, const ast_stmt *loop, const char *after, const c
              "the auto-scheduler)", after, xf_sched_name(ctx, loop), why);
 }
 
-/* Check one vectorized loop of f: what vectorize(L) requires (no carried
- * dependence but same-operator reductions into 0-D locals, which get simd
- * reduction clauses), on the program as it stands; 0 when it holds. */
-static int verify_simd(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, const char *after)
+/* Why the threads of loop (OpenMP, CUDA) may race, given its carried
+ * dependences d and what an_loop_parallel said of them (r, witness); NULL
+ * when they cannot. */
+static const char *why_threads(ft_ctx *ctx, ast_func *f, const ast_stmt *loop,
+                               const an_deps *d, an_par r, const char *witness)
 {
-    an_deps *d = an_loop_deps(ctx, f, loop);
-    if (!d) {
-        report(ctx, loop, after, "the dependence analysis failed");
-        return 1;
-    }
-    char *witness = NULL;
-    an_par r = an_loop_parallel(d, loop, &witness);
-    int bad = !xf_vector_par_ok(ctx, f, loop, r);
-    if (bad)
-        report(ctx, loop, after, r == AN_PAR_ERROR ? "the dependence analysis failed"
-                                 : witness ? witness : "a reduction that simd cannot take");
-    an_deps_free(d);
-    return bad;
-}
-
-/* Check one parallel loop of f; 0 when proved race-free. */
-static int verify_loop(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, const char *after)
-{
-    if (loop->u.loop.par == AST_VECTORIZE)
-        return verify_simd(ctx, f, loop, after);
-    an_deps *d = an_loop_deps(ctx, f, loop);
-    if (!d) {
-        report(ctx, loop, after, "the dependence analysis failed");
-        return 1;
-    }
-    char *witness = NULL;
-    an_par r = an_loop_parallel(d, loop, &witness);
-    int bad = 0;
-    if (r == AN_PAR_NO || r == AN_PAR_ERROR) {
-        report(ctx, loop, after, r == AN_PAR_NO ? witness : "the dependence analysis failed");
-        bad = 1;
-    }
+    if (r == AN_PAR_NO)
+        return witness;
     const char *why = loop->u.loop.par == AST_OPENMP ? bad_private(ctx, loop) : NULL;
-    if (!bad && why) {
-        report(ctx, loop, after, why);
-        bad = 1;
-    }
+    if (why)
+        return why;
     ft_vec clauses = {0}, ops = {0};
     xf_par_reductions(ctx, loop->u.loop.body, &clauses, &ops);
     for (int k = clauses.len - 1; k >= 0; k--)      /* keep the 0-D locals only */
         if (!local_scalar_around(ctx, f, loop, clauses.items[k]))
             clauses.items[k] = "";
-    for (int i = 0; !bad && i < d->n; i++) {
+    for (int i = 0; i < d->n; i++) {
         const an_dep *dep = d->deps[i];         /* an_loop_deps: all carried */
-        if (dep->kind != AN_RED)
-            continue;
-        if (!protected_update(ctx, loop, dep->src->stmt, &clauses) ||
-            !protected_update(ctx, loop, dep->snk->stmt, &clauses)) {
-            report(ctx, loop, after, ft_fmt(ctx, "reductions of different iterations collide "
-                   "and are not atomic, per-thread or a reduction clause: %s",
-                   an_dep_text(d, dep)));
-            bad = 1;
-        }
+        if (dep->kind == AN_RED && (!protected_update(ctx, loop, dep->src->stmt, &clauses) ||
+                                    !protected_update(ctx, loop, dep->snk->stmt, &clauses)))
+            return ft_fmt(ctx, "reductions of different iterations collide and are not "
+                          "atomic, per-thread or a reduction clause: %s", an_dep_text(d, dep));
     }
-    an_deps_free(d);
-    return bad;
+    return NULL;
+}
+
+/* Check one parallel loop of f; 0 when proved race-free.  A vectorized
+ * loop must meet what vectorize(L) requires (no carried dependence but
+ * same-operator reductions into 0-D locals, which get simd reduction
+ * clauses), on the program as it stands. */
+static int verify_loop(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, const char *after)
+{
+    an_deps *d = an_loop_deps(ctx, f, loop);
+    char *witness = NULL;
+    an_par r = d ? an_loop_parallel(d, loop, &witness) : AN_PAR_ERROR;
+    const char *why = r == AN_PAR_ERROR ? "the dependence analysis failed"
+                    : loop->u.loop.par != AST_VECTORIZE ? why_threads(ctx, f, loop, d, r, witness)
+                    : xf_vector_par_ok(ctx, f, loop, r) ? NULL
+                    : witness ? witness : "a reduction that simd cannot take";
+    if (why)
+        report(ctx, loop, after, why);
+    if (d)
+        an_deps_free(d);
+    return why != NULL;
 }
 
 int xf_verify_parallel(ft_ctx *ctx, ast_func *f, const char *after)
