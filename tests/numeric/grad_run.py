@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Gradient checks (`ftc gradcheck`, f64, largest relative error < 1e-6).
+"""Gradient checks (`ftc gradcheck`'s check, f64, largest relative error <
+1e-6, on one build with 1, 2 and 4 threads: harness.gradcheck).
 
     /usr/bin/python3 tests/numeric/grad_run.py PATH/TO/ftc SOURCE_ROOT [-k SUBSTRING] [-v]
 
@@ -25,14 +26,11 @@ exits 1 if any case failed.
 """
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
 import harness as H
-from harness import Fail
 
 LIMIT = 1e-6
 
@@ -43,37 +41,11 @@ import data  # noqa: E402
 
 
 def gradcheck(path, func, wrt, sizes, arrays, seed, defines=()):
-    """ftc gradcheck of FUNC in PATH wrt WRT with the given sizes and input
-    arrays (floats written as f64, as the promoted library takes them) and
-    output-weight seed; fails unless every wrt tensor's largest relative
-    error is below LIMIT."""
-    with tempfile.TemporaryDirectory(prefix="ftc-grad-") as d:
-        args = [FTC, "gradcheck", path, func, "wrt", *wrt, "--seed", str(seed)]
-        args += [f"{k}={v}" for k, v in sizes.items()]
-        for k, v in arrays.items():
-            p = os.path.join(d, k + ".npy")
-            np.save(p, v.astype(np.float64) if v.dtype.kind == "f" else v)
-            args.append(f"{k}={p}")
-        for D in defines:
-            args += ["-D", D]
-        try:
-            r = subprocess.run(args, capture_output=True, text=True, errors="replace",
-                               timeout=H.TIMEOUT)
-        except subprocess.TimeoutExpired:
-            raise Fail(f"ftc gradcheck timed out after {H.TIMEOUT} s")
-    errs = {}
-    for line in r.stdout.splitlines():
-        m = re.match(r"gradcheck \w+ wrt (\w+): .* largest relative error (\S+)$", line)
-        if m:
-            errs[m.group(1)] = float(m.group(2))
-    cmd = (" (" + " ".join(args) + ")") if VERBOSE else ""
-    if sorted(errs) != sorted(wrt):
-        raise Fail(f"ftc gradcheck exited {r.returncode}, checked {sorted(errs)}: "
-                   f"{r.stderr.strip()[-600:]}{cmd}")
-    bad = {k: v for k, v in errs.items() if not v < LIMIT}
-    if bad or r.returncode != 0:
-        raise Fail(f"relative errors {bad or errs} (exit {r.returncode}){cmd}")
-    return f"largest relative error {max(errs.values()):.3g}"
+    """gradcheck's check of FUNC in PATH wrt WRT with the given sizes, input
+    arrays and output-weight seed, on one f64 build with 1, 2 and 4 threads
+    (harness.gradcheck): fails unless the thread counts agree and every wrt
+    tensor's largest relative error is below LIMIT at each."""
+    return H.gradcheck(FTC, path, func, wrt, sizes, arrays, seed, defines, LIMIT, VERBOSE)
 
 
 # --- the stdlib functions ---------------------------------------------------
