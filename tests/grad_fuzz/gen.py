@@ -151,7 +151,7 @@ class Gen:
         return [Stmt("for t in range(steps):", [inner])]
 
     def t_scatter(self):
-        tgt = self.r.choice(["z[idx[i]]", "z[idx[i]]", "y[idx[i]]"])
+        tgt = "z[idx[i]]"
         op = self.r.choice(["+=", "+=", "-="])
         return [Stmt("for i in range(n):", [Stmt(f"{tgt} {op} {self.expr(self.i_terms())}")])]
 
