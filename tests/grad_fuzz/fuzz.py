@@ -134,8 +134,9 @@ def bisect(ftc, units, workdir, tag, counter, rc, err):
     culprit (its verdict ftc_crash or cc_error); more are split in two."""
     if len(units) == 1:
         u = units[0]
-        u.verdict = "ftc_crash" if rc < 0 or "internal error" in err or rc == -999 else \
-            "cc_error" if "cc" in err or "compil" in err else "ftc_crash"
+        located = re.findall(r"\.ft:\d+:\d+: error: (.*)", err)
+        u.verdict = "ftc_crash" if rc < 0 or "internal error" in err else \
+            classify_error(located[0]) if located else "cc_error"
         u.detail = f"exit {rc}: " + " | ".join(err.strip().splitlines()[-4:])
         return []
     h = len(units) // 2
@@ -388,7 +389,7 @@ def main():
         units = []
         for i in range(start, min(a.programs, start + a.batch)):
             seed = a.seed * 1000003 + i
-            prog, sizes = gen.program(seed, f"f{i}")
+            prog, sizes = gen.program(seed, f"fz{i}")   # (a function f32 would hide the dtype)
             units.append(Unit(prog.name, prog.render(), sizes, seed, prog.wrt, (prog, sizes)))
         counts["generated"] += len(units)
         counts["built"] += run_units(ftc, units, work, f"b{start}")

@@ -251,9 +251,33 @@ class Gen:
         return [Stmt("for i in range(n):",
                      [Stmt(f"v[i] = v[i] + {self.expr(self.i_terms(), 1)}")])]
 
+    def t_stdlib(self):
+        """Stdlib reductions and operators on whole tensors."""
+        f = self.r.choice(["sin", "tanh", "square"])
+        return [Stmt(self.r.choice([f"q = q + sum({f}(x)) * a[0]",
+                                    "s[0] = s[0] + prod(1 + 0.1 * w) * a[0]",
+                                    "z = z + softmax(w * a[0])",
+                                    "q = q + reduce_max(w * a[0])",
+                                    f"y = y + a[0] * {f}(x) * sum(w)"]))]
+
+    def t_stepped(self):
+        """Loops with constant steps other than 1."""
+        if self.chance(0.5):
+            return [Stmt("for t in range(0, steps, 2):", [Stmt("y = y + a[0] * sin(y)")])]
+        return [Stmt(f"for i in range({self.r.choice(['0', '1'])}, n, 3):",
+                     [Stmt(f"y[i] = y[i] + {self.expr(self.i_terms())}")])]
+
+    def t_time_branch(self):
+        """A time loop whose body branches on the step."""
+        return [Stmt("for t in range(steps):",
+                     [Stmt("if t % 2 == 0:", [Stmt("y = y + a[0] * sin(y)")]),
+                      Stmt("else:", [Stmt(self.r.choice(["y = y * (1 + 0.1 * a[0])",
+                                                         "y = y + x * w[0]"]))])])]
+
     TEMPLATES = ("t_init_y", "t_time_tensor", "t_time_elem", "t_scatter", "t_gather",
                  "t_scalar_red", "t_local_acc", "t_time_local", "t_stencil1", "t_stencil2",
-                 "t_branch", "t_tensor_acc", "t_triangular", "t_mv", "t_range_sym", "t_inout")
+                 "t_branch", "t_tensor_acc", "t_triangular", "t_mv", "t_range_sym", "t_inout",
+                 "t_stdlib", "t_stepped", "t_time_branch")
 
     def program(self, name):
         """A random program named NAME."""
