@@ -3,7 +3,7 @@
 their gradients checked in f64 at 1, 2 and 4 threads.
 
     /usr/bin/python3 tests/grad_fuzz/fuzz.py PATH/TO/ftc SOURCE_ROOT
-        [--programs N] [--seed S] [--batch B] [--found DIR] [--log FILE]
+        [--programs N] [--seed S] [--batch B] [--jobs J] [--found DIR] [--log FILE]
         [--no-shrink] [--no-regress] [-v]
 
 Programs are batched: B functions (default 40), each with its `grad` line,
@@ -12,7 +12,8 @@ compiler call serves B programs.  A function ftc rejects with a located
 error is taken out of its batch and counted (a refused gradient is a skip,
 not a failure; any other rejection of a generated program is a failure);
 when ftc crashes or the C compiler fails, the batch is bisected to find
-the culprits.  Each built function is then checked in a child process
+the culprits (J batches, default 2, are built and checked at once).  Each
+built function is then checked in a child process
 (a crash there names its function) through tests/numeric/ftlib.py and
 fdcheck.py: forward and gradient with 1 thread, then with 2 and 4 threads
 (OMP_NUM_THREADS through omp_set_num_threads; 4 oversubscribes a 2-core
@@ -38,6 +39,7 @@ one line per failure, then the counts; appends them as a JSON line to --log;
 exits 1 on any failure.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -347,6 +349,7 @@ def main():
     ap.add_argument("--batch", type=int, default=40)
     ap.add_argument("--found", default=None)
     ap.add_argument("--log", default=None)
+    ap.add_argument("--jobs", type=int, default=2, help="batches built and checked at once")
     ap.add_argument("--no-shrink", action="store_true")
     ap.add_argument("--max-shrink", type=int, default=2,
                     help="failures shrunk per verdict (the rest are reported as found)")
@@ -385,26 +388,35 @@ def main():
                 u.name = "regress/" + u.name
             tally(units)
             log(f"{len(units)} regression programs checked")
-    for start in range(0, a.programs, a.batch):
+    def batch(start):
+        """Generate, build and check the programs from START on: (units,
+        number built)."""
         units = []
         for i in range(start, min(a.programs, start + a.batch)):
             seed = a.seed * 1000003 + i
             prog, sizes = gen.program(seed, f"fz{i}")   # (a function f32 would hide the dtype)
             units.append(Unit(prog.name, prog.render(), sizes, seed, prog.wrt, (prog, sizes)))
-        counts["generated"] += len(units)
-        counts["built"] += run_units(ftc, units, work, f"b{start}")
-        tally(units)
-        for u in units:
-            if u.verdict in FAILURES and not a.no_shrink and \
-                    shrunk.get(u.verdict, 0) < a.max_shrink:
-                shrunk[u.verdict] = shrunk.get(u.verdict, 0) + 1
-                prog, sizes = u.origin
-                sp, ss, su = shrink(ftc, prog, sizes, u.seed, u.verdict, work, log)
-                verdict, detail = (su.verdict, su.detail) if su else (u.verdict, u.detail)
-                path = write_found(found, f"s{a.seed}_{u.name}", sp, ss, u.seed, verdict, detail)
-                log(f"  shrunk {u.name} ({prog.size()} -> {sp.size()} statements): {path}")
-        log(f"after {counts['generated']} programs ({time.time() - t0:.0f} s): "
-            + ", ".join(f"{k} {v}" for k, v in counts.items()))
+        return units, run_units(ftc, units, work, f"b{start}")
+
+    # --jobs batches at a time (each build is one C compiler process and
+    # each check one Python process); tallied and shrunk in order.
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+        for units, built in pool.map(batch, range(0, a.programs, a.batch)):
+            counts["generated"] += len(units)
+            counts["built"] += built
+            tally(units)
+            for u in units:
+                if u.verdict in FAILURES and not a.no_shrink and \
+                        shrunk.get(u.verdict, 0) < a.max_shrink:
+                    shrunk[u.verdict] = shrunk.get(u.verdict, 0) + 1
+                    prog, sizes = u.origin
+                    sp, ss, su = shrink(ftc, prog, sizes, u.seed, u.verdict, work, log)
+                    verdict, detail = (su.verdict, su.detail) if su else (u.verdict, u.detail)
+                    path = write_found(found, f"s{a.seed}_{u.name}", sp, ss, u.seed, verdict,
+                                       detail)
+                    log(f"  shrunk {u.name} ({prog.size()} -> {sp.size()} statements): {path}")
+            log(f"after {counts['generated']} programs ({time.time() - t0:.0f} s): "
+                + ", ".join(f"{k} {v}" for k, v in counts.items()))
     counts["seconds"] = round(time.time() - t0)
     counts["seed"] = a.seed
     log("counts: " + json.dumps(counts))
