@@ -353,6 +353,8 @@ def main():
     ap.add_argument("--no-shrink", action="store_true")
     ap.add_argument("--max-shrink", type=int, default=2,
                     help="failures shrunk per verdict (the rest are reported as found)")
+    ap.add_argument("--no-shrink-kind", action="append", default=[],
+                    help="a verdict not to shrink (a campaign's known failure)")
     ap.add_argument("--no-regress", action="store_true")
     ap.add_argument("-v", action="store_true")
     a = ap.parse_args()
@@ -407,6 +409,7 @@ def main():
             tally(units)
             for u in units:
                 if u.verdict in FAILURES and not a.no_shrink and \
+                        u.verdict not in a.no_shrink_kind and \
                         shrunk.get(u.verdict, 0) < a.max_shrink:
                     shrunk[u.verdict] = shrunk.get(u.verdict, 0) + 1
                     prog, sizes = u.origin

@@ -1535,6 +1535,30 @@ int main(void)
 case("grad/void_tape", grad_void_tape)
 case("grad/tape_dtype[6]", grad_tape_dtype, 6)
 case("grad/explain", grad_explain)
+# issue 17: a race on the coefficient's adjoint (wrong d_a with 2 or 4 threads)
+case("grad/time_loop[10x2000]", gradcheck, "tests/numeric/progs", "grad_time_loop.ft", "time_loop",
+     ["a", "x"], {"steps": 10, "n": 2000})
+case("grad/heat[12x120]", gradcheck, "tests/numeric/progs", "grad_time_loop.ft", "heat",
+     ["c", "u0"], {"steps": 12, "k": 120})
+
+
+def thread_diff_detects():
+    """The harness's comparison of thread counts rejects outputs that differ
+    (a lost update in one element) and accepts f32 rounding differences."""
+    a = np.linspace(-1, 1, 1000).astype(f32)
+    H.same_across_threads({1: {"y": a}, 2: {"y": a * (1 + 1e-6)}, 4: {"y": a}})
+    lost = a.copy()
+    lost[500] = 0.25
+    try:
+        H.same_across_threads({1: {"y": a}, 2: {"y": a}, 4: {"y": lost}})
+    except Fail as e:
+        if "4 threads" not in str(e):
+            raise Fail(f"the message does not name the thread count: {e}")
+        return
+    raise Fail("outputs differing between 1 and 4 threads were accepted")
+
+
+case("harness/thread_diff_detects", thread_diff_detects)
 case("grad/tool[builtins]", gradcheck_tool, "tests/numeric/progs", "grad_builtins.ft", "builtins",
      ["x", "w"], {"n": 9})
 case("grad/builtins", gradcheck, "tests/numeric/progs", "grad_builtins.ft", "builtins", ["x", "w"], {"n": 9})
