@@ -3,10 +3,12 @@
 
     /usr/bin/python3 tests/numeric/run.py PATH/TO/ftc SOURCE_ROOT [-k SUBSTRING] [-v]
 
-Covers the examples in examples/ (each NAME.ft, and NAME_par.ft with
-OMP_NUM_THREADS=1 and 2) at small, medium and edge-case sizes, and the small
-programs in tests/numeric/progs/.  Every reference is computed here with
-NumPy, in float64 where the program works in f32.  Prints one line per case
+Covers the examples in examples/ (each NAME.ft, and NAME_par.ft) at small,
+medium and edge-case sizes, and the small programs in tests/numeric/progs/.
+Every reference is computed here with NumPy, in float64 where the program
+works in f32.  Each program is built once and run with OMP_NUM_THREADS = 1,
+2 and 4 (harness.ftc_run; gradients: harness.gradcheck): the thread counts
+must agree with each other and each with the reference.  Prints one line per case
 (`ok NAME` or `FAIL NAME: why`), then `N passed, M failed`; exits 1 if any
 case failed.  -k runs only the cases whose name contains SUBSTRING; -v prints
 the command lines of failing runs.
