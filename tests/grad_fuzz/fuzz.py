@@ -31,7 +31,8 @@ refused gradient), `ftc_crash`, `cc_error`.  A failing program is shrunk
 while the failure keeps its kind) and written to the --found folder (default:
 a temporary folder, printed) as a .ft whose header comment gives its sizes,
 seed and verdict; copied into tests/grad_fuzz/regress/, it is re-checked on
-every run (--no-regress skips them).
+every run (--no-regress skips them); `--check FILE.ft` (repeatable, with
+--programs 0) checks found programs instead.
 
 Programs have seeds SEED * 1000003 + i, so a run is reproducible
 (FTC_GRAD_FUZZ_PROGRAMS overrides the default count, 240); prints
@@ -59,6 +60,9 @@ FD_TOL = 1e-6         # gradcheck's limit
 THREAD_TOL = 1e-8     # 1 thread against 2 and 4 (f64 sums reassociated)
 THREADS = (1, 2, 4)
 REPEAT = 3
+# A race shows only when threads overlap, which a loaded machine makes rare:
+# the regression programs run with 2 and 4 threads 8 times each.
+REGRESS_REPEAT = 8
 ELEMS = 8
 FAILURES = ("race", "wrong_grad", "runtime_error", "rejected", "ftc_crash", "cc_error")
 REFUSALS = ("not supported", "cannot be differentiated", "no derivative", "not differentiable")
@@ -75,6 +79,7 @@ class Unit:
         self.name, self.text, self.sizes, self.seed, self.wrt = name, text, sizes, seed, wrt
         self.origin = origin
         self.verdict, self.detail = None, ""
+        self.repeat = REPEAT          # runs with 2 and with 4 threads
 
 
 def build(ftc, units, workdir, tag):
@@ -161,7 +166,8 @@ def check_one(lib, spec):
         given["idx"] = rng.integers(0, sizes["m"], sizes["n"])
     inputs = fdcheck.random_inputs(f, sizes, rng, given)
     chk = fdcheck.Check(f, g, sizes, inputs, spec["wrt"], rng)
-    res = fdcheck.check_gradient(chk, THREADS, ELEMS, rng, kink_tol=FD_TOL, repeat=REPEAT)
+    res = fdcheck.check_gradient(chk, THREADS, ELEMS, rng, kink_tol=FD_TOL,
+                                 repeat=spec.get("repeat", REPEAT))
     bad = {t: c for t, c in res.codes.items() if c != (0, 0)}
     if bad:
         return "runtime_error", f"codes (forward, gradient) by threads: {bad}"
@@ -209,7 +215,8 @@ def check_lib(lib, units, timeout):
     takes the rest)."""
     todo = list(units)
     while todo:
-        specs = [{"name": u.name, "sizes": u.sizes, "seed": u.seed, "wrt": u.wrt} for u in todo]
+        specs = [{"name": u.name, "sizes": u.sizes, "seed": u.seed, "wrt": u.wrt,
+                  "repeat": u.repeat} for u in todo]
         try:
             r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", lib],
                                input=json.dumps(specs), capture_output=True, text=True,
@@ -322,19 +329,24 @@ def write_found(folder, name, prog, sizes, seed, verdict, detail):
 def regress_units(folder):
     """The programs of FOLDER/*.ft (written by write_found, function named
     as the file) as Units."""
-    units = []
-    for fn in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
-        if not fn.endswith(".ft"):
-            continue
-        text = open(os.path.join(folder, fn)).read()
-        name = fn[:-3]
-        sizes = dict((k, int(v)) for k, v in re.findall(r"(\w+)=(\d+)",
-                     re.search(r"^# sizes: (.*)$", text, re.M).group(1)))
-        seed = int(re.search(r"^# seed: (\d+)$", text, re.M).group(1))
-        wrt = [w.strip() for w in re.search(r"^grad \w+ wrt ([\w, ]+?)( tape \w+)? ->",
-                                            text, re.M).group(1).split(",")]
-        units.append(Unit(name, text, sizes, seed, wrt, os.path.join(folder, fn)))
-    return units
+    if not os.path.isdir(folder):
+        return []
+    return [program_unit(os.path.join(folder, fn)) for fn in sorted(os.listdir(folder))
+            if fn.endswith(".ft")]
+
+
+def program_unit(path):
+    """The program of PATH (written by write_found, its function named as
+    the file) as a Unit."""
+    text = open(path).read()
+    sizes = dict((k, int(v)) for k, v in re.findall(r"(\w+)=(\d+)",
+                 re.search(r"^# sizes: (.*)$", text, re.M).group(1)))
+    seed = int(re.search(r"^# seed: (\d+)$", text, re.M).group(1))
+    wrt = [w.strip() for w in re.search(r"^grad \w+ wrt ([\w, ]+?)( tape \w+)? ->",
+                                        text, re.M).group(1).split(",")]
+    u = Unit(os.path.basename(path)[:-3], text, sizes, seed, wrt, path)
+    u.repeat = REGRESS_REPEAT
+    return u
 
 
 # --- the campaign -------------------------------------------------------------
@@ -356,6 +368,8 @@ def main():
     ap.add_argument("--no-shrink-kind", action="append", default=[],
                     help="a verdict not to shrink (a campaign's known failure)")
     ap.add_argument("--no-regress", action="store_true")
+    ap.add_argument("--check", action="append", default=[], metavar="FILE.ft",
+                    help="check this program (as written by --found) instead of regress/")
     ap.add_argument("-v", action="store_true")
     a = ap.parse_args()
     ftc = os.path.abspath(a.ftc)
@@ -382,8 +396,9 @@ def main():
                 log(f"{'FAIL' if u.verdict in FAILURES else 'ok'} {u.name}: {u.verdict}"
                     + (f": {u.detail}" if u.detail else ""))
 
-    if not a.no_regress:
-        units = regress_units(os.path.join(HERE, "regress"))
+    if not a.no_regress or a.check:
+        units = [program_unit(p) for p in a.check] if a.check else \
+            regress_units(os.path.join(HERE, "regress"))
         if units:
             run_units(ftc, units, work, "regress")
             for u in units:
