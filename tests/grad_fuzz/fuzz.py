@@ -35,7 +35,8 @@ every run (--no-regress skips them); `--check FILE.ft` (repeatable, with
 --programs 0) checks found programs instead.
 
 Programs have seeds SEED * 1000003 + i, so a run is reproducible
-(FTC_GRAD_FUZZ_PROGRAMS overrides the default count, 240); prints
+(FTC_GRAD_FUZZ_PROGRAMS overrides the default count, 240;
+FTC_GRAD_FUZZ_FLAGS adds `ftc build` flags); prints
 one line per failure, then the counts; appends them as a JSON line to --log;
 exits 1 on any failure.
 """
@@ -83,7 +84,8 @@ class Unit:
 
 
 def build(ftc, units, workdir, tag):
-    """`ftc build --promote-f64` of UNITS' texts in one file; (return code,
+    """`ftc build --promote-f64` (and $FTC_GRAD_FUZZ_FLAGS) of UNITS' texts
+    in one file; (return code,
     stderr, library path, {line: unit} of the file's lines)."""
     src = os.path.join(workdir, f"{tag}.ft")
     lib = os.path.join(workdir, f"lib{tag}.so")
@@ -96,7 +98,8 @@ def build(ftc, units, workdir, tag):
     with open(src, "w") as f:
         f.write("\n".join(text) + "\n")
     try:
-        r = subprocess.run([ftc, "build", src, "--promote-f64", "-o", lib],
+        flags = os.environ.get("FTC_GRAD_FUZZ_FLAGS", "").split()
+        r = subprocess.run([ftc, "build", src, "--promote-f64", "-o", lib, *flags],
                            capture_output=True, text=True, errors="replace", timeout=900,
                            stdin=subprocess.DEVNULL)
         return r.returncode, r.stderr, lib, owner
