@@ -134,9 +134,11 @@ def elements(n, limit, rng=None):
     return sorted({0, n - 1, *map(int, rng.choice(n, limit - 2, replace=False))})
 
 
-def element_error(fd, an, gmax):
-    """gradcheck's error of one element (inf for NaN)."""
-    e = abs(fd - an) / max(abs(fd), abs(an), 1e-3 * gmax, 1e-12)
+def element_error(fd, an, gmax, floor=1e-12):
+    """gradcheck's error of one element (inf for NaN); FLOOR is the
+    smallest denominator (gradcheck's 1e-12; a larger one treats gradients
+    below it as zero up to rounding)."""
+    e = abs(fd - an) / max(abs(fd), abs(an), 1e-3 * gmax, floor)
     return float("inf") if e != e else e
 
 
@@ -153,15 +155,16 @@ class Result:
         self.kinks = []
 
 
-def check_gradient(chk, threads=(1, 2, 4), limit=400, rng=None, kink_tol=None, repeat=1):
+def check_gradient(chk, threads=(1, 2, 4), limit=400, rng=None, kink_tol=None, repeat=1,
+                   floor=1e-12):
     """Run CHK's forward and gradient with each thread count (those after
     the first REPEAT times each, keeping the run that differs most) and
     compare them (see the module comment); central differences of at most
     LIMIT elements per wrt tensor (see `elements`).  With KINK_TOL, an
     element whose error exceeds it is re-differentiated with a step 16
     times smaller, and left out as a kink when the two central differences
-    differ by more than KINK_TOL (relative to the tensor's scale).  Returns
-    a Result."""
+    differ by more than KINK_TOL (relative to the tensor's scale).  FLOOR:
+    see element_error.  Returns a Result."""
     res = Result()
     fwd, grads = {}, {}
     t0 = threads[0]
@@ -194,15 +197,15 @@ def check_gradient(chk, threads=(1, 2, 4), limit=400, rng=None, kink_tol=None, r
         worst = {t: (0.0, -1, 0.0, 0.0) for t in threads}
         for j in elements(n, limit, rng):
             fd = chk.derivative(w, j)
-            e0 = element_error(fd, float(grads[t0][w].reshape(-1)[j]), gmax[t0])
+            e0 = element_error(fd, float(grads[t0][w].reshape(-1)[j]), gmax[t0], floor)
             if kink_tol is not None and e0 > kink_tol:
                 fd2 = chk.derivative(w, j, 1 / 16)
-                if abs(fd2 - fd) > kink_tol * max(abs(fd), abs(fd2), 1e-3 * gmax[t0], 1e-12):
+                if abs(fd2 - fd) > kink_tol * max(abs(fd), abs(fd2), 1e-3 * gmax[t0], floor):
                     res.kinks.append((w, j))
                     continue
             for t in threads:
                 an = float(grads[t][w].reshape(-1)[j])
-                e = element_error(fd, an, gmax[t])
+                e = element_error(fd, an, gmax[t], floor)
                 if e > worst[t][0] or worst[t][1] < 0:
                     worst[t] = (e, j, an, fd)
         for t in threads:
