@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Gradient checks (`ftc gradcheck`, f64, largest relative error < 1e-6).
+"""Gradient checks (`ftc gradcheck`'s check, f64, largest relative error <
+1e-6, on one build with 1, 2 and 4 threads: harness.gradcheck).
 
     /usr/bin/python3 tests/numeric/grad_run.py PATH/TO/ftc SOURCE_ROOT [-k SUBSTRING] [-v]
 
@@ -12,7 +13,7 @@
   pools); inputs named p* are positive ([0.5, 1.4]: ln, sqrt, pow's base,
   divisors).
 - tests/numeric/grad/coef_steps.ft and coef_heat.ft wrt their scalar
-  coefficients, at 1, 2 and 4 threads, large enough that the threads of the
+  coefficients, large enough that the threads of the
   parallel loops overlap (issue 17's race on a 0-D sum across them).
 - The bench workloads (bench/ft: SubdivNet, Longformer, GAT, SoftRas) wrt
   every float input, on small inputs of bench/data.py (two seeds; and
@@ -28,14 +29,11 @@ exits 1 if any case failed.
 """
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
 import harness as H
-from harness import Fail
 
 LIMIT = 1e-6
 
@@ -45,39 +43,12 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 import data  # noqa: E402
 
 
-def gradcheck(path, func, wrt, sizes, arrays, seed, defines=(), threads=None):
-    """ftc gradcheck of FUNC in PATH wrt WRT with the given sizes and input
-    arrays (floats written as f64, as the promoted library takes them) and
-    output-weight seed, with OMP_NUM_THREADS=THREADS when given; fails
-    unless every wrt tensor's largest relative error is below LIMIT."""
-    env = dict(os.environ, **({"OMP_NUM_THREADS": str(threads)} if threads else {}))
-    with tempfile.TemporaryDirectory(prefix="ftc-grad-") as d:
-        args = [FTC, "gradcheck", path, func, "wrt", *wrt, "--seed", str(seed)]
-        args += [f"{k}={v}" for k, v in sizes.items()]
-        for k, v in arrays.items():
-            p = os.path.join(d, k + ".npy")
-            np.save(p, v.astype(np.float64) if v.dtype.kind == "f" else v)
-            args.append(f"{k}={p}")
-        for D in defines:
-            args += ["-D", D]
-        try:
-            r = subprocess.run(args, capture_output=True, text=True, errors="replace",
-                               timeout=H.TIMEOUT, env=env)
-        except subprocess.TimeoutExpired:
-            raise Fail(f"ftc gradcheck timed out after {H.TIMEOUT} s")
-    errs = {}
-    for line in r.stdout.splitlines():
-        m = re.match(r"gradcheck \w+ wrt (\w+): .* largest relative error (\S+)$", line)
-        if m:
-            errs[m.group(1)] = float(m.group(2))
-    cmd = (" (" + " ".join(args) + ")") if VERBOSE else ""
-    if sorted(errs) != sorted(wrt):
-        raise Fail(f"ftc gradcheck exited {r.returncode}, checked {sorted(errs)}: "
-                   f"{r.stderr.strip()[-600:]}{cmd}")
-    bad = {k: v for k, v in errs.items() if not v < LIMIT}
-    if bad or r.returncode != 0:
-        raise Fail(f"relative errors {bad or errs} (exit {r.returncode}){cmd}")
-    return f"largest relative error {max(errs.values()):.3g}"
+def gradcheck(path, func, wrt, sizes, arrays, seed, defines=()):
+    """gradcheck's check of FUNC in PATH wrt WRT with the given sizes, input
+    arrays and output-weight seed, on one f64 build with 1, 2 and 4 threads
+    (harness.gradcheck): fails unless the thread counts agree and every wrt
+    tensor's largest relative error is below LIMIT at each."""
+    return H.gradcheck(FTC, path, func, wrt, sizes, arrays, seed, defines, LIMIT, VERBOSE)
 
 
 # --- the stdlib functions ---------------------------------------------------
@@ -143,13 +114,13 @@ def overwrites_case(seed):
     return gradcheck(path, "overwrites", ["x", "w"], {"n": n}, arrays, seed)
 
 
-def coef_case(name, sizes, arrays, threads):
+def coef_case(name, sizes, arrays):
     """tests/numeric/grad/NAME.ft wrt its scalar coefficient (a 1-element
-    tensor) at THREADS threads: the sum of its gradient across a parallel
-    loop raced before it had a reduction clause (issue 17)."""
+    tensor): the sum of its gradient across a parallel loop raced before it
+    had a reduction clause (issue 17)."""
     path = os.path.join(GRAD, name + ".ft")
     coef = [k for k, v in arrays.items() if v.shape == (1,)]
-    return gradcheck(path, name, coef, sizes, arrays, 1, threads=threads)
+    return gradcheck(path, name, coef, sizes, arrays, 1)
 
 
 CASES = []
@@ -176,13 +147,12 @@ CASES.append(("bench/longformer[W=8, feat_len 300: row tiles, data seed 1]",
                                  dict(n_heads=2, seq_len=12, feat_len=300, dilation=2),
                                  ["q", "k", "v"], ("W=8",), 1)))
 _rng = np.random.default_rng(17)
-for th in (1, 2, 4):      # 4 threads on 2 cores: the preemptions expose races
-    CASES.append((f"coef_steps[100000 elements, {th} threads]", lambda th=th: coef_case(
-        "coef_steps", {"steps": 10, "n": 100000},
-        {"x": _rng.uniform(-1, 1, 100000), "a": np.array([0.3])}, th)))
-    CASES.append((f"coef_heat[1500 x 1500, {th} threads]", lambda th=th: coef_case(
-        "coef_heat", {"steps": 2, "n": 1500},
-        {"u0": _rng.uniform(-1, 1, (1500, 1500)), "c": np.array([0.2])}, th)))
+CASES.append(("coef_steps[100000 elements]", lambda: coef_case(
+    "coef_steps", {"steps": 10, "n": 100000},
+    {"x": _rng.uniform(-1, 1, 100000), "a": np.array([0.3])})))
+CASES.append(("coef_heat[1500 x 1500]", lambda: coef_case(
+    "coef_heat", {"steps": 2, "n": 1500},
+    {"u0": _rng.uniform(-1, 1, (1500, 1500)), "c": np.array([0.2])})))
 for s in (1, 2, 3):
     CASES.append((f"branchy[seed {s}]", lambda s=s: branchy_case(s)))
     CASES.append((f"overwrites[seed {s}]", lambda s=s: overwrites_case(s)))

@@ -5,8 +5,20 @@ ftc and other programs, comparing arrays, and the loop over the cases.
 Every script takes `PATH/TO/ftc SOURCE_ROOT [-k SUBSTRING] [-v]`, prints
 `ok NAME` or `FAIL NAME: why` per case, then `N passed, M failed`, and
 exits 1 if any case failed.
+
+Thread-differential runs: `ftc_run` without a thread count builds the
+program once (`built`, cached by source text and build flags for the
+script's life) and runs the library with OMP_NUM_THREADS = 1, 2 and 4
+(THREADS; 4 oversubscribes a 2-core machine, which exposes races); the
+outputs of 2 and 4 threads must agree with those of 1 (`THREAD_RTOL`), and
+`close` / `exact` check every thread count's outputs against the reference.
+`gradcheck` does the same for a gradient: one f64 build, central
+differences and the gradient at 1, 2 and 4 threads (fdcheck.py).
 """
+import atexit
+import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -15,6 +27,12 @@ from collections import namedtuple
 import numpy as np
 
 TIMEOUT = 300
+THREADS = (1, 2, 4)
+# How far 2 and 4 threads may differ from 1 (relative to the largest
+# magnitude of the output): reductions split among threads round
+# differently; integers and bools must be equal.
+THREAD_RTOL = {2: 1e-2, 4: 1e-4, 8: 1e-9}          # by the float's bytes
+GRAD_THREAD_RTOL = 1e-9
 
 Args = namedtuple("Args", "ftc root pattern verbose")
 
@@ -87,15 +105,167 @@ def read_outputs(workdir):
     return {f[:-4]: np.load(os.path.join(out, f)) for f in os.listdir(out) if f.endswith(".npy")}
 
 
+# `ftc run` flags that are not build flags, with the number of values each takes.
+RUN_FLAGS = {"--random": 0, "--seed": 1, "--bench": 1, "--print": 0, "--no-print": 0}
+
+
+def split_extra(extra):
+    """EXTRA `ftc run` arguments split into (build flags, run flags)."""
+    build, run, i = [], [], 0
+    extra = list(extra)
+    while i < len(extra):
+        n = RUN_FLAGS.get(extra[i])
+        if n is None:
+            build.append(extra[i])
+            i += 1
+        else:
+            run += extra[i:i + 1 + n]
+            i += 1 + n
+    return build, run
+
+
+_BUILT = {}
+
+
+def _lib_dir():
+    """This script's folder of built libraries, removed at exit."""
+    if "dir" not in _BUILT:
+        _BUILT["dir"] = tempfile.mkdtemp(prefix="ftc-numeric-libs-")
+        atexit.register(shutil.rmtree, _BUILT["dir"], True)
+    return _BUILT["dir"]
+
+
+def built(ftc, src, build_args=(), verbose=False, text=None):
+    """The library `ftc build SRC BUILD_ARGS` makes (built once per source
+    text and flags in this script's life); with TEXT, that text is built as
+    if it were SRC's (written beside the other libraries)."""
+    if text is None:
+        with open(src, "rb") as f:
+            data = f.read()
+    else:
+        data = text.encode()
+    key = (os.path.abspath(src), hashlib.sha1(data).hexdigest(), tuple(build_args))
+    if key not in _BUILT:
+        d = _lib_dir()
+        lib = os.path.join(d, f"lib{len(_BUILT)}.so")
+        if text is not None:
+            src = os.path.join(d, f"src{len(_BUILT)}_" + os.path.basename(src))
+            with open(src, "w") as f:
+                f.write(text)
+        sh([ftc, "build", src, "-o", lib, *build_args], verbose=verbose, timeout=3 * TIMEOUT)
+        _BUILT[key] = lib
+    return _BUILT[key]
+
+
+class ThreadOuts(dict):
+    """The outputs of runs with several thread counts: the first count's as
+    the dict itself, every count's in `by_threads` ({threads: outputs})."""
+
+    def __init__(self, by_threads):
+        super().__init__(by_threads[min(by_threads)])
+        self.by_threads = by_threads
+
+
+def rel_diff(a, b):
+    """max |a - b| / max |b| over the finite elements (0 for equal arrays;
+    inf where the shapes or the non-finite values differ); ints and bools:
+    0 or inf."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape:
+        return float("inf")
+    if a.size == 0:
+        return 0.0
+    if a.dtype.kind not in "fc":
+        return 0.0 if np.array_equal(a, b) else float("inf")
+    fa, fb = np.isfinite(a), np.isfinite(b)
+    if not np.array_equal(fa, fb) or not np.array_equal(a[~fb], b[~fb], equal_nan=True):
+        return float("inf")
+    if not fb.any():
+        return 0.0
+    d = np.max(np.abs(a[fb].astype(np.float64) - b[fb]))
+    return float(d / max(np.max(np.abs(b[fb].astype(np.float64))), 1e-300))
+
+
+def same_across_threads(by_threads):
+    """Fail unless every thread count's outputs are those of the first
+    count, up to THREAD_RTOL for floats (by dtype size), exactly others."""
+    first = min(by_threads)
+    ref = by_threads[first]
+    for t, outs in sorted(by_threads.items()):
+        if sorted(outs) != sorted(ref):
+            raise Fail(f"{t} threads wrote {sorted(outs)}, {first} thread(s) {sorted(ref)}")
+        for name, v in outs.items():
+            tol = THREAD_RTOL.get(v.dtype.itemsize, 0) if v.dtype.kind == "f" else 0
+            d = rel_diff(v, ref[name])
+            if not d <= tol:
+                raise Fail(f"{name}: {t} threads differ from {first} by {d:.3g} "
+                           f"(relative, limit {tol:g}): a race?")
+
+
 def ftc_run(ftc, target, func, sizes, inputs, threads=None, extra=(), verbose=False):
-    """Run FUNC of TARGET with SIZES and INPUTS (OMP_NUM_THREADS=THREADS
-    when given; EXTRA more ftc arguments) and return its out/inout arrays."""
-    env = dict(os.environ)
+    """Run FUNC of TARGET (a .ft or a built library) with SIZES and INPUTS
+    (EXTRA more ftc arguments) and return its out/inout arrays.  With
+    THREADS, one run with OMP_NUM_THREADS=THREADS; without, a ThreadOuts of
+    runs with 1, 2 and 4 threads of one build, which must agree
+    (same_across_threads)."""
+    counts = [threads] if threads is not None else THREADS
+    build, run = split_extra(extra)
+    if target.endswith(".ft") and threads is None:
+        target, extra = built(ftc, target, build, verbose), run
+    by_threads = {}
+    for t in counts:
+        env = dict(os.environ, OMP_NUM_THREADS=str(t))
+        with tempfile.TemporaryDirectory(prefix="ftc-numeric-") as d:
+            sh(ftc_run_args(ftc, target, func, sizes, inputs, d, extra), env, verbose)
+            by_threads[t] = read_outputs(d)
     if threads is not None:
-        env["OMP_NUM_THREADS"] = str(threads)
-    with tempfile.TemporaryDirectory(prefix="ftc-numeric-") as d:
-        sh(ftc_run_args(ftc, target, func, sizes, inputs, d, extra), env, verbose)
-        return read_outputs(d)
+        return by_threads[threads]
+    same_across_threads(by_threads)
+    return ThreadOuts(by_threads)
+
+
+def gradcheck(ftc, path, func, wrt, sizes, arrays=None, seed=0, defines=(), limit=1e-6,
+              verbose=False):
+    """`ftc gradcheck`'s check of FUNC in PATH wrt WRT (fdcheck.py), on one
+    f64 build (`--promote-f64`, the line `grad FUNC wrt ... ->
+    FUNC_gradcheck` appended, -D DEFINES) with 1, 2 and 4 threads: SIZES
+    (4 where not given), ARRAYS for the tensors given (others random with
+    SEED), output weights from SEED.  Fails unless every count's forward
+    outputs and gradients agree with those of 1 thread (outputs as
+    same_across_threads, gradients up to GRAD_THREAD_RTOL) and every
+    count's largest relative error against the central differences is
+    below LIMIT (2 and 4 threads run 3 times each, the worst run kept).
+    Returns the largest error, as text."""
+    import fdcheck
+    import ftlib
+    with open(path) as f:
+        text = f.read() + f"\ngrad {func} wrt {', '.join(wrt)} -> {func}_gradcheck\n"
+    args = ["--promote-f64"] + [a for d in defines for a in ("-D", d)]
+    lib = ftlib.Library(built(ftc, path, args, verbose, text))
+    f, g = lib.func(func), lib.func(func + "_gradcheck")
+    sizes = {p.name: int(sizes.get(p.name, 4)) for p in f.params if not p.is_tensor}
+    rng = np.random.default_rng(seed)
+    chk = fdcheck.Check(f, g, sizes, fdcheck.random_inputs(f, sizes, rng, arrays), wrt, rng)
+    res = fdcheck.check_gradient(chk, THREADS, 400, repeat=3)
+    bad = {t: c for t, c in res.codes.items() if c != (0, 0)}
+    if bad:
+        raise Fail(f"nonzero codes (forward, gradient) by thread count: {bad}")
+    for t in THREADS[1:]:
+        for name, d in res.grad_diff[t].items():
+            if not d <= GRAD_THREAD_RTOL:
+                raise Fail(f"d_{name}: {t} threads differ from 1 by {d:.3g} (relative): a race?")
+        for name, d in res.fwd_diff[t].items():
+            if not d <= GRAD_THREAD_RTOL:
+                raise Fail(f"{name}: {t} threads differ from 1 by {d:.3g} (relative): a race?")
+    worst = 0.0
+    for t in THREADS:
+        for w, (e, j, an, fd) in res.errors[t].items():
+            if not e < limit:
+                at = np.unravel_index(j, chk.inputs[w].shape)
+                raise Fail(f"d_{w} with {t} thread(s): relative error {e:.3g} >= {limit:g} at "
+                           f"{list(map(int, at))}: gradient {an!r}, central differences {fd!r}")
+            worst = max(worst, e)
+    return f"largest relative error {worst:.3g} (1, 2, 4 threads)"
 
 
 def get(outs, name):
@@ -112,6 +282,24 @@ def same_kind(name, got, ref, dtype):
                    f"want {np.dtype(dtype)}{list(ref.shape)}")
 
 
+def each_threads(check):
+    """CHECK(outs, name, ...) applied to every thread count's outputs of a
+    ThreadOuts (a failure names the count), else to OUTS as they are."""
+    def checked(outs, name, *args):
+        if not isinstance(outs, ThreadOuts):
+            return check(outs, name, *args)
+        for t, o in sorted(outs.by_threads.items()):
+            try:
+                check(o, name, *args)
+            except Fail as e:
+                raise Fail(f"with {t} thread(s): {e}")
+        return None
+    checked.__doc__ = check.__doc__
+    checked.__name__ = check.__name__
+    return checked
+
+
+@each_threads
 def close(outs, name, ref, dtype, rtol):
     """Output NAME must have REF's shape, the given dtype, the same
     non-finite values, and max|got - ref| <= rtol * max|ref| over the finite
@@ -134,6 +322,7 @@ def close(outs, name, ref, dtype, rtol):
                    f"at {list(map(int, at))} got {g[at]!r}, want {r[at]!r}")
 
 
+@each_threads
 def exact(outs, name, ref, dtype):
     """Output NAME must equal REF element for element, shape and dtype too."""
     got, ref = get(outs, name), np.asarray(ref)
