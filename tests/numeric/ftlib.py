@@ -18,7 +18,7 @@ import numpy as np
 PARAM_SIZE, PARAM_TENSOR = 0, 1
 IN, OUT, INOUT = 0, 1, 2
 DTYPES = {0: np.bool_, 1: np.int32, 2: np.int64, 3: np.float16, 4: np.float32, 5: np.float64}
-ABI_VERSION = 1
+ABI_VERSION = 2   # runtime/ft_abi.h FT_ABI_VERSION (the fields read here are those of 1)
 
 
 class _Param(ctypes.Structure):
