@@ -508,6 +508,40 @@ for t in [1, 2]:
     case(f"histogram[1000003x5]/t{t}", histogram, 1_000_003, 5, t)
 
 
+# A gpu/shared local declared inside a CUDA thread loop (issue 17 audit):
+# the CUDA backend made it one __shared__ array per block, which the loop's
+# threads then raced on (each iteration of the program has its own copy;
+# the verifier took it for a private local).  Refused at its declaration.
+
+SHARED_IN_THREAD_LOOP = """\
+export func shared_rows(n: size, x: f32[n, 64] in, y: f32[n, 64] out):
+    Lb: for b in range(n):
+        Lt: for t in range(64):
+            var s: f32[4] @ gpu/shared
+            for k in range(4):
+                s[k] = x[b, t] * f32(k)
+            y[b, t] = s[0] + s[1] + s[2] + s[3]
+schedule shared_rows:
+    parallelize(Lb, blockIdx.x)
+    parallelize(Lt, threadIdx.x)
+"""
+
+
+def cuda_shared_in_thread_loop():
+    with tempfile.TemporaryDirectory(prefix="ftc-numeric-") as d:
+        src = os.path.join(d, "shared_rows.ft")
+        with open(src, "w") as f:
+            f.write(SHARED_IN_THREAD_LOOP)
+        r = subprocess.run([FTC, "build", src, "--target", "cuda", "--emit=c", "-o",
+                            os.path.join(d, "s.cu")], capture_output=True, text=True)
+    want = "shared_rows.ft:4:17: error: 's' is gpu/shared but declared inside a thread loop"
+    if r.returncode != 1 or want not in r.stderr:
+        raise Fail(f"exit {r.returncode}, expected 1 and '{want}': {last_lines(r.stderr)}")
+
+
+case("cuda_shared_in_thread_loop", cuda_shared_in_thread_loop)
+
+
 # tests/numeric/progs/red_cache.ft (auto_red_cache: private sum, one atomic)
 
 def red_cache(n, m, threads):
