@@ -577,6 +577,13 @@ def par_audit_refs(fn, g):
     if fn == "sched_cache_red":
         x = ints(N2, 13)
         return {"n": N2, "m": 13}, {"x": x}, {"h": x.astype(f64).sum(0)}
+    if fn == "promo_steps":
+        x = g.uniform(-1, 1, N1)
+        y, s = x.copy(), 0.0
+        for _ in range(3):
+            y = y * 0.5 + 1
+            s += (y * x).sum() + x.sum()
+        return {"steps": 3, "n": N1}, {"x": x}, {"s": np.array([s]), "y": y}
     raise ValueError(fn)
 
 
@@ -586,12 +593,15 @@ def par_audit(fn, threads):
     for name, ref in refs.items():
         if fn == "steps_acc":
             close(outs, name, ref.astype(f32), f32, rtol=1e-4)
+        elif fn == "promo_steps":
+            close(outs, name, ref, f64, rtol=1e-9)
         else:
             exact(outs, name, ref.astype(f32), f32)
 
 
 for fn in ("acc_rows", "scatter_tot", "steps_acc", "col_max", "sched_blend", "sched_move",
-           "sched_merge", "sched_reorder", "sched_fission", "sched_fuse", "sched_cache_red"):
+           "sched_merge", "sched_reorder", "sched_fission", "sched_fuse", "sched_cache_red",
+           "promo_steps"):
     for t in [1, 2, 4]:
         case(f"par_audit/{fn}/t{t}", par_audit, fn, t)
 
