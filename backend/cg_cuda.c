@@ -862,6 +862,15 @@ static int cu_dyn_shared(cu_emitter *em, const ast_stmt *s, cu_sym *sym, const c
  * device-heap buffer freed at the end of its scope. */
 static void cu_dvardef(cu_emitter *em, const ast_stmt *s, int block_level)
 {
+    if (s->u.def.mtype == FT_MT_GPU_SHARED && em->threads && !block_level) {
+        /* a __shared__ array is one per block: the loop's threads would
+         * write one array that the program gives each iteration its own of */
+        ft_error(em->ctx, s->loc, "'%s' is gpu/shared but declared inside a thread loop: "
+                 "shared memory is one array per block, which the loop's threads would share "
+                 "while each iteration has its own '%s'; declare it outside the thread loops "
+                 "(at block level) or use gpu/local", s->u.def.name, s->u.def.name);
+        return;
+    }
     const char *T = cu_ctype(s->u.def.dtype);
     int shared = s->u.def.mtype == FT_MT_GPU_SHARED || (block_level && em->threads);
     int64_t n = cu_const_elems(s);

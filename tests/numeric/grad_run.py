@@ -15,6 +15,10 @@
 - tests/numeric/grad/coef_steps.ft and coef_heat.ft wrt their scalar
   coefficients, large enough that the threads of the
   parallel loops overlap (issue 17's race on a 0-D sum across them).
+- tests/numeric/grad/par_audit.ft (issue 17's audit of the passes that
+  create or move accumulators across parallel loops: coefficients in time
+  loops, 0-D parameters, lanes, scatters, CSR rows, shared weights) at 1, 2
+  and 4 threads.
 - The bench workloads (bench/ft: SubdivNet, Longformer, GAT, SoftRas) wrt
   every float input, on small inputs of bench/data.py (two seeds; and
   Longformer once with W = 8 and feat_len 300, so that auto_row_tile's
@@ -153,6 +157,47 @@ CASES.append(("coef_steps[100000 elements]", lambda: coef_case(
 CASES.append(("coef_heat[1500 x 1500]", lambda: coef_case(
     "coef_heat", {"steps": 2, "n": 1500},
     {"u0": _rng.uniform(-1, 1, (1500, 1500)), "c": np.array([0.2])})))
+
+
+def par_audit_case(func, wrt, sizes, arrays):
+    """tests/numeric/grad/par_audit.ft's FUNC wrt WRT (issue 17's audit of
+    accumulators across parallel loops)."""
+    path = os.path.join(GRAD, "par_audit.ft")
+    return gradcheck(path, func, wrt, sizes, arrays, 1)
+
+
+def par_audit_inputs(rng):
+    """(function, wrt, sizes, arrays) of par_audit.ft's cases: sizes that
+    make 4 threads overlap, outputs small enough for finite differences."""
+    U = lambda lo, hi, *shape: rng.uniform(lo, hi, shape)
+    n = 20000
+    deg = rng.integers(0, 6, n)
+    ptr = np.concatenate([[0], np.cumsum(deg)]).astype(np.int32)
+    nnz = int(ptr[-1])
+    return [
+        ("coef_local", ["a", "x"], {"steps": 4, "n": 30000},
+         {"x": U(-1, 1, 30000), "a": np.array([0.1])}),
+        ("coef_params", ["a", "b"], {"steps": 4, "n": 30000},
+         {"x": U(-1, 1, 30000), "a": np.array(0.1), "b": np.array(0.2)}),
+        ("coef_cols", ["c"], {"steps": 3, "n": 3000, "m": 19},
+         {"x": U(-1, 1, 3000, 19), "c": U(-0.3, 0.3, 19)}),
+        ("coef_stencil", ["a"], {"steps": 3, "n": 40000},
+         {"x": U(-1, 1, 40000), "a": np.array([0.2, 0.3])}),
+        ("lanes_faces", ["a", "c"], {"n": 7, "w": 300, "h": 40},
+         {"a": U(-1, 1, 7), "c": np.array([0.9])}),
+        ("neighbours", ["e", "s"], {"n": 3000, "c": 8},
+         {"adj": rng.integers(0, 3000, (3000, 3)).astype(np.int32), "e": U(-1, 1, 3000, 8),
+          "s": np.array([0.5])}),
+        ("csr_rows", ["w", "x"], {"n": n, "nnz": nnz},
+         {"ptr": ptr, "col": rng.integers(0, 50, nnz).astype(np.int32), "w": U(-1, 1, nnz),
+          "x": U(-1, 1, n)}),
+        ("shared_weights", ["w", "b", "x"], {"n": 20000, "m": 24},
+         {"x": U(-1, 1, 20000, 24), "w": U(-0.2, 0.2, 24), "b": np.array([0.1])}),
+    ]
+
+
+for _f, _wrt, _sizes, _arrays in par_audit_inputs(np.random.default_rng(171)):
+    CASES.append((f"par_audit/{_f}", lambda a=(_f, _wrt, _sizes, _arrays): par_audit_case(*a)))
 for s in (1, 2, 3):
     CASES.append((f"branchy[seed {s}]", lambda s=s: branchy_case(s)))
     CASES.append((f"overwrites[seed {s}]", lambda s=s: overwrites_case(s)))

@@ -508,6 +508,123 @@ case("shared_acc[1000003]", shared_acc, 1_000_003, None)
 case("histogram[1000003x5]", histogram, 1_000_003, 5, None)
 
 
+# tests/numeric/progs/par_audit.ft (issue 17's audit: accumulators across
+# parallel loops, made by the auto-scheduler's passes and by schedule
+# primitives), built once (the suites build with FTC_VERIFY=passes: the
+# verifier checks every parallel loop), run at 1, 2 and 4 threads.
+
+def par_audit_refs(fn, g):
+    """The sizes, inputs and float64 references of par_audit.ft's FN."""
+    ints = lambda *shape: g.integers(-4, 5, shape).astype(f32)
+    N1, N2 = 2_000_003, 200_003      # long enough that 4 threads overlap
+    if fn == "acc_rows":
+        n, m = N2, 37
+        x, w, a = ints(n, m), ints(m), np.array([2], f32)
+        t = x.astype(f64) @ w
+        return ({"n": n, "m": m}, {"x": x, "w": w, "a": a},
+                {"s": np.array([2 * t.sum()]), "h": 2 * x.astype(f64).sum(0), "y": t})
+    if fn == "scatter_tot":
+        n, m = N1, 7
+        idx, x = g.integers(0, m, n).astype(i32), ints(n)
+        y = np.zeros(m)
+        np.add.at(y, idx, 2 * x.astype(f64))
+        return ({"n": n, "m": m}, {"idx": idx, "x": x, "a": np.array([2], f32)},
+                {"y": y, "s": np.array([x.astype(f64).sum()])})
+    if fn == "steps_acc":
+        n, steps = N1, 4
+        x = g.uniform(-1, 1, n).astype(f32)
+        y, s, xd = x.astype(f64), 0.0, x.astype(f64)
+        for _ in range(steps):
+            acc = (y * xd).sum()
+            y, s = y - 1e-7 * acc * xd, s + acc
+        return {"steps": steps, "n": n}, {"x": x}, {"y": y, "s": np.array([s])}
+    if fn == "col_max":
+        x = g.uniform(-5, 5, (N2, 9)).astype(f32)
+        return ({"n": N2, "m": 9}, {"x": x},
+                {"mx": x.max(0).astype(f64), "mn": np.array([x.min()], f64)})
+    if fn == "sched_blend":
+        x = ints(N1, 4)
+        return ({"n": N1}, {"x": x}, {"s": np.array([(x.astype(f64) * np.arange(4)).sum()]),
+                                          "h": x.astype(f64).sum(0)})
+    if fn == "sched_move":
+        x = ints(N1)
+        return ({"n": N1}, {"x": x, "c": np.array([2], f32)},
+                {"s": np.array([6 + 2 * x.astype(f64).sum()]), "y": 2 * x.astype(f64)})
+    if fn in ("sched_merge", "sched_reorder"):
+        x = ints(N2, 7)
+        return {"n": N2, "m": 7}, {"x": x}, {"s": np.array([x.astype(f64).sum()])}
+    if fn == "sched_fission":
+        x = ints(N1)
+        return ({"n": N1}, {"x": x}, {"s": np.array([2 * x.astype(f64).sum()]),
+                                          "y": 2 * x.astype(f64) + 1})
+    if fn == "sched_fuse":
+        x = ints(N1)
+        return {"n": N1}, {"x": x}, {"s": np.array([3 * x.astype(f64).sum()])}
+    if fn == "sched_cache_red":
+        x = ints(N2, 13)
+        return {"n": N2, "m": 13}, {"x": x}, {"h": x.astype(f64).sum(0)}
+    if fn == "promo_steps":
+        x = g.uniform(-1, 1, N1)
+        y, s = x.copy(), 0.0
+        for _ in range(3):
+            y = y * 0.5 + 1
+            s += (y * x).sum() + x.sum()
+        return {"steps": 3, "n": N1}, {"x": x}, {"s": np.array([s]), "y": y}
+    raise ValueError(fn)
+
+
+def par_audit(fn, threads):
+    sizes, inputs, refs = par_audit_refs(fn, np.random.default_rng(len(fn)))
+    outs = ftc_run(prog("par_audit.ft"), fn, sizes, inputs, threads)
+    for name, ref in refs.items():
+        if fn == "steps_acc":
+            close(outs, name, ref.astype(f32), f32, rtol=1e-4)
+        elif fn == "promo_steps":
+            close(outs, name, ref, f64, rtol=1e-9)
+        else:
+            exact(outs, name, ref.astype(f32), f32)
+
+
+for fn in ("acc_rows", "scatter_tot", "steps_acc", "col_max", "sched_blend", "sched_move",
+           "sched_merge", "sched_reorder", "sched_fission", "sched_fuse", "sched_cache_red",
+           "promo_steps"):
+    case(f"par_audit/{fn}", par_audit, fn, None)
+
+
+# A gpu/shared local declared inside a CUDA thread loop (issue 17 audit):
+# the CUDA backend made it one __shared__ array per block, which the loop's
+# threads then raced on (each iteration of the program has its own copy;
+# the verifier took it for a private local).  Refused at its declaration.
+
+SHARED_IN_THREAD_LOOP = """\
+export func shared_rows(n: size, x: f32[n, 64] in, y: f32[n, 64] out):
+    Lb: for b in range(n):
+        Lt: for t in range(64):
+            var s: f32[4] @ gpu/shared
+            for k in range(4):
+                s[k] = x[b, t] * f32(k)
+            y[b, t] = s[0] + s[1] + s[2] + s[3]
+schedule shared_rows:
+    parallelize(Lb, blockIdx.x)
+    parallelize(Lt, threadIdx.x)
+"""
+
+
+def cuda_shared_in_thread_loop():
+    with tempfile.TemporaryDirectory(prefix="ftc-numeric-") as d:
+        src = os.path.join(d, "shared_rows.ft")
+        with open(src, "w") as f:
+            f.write(SHARED_IN_THREAD_LOOP)
+        r = subprocess.run([FTC, "build", src, "--target", "cuda", "--emit=c", "-o",
+                            os.path.join(d, "s.cu")], capture_output=True, text=True)
+    want = "shared_rows.ft:4:17: error: 's' is gpu/shared but declared inside a thread loop"
+    if r.returncode != 1 or want not in r.stderr:
+        raise Fail(f"exit {r.returncode}, expected 1 and '{want}': {last_lines(r.stderr)}")
+
+
+case("cuda_shared_in_thread_loop", cuda_shared_in_thread_loop)
+
+
 # tests/numeric/progs/red_cache.ft (auto_red_cache: private sum, one atomic)
 
 def red_cache(n, m, threads):
