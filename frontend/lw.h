@@ -200,6 +200,13 @@ int lw_decide(const ast_expr *c);
  * rest of the call is not lowered (one mistake, one error); elsewhere at
  * loc. */
 void lw_contract_error(lw *L, ft_loc loc, const char *msg);
+/* Check `a op b` (integers), a shape contract of an operator the compiler
+ * builds (intrinsics.c) at loc: nothing when it holds whatever the values,
+ * a compile-time error reading msg when it never does (0 returned), else
+ * an emitted assert whose run-time failure reports msg.  In msg, "{0}" and
+ * "{1}" stand for a and b: their text at compile time, their values at run
+ * time.  a and b are not used up. */
+int lw_check(lw *L, ft_loc loc, ast_binop op, ast_expr *a, ast_expr *b, const char *msg);
 
 /* inline.c: calls of non-exported functions */
 lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call);
