@@ -237,3 +237,14 @@ int lw_check(lw *L, ft_loc loc, ast_binop op, ast_expr *a, ast_expr *b, const ch
     lw_emit(L, s);
     return 1;
 }
+
+int lw_check_sizes(lw *L, ft_loc loc, const char *op, const char *what, int n,
+                   ast_expr **dims)
+{
+    ast_expr *zero = ast_int(L->ctx, loc, 0);
+    for (int k = 0; k < n; k++)
+        if (!lw_check(L, loc, AST_GE, dims[k], zero,
+                      ft_fmt(L->ctx, "%s: size %d of %s is negative: {0}", op, k, what)))
+            return 0;
+    return 1;
+}

@@ -456,8 +456,9 @@ static lw_val *call_empty(lw *L, const pt_node *call)
     }
     int n;
     ast_expr **dims = shape_list(L, shape, call->loc, &n);
-    return dims ? lw_new_tensor(L, "t", dtype ? dtype->dtype : FT_F32, n, dims, call->loc)
-                : NULL;
+    if (!dims || !lw_check_sizes(L, call->loc, "empty", "the shape", n, dims))
+        return NULL;
+    return lw_new_tensor(L, "t", dtype ? dtype->dtype : FT_F32, n, dims, call->loc);
 }
 
 /* transpose(x, perm=None): a view with its dimensions permuted. */
@@ -476,17 +477,26 @@ static lw_val *call_transpose(lw *L, const pt_node *call)
         return ft_unsupported(L->ctx, call->loc, "transposing more than 16 dimensions"), NULL;
     for (int i = 0; i < n; i++)
         p[i] = n - 1 - i;
-    if (call->nkids > 2 && int_list(L, a[1], call->loc, p, 16) != n) {
-        ft_error(L->ctx, call->loc, "transpose: the permutation must list every dimension once");
+    int np = call->nkids > 2 ? int_list(L, a[1], call->loc, p, 16) : n;
+    if (np < 0)
+        return NULL;
+    if (np != n) {
+        ft_error(L->ctx, call->loc, "transpose: the permutation has %d item%s, the tensor %d "
+                 "dimension%s", np, np == 1 ? "" : "s", n, n == 1 ? "" : "s");
         return NULL;
     }
     for (int i = 0; i < n; i++) {
-        if (p[i] < 0 || p[i] >= n || seen[p[i]]++) {
-            ft_error(L->ctx, call->loc, "transpose: the permutation must list every "
-                     "dimension once");
+        if (p[i] < -n || p[i] >= n) {
+            ft_error(L->ctx, call->loc, "transpose: item %d of the permutation is %lld, out of "
+                     "range for %d dimension%s", i, (long long)p[i], n, n == 1 ? "" : "s");
             return NULL;
         }
-        perm[i] = (int)p[i];
+        perm[i] = (int)(p[i] < 0 ? p[i] + n : p[i]);
+        if (seen[perm[i]]++) {
+            ft_error(L->ctx, call->loc, "transpose: the permutation names dimension %d twice",
+                     perm[i]);
+            return NULL;
+        }
     }
     return lw_transpose(L, a[0], n, perm, call->loc);
 }

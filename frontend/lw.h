@@ -207,6 +207,10 @@ void lw_contract_error(lw *L, ft_loc loc, const char *msg);
  * "{1}" stand for a and b: their text at compile time, their values at run
  * time.  a and b are not used up. */
 int lw_check(lw *L, ft_loc loc, ast_binop op, ast_expr *a, ast_expr *b, const char *msg);
+/* lw_check that each of the n sizes dims of `what` ("the shape") given to
+ * operator op is not negative: "OP: size K of WHAT is negative: -2". */
+int lw_check_sizes(lw *L, ft_loc loc, const char *op, const char *what, int n,
+                   ast_expr **dims);
 
 /* inline.c: calls of non-exported functions */
 lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call);
