@@ -232,6 +232,28 @@ def case_gradcheck(d):
         raise Fail(f"exit {r.returncode}, report:\n{r.stderr}\nexpected a line:\n{want}")
 
 
+def case_gradcheck_forward(d):
+    """A check of the function itself that fails only on the perturbed
+    inputs of the finite differences (x[1] + h crosses the assert) is
+    reported located, and gradcheck fails, rather than a NaN difference
+    passing as a non-differentiable point."""
+    src = ("export func f(n: size, x: f64[n] in, y: f64[n] out):\n"
+           "    for i in range(n):\n"
+           "        assert x[i] < 1.0\n"
+           "        y[i] = x[i] * x[i]\n")
+    with open(os.path.join(d, "prog.ft"), "w") as f:
+        f.write(src)
+    np.save(os.path.join(d, "x.npy"), np.array([0.5, 0.999999999, 0.2]))
+    r = sh([FTC, "gradcheck", "prog.ft", "f", "wrt", "x", "x=x.npy"], d)
+    lines = r.stderr.splitlines()
+    want = re.compile(r"prog\.ft:3:9: error: assert `x\[i\] < 1\.0` failed: x\[i\] = 1\.0000\d+")
+    if r.returncode != 1 or not any(want.fullmatch(l) for l in lines) or \
+            "ftc gradcheck: `f` failed on the inputs perturbed at x[1] (finite differences); " \
+            "no gradient checked" not in lines or "warning" in r.stderr:
+        raise Fail(f"exit {r.returncode}, report:\n{r.stderr}\nexpected exit 1, the located "
+                   "failure of f and the element perturbed, no warning")
+
+
 C_MAIN = r"""
 #include <stdio.h>
 #include <string.h>
@@ -288,13 +310,14 @@ def case_c_abi(d):
 CASES = [case_assert_mod, case_assert_two_sides, case_gather_index, case_gather_negative_index,
          case_parallel_gather, case_inline_function, case_stdlib_call, case_stdlib_message,
          case_assert_message, case_nomem, case_assert_float, case_gradcheck,
+         case_gradcheck_forward,
          case_c_abi]
 
 
 def main():
     passed = failed = 0
     for case in CASES:
-        if CUDA and case in (case_gradcheck, case_c_abi, case_nomem):
+        if CUDA and case in (case_gradcheck, case_gradcheck_forward, case_c_abi, case_nomem):
             continue   # the C target's (gradcheck builds for the C target; on CUDA
                        # the local is device memory, a CUDA runtime failure)
         name = case.__name__[5:] + (" (cuda)" if CUDA else "")
