@@ -303,11 +303,12 @@ static const char *cg_msg_template(ft_ctx *ctx, const char *msg, const ast_expr 
  * a check the front end made): "OP: MESSAGE (assert `c` in PLACE)", OP
  * the operator inlined from another file and PLACE the assert's own
  * place there (or the call of the user's inline function), the values
- * recorded in slot order (cg_msg_template). */
+ * recorded in slot order (cg_msg_template); a recorded side the message
+ * does not show is listed after the place ("...: lhs = 4"). */
 static cg_failure cg_site_add_msg(ft_ctx *ctx, cg_sites *sites, const ast_func *f,
                                   const ast_stmt *s, const char *src,
-                                  const ast_expr *const *side, const int slot[2],
-                                  const int kinds[2])
+                                  const ast_expr *const *side, const char *const *name,
+                                  const int slot[2], const int kinds[2])
 {
     const char *op;
     ft_loc user = cg_user_loc(f, s->loc, &op);
@@ -317,6 +318,13 @@ static cg_failure cg_site_add_msg(ft_ctx *ctx, cg_sites *sites, const ast_func *
                         : op ? "" : cg_site_in(ctx, f, s->loc, NULL, user);
     const char *what = src ? ft_fmt(ctx, "assert `%s`%s", cg_esc(ctx, src), place)
                        : *place ? ft_fmt(ctx, "check%s", place) : NULL;
+    const char *rest = "";   /* the recorded sides the message does not show */
+    for (int k = 0; k < 2; k++)
+        if (slot[k] >= 0 && !strstr(s->msg, ft_fmt(ctx, "\x01%c", '0' + k)))
+            rest = ft_fmt(ctx, "%s%s%s = %%%d", rest, *rest ? ", " : ": ",
+                          cg_esc(ctx, name[k]), slot[k]);
+    if (*rest)
+        what = ft_fmt(ctx, "%s%s", what ? what : "check", rest);
     site->msg = ft_fmt(ctx, "%s%s%s%s%s", op ? cg_esc(ctx, op) : "", op ? ": " : "",
                        cg_msg_template(ctx, s->msg, side, slot), what ? " (" : "",
                        what ? what : "");
@@ -336,7 +344,7 @@ cg_failure cg_site_assert(ft_ctx *ctx, cg_sites *sites, const ast_func *f, const
     *lhs = *rhs = NULL;
     if (c->kind != AST_BINARY || c->u.bin.op < AST_LT || c->u.bin.op > AST_NE) {
         const int none[2] = {-1, -1};
-        return s->msg ? cg_site_add_msg(ctx, sites, f, s, src, NULL, none, NULL)
+        return s->msg ? cg_site_add_msg(ctx, sites, f, s, src, NULL, NULL, none, NULL)
                       : cg_site_add(ctx, sites, f, s->loc, FT_ERR_ASSERT, head, NULL, NULL);
     }
     const ast_expr *side[2] = {c->u.bin.a, c->u.bin.b};
@@ -360,7 +368,7 @@ cg_failure cg_site_assert(ft_ctx *ctx, cg_sites *sites, const ast_func *f, const
         slot[i] = nv++;
     }
     if (s->msg)
-        return cg_site_add_msg(ctx, sites, f, s, src, side, slot, kinds);
+        return cg_site_add_msg(ctx, sites, f, s, src, side, name, slot, kinds);
     return cg_site_add(ctx, sites, f, s->loc, FT_ERR_ASSERT, head, tail, kinds);
 }
 

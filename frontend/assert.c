@@ -201,7 +201,10 @@ void lw_lower_assert(lw *L, const pt_node *n)
         return;
     }
     ast_stmt *s = ast_assert(L->ctx, n->loc, lw_as_bool(L, c));
-    if (n->nkids > 1 && !(s->msg = assert_message(L, n, s->u.cond)))
+    L->in_message++;
+    s->msg = n->nkids > 1 ? assert_message(L, n, s->u.cond) : NULL;
+    L->in_message--;
+    if (n->nkids > 1 && !s->msg)
         return;
     lw_emit(L, s);
 }

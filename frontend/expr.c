@@ -270,6 +270,23 @@ static int picks_other(const ast_expr *c, const ast_expr *t, const ast_expr *o)
            (ast_expr_equal(a, o) && ast_expr_equal(b, t));
 }
 
+/* `t if c else o` with c known only at run time and t or o not a number
+ * or tensor: in an assert's message (L->in_message), two strings are
+ * shown as both choices ("(s)" when one is empty, else "a/b"); else a
+ * located error (no value but numbers is chosen at run time). */
+static lw_val *runtime_choice(lw *L, const pt_node *n, const lw_val *t, const lw_val *o)
+{
+    if (L->in_message && t->kind == V_STRING && o->kind == V_STRING) {
+        lw_val *v = make_val(L, V_STRING);
+        v->str = !*t->str || !*o->str ? ft_fmt(L->ctx, "(%s%s)", t->str, o->str)
+                                      : ft_fmt(L->ctx, "%s/%s", t->str, o->str);
+        return v;
+    }
+    ft_error(L->ctx, n->loc, "only numbers and tensors can be chosen by a condition known at "
+             "run time");
+    return NULL;
+}
+
 static lw_val *lower_ifexpr(lw *L, const pt_node *n)
 {
     lw_val *c = scalarize(L, lw_expr(L, n->kids[1]), n->loc);
@@ -282,6 +299,8 @@ static lw_val *lower_ifexpr(lw *L, const pt_node *n)
     lw_val *o = scalarize(L, lw_expr(L, n->kids[2]), n->loc);
     if (!t || !o)
         return NULL;
+    if ((t->kind != V_SCALAR && t->kind != V_TENSOR) || (o->kind != V_SCALAR && o->kind != V_TENSOR))
+        return runtime_choice(L, n, t, o);
     if (c->kind == V_SCALAR && t->kind == V_SCALAR && o->kind == V_SCALAR) {
         lw_weaken_pair(t->scalar, o->scalar);
         if (picks_other(c->scalar, t->scalar, o->scalar))

@@ -121,6 +121,9 @@ typedef struct lw {
     int nframes;
     int rt_depth;            /* run-time loops and ifs being lowered */
     int rt_ifs;              /* run-time ifs being lowered */
+    int in_message;          /* lowering the values of a run-time assert's
+                              * message (assert.c): a string chosen at run
+                              * time shows both choices */
     const char *export_name; /* the exported function being lowered */
     const ft_source *prog_src; /* its file (the program, not the stdlib) */
     const char *label_prefix;/* prefix of labels inside inlined code */
