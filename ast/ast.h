@@ -176,6 +176,11 @@ struct ast_stmt {
                               * (transforms/sched_names.c): the cleanup
                               * passes keep it as written, as they keep a
                               * labelled statement */
+    const char *msg;         /* AST_ASSERT: the message reported when it
+                              * fails at run time, or NULL; "\x01" K NAME
+                              * "\x02" stands for side K (0 or 1) of the
+                              * condition's comparison, whose run-time value
+                              * the report shows (NAME where it cannot) */
     ft_loc loc;
     union {
         struct { int n; ast_stmt **stmts; } seq;

@@ -155,7 +155,10 @@ ast_stmt *ad_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int keep_labels)
         c->u.red.atomic = s->u.red.atomic;
         break;
     }
-    case AST_ASSERT: c = ast_assert(ctx, s->loc, xf_clone_expr(ctx, s->u.cond)); break;
+    case AST_ASSERT:
+        c = ast_assert(ctx, s->loc, xf_clone_expr(ctx, s->u.cond));
+        c->msg = s->msg;
+        break;
     case AST_EVAL: c = ast_eval(ctx, s->loc, xf_clone_expr(ctx, s->u.expr)); break;
     }
     if (keep_labels)

@@ -85,6 +85,48 @@ static int cg_site_find(const cg_sites *sites, const cg_site *s)
     return -1;
 }
 
+/* The id of s among the sites, added when no equal one is there. */
+static cg_failure cg_site_intern(ft_ctx *ctx, cg_sites *sites, cg_site *s)
+{
+    cg_failure fl = {.site = cg_site_find(sites, s), .code = s->code,
+                     .code_name = cg_code_names[s->code]};
+    if (fl.site < 0) {
+        ft_vec_push(ctx, &sites->items, s);
+        fl.site = sites->items.len - 1;
+    }
+    return fl;
+}
+
+/* Where a check at loc is, beyond its user's place (*op, *user: as
+ * cg_user_loc): " in OP() (check's place)" for code inlined from another
+ * file, " in F() (called at X)" in the user's own inline function F, else
+ * "" (a template, escaped). */
+static const char *cg_site_in(ft_ctx *ctx, const ast_func *f, ft_loc loc, const char *op,
+                              ft_loc user)
+{
+    if (op)   /* inlined from another file: name the check's own place */
+        return loc.src && loc.src != user.src
+               ? ft_fmt(ctx, " in %s() (%s)", op, cg_esc(ctx, cg_loc_text(ctx, loc, f)))
+               : ft_fmt(ctx, " in %s()", op);
+    if (user.via)   /* in the user's own inline function: name its call */
+        return ft_fmt(ctx, " in %s() (called at %s)", user.via->func,
+                      cg_esc(ctx, cg_loc_text(ctx, user.via->at, f)));
+    return "";
+}
+
+/* A new site of code at the user's place of loc (msg and kinds unset). */
+static cg_site *cg_site_new(ft_ctx *ctx, const ast_func *f, ft_loc loc, int code,
+                            const int kinds[2])
+{
+    cg_site *s = ft_alloc(ctx, sizeof *s);
+    const char *op;
+    s->code = code;
+    s->where = cg_loc_text(ctx, cg_user_loc(f, loc, &op), f);
+    s->kinds[0] = kinds ? kinds[0] : FT_VAL_NONE;
+    s->kinds[1] = kinds ? kinds[1] : FT_VAL_NONE;
+    return s;
+}
+
 /* Add a site (or find its equal): where = the user's place of loc; msg = head, then " in OP()
  * (check's place)" for inlined code, then tail (templates, escaped). */
 static cg_failure cg_site_add(ft_ctx *ctx, cg_sites *sites, const ast_func *f, ft_loc loc,
@@ -92,27 +134,9 @@ static cg_failure cg_site_add(ft_ctx *ctx, cg_sites *sites, const ast_func *f, f
 {
     const char *op;
     ft_loc user = cg_user_loc(f, loc, &op);
-    cg_site *s = ft_alloc(ctx, sizeof *s);
-    s->code = code;
-    s->where = cg_loc_text(ctx, user, f);
-    const char *in = "";
-    if (op)   /* inlined from another file: name the check's own place */
-        in = loc.src && loc.src != user.src
-             ? ft_fmt(ctx, " in %s() (%s)", op, cg_esc(ctx, cg_loc_text(ctx, loc, f)))
-             : ft_fmt(ctx, " in %s()", op);
-    else if (user.via)   /* in the user's own inline function: name its call */
-        in = ft_fmt(ctx, " in %s() (called at %s)", user.via->func,
-                    cg_esc(ctx, cg_loc_text(ctx, user.via->at, f)));
-    s->msg = ft_fmt(ctx, "%s%s%s", head, in, tail ? tail : "");
-    s->kinds[0] = kinds ? kinds[0] : FT_VAL_NONE;
-    s->kinds[1] = kinds ? kinds[1] : FT_VAL_NONE;
-    cg_failure fl = {.site = cg_site_find(sites, s), .code = code,
-                     .code_name = cg_code_names[code]};
-    if (fl.site < 0) {
-        ft_vec_push(ctx, &sites->items, s);
-        fl.site = sites->items.len - 1;
-    }
-    return fl;
+    cg_site *s = cg_site_new(ctx, f, loc, code, kinds);
+    s->msg = ft_fmt(ctx, "%s%s%s", head, cg_site_in(ctx, f, loc, op, user), tail ? tail : "");
+    return cg_site_intern(ctx, sites, s);
 }
 
 const char *cg_site_value(ft_ctx *ctx, const char *text, ft_dtype t, int *kind)
@@ -252,6 +276,63 @@ static int cg_is_number(const char *t)
     return *end == '\0' || !strcmp(end, "f");
 }
 
+/* Message msg of an assert (ast.h, ast_stmt.msg) as a template: each
+ * side's marker becomes the value recorded in its slot (slot[k] >= 0; side
+ * NULL: no comparison), else the side's text when it is a literal, else
+ * the name the marker carries. */
+static const char *cg_msg_template(ft_ctx *ctx, const char *msg, const ast_expr *const *side,
+                                   const int slot[2])
+{
+    const char *t = "", *p = msg, *m;
+    while ((m = strchr(p, '\x01')) && (m[1] == '0' || m[1] == '1')) {
+        int k = m[1] - '0';
+        const char *end = strchr(m, '\x02');
+        if (!end)
+            break;
+        const char *v = slot[k] >= 0 ? ft_fmt(ctx, "%%%d", slot[k])
+                        : side && cg_is_literal(side[k])
+                            ? cg_esc(ctx, ast_expr_text(ctx, side[k]))
+                            : cg_esc(ctx, ft_strndup(ctx, m + 2, (size_t)(end - m - 2)));
+        t = ft_fmt(ctx, "%s%s%s", t, cg_esc(ctx, ft_strndup(ctx, p, (size_t)(m - p))), v);
+        p = end + 1;
+    }
+    return ft_fmt(ctx, "%s%s", t, cg_esc(ctx, p));
+}
+
+/* The site of assert s that has a message (source text src, or NULL for
+ * a check the front end made): "OP: MESSAGE (assert `c` in PLACE)", OP
+ * the operator inlined from another file and PLACE the assert's own
+ * place there (or the call of the user's inline function), the values
+ * recorded in slot order (cg_msg_template); a recorded side the message
+ * does not show is listed after the place ("...: lhs = 4"). */
+static cg_failure cg_site_add_msg(ft_ctx *ctx, cg_sites *sites, const ast_func *f,
+                                  const ast_stmt *s, const char *src,
+                                  const ast_expr *const *side, const char *const *name,
+                                  const int slot[2], const int kinds[2])
+{
+    const char *op;
+    ft_loc user = cg_user_loc(f, s->loc, &op);
+    cg_site *site = cg_site_new(ctx, f, s->loc, FT_ERR_ASSERT, kinds);
+    const char *place = op && s->loc.src && s->loc.src != user.src
+                        ? ft_fmt(ctx, " in %s", cg_esc(ctx, cg_loc_text(ctx, s->loc, f)))
+                        : op ? "" : cg_site_in(ctx, f, s->loc, NULL, user);
+    const char *what = src ? ft_fmt(ctx, "assert `%s`%s", cg_esc(ctx, src), place)
+                       : *place ? ft_fmt(ctx, "check%s", place) : NULL;
+    const char *rest = "";   /* the recorded sides the message does not show */
+    for (int k = 0; k < 2; k++)
+        if (slot[k] >= 0 && !strstr(s->msg, ft_fmt(ctx, "\x01%c", '0' + k)))
+            rest = ft_fmt(ctx, "%s%s%s = %%%d", rest, *rest ? ", " : ": ",
+                          cg_esc(ctx, name[k]), slot[k]);
+    if (*rest)
+        what = ft_fmt(ctx, "%s%s", what ? what : "check", rest);
+    site->msg = ft_fmt(ctx, "%s%s%s%s%s", op ? cg_esc(ctx, op) : "", op ? ": " : "",
+                       cg_msg_template(ctx, s->msg, side, slot), what ? " (" : "",
+                       what ? what : "");
+    if (what)
+        site->msg = ft_fmt(ctx, "%s)", site->msg);
+    return cg_site_intern(ctx, sites, site);
+}
+
 cg_failure cg_site_assert(ft_ctx *ctx, cg_sites *sites, const ast_func *f, const ast_stmt *s,
                           const ast_expr **lhs, const ast_expr **rhs)
 {
@@ -261,8 +342,11 @@ cg_failure cg_site_assert(ft_ctx *ctx, cg_sites *sites, const ast_func *f, const
                            : ft_fmt(ctx, "shape check `%s` failed",
                                     cg_esc(ctx, ast_expr_text(ctx, c)));
     *lhs = *rhs = NULL;
-    if (c->kind != AST_BINARY || c->u.bin.op < AST_LT || c->u.bin.op > AST_NE)
-        return cg_site_add(ctx, sites, f, s->loc, FT_ERR_ASSERT, head, NULL, NULL);
+    if (c->kind != AST_BINARY || c->u.bin.op < AST_LT || c->u.bin.op > AST_NE) {
+        const int none[2] = {-1, -1};
+        return s->msg ? cg_site_add_msg(ctx, sites, f, s, src, NULL, NULL, none, NULL)
+                      : cg_site_add(ctx, sites, f, s->loc, FT_ERR_ASSERT, head, NULL, NULL);
+    }
     const ast_expr *side[2] = {c->u.bin.a, c->u.bin.b};
     const char *name[2];
     if (!src || !cg_split_compare(ctx, src, ast_binop_text(c->u.bin.op), &name[0], &name[1]) ||
@@ -271,7 +355,7 @@ cg_failure cg_site_assert(ft_ctx *ctx, cg_sites *sites, const ast_func *f, const
         for (int i = 0; i < 2; i++)   /* no source text that surely matches the sides */
             name[i] = ast_expr_text(ctx, side[i]);
     const char *tail = "";
-    int kinds[2] = {FT_VAL_NONE, FT_VAL_NONE}, nv = 0;
+    int kinds[2] = {FT_VAL_NONE, FT_VAL_NONE}, nv = 0, slot[2] = {-1, -1};
     const ast_expr **out[2] = {lhs, rhs};
     for (int i = 0; i < 2; i++) {
         if (cg_is_literal(side[i]))
@@ -281,8 +365,10 @@ cg_failure cg_site_assert(ft_ctx *ctx, cg_sites *sites, const ast_func *f, const
         kinds[nv] = kind;
         *out[nv] = side[i];
         tail = ft_fmt(ctx, "%s%s%s = %%%d", tail, nv ? ", " : ": ", cg_esc(ctx, name[i]), nv);
-        nv++;
+        slot[i] = nv++;
     }
+    if (s->msg)
+        return cg_site_add_msg(ctx, sites, f, s, src, side, name, slot, kinds);
     return cg_site_add(ctx, sites, f, s->loc, FT_ERR_ASSERT, head, tail, kinds);
 }
 

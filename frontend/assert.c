@@ -88,10 +88,42 @@ static const char *value_text(lw *L, const lw_val *v, ft_loc loc)
     return NULL;
 }
 
+/* Whether e is a literal number (a failure need not show its value). */
+static int is_literal(const ast_expr *e)
+{
+    return e->kind == AST_INT || e->kind == AST_FLOAT || e->kind == AST_BOOLC ||
+           (e->kind == AST_UNARY && e->u.un.op == AST_NEG && is_literal(e->u.un.a)) ||
+           (e->kind == AST_CAST && is_literal(e->u.cast.a));
+}
+
+/* The stand-in for side k of a run-time check in its message (ast.h,
+ * ast_stmt.msg): the run time shows its value; text where it cannot. */
+static const char *side_marker(lw *L, int k, const char *text)
+{
+    return ft_fmt(L->ctx, "\x01%c%s\x02", '0' + k, text);
+}
+
+/* The text of value v in a message: for a run-time check (cond not NULL)
+ * the marker of the side of cond's comparison that v is, when v is one
+ * that is not a literal; else value_text. */
+static const char *piece_text(lw *L, const lw_val *v, const ast_expr *cond, ft_loc loc)
+{
+    const char *text = value_text(L, v, loc);
+    if (!text || !cond || v->kind != V_SCALAR || cond->kind != AST_BINARY ||
+        cond->u.bin.op < AST_LT || cond->u.bin.op > AST_NE)
+        return text;
+    const ast_expr *side[2] = {cond->u.bin.a, cond->u.bin.b};
+    for (int k = 0; k < 2; k++)
+        if (!is_literal(side[k]) && ast_expr_equal(v->scalar, side[k]))
+            return side_marker(L, k, text);
+    return text;
+}
+
 /* The message of assert n (kids: cond, the string, its values): the string
- * with each `{}` replaced by the text of the next value; NULL after an
- * error (reported). */
-static const char *assert_message(lw *L, const pt_node *n)
+ * with each `{}` replaced by the text of the next value (for a run-time
+ * check of cond, a value that is a side of cond's comparison by its
+ * marker); NULL after an error (reported). */
+static const char *assert_message(lw *L, const pt_node *n, const ast_expr *cond)
 {
     lw_val *fmt = lw_expr(L, n->kids[1]);
     if (!fmt)
@@ -109,7 +141,7 @@ static const char *assert_message(lw *L, const pt_node *n)
             return NULL;
         }
         lw_val *v = lw_expr(L, n->kids[k]);
-        const char *text = v ? value_text(L, v, n->kids[k]->loc) : NULL;
+        const char *text = v ? piece_text(L, v, cond, n->kids[k]->loc) : NULL;
         if (!text)
             return NULL;
         s = ft_fmt(L->ctx, "%s%.*s%s", s, (int)(hole - p), p, text);
@@ -149,7 +181,7 @@ void lw_contract_error(lw *L, ft_loc loc, const char *msg)
 /* Report assert n, which fails whatever the run-time values. */
 static void report_false(lw *L, const pt_node *n)
 {
-    const char *msg = n->nkids > 1 ? assert_message(L, n)
+    const char *msg = n->nkids > 1 ? assert_message(L, n, NULL)
                                    : "this assert fails whatever the run-time values";
     if (msg)
         lw_contract_error(L, n->loc, msg);
@@ -164,8 +196,58 @@ void lw_lower_assert(lw *L, const pt_node *n)
     if (known == 1)
         return;
     int in_rt_if = L->rt_ifs > (L->frame ? L->frame->rt_ifs : 0);
-    if (known == 0 && !in_rt_if)
+    if (known == 0 && !in_rt_if) {
         report_false(L, n);
-    else
-        lw_emit(L, ast_assert(L->ctx, n->loc, lw_as_bool(L, c)));
+        return;
+    }
+    ast_stmt *s = ast_assert(L->ctx, n->loc, lw_as_bool(L, c));
+    L->in_message++;
+    s->msg = n->nkids > 1 ? assert_message(L, n, s->u.cond) : NULL;
+    L->in_message--;
+    if (n->nkids > 1 && !s->msg)
+        return;
+    lw_emit(L, s);
+}
+
+/* msg with "{0}" and "{1}" replaced by sides a and b: by their text, or
+ * for a run-time check (run) by their markers. */
+static const char *check_message(lw *L, const char *msg, ast_expr *a, ast_expr *b, int run)
+{
+    const char *s = "", *p = msg, *hole;
+    while ((hole = strstr(p, "{")) && (hole[1] == '0' || hole[1] == '1') && hole[2] == '}') {
+        int k = hole[1] - '0';
+        const char *text = ast_expr_text(L->ctx, k ? b : a);
+        if (run && !is_literal(k ? b : a))
+            text = side_marker(L, k, text);
+        s = ft_fmt(L->ctx, "%s%.*s%s", s, (int)(hole - p), p, text);
+        p = hole + 3;
+    }
+    return ft_fmt(L->ctx, "%s%s", s, p);
+}
+
+int lw_check(lw *L, ft_loc loc, ast_binop op, ast_expr *a, ast_expr *b, const char *msg)
+{
+    ast_expr *c = ast_binary(L->ctx, loc, op, xf_clone_expr(L->ctx, a), xf_clone_expr(L->ctx, b));
+    int known = lw_decide(c);
+    if (known == 1)
+        return 1;
+    if (known == 0) {
+        lw_contract_error(L, loc, check_message(L, msg, a, b, 0));
+        return 0;
+    }
+    ast_stmt *s = ast_assert(L->ctx, loc, c);
+    s->msg = check_message(L, msg, a, b, 1);
+    lw_emit(L, s);
+    return 1;
+}
+
+int lw_check_sizes(lw *L, ft_loc loc, const char *op, const char *what, int n,
+                   ast_expr **dims)
+{
+    ast_expr *zero = ast_int(L->ctx, loc, 0);
+    for (int k = 0; k < n; k++)
+        if (!lw_check(L, loc, AST_GE, dims[k], zero,
+                      ft_fmt(L->ctx, "%s: size %d of %s is negative: {0}", op, k, what)))
+            return 0;
+    return 1;
 }

@@ -270,6 +270,23 @@ static int picks_other(const ast_expr *c, const ast_expr *t, const ast_expr *o)
            (ast_expr_equal(a, o) && ast_expr_equal(b, t));
 }
 
+/* `t if c else o` with c known only at run time and t or o not a number
+ * or tensor: in an assert's message (L->in_message), two strings are
+ * shown as both choices ("(s)" when one is empty, else "a/b"); else a
+ * located error (no value but numbers is chosen at run time). */
+static lw_val *runtime_choice(lw *L, const pt_node *n, const lw_val *t, const lw_val *o)
+{
+    if (L->in_message && t->kind == V_STRING && o->kind == V_STRING) {
+        lw_val *v = make_val(L, V_STRING);
+        v->str = !*t->str || !*o->str ? ft_fmt(L->ctx, "(%s%s)", t->str, o->str)
+                                      : ft_fmt(L->ctx, "%s/%s", t->str, o->str);
+        return v;
+    }
+    ft_error(L->ctx, n->loc, "only numbers and tensors can be chosen by a condition known at "
+             "run time");
+    return NULL;
+}
+
 static lw_val *lower_ifexpr(lw *L, const pt_node *n)
 {
     lw_val *c = scalarize(L, lw_expr(L, n->kids[1]), n->loc);
@@ -282,6 +299,8 @@ static lw_val *lower_ifexpr(lw *L, const pt_node *n)
     lw_val *o = scalarize(L, lw_expr(L, n->kids[2]), n->loc);
     if (!t || !o)
         return NULL;
+    if ((t->kind != V_SCALAR && t->kind != V_TENSOR) || (o->kind != V_SCALAR && o->kind != V_TENSOR))
+        return runtime_choice(L, n, t, o);
     if (c->kind == V_SCALAR && t->kind == V_SCALAR && o->kind == V_SCALAR) {
         lw_weaken_pair(t->scalar, o->scalar);
         if (picks_other(c->scalar, t->scalar, o->scalar))
@@ -456,8 +475,9 @@ static lw_val *call_empty(lw *L, const pt_node *call)
     }
     int n;
     ast_expr **dims = shape_list(L, shape, call->loc, &n);
-    return dims ? lw_new_tensor(L, "t", dtype ? dtype->dtype : FT_F32, n, dims, call->loc)
-                : NULL;
+    if (!dims || !lw_check_sizes(L, call->loc, "empty", "the shape", n, dims))
+        return NULL;
+    return lw_new_tensor(L, "t", dtype ? dtype->dtype : FT_F32, n, dims, call->loc);
 }
 
 /* transpose(x, perm=None): a view with its dimensions permuted. */
@@ -476,17 +496,26 @@ static lw_val *call_transpose(lw *L, const pt_node *call)
         return ft_unsupported(L->ctx, call->loc, "transposing more than 16 dimensions"), NULL;
     for (int i = 0; i < n; i++)
         p[i] = n - 1 - i;
-    if (call->nkids > 2 && int_list(L, a[1], call->loc, p, 16) != n) {
-        ft_error(L->ctx, call->loc, "transpose: the permutation must list every dimension once");
+    int np = call->nkids > 2 ? int_list(L, a[1], call->loc, p, 16) : n;
+    if (np < 0)
+        return NULL;
+    if (np != n) {
+        ft_error(L->ctx, call->loc, "transpose: the permutation has %d item%s, the tensor %d "
+                 "dimension%s", np, np == 1 ? "" : "s", n, n == 1 ? "" : "s");
         return NULL;
     }
     for (int i = 0; i < n; i++) {
-        if (p[i] < 0 || p[i] >= n || seen[p[i]]++) {
-            ft_error(L->ctx, call->loc, "transpose: the permutation must list every "
-                     "dimension once");
+        if (p[i] < -n || p[i] >= n) {
+            ft_error(L->ctx, call->loc, "transpose: item %d of the permutation is %lld, out of "
+                     "range for %d dimension%s", i, (long long)p[i], n, n == 1 ? "" : "s");
             return NULL;
         }
-        perm[i] = (int)p[i];
+        perm[i] = (int)(p[i] < 0 ? p[i] + n : p[i]);
+        if (seen[perm[i]]++) {
+            ft_error(L->ctx, call->loc, "transpose: the permutation names dimension %d twice",
+                     perm[i]);
+            return NULL;
+        }
     }
     return lw_transpose(L, a[0], n, perm, call->loc);
 }

@@ -73,46 +73,72 @@ static ast_stmt *reshape_body(lw *L, ast_expr **idx, void *data)
     return ast_store(L->ctx, loc, at->u.load.var, at->u.load.n, at->u.load.idx, v);
 }
 
-/* reshape(x, shape): a copy of x in a new shape (one dim may be -1). */
-static lw_val *reshape(lw *L, lw_val *x, lw_val *shape, ft_loc loc)
+/* The sizes of reshape's new shape into dims (n of them); *infer: the
+ * one that is -1 (computed by the caller), or -1.  0 after an error. */
+static int reshape_dims(lw *L, lw_val *shape, int n, ast_expr **dims, int *infer, ft_loc loc)
 {
-    if (x->kind != V_TENSOR || !shape || (shape->kind != V_LIST && shape->kind != V_SCALAR)) {
-        ft_error(L->ctx, loc, "reshape() takes a tensor and a shape list");
-        return NULL;
-    }
-    int n = shape->kind == V_LIST ? shape->n : 1, infer = -1;
-    ast_expr **dims = ft_alloc(L->ctx, sizeof *dims * (size_t)(n + 1));
-    ast_expr *total = product(L, x->t->ndim, x->t->shape, loc), *known = ast_int(L->ctx, loc, 1);
+    *infer = -1;
     for (int k = 0; k < n; k++) {
         lw_val *d = shape->kind == V_LIST ? shape->items[k] : shape;
         int64_t c;
         if (d->kind != V_SCALAR || !ft_dtype_is_int(d->scalar->dtype)) {
-            ft_error(L->ctx, loc, "reshape(): a shape holds integers");
-            return NULL;
+            ft_error(L->ctx, loc, "reshape: a shape holds integers");
+            return 0;
         }
-        if (lw_const_int(d->scalar, &c) && c == -1 && infer < 0) {
-            infer = k;
+        if (lw_const_int(d->scalar, &c) && c == -1) {
+            if (*infer >= 0) {
+                ft_error(L->ctx, loc, "reshape: only one size may be -1 (sizes %d and %d are)",
+                         *infer, k);
+                return 0;
+            }
+            *infer = k;
             continue;
         }
         dims[k] = xf_clone_expr(L->ctx, d->scalar);
-        known = lw_binary(L, loc, AST_MUL, known, xf_clone_expr(L->ctx, dims[k]));
+        if (!lw_check_sizes(L, loc, "reshape", "the new shape", 1, &dims[k]))
+            return 0;
     }
-    if (infer >= 0)
-        dims[infer] = lw_binary(L, loc, AST_FLOORDIV, xf_clone_expr(L->ctx, total), known);
-    ast_expr *size = infer >= 0 ? xf_clone_expr(L->ctx, total) : known;
-    int eq = lw_int_equal(L, size, total);
-    if (eq == 0) {
-        ft_error(L->ctx, loc, "reshape(): the new shape does not hold the same number of "
-                 "elements (%s, not %s)", ast_expr_text(L->ctx, size), ast_expr_text(L->ctx, total));
+    return 1;
+}
+
+/* Check that the new shape holds the total elements of the tensor: known
+ * (the product of its sizes but the -1) equals total, or with a -1, known
+ * is not 0 and divides total.  0 after an error. */
+static int reshape_count(lw *L, ast_expr *total, ast_expr *known, int infer, ft_loc loc)
+{
+    if (infer < 0)
+        return lw_check(L, loc, AST_EQ, known, total, "reshape: the new shape holds {0} "
+                        "elements, the tensor {1}");
+    ast_expr *zero = ast_int(L->ctx, loc, 0);
+    if (!lw_check(L, loc, AST_NE, known, zero, ft_fmt(L->ctx, "reshape: the sizes other than "
+                  "-1 hold %s elements, so -1 stands for no size", ast_expr_text(L->ctx, known))))
+        return 0;
+    ast_expr *rem = lw_binary(L, loc, AST_MOD, xf_clone_expr(L->ctx, total),
+                              xf_clone_expr(L->ctx, known));
+    return lw_check(L, loc, AST_EQ, rem, zero, ft_fmt(L->ctx, "reshape: the tensor's %s "
+                    "elements do not divide by %s (the sizes other than -1): the remainder "
+                    "is {0}", ast_expr_text(L->ctx, total), ast_expr_text(L->ctx, known)));
+}
+
+/* reshape(x, shape): a copy of x in a new shape (one dim may be -1). */
+static lw_val *reshape(lw *L, lw_val *x, lw_val *shape, ft_loc loc)
+{
+    if (!x || x->kind != V_TENSOR || !shape || (shape->kind != V_LIST && shape->kind != V_SCALAR)) {
+        ft_error(L->ctx, loc, "reshape() takes a tensor and a shape list");
         return NULL;
     }
-    if (eq < 0)
-        lw_emit(L, ast_assert(L->ctx, loc, ast_binary(L->ctx, loc, AST_EQ, size, total)));
-    ast_expr *back = infer >= 0 ? lw_binary(L, loc, AST_MUL, xf_clone_expr(L->ctx, dims[infer]),
-                                            xf_clone_expr(L->ctx, known)) : NULL;
-    if (back && lw_int_equal(L, back, total) != 1)   /* -1 needs an exact division */
-        lw_emit(L, ast_assert(L->ctx, loc, ast_binary(L->ctx, loc, AST_EQ, back,
-                                                       xf_clone_expr(L->ctx, total))));
+    int n = shape->kind == V_LIST ? shape->n : 1, infer;
+    ast_expr **dims = ft_alloc(L->ctx, sizeof *dims * (size_t)(n + 1));
+    if (!reshape_dims(L, shape, n, dims, &infer, loc))
+        return NULL;
+    ast_expr *total = product(L, x->t->ndim, x->t->shape, loc), *known = ast_int(L->ctx, loc, 1);
+    for (int k = 0; k < n; k++)
+        if (k != infer)
+            known = lw_binary(L, loc, AST_MUL, known, xf_clone_expr(L->ctx, dims[k]));
+    if (!reshape_count(L, total, known, infer, loc))
+        return NULL;
+    if (infer >= 0)
+        dims[infer] = lw_binary(L, loc, AST_FLOORDIV, xf_clone_expr(L->ctx, total), known);
     if (!x->t->is_view)
         x = lw_materialize(L, x, "t", loc);
     lw_val *out = lw_new_tensor(L, "t", x->t->dtype, n, dims, loc);
@@ -126,16 +152,18 @@ static lw_val *reshape(lw *L, lw_val *x, lw_val *shape, ft_loc loc)
 
 /* -------------------------------------------------------------- concat */
 
-/* An axis argument (negative counts from the end), or -1 after an error. */
+/* An axis argument of concat (negative counts from the end), or -1 after
+ * an error. */
 static int axis_of(lw *L, const lw_val *a, int ndim, ft_loc loc)
 {
     int64_t ax = 0;
     if (a && (a->kind != V_SCALAR || !lw_const_int(a->scalar, &ax))) {
-        ft_error(L->ctx, loc, "axis must be a constant integer");
+        ft_error(L->ctx, loc, "concat: axis must be a constant integer");
         return -1;
     }
     if (ax < -ndim || ax >= ndim) {
-        ft_error(L->ctx, loc, "axis %lld is out of range for %d dimensions", (long long)ax, ndim);
+        ft_error(L->ctx, loc, "concat: axis %lld is out of range: the tensors have %d "
+                 "dimension%s", (long long)ax, ndim, ndim == 1 ? "" : "s");
         return -1;
     }
     return (int)(ax < 0 ? ax + ndim : ax);
@@ -153,7 +181,7 @@ static lw_val *concat(lw *L, lw_val *list, lw_val *axis_v, ft_loc loc)
     int ax = first->kind == V_TENSOR ? axis_of(L, axis_v, nd, loc) : -1;
     if (ax < 0) {
         if (first->kind != V_TENSOR)
-            ft_error(L->ctx, loc, "concat() takes tensors of at least 1 dimension");
+            ft_error(L->ctx, loc, "concat: takes tensors of at least 1 dimension");
         return NULL;
     }
     ast_expr **shape = ft_alloc(L->ctx, sizeof *shape * (size_t)(nd + 1));
@@ -162,9 +190,16 @@ static lw_val *concat(lw *L, lw_val *list, lw_val *axis_v, ft_loc loc)
     for (int i = 0; i < list->n; i++) {
         lw_val *x = list->items[i];
         if (lw_val_ndim(x) != nd) {
-            ft_error(L->ctx, loc, "concat(): every tensor needs %d dimensions", nd);
+            ft_error(L->ctx, loc, "concat: tensor %d has %d dimension%s, tensor 0 has %d", i,
+                     lw_val_ndim(x), lw_val_ndim(x) == 1 ? "" : "s", nd);
             return NULL;
         }
+        for (int k = 0; k < nd; k++)
+            if (k != ax && !lw_check(L, loc, AST_EQ, x->t->shape[k], shape[k],
+                                     ft_fmt(L->ctx, "concat: dimension %d of tensor %d has size "
+                                            "{0}, that of tensor 0 {1} (only axis %d may "
+                                            "differ)", k, i, ax)))
+                return NULL;
         len = lw_binary(L, loc, AST_ADD, len, xf_clone_expr(L->ctx, x->t->shape[ax]));
     }
     shape[ax] = len;
@@ -235,13 +270,28 @@ static const char *einsum_parse(lw *L, const char *spec, einsum_data *d, ft_loc 
                      "the subscripts");
             return NULL;
         }
+    for (int i = 0; i < n; i++)
+        if (strpbrk(d->terms[i], "->")) {
+            ft_error(L->ctx, loc, "einsum: the subscripts have one '->', before the output");
+            return NULL;
+        }
+    if (arrow && strpbrk(arrow + 2, "->,")) {
+        ft_error(L->ctx, loc, "einsum: the output '%s' is letters only", arrow + 2);
+        return NULL;
+    }
     if (n != d->nin) {
         ft_error(L->ctx, loc, "einsum: the subscripts name %d operands, but %d are given",
                  n, d->nin);
         return NULL;
     }
-    if (arrow)
+    if (arrow) {
+        for (const char *c = arrow + 2; *c; c++)
+            if (strchr(c + 1, *c)) {
+                ft_error(L->ctx, loc, "einsum: output letter '%c' appears twice", *c);
+                return NULL;
+            }
         return arrow + 2;
+    }
     char *out = ft_alloc(L->ctx, 64);   /* implicit: letters seen once, sorted */
     for (char c = 'A'; c <= 'z'; c++) {
         int count = 0;
@@ -267,6 +317,7 @@ static lw_val *einsum(lw *L, args *a, ft_loc loc)
         return NULL;
     char *letters = ft_alloc(L->ctx, 128);
     ast_expr *dims[128] = {0};
+    int from[128] = {0};   /* the operand that gave each letter its size */
     strcpy(letters, outs);
     for (int i = 0; i < d.nin; i++)
         for (const char *t = d.terms[i]; *t; t++)
@@ -282,12 +333,13 @@ static lw_val *einsum(lw *L, args *a, ft_loc loc)
         for (int k = 0; k < n; k++) {
             int at = (int)(strchr(letters, d.terms[i][k]) - letters);
             ast_expr *dim = d.in[i]->t->shape[k];
-            if (!dims[at])
+            if (!dims[at]) {
                 dims[at] = dim;
-            else if (lw_int_equal(L, dims[at], dim) == 0) {
-                ft_error(L->ctx, loc, "einsum: '%c' has two different sizes", d.terms[i][k]);
+                from[at] = i + 1;
+            } else if (!lw_check(L, loc, AST_EQ, dim, dims[at],
+                                 ft_fmt(L->ctx, "einsum: '%c' has size {0} in operand %d, {1} "
+                                        "in operand %d", d.terms[i][k], i + 1, from[at])))
                 return NULL;
-            }
         }
     }
     for (const char *c = outs; *c; c++)

@@ -121,6 +121,9 @@ typedef struct lw {
     int nframes;
     int rt_depth;            /* run-time loops and ifs being lowered */
     int rt_ifs;              /* run-time ifs being lowered */
+    int in_message;          /* lowering the values of a run-time assert's
+                              * message (assert.c): a string chosen at run
+                              * time shows both choices */
     const char *export_name; /* the exported function being lowered */
     const ft_source *prog_src; /* its file (the program, not the stdlib) */
     const char *label_prefix;/* prefix of labels inside inlined code */
@@ -200,6 +203,17 @@ int lw_decide(const ast_expr *c);
  * rest of the call is not lowered (one mistake, one error); elsewhere at
  * loc. */
 void lw_contract_error(lw *L, ft_loc loc, const char *msg);
+/* Check `a op b` (integers), a shape contract of an operator the compiler
+ * builds (intrinsics.c) at loc: nothing when it holds whatever the values,
+ * a compile-time error reading msg when it never does (0 returned), else
+ * an emitted assert whose run-time failure reports msg.  In msg, "{0}" and
+ * "{1}" stand for a and b: their text at compile time, their values at run
+ * time.  a and b are not used up. */
+int lw_check(lw *L, ft_loc loc, ast_binop op, ast_expr *a, ast_expr *b, const char *msg);
+/* lw_check that each of the n sizes dims of `what` ("the shape") given to
+ * operator op is not negative: "OP: size K of WHAT is negative: -2". */
+int lw_check_sizes(lw *L, ft_loc loc, const char *op, const char *what, int n,
+                   ast_expr **dims);
 
 /* inline.c: calls of non-exported functions */
 lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call);

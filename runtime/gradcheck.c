@@ -77,6 +77,7 @@ typedef struct gc_state {
     int nx, nout, nwrt;     /* slots in x; of them d_OUT; d_WRT */
     gc_dev dev;
     double *snap, *base;    /* the outputs of one run; of the unperturbed run */
+    int failed;             /* a run of f failed (reported): the check stops */
 } gc_state;
 
 /* "d_NAME" (malloc-owned). */
@@ -241,16 +242,33 @@ static int gc_call(gc_state *s, const ft_func_desc *fn, int extra)
     return rc;
 }
 
+/* Report that a call of fn returned rc (nonzero): the device's failure,
+ * or the library's located error (rt_report_failure). */
+static void gc_report_call(gc_state *s, const ft_func_desc *fn, int rc)
+{
+    if (rc == -2)
+        fprintf(s->err, "ftc gradcheck: %s\n", s->dev.err);
+    else
+        rt_report_failure(s->lib, fn->name, rc, s->err);
+}
+
 /* Run f on its arguments, the inout and out tensors first reset to what
  * they held before any call (an `out` may be read before it is written);
- * nonzero when the call failed. */
+ * nonzero when the call failed, which the first time is reported (a
+ * failing check of f on perturbed inputs is the program's error, not a
+ * NaN derivative) and stops the check (s->failed). */
 static int gc_run(gc_state *s)
 {
     for (int k = 0; k < s->f->nparams; k++)
         if (gc_written(&s->f->params[k]))
             memcpy(s->a[k].raw, s->orig[k].raw,
                    s->a[k].n * rt_dtype_size(s->f->params[k].dtype));
-    return gc_call(s, s->f, 0) != 0;
+    int rc = gc_call(s, s->f, 0);
+    if (rc && !s->failed) {
+        gc_report_call(s, s->f, rc);
+        s->failed = 1;
+    }
+    return rc != 0;
 }
 
 /* Copy the float outputs of the last run (those with weights), one after
@@ -417,7 +435,9 @@ static void gc_check_element(gc_state *s, int k, size_t i, double g, double floo
 {
     double fd = gc_derivative(s, k, i), e = gc_rel(fd, g, floor);
     double c[GC_NSTEPS], fw[GC_NSTEPS], bw[GC_NSTEPS];
-    if (e > s->o->tol && !gc_kink_diffs(s, k, i, c, fw, bw) &&
+    if (s->failed)   /* f failed on the perturbed inputs (reported) */
+        return;
+    if (e > s->o->tol && !gc_kink_diffs(s, k, i, c, fw, bw) && !s->failed &&
         rt_gc_verdict(g, fd, GC_NSTEPS, c, fw, bw, floor, s->o->tol) == RT_GC_KINK) {
         if (res->kinks++ < GC_MAX_WARN)
             gc_warn_kink(s, k, i, g, fd, fw, bw);
@@ -443,9 +463,15 @@ static gc_result gc_check_tensor(gc_state *s, int k, const double *an)
         gmax = fmax(gmax, fabs(an[i]));
     double floor = fmax(1e-3 * gmax, 1e-12);
     res.checked = n < RT_GC_MAX ? n : RT_GC_MAX;
-    for (size_t j = 0; j < res.checked; j++) {
+    for (size_t j = 0; j < res.checked && !s->failed; j++) {
         size_t i = n <= RT_GC_MAX ? j : (size_t)((unsigned __int128)j * n / RT_GC_MAX);
         gc_check_element(s, k, i, an[i], floor, &res);
+        if (s->failed) {
+            char where[256];
+            fprintf(s->err, "ftc gradcheck: `%s` failed on the inputs perturbed at %s (finite "
+                    "differences); no gradient checked\n", s->f->name,
+                    gc_index_text(s, k, i, where, sizeof where));
+        }
     }
     return res;
 }
@@ -519,10 +545,8 @@ static int gc_check_funcs(gc_state *s, const char *fname, const char *gname, int
 static int gc_gradient(gc_state *s)
 {
     int rc = gc_call(s, s->g, 1);
-    if (rc == -2)
-        fprintf(s->err, "ftc gradcheck: %s\n", s->dev.err);
-    else if (rc)
-        rt_report_failure(s->lib, s->g->name, rc, s->err);
+    if (rc)
+        gc_report_call(s, s->g, rc);
     return rc != 0;
 }
 
@@ -545,8 +569,8 @@ static void gc_free(gc_state *s)
     free(s);
 }
 
-/* Check every wrt tensor and print what was found; 0, or 2 when an error
- * exceeds the tolerance. */
+/* Check every wrt tensor and print what was found; 0, 2 when an error
+ * exceeds the tolerance, 1 when a run of f failed (reported). */
 static int gc_check_all(gc_state *s, const char *const *wrt)
 {
     double worst = 0;
@@ -555,6 +579,8 @@ static int gc_check_all(gc_state *s, const char *const *wrt)
     for (int w = 0; w < s->nwrt; w++) {
         int k = gc_param(s->f, wrt[w]);
         gc_result res = gc_check_tensor(s, k, s->x[s->nx - s->nwrt + w].data);
+        if (s->failed)
+            return 1;
         gc_report(s, k, &res);
         if (res.any && (worst_k < 0 || res.err > worst)) {
             worst = res.err;

@@ -167,6 +167,32 @@ def case_stdlib_call(d):
                          r"\(stdlib/elementwise\.ft:\d+:\d+\): m = 4, n = 3"), 2)
 
 
+def case_stdlib_message(d):
+    """A stdlib contract's assert has a message: the run-time report is
+    that message with the sizes the run time saw, at the user's call,
+    naming the operator, then the assert and its place in the stdlib."""
+    src = ("export func f(n: size, m: size, a: f32[n, m] in, b: f32[n, m] in, "
+           "y: f32[n, m] out):\n"
+           "    y = matmul(a, b)\n")
+    z = np.zeros((3, 4), np.float32)
+    run_fails(d, src, "f", {"a": z, "b": z},
+              re.compile(r"prog\.ft:2:9: error: matmul: inner dimensions differ: a has 4 "
+                         r"columns, b has 3 rows \(assert `ka == kb` in "
+                         r"stdlib/linalg\.ft:\d+:\d+\)$", re.M), 2)
+
+
+def case_assert_message(d):
+    """A user's assert with a message: the message, its `{}` filled in by
+    the run-time value where the value is a side of the comparison, by
+    the text of the others."""
+    src = ("export func f(n: size, k: size, x: f32[n] in, y: f32[n] out):\n"
+           "    assert n > k + 1, \"n is {}, not above {} (k = {})\", n, k + 1, k\n"
+           "    y = x\n")
+    run_fails(d, src, "f", {"x": np.zeros(2, np.float32), "k": 5},
+              re.compile(r"prog\.ft:2:5: error: n is 2, not above 6 \(k = k\) "
+                         r"\(assert `n > k \+ 1`\)$", re.M), 2)
+
+
 def case_nomem(d):
     """A local tensor too large to allocate (its byte count overflows)."""
     src = ("export func f(n: size, x: f32[1] in, y: f32[1] out):\n"
@@ -204,6 +230,28 @@ def case_gradcheck(d):
             "(dimension 0 of x)")
     if r.returncode == 0 or want not in r.stderr.splitlines():
         raise Fail(f"exit {r.returncode}, report:\n{r.stderr}\nexpected a line:\n{want}")
+
+
+def case_gradcheck_forward(d):
+    """A check of the function itself that fails only on the perturbed
+    inputs of the finite differences (x[1] + h crosses the assert) is
+    reported located, and gradcheck fails, rather than a NaN difference
+    passing as a non-differentiable point."""
+    src = ("export func f(n: size, x: f64[n] in, y: f64[n] out):\n"
+           "    for i in range(n):\n"
+           "        assert x[i] < 1.0\n"
+           "        y[i] = x[i] * x[i]\n")
+    with open(os.path.join(d, "prog.ft"), "w") as f:
+        f.write(src)
+    np.save(os.path.join(d, "x.npy"), np.array([0.5, 0.999999999, 0.2]))
+    r = sh([FTC, "gradcheck", "prog.ft", "f", "wrt", "x", "x=x.npy"], d)
+    lines = r.stderr.splitlines()
+    want = re.compile(r"prog\.ft:3:9: error: assert `x\[i\] < 1\.0` failed: x\[i\] = 1\.0000\d+")
+    if r.returncode != 1 or not any(want.fullmatch(l) for l in lines) or \
+            "ftc gradcheck: `f` failed on the inputs perturbed at x[1] (finite differences); " \
+            "no gradient checked" not in lines or "warning" in r.stderr:
+        raise Fail(f"exit {r.returncode}, report:\n{r.stderr}\nexpected exit 1, the located "
+                   "failure of f and the element perturbed, no warning")
 
 
 C_MAIN = r"""
@@ -260,14 +308,16 @@ def case_c_abi(d):
 
 
 CASES = [case_assert_mod, case_assert_two_sides, case_gather_index, case_gather_negative_index,
-         case_parallel_gather, case_inline_function, case_stdlib_call, case_nomem, case_assert_float, case_gradcheck,
+         case_parallel_gather, case_inline_function, case_stdlib_call, case_stdlib_message,
+         case_assert_message, case_nomem, case_assert_float, case_gradcheck,
+         case_gradcheck_forward,
          case_c_abi]
 
 
 def main():
     passed = failed = 0
     for case in CASES:
-        if CUDA and case in (case_gradcheck, case_c_abi, case_nomem):
+        if CUDA and case in (case_gradcheck, case_gradcheck_forward, case_c_abi, case_nomem):
             continue   # the C target's (gradcheck builds for the C target; on CUDA
                        # the local is device memory, a CUDA runtime failure)
         name = case.__name__[5:] + (" (cuda)" if CUDA else "")

@@ -39,18 +39,22 @@ POOLS = ["max_pool2d", "avg_pool2d"]
 
 
 class Compile:
-    """A call that breaks op's contract at compile time with message msg."""
-    def __init__(self, name, op, params, call, msg):
+    """A call that breaks op's contract at compile time with message msg
+    (note: the stdlib line that checks is shown; an operator the compiler
+    builds, an intrinsic, has none)."""
+    def __init__(self, name, op, params, call, msg, note=True):
         self.name, self.op, self.params, self.call, self.msg = name, op, params, call, msg
+        self.note = note
 
 
 class Run:
     """A call on symbolic shapes: sizes `bad` break op's contract at run
     time (sizes: those of the failing check that only the run time knows,
-    which a located message shows), each of `good` keeps it."""
-    def __init__(self, name, op, params, call, bad, good, sizes):
+    which a located message shows), each of `good` keeps it; want: the
+    whole message the failure must show at the call (an intrinsic's)."""
+    def __init__(self, name, op, params, call, bad, good, sizes, want=None):
         self.name, self.op, self.params, self.call = name, op, params, call
-        self.bad, self.good, self.sizes = bad, good, sizes
+        self.bad, self.good, self.sizes, self.want = bad, good, sizes, want
 
 
 # --- the cases, operator by operator --------------------------------------
@@ -328,6 +332,85 @@ def pools():
                       "forms build at most 8 (the in-place form `_` has no limit)")
 
 
+def intrinsics():
+    """The operators the compiler builds itself (frontend/intrinsics.c,
+    expr.c): einsum, transpose, reshape / flatten, concat, empty."""
+    def c(name, op, params, call, msg):
+        return Compile(name, op, params, call, msg, note=False)
+    m34 = "a: f32[3, 4] in, y: f32[3, 3] out"
+    yield c("einsum/letter", "einsum", "a: f32[3, 4] in, b: f32[3, 4] in, y: f32[3, 4] out",
+            'y = einsum("ij,jk->ik", a, b)', "einsum: 'j' has size 3 in operand 2, 4 in operand 1")
+    yield c("einsum/letter_same", "einsum", "a: f32[3, 4, 5] in, y: f32[3, 4] out",
+            'y = einsum("iji->ij", a)', "einsum: 'i' has size 5 in operand 1, 3 in operand 1")
+    yield c("einsum/rank", "einsum", m34, 'y = einsum("ijk->ik", a)',
+            "einsum: operand 1 has 2 dimensions, but 'ijk' names 3")
+    yield c("einsum/operands", "einsum", m34, 'y = einsum("ij,jk->ik", a)',
+            "einsum: the subscripts name 2 operands, but 1 are given")
+    yield c("einsum/output_missing", "einsum", m34, 'y = einsum("ij->iz", a)',
+            "einsum: output letter 'z' is in no operand")
+    yield c("einsum/output_twice", "einsum", m34, 'y = einsum("ij->ii", a)',
+            "einsum: output letter 'i' appears twice")
+    yield c("einsum/arrows", "einsum", m34, 'y = einsum("ij->i->j", a)',
+            "einsum: the output 'i->j' is letters only")
+    yield Run("einsum/letter", "einsum", "n: size, m: size, a: f32[2, n] in, b: f32[m, 2] in, "
+              "y: f32[2, 2] out", 'y = einsum("ij,jk->ik", a, b)', {"n": 3, "m": 4},
+              [{"n": 3, "m": 3}], ["4", "3"], "einsum: 'j' has size 4 in operand 2, 3 in operand 1")
+    t = "a: f32[3, 4] in, y: f32[4, 3] out"
+    yield c("transpose/twice", "transpose", t, "y = transpose(a, [0, 0])",
+            "transpose: the permutation names dimension 0 twice")
+    yield c("transpose/range", "transpose", t, "y = transpose(a, [0, 2])",
+            "transpose: item 1 of the permutation is 2, out of range for 2 dimensions")
+    yield c("transpose/items", "transpose", t, "y = transpose(a, [0])",
+            "transpose: the permutation has 1 item, the tensor 2 dimensions")
+    r = "a: f32[3, 4] in, y: f32[6, 2] out"
+    yield c("reshape/count", "reshape", r, "y = reshape(a, [5, 3])",
+            "reshape: the new shape holds 15 elements, the tensor 12")
+    yield c("reshape/count_sym", "reshape", "n: size, a: f32[n, 4] in, y: f32[n * 4 + 1] out",
+            "y = reshape(a, [n * 4 + 1])", "reshape: the new shape holds n * 4 + 1 elements, "
+            "the tensor n * 4")
+    yield c("reshape/divide", "reshape", r, "y = reshape(a, [5, -1])",
+            "reshape: the tensor's 12 elements do not divide by 5 (the sizes other than -1): "
+            "the remainder is 2")
+    yield c("reshape/zero_infer", "reshape", r, "y = reshape(a, [0, -1])",
+            "reshape: the sizes other than -1 hold 0 elements, so -1 stands for no size")
+    yield c("reshape/two_infer", "reshape", r, "y = reshape(a, [-1, -1])",
+            "reshape: only one size may be -1 (sizes 0 and 1 are)")
+    yield c("reshape/negative", "reshape", r, "y = reshape(a, [-3, -4])",
+            "reshape: size 0 of the new shape is negative: -3")
+    yield Run("reshape/count", "reshape", "n: size, m: size, a: f32[n, m] in, y: f32[6] out",
+              "y = reshape(a, [6])", {"n": 2, "m": 4}, [{"n": 2, "m": 3}], ["8"],
+              "reshape: the new shape holds 6 elements, the tensor 8")
+    yield Run("reshape/divide", "reshape", "n: size, a: f32[n] in, y: f32[n // 2, 2] out",
+              "y = reshape(a, [-1, 2])", {"n": 5}, [{"n": 6}], ["1"],
+              "reshape: the tensor's n elements do not divide by 2 (the sizes other than -1): "
+              "the remainder is 1")
+    yield Run("reshape/negative", "reshape", "n: size, a: f32[6] in, y: f32[6] out",
+              "y = flatten(reshape(a, [n - 4, 3]))", {"n": 2}, [{"n": 6}], ["-2"],
+              "reshape: size 0 of the new shape is negative: -2")
+    k = "a: f32[3, 4] in, y: f32[6, 4] out"
+    yield c("concat/axis", "concat", k, "y = concat([a, a], axis=2)",
+            "concat: axis 2 is out of range: the tensors have 2 dimensions")
+    yield c("concat/rank", "concat", k + ", b: f32[3] in", "y = concat([a, b])",
+            "concat: tensor 1 has 1 dimension, tensor 0 has 2")
+    yield c("concat/size", "concat", k + ", b: f32[3, 5] in", "y = concat([a, b])",
+            "concat: dimension 1 of tensor 1 has size 5, that of tensor 0 4 (only axis 0 may "
+            "differ)")
+    yield c("concat/size_1", "concat", k + ", b: f32[3, 1] in", "y = concat([a, b])",
+            "concat: dimension 1 of tensor 1 has size 1, that of tensor 0 4 (only axis 0 may "
+            "differ)")
+    yield Run("concat/size", "concat", "n: size, a: f32[2, 3] in, b: f32[2, n] in, "
+              "y: f32[4, 3] out", "y = concat([a, b])", {"n": 4}, [{"n": 3}], ["4"],
+              "concat: dimension 1 of tensor 1 has size 4, that of tensor 0 3 (only axis 0 may "
+              "differ)")
+    yield c("empty/negative", "empty", "y: f32[2] out", "y = empty([2, -3])[0, 0:2]",
+            "empty: size 1 of the shape is negative: -3")
+    yield c("empty/negative_int", "empty", "y: f32[2] out", "y = empty(-2)[0:2]",
+            "empty: size 0 of the shape is negative: -2")
+    yield Run("empty/negative", "empty", "n: size, y: f32[n] out",
+              "y[0:1] = empty([n - 5])[0:1]", {"n": 2}, [{"n": 6}], ["-3"],
+              "empty: size 0 of the shape is negative: -3")
+
+
 # Every operator on symbolic shapes that agree: no check may be emitted.
 PROVED = """
 export func ew(n: size, m: size, a: f32[n, m] in, b: f32[m] in, c: f32[n, 1] in,
@@ -427,9 +510,14 @@ def check_compile(c):
         f.write(text)
     r = sh([FTC, "check", path])
     lines = r.stderr.rstrip("\n").split("\n")
-    want = f"{path}:2:{col}: error: {c.op}: {c.msg}"
+    want = f"{path}:2:{col}: error: " + (f"{c.op}: {c.msg}" if c.note else c.msg)
     if r.returncode != 1 or lines[0] != want:
         raise Fail(f"exit {r.returncode}, expected 1 and\n  {want}\ngot:\n{r.stderr}")
+    if not c.note:   # an intrinsic: the error, its line and caret, nothing else
+        if lines != [want, "    " + text.split("\n")[1],
+                                          " " * (4 + col - 1) + "^"]:
+            raise Fail(f"expected the error, its line and caret only:\n{r.stderr}")
+        return
     if len(lines) != 6 or lines[1] != "    " + text.split("\n")[1] or \
             lines[2] != " " * (4 + col - 1) + "^" or \
             not re.fullmatch(r"stdlib/\w+\.ft:\d+:\d+: note: checked here", lines[3]):
@@ -465,6 +553,10 @@ def check_run(c, i, lib, line):
                         for s in c.sizes)):
         raise Fail(f"sizes {c.bad}: the message should name line {line}, {c.op} and the sizes "
                    f"{c.sizes}:\n{r.stderr}")
+    if c.want and not re.search(r"shapes_run\.ft:%d:\d+: error: %s$" % (line, re.escape(c.want)),
+                                r.stderr, re.M):
+        raise Fail(f"sizes {c.bad}: expected the message at line {line}:\n  {c.want}\n"
+                   f"got:\n{r.stderr}")
     for good in c.good:
         r = sh(args(good))
         if r.returncode != 0:
@@ -493,7 +585,8 @@ def main():
         pattern = args[i + 1]
         del args[i:i + 2]
     FTC = os.path.abspath(args[0])
-    cases = [c for gen in (elementwise, creation, reductions, linalg, softmax, conv, pools)
+    cases = [c for gen in (elementwise, creation, reductions, linalg, softmax, conv, pools,
+                           intrinsics)
              for c in gen()]
     names = [(type(c).__name__, c.name) for c in cases]
     dup = {n for n in names if names.count(n) > 1}
