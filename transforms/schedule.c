@@ -12,6 +12,7 @@
  * The primitives not built yet are "not supported yet" errors at their line.
  */
 #include "schedule.h"
+#include "verify_par.h"
 
 #include <string.h>
 
@@ -513,6 +514,29 @@ static int sched_stmt(ft_ctx *ctx, ast_func *f, const pt_node *s)
     return 1;
 }
 
+/* One schedule statement; with the verifier of parallel code on (--verify,
+ * the default with assertions), a line after which a parallel loop of f is
+ * no longer proved race-free is refused and f restored: a layout change
+ * (var_split by a size known at run time) can make the indices of a loop
+ * vectorized or parallelized by an earlier line too hard for the analysis,
+ * and the verifier would then reject the whole program. */
+static int sched_stmt_proved(ft_ctx *ctx, ast_func *f, const pt_node *s)
+{
+    if (ctx->opts.verify == FT_VERIFY_OFF)
+        return sched_stmt(ctx, f, s);
+    ast_stmt *before = xf_clone_stmt(ctx, f->body, 1);
+    if (sched_stmt(ctx, f, s))
+        return 1;
+    const ast_stmt *loop = NULL;
+    const char *why = xf_unproved_parallel(ctx, f, &loop);
+    if (!why)
+        return 0;
+    ft_error(ctx, s->loc, "cannot apply this line: afterwards the parallel loop %s could not "
+             "be proved race-free (%s); the line is refused", xf_sched_name(ctx, loop), why);
+    f->body = before;
+    return 1;
+}
+
 /* One schedule statement under --check-refusals: when it is refused, f's
  * body must equal (ast_stmt_equal: labels, loop kinds and atomic flags
  * included) a copy taken before it, or the refusal is reported as an
@@ -521,7 +545,7 @@ static int sched_stmt_checked(ft_ctx *ctx, ast_func *f, const pt_node *s)
 {
     ast_stmt *before = xf_clone_stmt(ctx, f->body, 1);
     int nerrors = ctx->nerrors;
-    int r = sched_stmt(ctx, f, s);
+    int r = sched_stmt_proved(ctx, f, s);
     if (r && !ast_stmt_equal(before, f->body)) {
         ft_error(ctx, s->loc, "internal error: a refused schedule line changed '%s'",
                  f->name);
@@ -560,7 +584,7 @@ int xf_apply_schedules(ft_ctx *ctx, ast_program *p, const pt_node *file)
         const pt_node *block = k->kids[0];
         for (int j = 0; j < block->nkids; j++)
             bad |= ctx->opts.check_refusals ? sched_stmt_checked(ctx, f, block->kids[j])
-                                            : sched_stmt(ctx, f, block->kids[j]);
+                                            : sched_stmt_proved(ctx, f, block->kids[j]);
     }
     return bad;
 }

@@ -150,11 +150,11 @@ static const char *why_threads(ft_ctx *ctx, ast_func *f, const ast_stmt *loop,
     return NULL;
 }
 
-/* Check one parallel loop of f; 0 when proved race-free.  A vectorized
- * loop must meet what vectorize(L) requires (no carried dependence but
- * same-operator reductions into 0-D locals, which get simd reduction
- * clauses), on the program as it stands. */
-static int verify_loop(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, const char *after)
+/* Why loop, a parallel loop of f, may race, or NULL when it is proved
+ * race-free.  A vectorized loop must meet what vectorize(L) requires (no
+ * carried dependence but same-operator reductions into 0-D locals, which
+ * get simd reduction clauses), on the program as it stands. */
+static const char *why_loop(ft_ctx *ctx, ast_func *f, const ast_stmt *loop)
 {
     an_deps *d = an_loop_deps(ctx, f, loop);
     char *witness = NULL;
@@ -163,21 +163,43 @@ static int verify_loop(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, const cha
                     : loop->u.loop.par != AST_VECTORIZE ? why_threads(ctx, f, loop, d, r, witness)
                     : xf_vector_par_ok(ctx, f, loop, r) ? NULL
                     : witness ? witness : "a reduction that simd cannot take";
-    if (why)
-        report(ctx, loop, after, why);
     if (d)
         an_deps_free(d);
-    return why != NULL;
+    return why;
+}
+
+/* The parallel loops of f (outermost first). */
+static ft_vec parallel_loops(ft_ctx *ctx, ast_func *f)
+{
+    par_loops w = {.v.stmt = par_loops_cb, .ctx = ctx};
+    ast_visit(f->body, &w.v);
+    return w.loops;
 }
 
 int xf_verify_parallel(ft_ctx *ctx, ast_func *f, const char *after)
 {
-    par_loops w = {.v.stmt = par_loops_cb, .ctx = ctx};
-    ast_visit(f->body, &w.v);
+    ft_vec loops = parallel_loops(ctx, f);
     int bad = 0;
-    for (int i = 0; i < w.loops.len; i++)
-        bad |= verify_loop(ctx, f, w.loops.items[i], after);
+    for (int i = 0; i < loops.len; i++) {
+        const char *why = why_loop(ctx, f, loops.items[i]);
+        if (why)
+            report(ctx, loops.items[i], after, why);
+        bad |= why != NULL;
+    }
     return bad;
+}
+
+const char *xf_unproved_parallel(ft_ctx *ctx, ast_func *f, const ast_stmt **loop)
+{
+    ft_vec loops = parallel_loops(ctx, f);
+    for (int i = 0; i < loops.len; i++) {
+        const char *why = why_loop(ctx, f, loops.items[i]);
+        if (why) {
+            *loop = loops.items[i];
+            return why;
+        }
+    }
+    return NULL;
 }
 
 int xf_verify_program(ft_ctx *ctx, ast_program *p, const char *after)

@@ -10,6 +10,10 @@
  * naming `after`, the pass that ran last) for each that may race.  Returns
  * the number of errors' worth: 0 when all are proved race-free. */
 int xf_verify_parallel(ft_ctx *ctx, ast_func *f, const char *after);
+/* Quietly: why the first parallel loop of f that is not proved race-free
+ * may race (its loop in *loop), or NULL when all are proved (a schedule
+ * line after which one is not is refused: schedule.c). */
+const char *xf_unproved_parallel(ft_ctx *ctx, ast_func *f, const ast_stmt **loop);
 /* The same for every function of p. */
 int xf_verify_program(ft_ctx *ctx, ast_program *p, const char *after);
 
