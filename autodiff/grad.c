@@ -19,6 +19,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "visit.h"
+
 #include "../analysis/deps.h"
 #include "../lang/pt.h"
 #include "../transforms/cleanup.h"
@@ -404,15 +406,34 @@ static int expr_active(ad_grad *g, const ast_expr *e)
     return e && reads_any(e, &g->active);
 }
 
+/* Finds a max= or min= reduction into one tensor (find_copied). */
+typedef struct minmax_find {
+    ast_visitor v;
+    const char *var;
+    int found;
+} minmax_find;
+
+static int minmax_find_cb(ast_visitor *v, ast_stmt *s)
+{
+    minmax_find *w = (minmax_find *)v;
+    if (s->kind == AST_REDUCE && !strcmp(s->u.red.var, w->var) &&
+        (s->u.red.op == AST_RED_MAX || s->u.red.op == AST_RED_MIN))
+        w->found = 1;
+    return !w->found;
+}
+
 /* The active out params whose adjoint must be a local copy of d_y: they
- * are read by f, or a Store overwrites an earlier write. */
+ * are read by f, a Store overwrites an earlier write, or a max=/min=
+ * reduction into them takes their adjoint (rev_minmax zeroes it). */
 static void find_copied(ad_grad *g)
 {
     for (int i = 0; i < g->f->nparams; i++) {
         ast_param *p = &g->f->params[i];
         if (p->is_size || p->access == FT_ACC_IN || !xf_has_name(&g->active, p->name))
             continue;
-        int copy = xf_reads(g->f->body, p->name);
+        minmax_find mm = {.v.stmt = minmax_find_cb, .var = p->name};
+        ast_visit(g->f->body, &mm.v);
+        int copy = xf_reads(g->f->body, p->name) || mm.found;
         for (int k = 0; !copy && k < g->deps->n; k++) {
             an_dep *d = g->deps->deps[k];
             copy = d->kind == AN_WAW && !strcmp(d->var, p->name) &&
@@ -627,6 +648,28 @@ static ast_stmt *rev_store(ad_grad *g, ast_stmt *s)
                       seq_of(g->ctx, s->loc, &items));
 }
 
+/* var[idx] max= v (or min=), adjoint adj = d_var[idx]: of the operands
+ * equal to the result, one takes the adjoint: the last in program order
+ * (the first the backward pass meets), which then zeroes d_var[idx], so
+ * that the operands tied with it, and the value var held before the
+ * reductions, take nothing.  Passing it to every operand equal to the
+ * result (as before) counted it once per tie: `q = max(q, tanh(2 a))` over
+ * n iterations gave n times d_a, and `q = x[0]` before the loop always
+ * took it. */
+static ast_stmt *rev_minmax(ad_grad *g, ast_stmt *s, ft_dtype t, ast_expr *adj)
+{
+    const ast_expr *v = s->u.red.value;
+    int n = s->u.red.n;
+    ast_expr *now = ast_load(g->ctx, s->loc, s->u.red.var, t, n,
+                             clone_idx(g->ctx, n, s->u.red.idx));
+    ft_vec items = {0};
+    contrib(g, v, xf_convert(g->ctx, adj, v->dtype), &items);
+    ft_vec_push(g->ctx, &items, ast_store(g->ctx, s->loc, dname(g, s->u.red.var), n,
+                                          clone_idx(g->ctx, n, s->u.red.idx), flit(g, 0, t)));
+    return ast_if(g->ctx, s->loc, bin(g, AST_EQ, xf_convert(g->ctx, cl(g, v), t), now),
+                  seq_of(g->ctx, s->loc, &items), NULL);
+}
+
 /* var[idx] op= v: the adjoint of v from d_var[idx]. */
 static ast_stmt *rev_reduce(ad_grad *g, ast_stmt *s)
 {
@@ -643,11 +686,7 @@ static ast_stmt *rev_reduce(ad_grad *g, ast_stmt *s)
     case AST_RED_MUL:     /* made a Store by products_to_stores */
         ft_error(g->ctx, s->loc, "internal error: a `*=` reached the gradient");
         return NULL;
-    case AST_RED_MAX: case AST_RED_MIN: {
-        ast_expr *now = ast_load(g->ctx, s->loc, var, t, n, clone_idx(g->ctx, n, s->u.red.idx));
-        adj = gate(g, bin(g, AST_EQ, xf_convert(g->ctx, cl(g, v), t), now), adj, 1);
-        break;
-    }
+    case AST_RED_MAX: case AST_RED_MIN: return rev_minmax(g, s, t, adj);
     }
     ft_vec adds = {0};
     contrib(g, v, xf_convert(g->ctx, adj, v->dtype), &adds);

@@ -807,25 +807,10 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                                                         }
                                                     }
                                                 }
-                                                /* L_i_1_3: */
-                                                {
-                                                    const int64_t ft__n65 = m > 0 ? m : 0;
-                                                    const int64_t ft__m65 = ft__n65 & ~(int64_t)7;
-                                                    for (int64_t ft__j65 = 0; ft__j65 < ft__m65; ft__j65 += 8) {
-                                                        #pragma omp simd
-                                                        for (int64_t ft__l65 = 0; ft__l65 < 8; ft__l65++) {
-                                                            const int64_t i_1 = ft__j65 + ft__l65;
-                                                            d_dot[i_1] += (tape_dot[i * m + i_1] == tape_t_1_v) ? d_t_1 : 0.0f;
-                                                        }
-                                                    }
-                                                    if (ft__n65 & 7) {
-                                                        #pragma omp simd
-                                                        for (int64_t ft__l65 = 0; ft__l65 < 8; ft__l65++) {
-                                                            const int64_t i_1 = ft__m65 + ft__l65;
-                                                            if (i_1 < m) {
-                                                                d_dot[i_1] += (tape_dot[i * m + i_1] == tape_t_1_v) ? d_t_1 : 0.0f;
-                                                            }
-                                                        }
+                                                for (int64_t i_1 = m - 1; i_1 > (-1); i_1 += (-1)) {
+                                                    if (tape_dot[i * m + i_1] == tape_t_1_v) {
+                                                        d_dot[i_1] += d_t_1;
+                                                        d_t_1 = 0.0f;
                                                     }
                                                 }
                                                 for (int64_t j = 0; j < m; j++) {
@@ -838,20 +823,20 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                                                             d_t_ftk += ad_adj_5;
                                                             /* L_c: */
                                                             {
-                                                                const int64_t ft__n68 = l > 0 ? l : 0;
-                                                                const int64_t ft__m68 = ft__n68 & ~(int64_t)7;
-                                                                for (int64_t ft__j68 = 0; ft__j68 < ft__m68; ft__j68 += 8) {
+                                                                const int64_t ft__n67 = l > 0 ? l : 0;
+                                                                const int64_t ft__m67 = ft__n67 & ~(int64_t)7;
+                                                                for (int64_t ft__j67 = 0; ft__j67 < ft__m67; ft__j67 += 8) {
                                                                     #pragma omp simd
-                                                                    for (int64_t ft__l68 = 0; ft__l68 < 8; ft__l68++) {
-                                                                        const int64_t c = ft__j68 + ft__l68;
+                                                                    for (int64_t ft__l67 = 0; ft__l67 < 8; ft__l67++) {
+                                                                        const int64_t c = ft__j67 + ft__l67;
                                                                         d_q[i * l + c] += d_t_ftk * k[j * l + c];
                                                                         ft__pv44[j * l + c] += q[i * l + c] * d_t_ftk;
                                                                     }
                                                                 }
-                                                                if (ft__n68 & 7) {
+                                                                if (ft__n67 & 7) {
                                                                     #pragma omp simd
-                                                                    for (int64_t ft__l68 = 0; ft__l68 < 8; ft__l68++) {
-                                                                        const int64_t c = ft__m68 + ft__l68;
+                                                                    for (int64_t ft__l67 = 0; ft__l67 < 8; ft__l67++) {
+                                                                        const int64_t c = ft__m67 + ft__l67;
                                                                         if (c < l) {
                                                                             d_q[i * l + c] += d_t_ftk * k[j * l + c];
                                                                             ft__pv44[j * l + c] += q[i * l + c] * d_t_ftk;
@@ -873,24 +858,24 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
             }
 ft__end45:;
         }
+        const int64_t ft__pt68 = ft__team() - 1;
+        if (ft__pt68 > 0) {
+            #pragma omp for
+            for (int64_t ft__pe68 = 0; ft__pe68 < ft__pn43; ft__pe68++) {
+                float ft__ps68 = 0;
+                for (int64_t ft__pk68 = 0; ft__pk68 < ft__pt68; ft__pk68++)
+                    ft__ps68 += ((const float *)ft__h43)[ft__pk68 * ft__pn43 + ft__pe68];
+                d_v[ft__pe68] += ft__ps68;
+            }
+        }
         const int64_t ft__pt69 = ft__team() - 1;
         if (ft__pt69 > 0) {
             #pragma omp for
-            for (int64_t ft__pe69 = 0; ft__pe69 < ft__pn43; ft__pe69++) {
+            for (int64_t ft__pe69 = 0; ft__pe69 < ft__pn44; ft__pe69++) {
                 float ft__ps69 = 0;
                 for (int64_t ft__pk69 = 0; ft__pk69 < ft__pt69; ft__pk69++)
-                    ft__ps69 += ((const float *)ft__h43)[ft__pk69 * ft__pn43 + ft__pe69];
-                d_v[ft__pe69] += ft__ps69;
-            }
-        }
-        const int64_t ft__pt70 = ft__team() - 1;
-        if (ft__pt70 > 0) {
-            #pragma omp for
-            for (int64_t ft__pe70 = 0; ft__pe70 < ft__pn44; ft__pe70++) {
-                float ft__ps70 = 0;
-                for (int64_t ft__pk70 = 0; ft__pk70 < ft__pt70; ft__pk70++)
-                    ft__ps70 += ((const float *)ft__h44)[ft__pk70 * ft__pn44 + ft__pe70];
-                d_k[ft__pe70] += ft__ps70;
+                    ft__ps69 += ((const float *)ft__h44)[ft__pk69 * ft__pn44 + ft__pe69];
+                d_k[ft__pe69] += ft__ps69;
             }
         }
         free(ft__h46);

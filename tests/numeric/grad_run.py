@@ -151,6 +151,12 @@ CASES.append(("bench/longformer[W=8, feat_len 300: row tiles, data seed 1]",
                                  dict(n_heads=2, seq_len=12, feat_len=300, dilation=2),
                                  ["q", "k", "v"], ("W=8",), 1)))
 _rng = np.random.default_rng(17)
+# max_init.ft: distinct values (no ties: the gradient is defined), the
+# maximum and minimum somewhere past the first element.
+CASES.append(("max_init", lambda: gradcheck(
+    os.path.join(GRAD, "max_init.ft"), "max_init", ["x", "w"], {"n": 9},
+    {"x": np.array([0.1, 0.7, -0.3, 0.5, 0.2, -0.8, 0.4, 0.6, -0.1]),
+     "w": np.array([0.9, 0.3, 0.8, -0.6, 0.5, 0.45, -0.7, 0.2, 0.35])}, 1)))
 CASES.append(("coef_steps[100000 elements]", lambda: coef_case(
     "coef_steps", {"steps": 10, "n": 100000},
     {"x": _rng.uniform(-1, 1, 100000), "a": np.array([0.3])})))
