@@ -652,7 +652,8 @@ static ast_stmt *rev_store(ad_grad *g, ast_stmt *s)
  * equal to the result, one takes the adjoint: the last in program order
  * (the first the backward pass meets), which then zeroes d_var[idx], so
  * that the operands tied with it, and the value var held before the
- * reductions, take nothing.  Passing it to every operand equal to the
+ * reductions, take nothing (also when the winner is a constant, whose
+ * share is then lost: `s = max(s, 2)` with s < 2 has no gradient).  Passing it to every operand equal to the
  * result (as before) counted it once per tie: `q = max(q, tanh(2 a))` over
  * n iterations gave n times d_a, and `q = x[0]` before the loop always
  * took it. */
@@ -663,7 +664,8 @@ static ast_stmt *rev_minmax(ad_grad *g, ast_stmt *s, ft_dtype t, ast_expr *adj)
     ast_expr *now = ast_load(g->ctx, s->loc, s->u.red.var, t, n,
                              clone_idx(g->ctx, n, s->u.red.idx));
     ft_vec items = {0};
-    contrib(g, v, xf_convert(g->ctx, adj, v->dtype), &items);
+    if (expr_active(g, v))      /* a constant that wins takes it too, for nothing */
+        contrib(g, v, xf_convert(g->ctx, adj, v->dtype), &items);
     ft_vec_push(g->ctx, &items, ast_store(g->ctx, s->loc, dname(g, s->u.red.var), n,
                                           clone_idx(g->ctx, n, s->u.red.idx), flit(g, 0, t)));
     return ast_if(g->ctx, s->loc, bin(g, AST_EQ, xf_convert(g->ctx, cl(g, v), t), now),
@@ -675,7 +677,8 @@ static ast_stmt *rev_reduce(ad_grad *g, ast_stmt *s)
 {
     const char *var = s->u.red.var;
     const ast_expr *v = s->u.red.value;
-    if (!xf_has_name(&g->active, var) || !expr_active(g, v))
+    int minmax = s->u.red.op == AST_RED_MAX || s->u.red.op == AST_RED_MIN;
+    if (!xf_has_name(&g->active, var) || (!minmax && !expr_active(g, v)))
         return NULL;
     ft_dtype t = ad_tensor_dtype(g, var);
     int n = s->u.red.n;
