@@ -178,8 +178,10 @@ def check_gradient(chk, threads=(1, 2, 4), limit=400, rng=None, kink_tol=None, r
             if t == t0:
                 fwd[t], grads[t] = fw, gr
                 continue
-            fd = {k: rel_diff(v, fwd[t0][k]) for k, v in fw.items()}
-            gd = {k: rel_diff(v, grads[t0][k]) for k, v in gr.items()}
+            # a tensor whose values are all below FLOOR (a gradient that is
+            # 0 up to rounding, e.g. through w - w) compares absolutely
+            fd = {k: rel_diff(v, fwd[t0][k], floor) for k, v in fw.items()}
+            gd = {k: rel_diff(v, grads[t0][k], floor) for k, v in gr.items()}
             if t not in grads or max(gd.values(), default=0) > max(res.grad_diff[t].values(),
                                                                    default=0):
                 grads[t], res.grad_diff[t] = gr, gd

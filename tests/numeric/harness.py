@@ -166,10 +166,10 @@ class ThreadOuts(dict):
         self.by_threads = by_threads
 
 
-def rel_diff(a, b):
-    """max |a - b| / max |b| over the finite elements (0 for equal arrays;
-    inf where the shapes or the non-finite values differ); ints and bools:
-    0 or inf."""
+def rel_diff(a, b, floor=1e-300):
+    """max |a - b| / max(max |b|, FLOOR) over the finite elements (0 for
+    equal arrays; inf where the shapes or the non-finite values differ);
+    ints and bools: 0 or inf."""
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape:
         return float("inf")
@@ -183,7 +183,7 @@ def rel_diff(a, b):
     if not fb.any():
         return 0.0
     d = np.max(np.abs(a[fb].astype(np.float64) - b[fb]))
-    return float(d / max(np.max(np.abs(b[fb].astype(np.float64))), 1e-300))
+    return float(d / max(np.max(np.abs(b[fb].astype(np.float64))), floor))
 
 
 def same_across_threads(by_threads):
