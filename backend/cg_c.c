@@ -2374,21 +2374,6 @@ static void cg_shapes_fn(cg_emitter *em, const ast_func *f)
     fputs("}\n\n", em->out);
 }
 
-/* Print s as a C string literal. */
-static void cg_c_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(out, "\\%c", *s);
-        else if (*s == '\n')
-            fputs("\\n", out);
-        else
-            fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 /* The parameter descriptions of f (and the shape texts they point to). */
 static void cg_param_descs(cg_emitter *em, const ast_func *f)
 {
@@ -2399,7 +2384,7 @@ static void cg_param_descs(cg_emitter *em, const ast_func *f)
         fprintf(em->out, "static const char *const ft__shape_%s_%d[] = {", f->name, i);
         for (int k = 0; k < p->ndim; k++) {
             fputs(k ? ", " : "", em->out);
-            cg_c_string(em->out, ast_expr_text(em->ctx, p->shape[k]));
+            cg_str_lit(em->out, ast_expr_text(em->ctx, p->shape[k]));
         }
         fputs("};\n", em->out);
     }
@@ -2411,7 +2396,7 @@ static void cg_param_descs(cg_emitter *em, const ast_func *f)
         static const char *const acc[] = {"FT_ABI_IN", "FT_ABI_OUT", "FT_ABI_INOUT",
                                           "FT_ABI_IN"};
         fputs("    {", em->out);
-        cg_c_string(em->out, p->name);
+        cg_str_lit(em->out, p->name);
         if (p->is_size)
             fputs(", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},\n", em->out);
         else if (!p->ndim)
@@ -2437,7 +2422,7 @@ static void cg_module_desc(cg_emitter *em, const ast_program *p)
         for (int i = 0; i < p->nfuncs; i++) {
             const ast_func *f = p->funcs[i];
             fputs("    {", em->out);
-            cg_c_string(em->out, f->name);
+            cg_str_lit(em->out, f->name);
             if (f->nparams)
                 fprintf(em->out, ", %d, ft__params_%s, ", f->nparams, f->name);
             else

@@ -417,8 +417,7 @@ cg_failure cg_site_plain(ft_ctx *ctx, cg_sites *sites, const ast_func *f, ft_loc
 
 /* ----------------------------------------------------------- C text */
 
-/* Print s as a C string literal. */
-static void cg_str_lit(FILE *out, const char *s)
+void cg_str_lit(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {

@@ -66,6 +66,10 @@ cg_failure cg_site_plain(ft_ctx *ctx, cg_sites *sites, const ast_func *f, ft_loc
 /* Write "static const ft_site_desc ft__sites[] = {...};" (nothing when
  * there are no sites). */
 void cg_sites_emit(FILE *out, const cg_sites *sites);
+/* Print s as a C string literal (quotes, backslashes, newlines and `?`,
+ * against trigraphs, escaped): the site table's texts and the description
+ * table's names and shapes. */
+void cg_str_lit(FILE *out, const char *s);
 
 /* The C name of the library's error helper for program p:
  * "<module>_last_error", module being the base name of p's source file
