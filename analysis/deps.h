@@ -115,10 +115,9 @@ int an_dep_cmp(const void *x, const void *y);
 
 /* deps_cache.c: between begin and end, an_func_deps hands out its last
  * result again (shared; each holder still calls an_deps_free) while the
- * function's body is the same version (same text, same nodes).  Windows
- * nest: the cache lives until the outermost end (the driver holds one
- * across the auto-scheduler and the verifier of parallel code, which then
- * reuses the access relations the passes computed). */
+ * function's body is the same version (same text, same nodes).  The
+ * driver holds one window across the auto-scheduler and the verifier of
+ * parallel code. */
 void an_deps_cache_begin(ft_ctx *ctx);
 void an_deps_cache_end(ft_ctx *ctx);
 /* The cached dependences of f's current version (a new reference), or

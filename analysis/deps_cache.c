@@ -44,7 +44,6 @@ typedef struct an_deps_cache {
                                 an_items_deps so far */
     an_memo *memo;           /* owned: the access walk's isl results
                                 (memo.h), kept across versions */
-    int holders;             /* begins not yet ended (nested windows) */
 } an_deps_cache;
 
 /* Writes the address of every node the walk meets. */
@@ -92,20 +91,16 @@ static void cache_clear(an_deps_cache *c)
 
 void an_deps_cache_begin(ft_ctx *ctx)
 {
-    if (ctx->deps_cache) {
-        ctx->deps_cache->holders++;
+    if (ctx->deps_cache)
         return;
-    }
     ctx->deps_cache = calloc(1, sizeof(an_deps_cache));
-    if (ctx->deps_cache) {
+    if (ctx->deps_cache)
         ctx->deps_cache->memo = an_memo_new();
-        ctx->deps_cache->holders = 1;
-    }
 }
 
 void an_deps_cache_end(ft_ctx *ctx)
 {
-    if (!ctx->deps_cache || --ctx->deps_cache->holders > 0)
+    if (!ctx->deps_cache)
         return;
     cache_clear(ctx->deps_cache);
     an_memo_free(ctx->deps_cache->memo);

@@ -68,7 +68,6 @@ static const auto_step passes[] = {
 int xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
 {
     int bad = 0;
-    an_deps_cache_begin(ctx);   /* the passes ask many questions of one version */
     for (int i = 0; i < p->nfuncs; i++) {
         xf_auto a = {ctx, p->funcs[i], {0}};
         if (has_schedule(file, a.f->name)) {
@@ -88,6 +87,5 @@ int xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
         }
         ctx->deps_budget = -1;
     }
-    an_deps_cache_end(ctx);
     return bad;
 }
