@@ -160,7 +160,7 @@ static const char *assert_message(lw *L, const pt_node *n, const ast_expr *cond)
 static lw_frame *crossing_frame(lw *L)
 {
     for (lw_frame *f = L->frame; f; f = f->up)
-        if (f->call_loc.src == L->prog_src && f->fn_src != L->prog_src)
+        if (f->call->at.src == L->prog_src && f->fn_src != L->prog_src)
             return f;
     return NULL;
 }
@@ -172,7 +172,7 @@ void lw_contract_error(lw *L, ft_loc loc, const char *msg)
         ft_error(L->ctx, loc, "%s", msg);
         return;
     }
-    ft_error(L->ctx, x->call_loc, "%s: %s", x->func, msg);
+    ft_error(L->ctx, x->call->at, "%s: %s", x->func, msg);
     ft_note(L->ctx, loc, "checked here");
     for (lw_frame *f = L->frame; f != x->up; f = f->up)
         f->returned = f->reported = 1;

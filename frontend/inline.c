@@ -176,8 +176,7 @@ lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call)
     site->at.via = L->frame ? L->frame->call : NULL;
     site->func = fn->name;
     lw_frame fr = {.func = fn->name, .up = L->frame, .rt_depth = L->rt_depth,
-                   .rt_ifs = L->rt_ifs, .call_loc = call->loc, .fn_src = fn->loc.src,
-                   .call = site};
+                   .rt_ifs = L->rt_ifs, .fn_src = fn->loc.src, .call = site};
     lw_sym *mark = lw_push_scope(L), *base = L->scope_base;
     L->scope_base = mark;
     L->frame = &fr;

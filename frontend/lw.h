@@ -96,7 +96,6 @@ typedef struct lw_frame {
     int returned;           /* a `return` was lowered (or the call failed its
                                contract): skip the rest */
     lw_val *ret;
-    ft_loc call_loc;        /* the call */
     const ft_source *fn_src;/* the callee's file */
     int reported;           /* an error naming the call is reported: no note */
     struct lw_frame *up;
