@@ -389,7 +389,7 @@ static int cli_parse(cli *c, int argc, char **argv)
 {
     int only_pos = 0;
     c->run.print = 1;
-    c->gc.tol = 1e-6;
+    c->gc.tol = RT_GC_TOL;
     c->pos = calloc((size_t)argc + 1, sizeof *c->pos);
     c->flag_args = calloc((size_t)argc + 1, sizeof *c->flag_args);
     c->flag_cmds = calloc((size_t)argc + 1, sizeof *c->flag_cmds);

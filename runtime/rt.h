@@ -118,9 +118,10 @@ int rt_run(rt_lib *lib, const char *fname, int nargs, char **args,
            const rt_run_opts *opts, FILE *out, FILE *err);
 
 /* Options of `ftc gradcheck`. */
+#define RT_GC_TOL 1e-6       /* the default --tol */
 typedef struct rt_gc_opts {
     uint64_t seed;           /* --seed: the inputs' and the output weights' */
-    double tol;              /* --tol: the largest relative error allowed (1e-6) */
+    double tol;              /* --tol: the largest relative error allowed */
     int threads;             /* --threads: > 0, the OpenMP threads of every call */
 } rt_gc_opts;
 

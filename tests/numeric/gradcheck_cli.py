@@ -24,7 +24,9 @@ Programs in tests/numeric/grad/cli_*.ft.  The cases:
 - kink: a ReLU MLP with a pre-activation at (and one next to) relu's kink,
   and a jump (a comparison), pass with a warning per element where the
   differences cross the non-differentiable point, where gradcheck failed
-  before; the other elements are still counted.
+  before; the other elements are still counted;
+- noise: a loss large against its exact gradient (rounding noise of the
+  central differences near 1e-5) passes by the retry at a larger step.
 
 Prints `ok NAME` or `FAIL NAME: why` per case, then `N passed, M failed`;
 exits 1 if any case failed.
@@ -320,6 +322,23 @@ def kink():
         raise Fail(f"{out} | {err}")
 
 
+def noise():
+    """cli_big_loss.ft: a gradient that is exact (0.001 * w . r_z, NumPy)
+    passes, though the central differences at the usual step are off by
+    about 1e-5 (rounding noise of a large loss): gradcheck retries at a
+    larger step."""
+    rng = np.random.default_rng(11)
+    x, w = rng.uniform(-1, 1, 1500), rng.uniform(-1, 1, 4)
+    out, _ = gradcheck(prog("cli_big_loss.ft"), "big_loss", ["x"], ["--seed", "3"],
+                       {"x": x, "w": w})
+    _, a, n, e = worst(out, "x")
+    want = 0.001 * np.dot(w, weights(3, "z", 4))
+    if abs(a - want) > 1e-9 * abs(want):
+        raise Fail(f"analytic {a}, NumPy {want}")
+    if not e < 1e-6:
+        raise Fail(out)
+
+
 CASES = [
     ("out_reset", out_reset),
     ("worst", worst_element),
@@ -329,6 +348,7 @@ CASES = [
     ("shape_mismatch", shape_mismatch),
     ("elements", elements),
     ("kink", kink),
+    ("noise", noise),
 ]
 
 if __name__ == "__main__":
