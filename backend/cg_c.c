@@ -62,6 +62,7 @@ typedef enum cg_helper {
     CG_H_FLOORDIV, CG_H_MOD, CG_H_MIN, CG_H_MAX, CG_H_ABS, CG_H_SIGMOID,
     CG_H_SQUARE, CG_H_IPOW,
     CG_H_ATOMIC_ADD, CG_H_ATOMIC_MUL, CG_H_ATOMIC_MIN, CG_H_ATOMIC_MAX,
+    CG_H_RED_MIN, CG_H_RED_MAX,
     CG_H_NBYTES, CG_H_ALLOC, CG_H_GROW, CG_H_TRIP, CG_H_THREADS,
     CG_H_COUNT
 } cg_helper;
@@ -177,9 +178,9 @@ static void cg_line(cg_emitter *em, const char *fmt, ...)
 static void cg_use(cg_emitter *em, cg_helper h, ft_dtype t)
 {
     em->used[h][t] = 1;
-    if (h == CG_H_ATOMIC_MIN)
+    if (h == CG_H_ATOMIC_MIN || h == CG_H_RED_MIN)
         em->used[CG_H_MIN][t] = 1;
-    if (h == CG_H_ATOMIC_MAX)
+    if (h == CG_H_ATOMIC_MAX || h == CG_H_RED_MAX)
         em->used[CG_H_MAX][t] = 1;
     if (h == CG_H_GROW) {
         em->used[CG_H_NBYTES][FT_I64] = 1;
@@ -1183,9 +1184,22 @@ typedef struct cg_simd_red {
     char *clauses;           /* arena: " reduction(+: t) ..." */
 } cg_simd_red;
 
-static int cg_simd_red_cb(ast_visitor *v, ast_stmt *s)
+/* The operator of a reduction clause of op on dtype t: OpenMP's own, but
+ * for a float min or max the declared reduction ft__red_max_f32 (and the
+ * like, cg_helper_def): OpenMP's max of floats is unspecified for NaN
+ * (GCC's maxps returns the second operand), so the result would depend on
+ * the threads or lanes, where the language's max propagates NaN. */
+static const char *cg_red_clause_op(cg_emitter *em, ast_reduce_op op, ft_dtype t)
 {
     static const char *const ops[] = {"+", "*", "min", "max"};
+    if ((op != AST_RED_MIN && op != AST_RED_MAX) || !ft_dtype_is_float(t))
+        return ops[op];
+    cg_use(em, op == AST_RED_MIN ? CG_H_RED_MIN : CG_H_RED_MAX, t);
+    return ft_fmt(em->ctx, "ft__red_%s_%s", ops[op], ft_dtype_name(t));
+}
+
+static int cg_simd_red_cb(ast_visitor *v, ast_stmt *s)
+{
     cg_simd_red *w = (cg_simd_red *)v;
     if (s->kind != AST_REDUCE || s->u.red.n != 0 || xf_defines(w->body, s->u.red.var) ||
         xf_has_name(&w->vars, s->u.red.var))
@@ -1194,8 +1208,8 @@ static int cg_simd_red_cb(ast_visitor *v, ast_stmt *s)
     if (!sym || sym->kind != CG_SYM_SCALAR)
         return 1;
     ft_vec_push(w->em->ctx, &w->vars, (void *)s->u.red.var);
-    w->clauses = ft_fmt(w->em->ctx, "%s reduction(%s: %s)", w->clauses, ops[s->u.red.op],
-                        sym->cname);
+    w->clauses = ft_fmt(w->em->ctx, "%s reduction(%s: %s)", w->clauses,
+                        cg_red_clause_op(w->em, s->u.red.op, sym->dtype), sym->cname);
     return 1;
 }
 
@@ -1765,7 +1779,6 @@ static int cg_uneven_find_cb(ast_visitor *v, ast_stmt *s)
  * coefficient's gradient, updated in a parallel loop inside). */
 static const char *cg_omp_red_clauses(cg_emitter *em, const ast_stmt *s)
 {
-    static const char *const ops[] = {"+", "*", "min", "max"};
     ft_vec names = {0}, red_ops = {0};
     xf_par_reductions(em->ctx, s->u.loop.body, &names, &red_ops);
     const char *clauses = "";
@@ -1773,7 +1786,8 @@ static const char *cg_omp_red_clauses(cg_emitter *em, const ast_stmt *s)
         cg_sym *sym = cg_lookup(em, names.items[i], s->loc);
         if (sym && sym->kind == CG_SYM_SCALAR) {
             clauses = ft_fmt(em->ctx, "%s reduction(%s: %s)", clauses,
-                             ops[(intptr_t)red_ops.items[i]], sym->cname);
+                             cg_red_clause_op(em, (ast_reduce_op)(intptr_t)red_ops.items[i],
+                                              sym->dtype), sym->cname);
             ft_vec_push(em->ctx, &em->omp_red_vars, names.items[i]);
         }
     }
@@ -2542,12 +2556,19 @@ static void cg_helper_def(FILE *o, cg_helper h, ft_dtype t)
                     "    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n",
                     T, n, T, T, T);
         break;
-    case CG_H_MIN:
-        fprintf(o, "static inline %s ft__min_%s(%s a, %s b) { return a < b ? a : b; }\n", T, n, T, T);
+    case CG_H_MIN: case CG_H_MAX:
+        /* a float NaN operand makes the result NaN (either order) */
+        fprintf(o, "static inline %s ft__%s_%s(%s a, %s b) { return (a %s b%s) ? a : b; }\n", T,
+                h == CG_H_MIN ? "min" : "max", n, T, T, h == CG_H_MIN ? "<" : ">",
+                ft_dtype_is_float(t) ? " || a != a" : "");
         break;
-    case CG_H_MAX:
-        fprintf(o, "static inline %s ft__max_%s(%s a, %s b) { return a > b ? a : b; }\n", T, n, T, T);
+    case CG_H_RED_MIN: case CG_H_RED_MAX: {
+        const char *op = h == CG_H_RED_MIN ? "min" : "max";
+        fprintf(o, "#pragma omp declare reduction(ft__red_%s_%s : %s : omp_out = ft__%s_%s(omp_out, "
+                "omp_in)) initializer(omp_priv = %sINFINITY)\n", op, n, T, op, n,
+                h == CG_H_RED_MIN ? "" : "-");
         break;
+    }
     case CG_H_ABS:
         fprintf(o, "static inline %s ft__abs_%s(%s a) { return a < 0 ? (%s)(0 - (%s)a) : a; }\n",
                 T, n, T, T, U);

@@ -88,8 +88,8 @@ static ast_expr *fold_floats(lw *L, const ast_expr *e, double x, double y)
     case AST_MUL: r = x * y; break;
     case AST_DIV: r = x / y; break;
     case AST_POW: r = pow(x, y); break;
-    case AST_MIN: r = x < y ? x : y; break;
-    case AST_MAX: r = x > y ? x : y; break;
+    case AST_MIN: r = x < y || isnan(x) ? x : y; break;    /* NaN propagates */
+    case AST_MAX: r = x > y || isnan(x) ? x : y; break;
     case AST_LT: return ast_boolc(L->ctx, e->loc, x < y);
     case AST_LE: return ast_boolc(L->ctx, e->loc, x <= y);
     case AST_GT: return ast_boolc(L->ctx, e->loc, x > y);

@@ -1,4 +1,4 @@
-static inline float ft__max_f32(float a, float b) { return a > b ? a : b; }
+static inline float ft__max_f32(float a, float b) { return (a > b || a != a) ? a : b; }
 /* *p = max(*p, v) atomically: compare-and-swap on the element. */
 static inline void ft__atomic_max_f32(float *p, float v)
 {

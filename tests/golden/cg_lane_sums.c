@@ -1,4 +1,5 @@
-static inline float ft__max_f32(float a, float b) { return a > b ? a : b; }
+static inline float ft__max_f32(float a, float b) { return (a > b || a != a) ? a : b; }
+#pragma omp declare reduction(ft__red_max_f32 : float : omp_out = ft__max_f32(omp_out, omp_in)) initializer(omp_priv = -INFINITY)
 
 int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z, float *h, float *c, float *g)
 {
@@ -190,7 +191,7 @@ int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z
                                         float mx = 0;
                                         mx = (-INFINITY);
                                         /* Lm: */
-                                        #pragma omp simd reduction(max: mx)
+                                        #pragma omp simd reduction(ft__red_max_f32: mx)
                                         for (int64_t p = 0; p < m; p++) {
                                             mx = ft__max_f32(mx, a[i * m + p]);
                                         }

@@ -20,7 +20,7 @@ static inline int64_t ft__mod_i64(int64_t a, int64_t b)
     int64_t r = a % b;
     return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
-static inline int32_t ft__min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t ft__min_i32(int32_t a, int32_t b) { return (a < b) ? a : b; }
 /* Bytes of a local tensor: negative dims count as 0; SIZE_MAX on overflow. */
 static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
 {

@@ -1,4 +1,5 @@
-static inline float ft__max_f32(float a, float b) { return a > b ? a : b; }
+static inline float ft__max_f32(float a, float b) { return (a > b || a != a) ? a : b; }
+#pragma omp declare reduction(ft__red_max_f32 : float : omp_out = ft__max_f32(omp_out, omp_in)) initializer(omp_priv = -INFINITY)
 
 int f(int64_t n, int64_t m, const float *a, float *y)
 {
@@ -14,7 +15,7 @@ int f(int64_t n, int64_t m, const float *a, float *y)
                 float mx = 0;
                 mx = (-INFINITY);
                 /* Lj: */
-                #pragma omp simd reduction(+: s) reduction(max: mx)
+                #pragma omp simd reduction(+: s) reduction(ft__red_max_f32: mx)
                 for (int64_t j = 0; j < m; j++) {
                     {
                         float v = 0;

@@ -1,4 +1,5 @@
-static inline float ft__max_f32(float a, float b) { return a > b ? a : b; }
+static inline float ft__max_f32(float a, float b) { return (a > b || a != a) ? a : b; }
+#pragma omp declare reduction(ft__red_max_f32 : float : omp_out = ft__max_f32(omp_out, omp_in)) initializer(omp_priv = -INFINITY)
 /* Bytes of a local tensor: negative dims count as 0; SIZE_MAX on overflow. */
 static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
 {
@@ -125,7 +126,7 @@ int f(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const flo
                         float t_1 = 0;
                         t_1 = (-INFINITY);
                         /* L_reduce: */
-                        #pragma omp simd reduction(max: t_1)
+                        #pragma omp simd reduction(ft__red_max_f32: t_1)
                         for (int64_t i_1 = 0; i_1 < m; i_1++) {
                             t_1 = ft__max_f32(t_1, dot[i_1]);
                         }
@@ -352,7 +353,7 @@ int g_fwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                     float t_1 = 0;
                     t_1 = (-INFINITY);
                     /* L_reduce: */
-                    #pragma omp simd reduction(max: t_1)
+                    #pragma omp simd reduction(ft__red_max_f32: t_1)
                     for (int64_t i_1 = 0; i_1 < m; i_1++) {
                         t_1 = ft__max_f32(t_1, tape_dot[i * m + i_1]);
                     }
@@ -640,7 +641,7 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                         float t_1 = 0;
                         t_1 = (-INFINITY);
                         /* L_i_1: */
-                        #pragma omp simd reduction(max: t_1)
+                        #pragma omp simd reduction(ft__red_max_f32: t_1)
                         for (int64_t i_1 = 0; i_1 < m; i_1++) {
                             t_1 = ft__max_f32(t_1, tape_dot[i * m + i_1]);
                         }

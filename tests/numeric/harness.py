@@ -324,11 +324,13 @@ def close(outs, name, ref, dtype, rtol):
 
 @each_threads
 def exact(outs, name, ref, dtype):
-    """Output NAME must equal REF element for element, shape and dtype too."""
+    """Output NAME must equal REF element for element (NaN where REF has
+    NaN), shape and dtype too."""
     got, ref = get(outs, name), np.asarray(ref)
     same_kind(name, got, ref, dtype)
-    if not np.array_equal(got, ref):
-        bad = np.argwhere(got != ref)
+    if not np.array_equal(got, ref, equal_nan=ref.dtype.kind == "f"):
+        bad = np.argwhere((got != ref) & ~(np.isnan(got) & np.isnan(ref))
+                          if ref.dtype.kind == "f" else got != ref)
         at = tuple(bad[0])
         raise Fail(f"{name}: {len(bad)} elements differ; at {list(map(int, at))} "
                    f"got {got[at]!r}, want {ref[at]!r}")

@@ -412,8 +412,12 @@ case("casts/wide", wide)
 
 # tests/numeric/progs/minmax.ft
 
-def minmax(n, m):
+def minmax(n, m, nans=()):
+    """NANS: (i, j) elements of x set to NaN; NumPy's max and min
+    propagate NaN as the language's do."""
     x = np.random.default_rng(n * m).standard_normal((n, m)).astype(f32)
+    for at in nans:
+        x[at] = np.nan
     outs = ftc_run(prog("minmax.ft"), "minmax", {"n": n, "m": m}, {"x": x})
     exact(outs, "mx", x.max(axis=1), f32)
     exact(outs, "mn", x.min(axis=1), f32)
@@ -431,6 +435,22 @@ def imax(a):
 case("minmax[1x1]", minmax, 1, 1)
 case("minmax[9x4]", minmax, 9, 4)
 case("minmax[100x37]", minmax, 100, 37)
+case("minmax[100x37, NaN]", minmax, 100, 37, [(0, 0), (57, 3), (99, 36)])
+case("minmax[3000x2, NaN]", minmax, 3000, 2, [(1, 1), (2999, 0)])
+
+
+def nan_pairs():
+    """max(x, y), max(y, x), min(x, y), min(y, x) with NaN in x, in y
+    and in both: NumPy's maximum and minimum."""
+    x = np.array([1, np.nan, 2, np.nan, -np.inf, 3], dtype=f32)
+    y = np.array([np.nan, 1, np.nan, np.nan, 0, -3], dtype=f32)
+    outs = ftc_run(prog("minmax.ft"), "nan_pairs", {"n": 6}, {"x": x, "y": y})
+    for name, ref in (("a", np.maximum(x, y)), ("b", np.maximum(y, x)),
+                      ("c", np.minimum(x, y)), ("d", np.minimum(y, x))):
+        exact(outs, name, ref, f32)
+
+
+case("minmax/nan_pairs", nan_pairs)
 case("minmax/imax[1]", imax, [-5])
 case("minmax/imax[8]", imax, [-5, 3, -2**31, 9, 9, 2**31 - 1, 0, 2**31 - 1])
 
