@@ -308,6 +308,56 @@ static const char *pr_tensor(const pr *P, const char *var)
 }
 
 static void pr_expr(pr *P, const ast_expr *e);
+
+/* Print n chars of s escaped as in a .ft string. */
+static void print_str_chars(FILE *out, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        switch (s[i]) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\t': fputs("\\t", out); break;
+        default: fputc(s[i], out);
+        }
+}
+
+/* Print `, "text {} ...", v, ...`: assert s's message (ast.h, ast_stmt.msg)
+ * as it is written, each side marker a `{}` whose value is that side of the
+ * condition (the side's text as a string where the condition is no longer
+ * a comparison), and a `{}` of the text a `{}` whose value is "{}". */
+static void print_assert_msg(pr *P, const ast_stmt *s)
+{
+    const ast_expr *c = s->u.cond;
+    int cmp = c->kind == AST_BINARY && c->u.bin.op >= AST_LT && c->u.bin.op <= AST_NE;
+    fputs(", \"", P->out);
+    for (const char *p = s->msg; *p; p++) {
+        const char *end = *p == '\x01' ? strchr(p, '\x02') : NULL;
+        if (end || (p[0] == '{' && p[1] == '}')) {
+            fputs("{}", P->out);
+            p = end ? end : p + 1;
+        } else {
+            print_str_chars(P->out, p, 1);
+        }
+    }
+    fputc('"', P->out);
+    for (const char *p = s->msg; *p; p++) {
+        const char *end = *p == '\x01' ? strchr(p, '\x02') : NULL;
+        if (end && cmp) {
+            fputs(", ", P->out);
+            pr_expr(P, p[1] == '0' ? c->u.bin.a : c->u.bin.b);
+        } else if (end || (p[0] == '{' && p[1] == '}')) {
+            fputs(", \"", P->out);
+            if (end)
+                print_str_chars(P->out, p + 2, (size_t)(end - p - 2));
+            else
+                fputs("{}", P->out);
+            fputc('"', P->out);
+        }
+        if (end || (p[0] == '{' && p[1] == '}'))
+            p = end ? end : p + 1;
+    }
+}
 static void pr_stmt(pr *P, const ast_stmt *s, int indent);
 
 /* Binding strength of an expression, higher binds tighter (Python's order). */
@@ -623,6 +673,8 @@ static void pr_stmt(pr *P, const ast_stmt *s, int indent)
     case AST_ASSERT:
         fputs("assert ", out);
         pr_expr(P, s->u.cond);
+        if (s->msg)
+            print_assert_msg(P, s);
         fputc('\n', out);
         break;
     case AST_EVAL:

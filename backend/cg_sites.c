@@ -386,6 +386,11 @@ cg_failure cg_site_index(ft_ctx *ctx, cg_sites *sites, const ast_func *f, ft_loc
                          const char *var, int k, const ast_expr *idx)
 {
     const int kinds[2] = {FT_VAL_INT, FT_VAL_INT};
+    if (idx->loc.src) {   /* at the index as written (a store's is its value's) */
+        ft_loc at = idx->loc;
+        at.via = loc.via;
+        loc = at;
+    }
     const char *head = ft_fmt(ctx, "index out of bounds: `%s` = %%0 is outside [0, %%1) "
                               "(dimension %d of %s)", cg_esc(ctx, ast_expr_text(ctx, idx)), k,
                               var);

@@ -72,7 +72,7 @@ static int tensor_in_shape(lw *L, const pt_node *name)
 
 static lw_val *lower_name(lw *L, const pt_node *n)
 {
-    lw_sym *s = lw_lookup(L, n->name);
+    lw_sym *s = lw_lookup(L, n->name, n->loc);
     if (!s) {
         int dt = ft_dtype_from_name(n->name);
         if (dt >= 0) {
@@ -133,7 +133,7 @@ static lw_val *lower_index(lw *L, const pt_node *n)
 {
     const pt_node *base = n->kids[0];
     if (base->kind == PT_NAME) {
-        lw_sym *s = lw_lookup(L, base->name);
+        lw_sym *s = lw_lookup(L, base->name, base->loc);
         if (s && (s->kind == SYM_SIZE || s->kind == SYM_ITER)) {
             ft_error(L->ctx, base->loc, "'%s' is a %s, not a tensor: it cannot be indexed",
                      base->name, s->kind == SYM_SIZE ? "size" : "loop iterator");
@@ -365,7 +365,7 @@ static lw_val *call_builtin(lw *L, const pt_node *call, ast_builtin f)
 static lw_sym *stdlib_func(lw *L, const char *name, ft_loc loc)
 {
     for (lw_sym *s = L->globals; s; s = s->next)
-        if (s->kind == SYM_FUNC && strcmp(s->name, name) == 0)
+        if (s->kind == SYM_FUNC && strcmp(s->name, name) == 0 && s->depth != LW_PROGRAM_FILE)
             return s;
     ft_error(L->ctx, loc, "the standard library has no '%s'", name);
     return NULL;
@@ -571,7 +571,7 @@ static lw_val *lower_call(lw *L, const pt_node *call)
         return NULL;
     }
     const char *name = callee->name;
-    lw_sym *s = lw_lookup(L, name);
+    lw_sym *s = lw_lookup(L, name, callee->loc);
     if (s && s->kind == SYM_FUNC)
         return lw_call_func(L, s, call);
     if (s) {

@@ -17,13 +17,22 @@
 
 /* ---------------------------------------------------------------- names */
 
-lw_sym *lw_lookup(lw *L, const char *name)
+/* Whether global s is visible from code in file src: the program's own
+ * consts and functions are not visible from the stdlib, whose names (f32,
+ * sum, ...) must mean what the stdlib means whatever the program defines
+ * (a program's `func f32` broke every stdlib call that compares dtypes). */
+static int lw_global_visible(const lw_sym *s, const ft_source *src)
+{
+    return s->depth != LW_PROGRAM_FILE || s->loc.src == src;
+}
+
+lw_sym *lw_lookup(lw *L, const char *name, ft_loc at)
 {
     for (lw_sym *s = L->syms; s && s != L->scope_base; s = s->next)
         if (strcmp(s->name, name) == 0)
             return s;
     for (lw_sym *s = L->globals; s; s = s->next)
-        if (strcmp(s->name, name) == 0)
+        if (strcmp(s->name, name) == 0 && lw_global_visible(s, at.src))
             return s;
     return NULL;
 }
@@ -225,7 +234,7 @@ static lw_val *lower_target(lw *L, const pt_node *tg)
         ft_error(L->ctx, tg->loc, "cannot assign to this expression");
         return NULL;
     }
-    lw_sym *s = lw_lookup(L, tg->name);
+    lw_sym *s = lw_lookup(L, tg->name, tg->loc);
     if (!s) {
         ft_error(L->ctx, tg->loc, "unknown variable '%s'", tg->name);
         return NULL;
@@ -351,7 +360,7 @@ static void lower_exprstmt(lw *L, const pt_node *n)
         return;
     }
     const pt_node *callee = e->kids[0];
-    lw_sym *f = callee->kind == PT_NAME ? lw_lookup(L, callee->name) : NULL;
+    lw_sym *f = callee->kind == PT_NAME ? lw_lookup(L, callee->name, callee->loc) : NULL;
     lw_val *v = lw_expr(L, e);
     if (v && !(f && f->kind == SYM_FUNC))
         ft_error(L->ctx, e->loc, "the result of this call is not used");
@@ -458,7 +467,7 @@ static ast_stmt *open_def(lw *L, const char *ast_name)
  * compile-time value. */
 static ast_stmt *var_def(lw *L, const pt_node *n)
 {
-    lw_sym *s = lw_lookup(L, n->name);
+    lw_sym *s = lw_lookup(L, n->name, n->loc);
     if (s && s->kind == SYM_TENSOR)
         return open_def(L, s->ast_name);
     if (s && s->kind == SYM_VALUE && s->value && s->value->kind == V_TENSOR &&
@@ -612,7 +621,7 @@ static int lower_param_shapes(lw *L, const pt_node *params, ast_param *ps)
             ok = 0;
             continue;
         }
-        lw_sym *s = lw_lookup(L, ps[i].name);
+        lw_sym *s = lw_lookup(L, ps[i].name, params->kids[i]->loc);
         ps[i].ndim = s->ndim = dims->nkids;
         ps[i].shape = s->shape = shape;
     }
@@ -714,7 +723,7 @@ ast_program *fe_lower(ft_ctx *ctx, const pt_node *file, int nlibs,
     ft_vec funcs = {0};
     for (int i = 0; i < nlibs; i++)
         declare_file(&L, libs[i], NULL, i + 2);
-    declare_file(&L, file, used, 1);
+    declare_file(&L, file, used, LW_PROGRAM_FILE);
     check_defines_used(&L, used);
     for (int i = 0; i < file->nkids; i++) {
         const pt_node *k = file->kids[i];

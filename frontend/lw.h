@@ -129,7 +129,9 @@ typedef struct lw {
 } lw;
 
 /* lower.c: names, scopes, builder, statements */
-lw_sym *lw_lookup(lw *L, const char *name);
+#define LW_PROGRAM_FILE 1   /* lw_sym.depth of the program's globals */
+/* The symbol NAME means at AT (its file decides which globals it sees). */
+lw_sym *lw_lookup(lw *L, const char *name, ft_loc at);
 lw_sym *lw_declare(lw *L, lw_sym_kind kind, const char *name, ft_loc loc);
 const char *lw_unique_name(lw *L, const char *name);
 lw_sym *lw_push_scope(lw *L);

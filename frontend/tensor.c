@@ -317,10 +317,13 @@ static int lower_sub(lw *L, const pt_node *sub, ast_expr *dim, lw_sub *out)
     return out->len != NULL;
 }
 
-/* A view indexed by n lowered subscripts (n <= its ndim). */
-static lw_val *index_view(lw *L, lw_val *v, int n, const lw_sub *subs)
+/* A view indexed by n lowered subscripts (n <= its ndim), at loc (its
+ * elements' loads are located there: a failed bounds check points at the
+ * access as written). */
+static lw_val *index_view(lw *L, lw_val *v, int n, const lw_sub *subs, ft_loc loc)
 {
     lw_tensor *t = v->t, *c = view_copy(L, t);
+    c->loc = loc;
     int out = 0;
     for (int k = 0; k < t->ndim; k++) {
         int d = t->vdim[k];
@@ -369,7 +372,7 @@ static lw_val *index_map(lw *L, lw_val *v, int n, const lw_sub *subs, ft_loc loc
 
 static lw_val *index_any(lw *L, lw_val *v, int n, const lw_sub *subs, ft_loc loc)
 {
-    return v->t->is_view ? index_view(L, v, n, subs) : index_map(L, v, n, subs, loc);
+    return v->t->is_view ? index_view(L, v, n, subs, loc) : index_map(L, v, n, subs, loc);
 }
 
 lw_val *lw_index(lw *L, lw_val *v, int n, const pt_node *const *subs, ft_loc loc)

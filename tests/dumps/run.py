@@ -20,7 +20,8 @@ pass `auto`, which follows every cleanup and the schedules): the first
 SAMPLE_FUNCS exported functions of the dump are run with `ftc run --random` (seed
 1, every size 7, one thread, -O1 to keep the C compiler quick) on the program and on the dump; a function the
 program itself refuses to run at those sizes (an assert, a shape
-contract) is skipped, and at least MIN_SAMPLE functions must be compared.  The halves of a
+contract) must be refused by the dump with the same message (`refusal`)
+and is not counted, and at least MIN_SAMPLE functions must be compared.  The halves of a
 gradient (g_fwd, g_bwd: a `tape` parameter) are compared through the
 combined gradient g only: before pack_tapes a dump passes their tape's
 regions as parameters of their own (ast_print_func), another ABI.
@@ -147,16 +148,35 @@ def run_outputs(ftc, prog, func, params, extra, d):
     return {f[:-4]: np.load(os.path.join(d, f)) for f in sorted(os.listdir(d))}
 
 
+def refusal(first):
+    """The text of a run-time refusal (first_error's line) that a dump must
+    repeat: the message after "error: ", without the assert's text and
+    place, and without the operator's name that a stdlib contract's message
+    starts with (the dump inlined the operator: its assert is the
+    program's); an assert without a message by its values only (the dump
+    prints its condition as lowered: `x >= 0.0`)."""
+    m = re.search(r"error: (.*?)(?: \(assert `.*)?(?: \| |$)", first)
+    text = m.group(1) if m else first
+    if " in stdlib/" in first:
+        text = re.sub(r"^\w+: ", "", text)
+    return re.sub(r"^assert `.*` failed: ", "assert failed: ", text)
+
+
 def compare(ftc, prog, extra, dump_path, func, params):
     """None when the dump's func computes what the program's does, else why;
-    "skip" when the program itself does not run at the sample's sizes."""
+    "skip" when the program itself does not run at the sample's sizes, once
+    the dump refused with the same message (an assert's message survives
+    the dump)."""
     with tempfile.TemporaryDirectory(prefix="ftc-dumps-") as d:
         os.makedirs(os.path.join(d, "a"))
         os.makedirs(os.path.join(d, "b"))
         want = run_outputs(ftc, prog, func, params, extra, os.path.join(d, "a"))
-        if isinstance(want, str):
-            return "skip"
         got = run_outputs(ftc, dump_path, func, params, [], os.path.join(d, "b"))
+    if isinstance(want, str):
+        if not isinstance(got, str) or refusal(got) != refusal(want):
+            return f"{func}: the program refuses ({want}), the dump " + \
+                (f"refuses otherwise ({got})" if isinstance(got, str) else "runs")
+        return "skip"
     if isinstance(got, str):
         return f"the dump's {func} does not run: {got}"
     if sorted(want) != sorted(got):

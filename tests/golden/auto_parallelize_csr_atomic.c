@@ -354,14 +354,14 @@ static const ft_param_desc ft__params_csr_scale[] = {
 /* The run-time checks: where each is in the program and what it checks. */
 static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "auto_parallelize_csr_atomic.ft:21:9", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d`", {5, 0}},   /* 0 */
-    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:26:38", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of d)", {1, 1}},   /* 1 */
+    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:26:19", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of d)", {1, 1}},   /* 1 */
     {FT_ERR_NOMEM, "auto_parallelize_csr_atomic.ft:27:9", "out of memory: cannot allocate %0 bytes for the per-thread copies of `e`", {5, 0}},   /* 2 */
-    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:29:31", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 3 */
+    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:29:15", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 3 */
     {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:17:25", "negative size: n = %0", {1, 0}},   /* 4 */
     {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:17:34", "negative size: nnz = %0", {1, 0}},   /* 5 */
     {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:17:45", "negative size: f = %0", {1, 0}},   /* 6 */
-    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:38:33", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of d)", {1, 1}},   /* 7 */
-    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:41:25", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of m)", {1, 1}},   /* 8 */
+    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:38:19", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of d)", {1, 1}},   /* 7 */
+    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:41:15", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of m)", {1, 1}},   /* 8 */
     {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:31:23", "negative size: n = %0", {1, 0}},   /* 9 */
     {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:31:32", "negative size: nnz = %0", {1, 0}},   /* 10 */
     {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:31:43", "negative size: f = %0", {1, 0}},   /* 11 */

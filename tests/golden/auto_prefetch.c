@@ -435,20 +435,20 @@ static const ft_param_desc ft__params_rows[] = {
 /* The run-time checks: where each is in the program and what it checks. */
 static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "auto_prefetch.ft:18:5", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d`", {5, 0}},   /* 0 */
-    {FT_ERR_INDEX, "auto_prefetch.ft:23:38", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of c)", {1, 1}},   /* 1 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:23:30", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of c)", {1, 1}},   /* 1 */
     {FT_ERR_SIZE, "auto_prefetch.ft:16:20", "negative size: n = %0", {1, 0}},   /* 2 */
     {FT_ERR_SIZE, "auto_prefetch.ft:16:29", "negative size: nnz = %0", {1, 0}},   /* 3 */
     {FT_ERR_SIZE, "auto_prefetch.ft:16:40", "negative size: f = %0", {1, 0}},   /* 4 */
-    {FT_ERR_INDEX, "auto_prefetch.ft:29:27", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 5 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:29:31", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 5 */
     {FT_ERR_SIZE, "auto_prefetch.ft:26:23", "negative size: n = %0", {1, 0}},   /* 6 */
     {FT_ERR_SIZE, "auto_prefetch.ft:26:32", "negative size: nnz = %0", {1, 0}},   /* 7 */
-    {FT_ERR_INDEX, "auto_prefetch.ft:35:31", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 8 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:35:35", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 8 */
     {FT_ERR_SIZE, "auto_prefetch.ft:31:17", "negative size: n = %0", {1, 0}},   /* 9 */
-    {FT_ERR_INDEX, "auto_prefetch.ft:46:41", "index out of bounds: `t[0]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 10 */
-    {FT_ERR_INDEX, "auto_prefetch.ft:46:41", "index out of bounds: `idx[0, j]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 11 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:46:35", "index out of bounds: `t[0]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 10 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:40:16", "index out of bounds: `idx[0, j]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 11 */
     {FT_ERR_SIZE, "auto_prefetch.ft:37:19", "negative size: n = %0", {1, 0}},   /* 12 */
     {FT_ERR_SIZE, "auto_prefetch.ft:37:28", "negative size: m = %0", {1, 0}},   /* 13 */
-    {FT_ERR_INDEX, "auto_prefetch.ft:51:57", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of v)", {1, 1}},   /* 14 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:51:31", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of v)", {1, 1}},   /* 14 */
     {FT_ERR_SIZE, "auto_prefetch.ft:48:18", "negative size: n = %0", {1, 0}},   /* 15 */
     {FT_ERR_SIZE, "auto_prefetch.ft:48:27", "negative size: nnz = %0", {1, 0}},   /* 16 */
 };

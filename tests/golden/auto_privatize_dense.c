@@ -256,12 +256,12 @@ static const ft_param_desc ft__params_backwards[] = {
 /* The run-time checks: where each is in the program and what it checks. */
 static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "auto_privatize_dense.ft:9:9", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d`", {5, 0}},   /* 0 */
-    {FT_ERR_INDEX, "auto_privatize_dense.ft:12:36", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of d)", {1, 1}},   /* 1 */
-    {FT_ERR_INDEX, "auto_privatize_dense.ft:14:29", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of s)", {1, 1}},   /* 2 */
+    {FT_ERR_INDEX, "auto_privatize_dense.ft:12:19", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of d)", {1, 1}},   /* 1 */
+    {FT_ERR_INDEX, "auto_privatize_dense.ft:14:15", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of s)", {1, 1}},   /* 2 */
     {FT_ERR_SIZE, "auto_privatize_dense.ft:7:26", "negative size: n = %0", {1, 0}},   /* 3 */
     {FT_ERR_SIZE, "auto_privatize_dense.ft:7:35", "negative size: f = %0", {1, 0}},   /* 4 */
     {FT_ERR_NOMEM, "auto_privatize_dense.ft:22:9", "out of memory: cannot allocate %0 bytes for the per-thread copies of `dv`", {5, 0}},   /* 5 */
-    {FT_ERR_INDEX, "auto_privatize_dense.ft:25:34", "index out of bounds: `faces[f]` = %0 is outside [0, %1) (dimension 0 of dv)", {1, 1}},   /* 6 */
+    {FT_ERR_INDEX, "auto_privatize_dense.ft:25:16", "index out of bounds: `faces[f]` = %0 is outside [0, %1) (dimension 0 of dv)", {1, 1}},   /* 6 */
     {FT_ERR_SIZE, "auto_privatize_dense.ft:20:23", "negative size: np = %0", {1, 0}},   /* 7 */
     {FT_ERR_SIZE, "auto_privatize_dense.ft:20:33", "negative size: nf = %0", {1, 0}},   /* 8 */
 };

@@ -116,9 +116,9 @@ static const ft_param_desc ft__params_f[] = {
 
 /* The run-time checks: where each is in the program and what it checks. */
 static const ft_site_desc ft__sites[] = {
-    {FT_ERR_INDEX, "cg_index_checks_hoisted.ft:12:40", "index out of bounds: `idx[i]` = %0 is outside [0, %1) (dimension 0 of a)", {1, 1}},   /* 0 */
-    {FT_ERR_INDEX, "cg_index_checks_hoisted.ft:18:41", "index out of bounds: `idx[g %% n]` = %0 is outside [0, %1) (dimension 0 of a)", {1, 1}},   /* 1 */
-    {FT_ERR_INDEX, "cg_index_checks_hoisted.ft:20:41", "index out of bounds: `idx[r %% n]` = %0 is outside [0, %1) (dimension 0 of a)", {1, 1}},   /* 2 */
+    {FT_ERR_INDEX, "cg_index_checks_hoisted.ft:12:29", "index out of bounds: `idx[i]` = %0 is outside [0, %1) (dimension 0 of a)", {1, 1}},   /* 0 */
+    {FT_ERR_INDEX, "cg_index_checks_hoisted.ft:18:26", "index out of bounds: `idx[g %% n]` = %0 is outside [0, %1) (dimension 0 of a)", {1, 1}},   /* 1 */
+    {FT_ERR_INDEX, "cg_index_checks_hoisted.ft:20:26", "index out of bounds: `idx[r %% n]` = %0 is outside [0, %1) (dimension 0 of a)", {1, 1}},   /* 2 */
     {FT_ERR_SIZE, "cg_index_checks_hoisted.ft:9:15", "negative size: n = %0", {1, 0}},   /* 3 */
     {FT_ERR_SIZE, "cg_index_checks_hoisted.ft:9:24", "negative size: m = %0", {1, 0}},   /* 4 */
 };

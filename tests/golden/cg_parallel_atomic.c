@@ -66,7 +66,7 @@ static const ft_param_desc ft__params_hist[] = {
 /* The run-time checks: where each is in the program and what it checks. */
 static const ft_site_desc ft__sites[] = {
     {FT_ERR_ASSERT, "cg_parallel_atomic.ft:8:9", "assert `x[i] >= 0` failed: x[i] = %0", {2, 0}},   /* 0 */
-    {FT_ERR_INDEX, "cg_parallel_atomic.ft:10:22", "index out of bounds: `bin[i]` = %0 is outside [0, %1) (dimension 0 of h)", {1, 1}},   /* 1 */
+    {FT_ERR_INDEX, "cg_parallel_atomic.ft:10:11", "index out of bounds: `bin[i]` = %0 is outside [0, %1) (dimension 0 of h)", {1, 1}},   /* 1 */
     {FT_ERR_SIZE, "cg_parallel_atomic.ft:4:18", "negative size: n = %0", {1, 0}},   /* 2 */
     {FT_ERR_SIZE, "cg_parallel_atomic.ft:4:27", "negative size: nb = %0", {1, 0}},   /* 3 */
 };

@@ -158,7 +158,7 @@ static const ft_param_desc ft__params_f[] = {
 
 /* The run-time checks: where each is in the program and what it checks. */
 static const ft_site_desc ft__sites[] = {
-    {FT_ERR_INDEX, "cg_simd_blocks.ft:12:37", "index out of bounds: `idx[i]` = %0 is outside [0, %1) (dimension 0 of y)", {1, 1}},   /* 0 */
+    {FT_ERR_INDEX, "cg_simd_blocks.ft:12:15", "index out of bounds: `idx[i]` = %0 is outside [0, %1) (dimension 0 of y)", {1, 1}},   /* 0 */
     {FT_ERR_SIZE, "cg_simd_blocks.ft:8:15", "negative size: n = %0", {1, 0}},   /* 1 */
     {FT_ERR_SIZE, "cg_simd_blocks.ft:8:24", "negative size: m = %0", {1, 0}},   /* 2 */
 };

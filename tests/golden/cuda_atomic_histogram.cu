@@ -105,7 +105,7 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:51", "CUDA runtime failure: cannot allocate the device copy of `h`", {0, 0}},   /* 2 */
     {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:67", "CUDA runtime failure: cannot allocate the device copy of `m`", {0, 0}},   /* 3 */
     {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 4 */
-    {FT_ERR_INDEX, "cuda_atomic_histogram.ft:10:20", "index out of bounds: `v[i]` = %0 is outside [0, %1) (dimension 0 of h)", {1, 1}},   /* 5 */
+    {FT_ERR_INDEX, "cuda_atomic_histogram.ft:10:11", "index out of bounds: `v[i]` = %0 is outside [0, %1) (dimension 0 of h)", {1, 1}},   /* 5 */
     {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 6 */
     {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:51", "CUDA runtime failure: cannot copy `h` back from the device", {0, 0}},   /* 7 */
     {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:67", "CUDA runtime failure: cannot copy `m` back from the device", {0, 0}},   /* 8 */

@@ -340,9 +340,9 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:49", "CUDA runtime failure: cannot copy `e` to the device", {0, 0}},   /* 12 */
     {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:63", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 13 */
     {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 14 */
-    {FT_ERR_INDEX, "cuda_auto_bind.ft:20:21", "index out of bounds: `adj[i, 0]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 15 */
-    {FT_ERR_INDEX, "cuda_auto_bind.ft:20:21", "index out of bounds: `adj[i, 1]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 16 */
-    {FT_ERR_INDEX, "cuda_auto_bind.ft:20:21", "index out of bounds: `adj[i, 2]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 17 */
+    {FT_ERR_INDEX, "cuda_auto_bind.ft:20:23", "index out of bounds: `adj[i, 0]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 15 */
+    {FT_ERR_INDEX, "cuda_auto_bind.ft:20:23", "index out of bounds: `adj[i, 1]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 16 */
+    {FT_ERR_INDEX, "cuda_auto_bind.ft:20:23", "index out of bounds: `adj[i, 2]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 17 */
     {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 18 */
     {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:63", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 19 */
     {FT_ERR_SIZE, "cuda_auto_bind.ft:17:21", "negative size: n = %0", {1, 0}},   /* 20 */
@@ -353,7 +353,7 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:59", "CUDA runtime failure: cannot copy `p` to the device", {0, 0}},   /* 25 */
     {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:73", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 26 */
     {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 27 */
-    {FT_ERR_INDEX, "cuda_auto_bind.ft:28:24", "index out of bounds: `p[j]` = %0 is outside [0, %1) (dimension 0 of t)", {1, 1}},   /* 28 */
+    {FT_ERR_INDEX, "cuda_auto_bind.ft:28:15", "index out of bounds: `p[j]` = %0 is outside [0, %1) (dimension 0 of t)", {1, 1}},   /* 28 */
     {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 29 */
     {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:73", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 30 */
     {FT_ERR_SIZE, "cuda_auto_bind.ft:22:24", "negative size: n = %0", {1, 0}},   /* 31 */

@@ -233,7 +233,7 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_barrier_error.ft:10:63", "CUDA runtime failure: cannot copy `x` to the device", {0, 0}},   /* 3 */
     {FT_ERR_NOMEM, "cuda_barrier_error.ft:11:26", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 4 */
     {FT_ERR_NOMEM, "cuda_barrier_error.ft:10:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 5 */
-    {FT_ERR_INDEX, "cuda_barrier_error.ft:15:20", "index out of bounds: `idx[i, j]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 6 */
+    {FT_ERR_INDEX, "cuda_barrier_error.ft:15:22", "index out of bounds: `idx[i, j]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 6 */
     {FT_ERR_NOMEM, "cuda_barrier_error.ft:10:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 7 */
     {FT_ERR_NOMEM, "cuda_barrier_error.ft:11:26", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 8 */
     {FT_ERR_SIZE, "cuda_barrier_error.ft:10:26", "negative size: n = %0", {1, 0}},   /* 9 */

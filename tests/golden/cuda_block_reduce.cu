@@ -346,7 +346,7 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_block_reduce.ft:11:36", "CUDA runtime failure: cannot copy `x` to the device", {0, 0}},   /* 7 */
     {FT_ERR_NOMEM, "cuda_block_reduce.ft:11:50", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 8 */
     {FT_ERR_NOMEM, "cuda_block_reduce.ft:10:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 9 */
-    {FT_ERR_INDEX, "cuda_block_reduce.ft:15:28", "index out of bounds: `col[k]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 10 */
+    {FT_ERR_INDEX, "cuda_block_reduce.ft:15:32", "index out of bounds: `col[k]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 10 */
     {FT_ERR_NOMEM, "cuda_block_reduce.ft:10:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 11 */
     {FT_ERR_NOMEM, "cuda_block_reduce.ft:11:50", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 12 */
     {FT_ERR_SIZE, "cuda_block_reduce.ft:10:18", "negative size: nr = %0", {1, 0}},   /* 13 */
@@ -358,7 +358,7 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:51", "CUDA runtime failure: cannot allocate the device copy of `h`", {0, 0}},   /* 19 */
     {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:51", "CUDA runtime failure: cannot copy `h` to the device", {0, 0}},   /* 20 */
     {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 21 */
-    {FT_ERR_INDEX, "cuda_block_reduce.ft:19:20", "index out of bounds: `v[i]` = %0 is outside [0, %1) (dimension 0 of h)", {1, 1}},   /* 22 */
+    {FT_ERR_INDEX, "cuda_block_reduce.ft:19:11", "index out of bounds: `v[i]` = %0 is outside [0, %1) (dimension 0 of h)", {1, 1}},   /* 22 */
     {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 23 */
     {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:51", "CUDA runtime failure: cannot copy `h` back from the device", {0, 0}},   /* 24 */
     {FT_ERR_SIZE, "cuda_block_reduce.ft:17:18", "negative size: n = %0", {1, 0}},   /* 25 */

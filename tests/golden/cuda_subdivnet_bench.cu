@@ -65,11 +65,11 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                                 if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 18, (int64_t)adj[(int64_t)i * 3 + (int64_t)1], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f1[(int64_t)i_1] = (float)(f1[(int64_t)i_1] + (e[(int64_t)adj[(int64_t)i * 3 + (int64_t)1] * in_feats + (int64_t)i_1]));
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 16, (int64_t)adj[(int64_t)i * 3 + (int64_t)1], n_faces); ft__bad = true; }
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 19, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n_faces); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 19, (int64_t)adj[(int64_t)i * 3 + (int64_t)1], n_faces); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 20, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f2[(int64_t)i_1] = (float)(f2[(int64_t)i_1] + (((float)fabsf((float)(e[(int64_t)adj[(int64_t)i * 3 + (int64_t)1] * in_feats + (int64_t)i_1] - e[(int64_t)adj[(int64_t)i * 3 + (int64_t)2] * in_feats + (int64_t)i_1])))));
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 20, (int64_t)adj[(int64_t)i * 3 + (int64_t)1], n_faces); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 21, (int64_t)adj[(int64_t)i * 3 + (int64_t)1], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f3[(int64_t)i_1] = (float)(f3[(int64_t)i_1] + (((float)fabsf((float)(e[(int64_t)i * in_feats + (int64_t)i_1] - e[(int64_t)adj[(int64_t)i * 3 + (int64_t)1] * in_feats + (int64_t)i_1])))));
                             }
@@ -81,14 +81,14 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                             const int64_t ft__n11 = ft__trip(ft__b11, in_feats, ft__s11);
                             for (int64_t ft__k11 = threadIdx.x; ft__k11 < ft__n11 && !ft__bad; ft__k11 += blockDim.x) {
                                 const int64_t i_1 = ft__b11 + ft__k11 * ft__s11;
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 21, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n_faces); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 22, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f1[(int64_t)i_1] = (float)(f1[(int64_t)i_1] + (e[(int64_t)adj[(int64_t)i * 3 + (int64_t)2] * in_feats + (int64_t)i_1]));
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 19, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n_faces); ft__bad = true; }
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 15, (int64_t)adj[(int64_t)i * 3 + (int64_t)0], n_faces); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 23, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n_faces); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 24, (int64_t)adj[(int64_t)i * 3 + (int64_t)0], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f2[(int64_t)i_1] = (float)(f2[(int64_t)i_1] + (((float)fabsf((float)(e[(int64_t)adj[(int64_t)i * 3 + (int64_t)2] * in_feats + (int64_t)i_1] - e[(int64_t)adj[(int64_t)i * 3 + (int64_t)0] * in_feats + (int64_t)i_1])))));
-                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 22, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n_faces); ft__bad = true; }
+                                if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 25, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f3[(int64_t)i_1] = (float)(f3[(int64_t)i_1] + (((float)fabsf((float)(e[(int64_t)i * in_feats + (int64_t)i_1] - e[(int64_t)adj[(int64_t)i * 3 + (int64_t)2] * in_feats + (int64_t)i_1])))));
                             }
@@ -234,10 +234,10 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
 
 extern "C" __attribute__((visibility("default"))) int subdivnet(int64_t n_faces, int64_t in_feats, int64_t out_feats, const int32_t *adj, const float *e, const float *w0, const float *w1, const float *w2, const float *w3, float *y)
 {
-    if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 25, n_faces, 0);
-    if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 26, in_feats, 0);
-    if (out_feats < 0) return ft__raise(FT_ERR_SIZE, 27, out_feats, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 28, 0, 0);
+    if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 28, n_faces, 0);
+    if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 29, in_feats, 0);
+    if (out_feats < 0) return ft__raise(FT_ERR_SIZE, 30, out_feats, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 31, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -292,9 +292,9 @@ extern "C" __attribute__((visibility("default"))) int subdivnet(int64_t n_faces,
                 cudaFuncSetAttribute(ft__ksubdivnet_0, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ft__min<size_t>(ft__smem, 2147483647));
             ft__ksubdivnet_0<<<ft__grid, ft__block, ft__smem>>>(ft__derr, n_faces, in_feats, out_feats, ft__dev_adj, ft__dev_e, ft__dev_w0, ft__dev_w1, ft__dev_w2, ft__dev_w3, ft__dev_y);
         }
-        ft__err_fetch(ft__derr, &ft__err, &ft__er, 23);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 26);
         const int64_t ft__z22[] = {n_faces, out_feats};
-        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z22, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 24, 0, 0);
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z22, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 27, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
@@ -373,21 +373,24 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:34:23", "CUDA runtime failure: cannot copy `w3` to the device", {0, 0}},   /* 11 */
     {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:35:23", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 12 */
     {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:28:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 13 */
-    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:44:19", "index out of bounds: `adj[i, 0]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 14 */
-    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:45:19", "index out of bounds: `adj[i, 0]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 15 */
-    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:45:19", "index out of bounds: `adj[i, 1]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 16 */
-    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:46:19", "index out of bounds: `adj[i, 0]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 17 */
-    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:44:19", "index out of bounds: `adj[i, 1]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 18 */
-    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:45:19", "index out of bounds: `adj[i, 2]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 19 */
-    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:46:19", "index out of bounds: `adj[i, 1]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 20 */
-    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:44:19", "index out of bounds: `adj[i, 2]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 21 */
-    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:46:19", "index out of bounds: `adj[i, 2]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 22 */
-    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:28:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 23 */
-    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:35:23", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 24 */
-    {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:23", "negative size: n_faces = %0", {1, 0}},   /* 25 */
-    {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:38", "negative size: in_feats = %0", {1, 0}},   /* 26 */
-    {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:54", "negative size: out_feats = %0", {1, 0}},   /* 27 */
-    {FT_ERR_NODEVICE, "cuda_subdivnet_bench.ft:28:13", "no usable CUDA device", {0, 0}},   /* 28 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:44:21", "index out of bounds: `adj[i, 0]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 14 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:45:25", "index out of bounds: `adj[i, 0]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 15 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:45:40", "index out of bounds: `adj[i, 1]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 16 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:46:32", "index out of bounds: `adj[i, 0]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 17 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:44:21", "index out of bounds: `adj[i, 1]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 18 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:45:25", "index out of bounds: `adj[i, 1]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 19 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:45:40", "index out of bounds: `adj[i, 2]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 20 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:46:32", "index out of bounds: `adj[i, 1]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 21 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:44:21", "index out of bounds: `adj[i, 2]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 22 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:45:25", "index out of bounds: `adj[i, 2]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 23 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:45:40", "index out of bounds: `adj[i, 0]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 24 */
+    {FT_ERR_INDEX, "cuda_subdivnet_bench.ft:46:32", "index out of bounds: `adj[i, 2]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 25 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:28:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 26 */
+    {FT_ERR_NOMEM, "cuda_subdivnet_bench.ft:35:23", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 27 */
+    {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:23", "negative size: n_faces = %0", {1, 0}},   /* 28 */
+    {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:38", "negative size: in_feats = %0", {1, 0}},   /* 29 */
+    {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:54", "negative size: out_feats = %0", {1, 0}},   /* 30 */
+    {FT_ERR_NODEVICE, "cuda_subdivnet_bench.ft:28:13", "no usable CUDA device", {0, 0}},   /* 31 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -396,7 +399,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 29 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 32 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -415,5 +418,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 29, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 32, ft__sites, ft__last_error
 };

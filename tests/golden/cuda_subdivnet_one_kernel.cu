@@ -107,8 +107,8 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_subdivnet_one_kernel.ft:13:23", "CUDA runtime failure: cannot copy `e` to the device", {0, 0}},   /* 3 */
     {FT_ERR_NOMEM, "cuda_subdivnet_one_kernel.ft:14:23", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 4 */
     {FT_ERR_NOMEM, "cuda_subdivnet_one_kernel.ft:11:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 5 */
-    {FT_ERR_INDEX, "cuda_subdivnet_one_kernel.ft:19:28", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 6 */
-    {FT_ERR_INDEX, "cuda_subdivnet_one_kernel.ft:19:28", "index out of bounds: `adj[i, (j + 1) %% 3]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 7 */
+    {FT_ERR_INDEX, "cuda_subdivnet_one_kernel.ft:19:34", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 6 */
+    {FT_ERR_INDEX, "cuda_subdivnet_one_kernel.ft:19:52", "index out of bounds: `adj[i, (j + 1) %% 3]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 7 */
     {FT_ERR_NOMEM, "cuda_subdivnet_one_kernel.ft:11:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 8 */
     {FT_ERR_NOMEM, "cuda_subdivnet_one_kernel.ft:14:23", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 9 */
     {FT_ERR_SIZE, "cuda_subdivnet_one_kernel.ft:11:23", "negative size: n_faces = %0", {1, 0}},   /* 10 */

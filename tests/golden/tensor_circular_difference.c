@@ -178,13 +178,13 @@ static const ft_param_desc ft__params_subdivnet_rows[] = {
 
 /* The run-time checks: where each is in the program and what it checks. */
 static const ft_site_desc ft__sites[] = {
-    {FT_ERR_INDEX, "tensor_circular_difference.ft:17:21", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 0 */
-    {FT_ERR_INDEX, "tensor_circular_difference.ft:17:21", "index out of bounds: `adj[i, (j + 1) %% 3]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 1 */
+    {FT_ERR_INDEX, "tensor_circular_difference.ft:17:27", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 0 */
+    {FT_ERR_INDEX, "tensor_circular_difference.ft:17:42", "index out of bounds: `adj[i, (j + 1) %% 3]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 1 */
     {FT_ERR_SIZE, "tensor_circular_difference.ft:10:23", "negative size: n_faces = %0", {1, 0}},   /* 2 */
     {FT_ERR_SIZE, "tensor_circular_difference.ft:10:38", "negative size: in_feats = %0", {1, 0}},   /* 3 */
     {FT_ERR_NOMEM, "tensor_circular_difference.ft:28:17", "out of memory: cannot allocate %0 bytes for local tensor `d`", {5, 0}},   /* 4 */
-    {FT_ERR_INDEX, "tensor_circular_difference.ft:28:17", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 5 */
-    {FT_ERR_INDEX, "tensor_circular_difference.ft:28:17", "index out of bounds: `adj[i, (j + 1) %% 3]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 6 */
+    {FT_ERR_INDEX, "tensor_circular_difference.ft:28:23", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 5 */
+    {FT_ERR_INDEX, "tensor_circular_difference.ft:28:38", "index out of bounds: `adj[i, (j + 1) %% 3]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 6 */
     {FT_ERR_SIZE, "tensor_circular_difference.ft:21:28", "negative size: n_faces = %0", {1, 0}},   /* 7 */
     {FT_ERR_SIZE, "tensor_circular_difference.ft:21:43", "negative size: in_feats = %0", {1, 0}},   /* 8 */
 };

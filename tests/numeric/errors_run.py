@@ -118,7 +118,7 @@ def case_gather_index(d):
     x = np.arange(10, dtype=np.float32)
     idx = np.array([0, 3, 12, 1], np.int32)
     run_fails(d, GATHER, "f", {"x": x, "idx": idx},
-              "prog.ft:4:26: error: index out of bounds: `idx[i]` = 12 is outside [0, 10) "
+              "prog.ft:4:18: error: index out of bounds: `idx[i]` = 12 is outside [0, 10) "
               "(dimension 0 of x)", 3)
 
 
@@ -126,8 +126,24 @@ def case_gather_negative_index(d):
     x = np.arange(10, dtype=np.float32)
     idx = np.array([0, -3, 1], np.int32)
     run_fails(d, GATHER, "f", {"x": x, "idx": idx},
-              "prog.ft:4:26: error: index out of bounds: `idx[i]` = -3 is outside [0, 10) "
+              "prog.ft:4:18: error: index out of bounds: `idx[i]` = -3 is outside [0, 10) "
               "(dimension 0 of x)", 3)
+
+
+SCATTER = """\
+export func f(n: size, m: size, x: f32[n] in, idx: i32[n] in, y: f32[m] out):
+    for i in range(n):
+        y[idx[i]] = x[i] * 2.0
+"""
+
+
+def case_scatter_index(d):
+    """A bad index of a store is located at the index as written (it was at
+    the stored value's operator)."""
+    x = np.arange(3, dtype=np.float32)
+    run_fails(d, SCATTER, "f", {"x": x, "idx": np.array([0, 5, 1], np.int32), "m": 2},
+              "prog.ft:3:11: error: index out of bounds: `idx[i]` = 5 is outside [0, 2) "
+              "(dimension 0 of y)", 3)
 
 
 def case_parallel_gather(d):
@@ -138,7 +154,7 @@ def case_parallel_gather(d):
     bad = {100: 11, 1500: 20, 2500: 30, 3900: 40}
     for i, v in bad.items():
         idx[i] = v
-    head = "prog.ft:3:16: error: index out of bounds: `idx[i]` = "
+    head = "prog.ft:3:18: error: index out of bounds: `idx[i]` = "
     tail = " is outside [0, 10) (dimension 0 of x)"
     wants = [head + str(v) + tail for v in bad.values()]
     run_fails(d, PAR_GATHER, "f", {"x": x, "idx": idx}, wants[0], 3, threads=4,
@@ -226,7 +242,7 @@ def case_gradcheck(d):
         f.write(src)
     np.save(os.path.join(d, "idx.npy"), np.array([0, 7, 1], np.int32))
     r = sh([FTC, "gradcheck", "prog.ft", "f", "wrt", "x", "n=4", "m=3", "idx=idx.npy"], d)
-    want = ("prog.ft:3:26: error: index out of bounds: `idx[i]` = 7 is outside [0, 4) "
+    want = ("prog.ft:3:18: error: index out of bounds: `idx[i]` = 7 is outside [0, 4) "
             "(dimension 0 of x)")
     if r.returncode == 0 or want not in r.stderr.splitlines():
         raise Fail(f"exit {r.returncode}, report:\n{r.stderr}\nexpected a line:\n{want}")
@@ -297,7 +313,7 @@ def case_c_abi(d):
     sh(["cc", "-std=c99", "-Wall", "-Werror", "-o", "main", "main.c", "-I.", "-L.", "-lprog",
         "-Wl,-rpath," + d], d, expect=0)
     out = sh(["./main"], d, expect=0).stdout.splitlines()
-    want = ["3 3 prog.ft:4:26: index out of bounds: `idx[i]` = 12 is outside [0, 10) "
+    want = ["3 3 prog.ft:4:18: index out of bounds: `idx[i]` = 12 is outside [0, 10) "
             "(dimension 0 of x)",
             "1 1 prog.ft:1:15: negative size: n = -7",
             "0",
@@ -308,6 +324,7 @@ def case_c_abi(d):
 
 
 CASES = [case_assert_mod, case_assert_two_sides, case_gather_index, case_gather_negative_index,
+         case_scatter_index,
          case_parallel_gather, case_inline_function, case_stdlib_call, case_stdlib_message,
          case_assert_message, case_nomem, case_assert_float, case_gradcheck,
          case_gradcheck_forward,

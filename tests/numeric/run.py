@@ -490,8 +490,20 @@ def assert_fails():
     ftc_run(prog("assert.ft"), "checked", {"n": 4}, {"x": x}, expect_fail=True)
 
 
+def assert_message():
+    """sized's message: quotes, a literal {}, the sizes' run-time values."""
+    x = np.arange(4, dtype=f32)
+    outs = ftc_run(prog("assert.ft"), "sized", {"n": 4, "m": 3}, {"x": x})
+    exact(outs, "y", x * 2, f32)
+    _, err = ftc_run(prog("assert.ft"), "sized", {"n": 4, "m": 4}, {"x": x}, expect_fail=True)
+    want = 'error: n is 4: "n" must be 5 {} (assert `n == m + 1`)'
+    if want not in err:
+        raise Fail(f"expected '{want}': {err}")
+
+
 case("assert/passes", assert_ok)
 case("assert/fails", assert_fails)
+case("assert/message", assert_message)
 
 
 # tests/numeric/progs/shared_acc.ft, histogram.ft (parallel reductions)
@@ -1456,6 +1468,21 @@ def c_names(m, n):
 
 
 case("c_names[3x4]", c_names, 3, 4)
+
+
+# tests/numeric/progs/user_names.ft
+
+def user_names(n):
+    x = np.random.default_rng(8).uniform(-1, 1, n).astype(f32)
+    outs = ftc_run(prog("user_names.ft"), "user_names", {"n": n}, {"x": x})
+    xd = x.astype(f64)
+    e = np.exp(xd - xd.max())
+    close(outs, "y", e / e.sum() + 2 * xd, f32)
+    close(outs, "s", [xd.max() + 7], f32)
+    close(outs, "z", xd + 1, f32)
+
+
+case("user_names[5]", user_names, 5)
 
 
 # tests/numeric/progs/cleanup.ft (the cleanup passes keep the results)
