@@ -85,12 +85,12 @@ def cases(rng):
     bad = idx.copy()
     bad[2, 37], bad[2, 80] = m + 5, -1                      # two threads of block 2
     yield "gather, 2 threads of one block out of range", "gather_pairs", dict(idx=bad, x=x), {}, \
-        lambda r: expect_error(r, "barrier_error.ft:10:20: error: index out of bounds: "
+        lambda r: expect_error(r, "barrier_error.ft:10:22: error: index out of bounds: "
                                     "`idx[i, j]` = ")
     bad = idx.copy()
     bad[:, 50] = m                                          # one thread of every block
     yield "gather, 1 thread of every block out of range", "gather_pairs", dict(idx=bad, x=x), \
-        {}, lambda r: expect_error(r, "barrier_error.ft:10:20: error: index out of bounds: "
+        {}, lambda r: expect_error(r, "barrier_error.ft:10:22: error: index out of bounds: "
                                     "`idx[i, j]` = 100 is outside [0, 100) (dimension 0 of x)")
     xs = np.abs(rng.standard_normal((n, m))).astype(f32)
     yield "assert valid", "checked_pairs", dict(x=xs), {}, \
