@@ -705,6 +705,10 @@ static ast_stmt *rev_for(ad_grad *g, ast_stmt *s, ast_stmt *body)
         return NULL;
     }
     int64_t k = st ? st->u.ival : 1;
+    if (k == INT64_MIN) {   /* the reversed loop's step, 2^63, is no int64 */
+        ft_unsupported(g->ctx, s->loc, "the gradient of a loop with step -2^63");
+        return NULL;
+    }
     ft_ctx *c = g->ctx;
     ast_expr *b = cl(g, s->u.loop.begin), *e = cl(g, s->u.loop.end);
     ast_expr *last, *stop;

@@ -1808,6 +1808,17 @@ static const char *cg_omp_for_pragma(cg_emitter *em, const ast_stmt *s)
                   w.found ? " schedule(dynamic, 64)" : "", cg_omp_red_clauses(em, s));
 }
 
+/* Whether `for (i = b; i < e; i += step)` (`>` for a negative step) may
+ * overflow i after its last iteration: a constant end within |step| - 1 of
+ * the int64 limits (range(0, 2^63 - 1, 2^63 - 2) ends at 2^63 - 2 + 2^63 - 2).
+ * Such a loop is counted by ft__trip.  An end that is not constant is a
+ * size expression, taken to be far from the limits. */
+static int cg_step_overflows(const ast_expr *e, int64_t step)
+{
+    int64_t past;
+    return e->kind == AST_INT && __builtin_add_overflow(e->u.ival, step, &past);
+}
+
 /* for iter in range(begin, end, step), serial or OpenMP. */
 static void cg_for(cg_emitter *em, const ast_stmt *s)
 {
@@ -1839,6 +1850,8 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         em->omp_red_vars.len = nred;
         return;
     }
+    if (cg_step_overflows(e, step))
+        step = 0;       /* counted by ft__trip instead */
     int known = em->known.len, nix = em->ix_loads.len;
     if (par == AST_VECTORIZE && step != 0)
         cg_index_scalars(em, s, step);
@@ -1897,8 +1910,9 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         if (pragma)
             cg_line(em, "%s", pragma);
         cg_line(em, "for (int64_t ft__k%d = 0; ft__k%d < ft__n%d; ft__k%d++) {", id, id, id, id);
-        can_fail = cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = ft__b%d + "
-                                              "ft__k%d * ft__s%d;", it, id, id, id), &heap);
+        can_fail = cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = (int64_t)((uint64_t)"
+                                              "ft__b%d + (uint64_t)ft__k%d * (uint64_t)ft__s%d);",
+                                              it, id, id, id), &heap);
     }
     if (block) {
         em->indent--;
@@ -2638,11 +2652,14 @@ static void cg_helper_def(FILE *o, cg_helper h, ft_dtype t)
               "    return *p;\n}\n", o);
         break;
     case CG_H_TRIP:
-        fputs("/* Iterations of range(b, e, s); 0 for s == 0. */\n"
+        fputs("/* Iterations of range(b, e, s); 0 for s == 0.  Unsigned, so that no\n"
+              " * bounds overflow; more than INT64_MAX (a step of 1 or -1 over more than\n"
+              " * half the int64s) counts INT64_MAX, 292 years at 10^9 a second. */\n"
               "static inline int64_t ft__trip(int64_t b, int64_t e, int64_t s)\n{\n"
-              "    if (s > 0) return e > b ? (e - b - 1) / s + 1 : 0;\n"
-              "    if (s < 0) return b > e ? (b - e - 1) / -s + 1 : 0;\n"
-              "    return 0;\n}\n", o);
+              "    uint64_t n = 0;\n"
+              "    if (s > 0 && e > b) n = ((uint64_t)e - (uint64_t)b - 1) / (uint64_t)s + 1;\n"
+              "    if (s < 0 && b > e) n = ((uint64_t)b - (uint64_t)e - 1) / -(uint64_t)s + 1;\n"
+              "    return n > INT64_MAX ? INT64_MAX : (int64_t)n;\n}\n", o);
         break;
     case CG_H_THREADS:
         fputs("/* The most threads a parallel region gets, this thread's number and\n"

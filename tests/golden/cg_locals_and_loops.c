@@ -64,12 +64,15 @@ static inline void *ft__grow(void **p, size_t *cap, size_t n)
     *cap = *p ? n : 0;
     return *p;
 }
-/* Iterations of range(b, e, s); 0 for s == 0. */
+/* Iterations of range(b, e, s); 0 for s == 0.  Unsigned, so that no
+ * bounds overflow; more than INT64_MAX (a step of 1 or -1 over more than
+ * half the int64s) counts INT64_MAX, 292 years at 10^9 a second. */
 static inline int64_t ft__trip(int64_t b, int64_t e, int64_t s)
 {
-    if (s > 0) return e > b ? (e - b - 1) / s + 1 : 0;
-    if (s < 0) return b > e ? (b - e - 1) / -s + 1 : 0;
-    return 0;
+    uint64_t n = 0;
+    if (s > 0 && e > b) n = ((uint64_t)e - (uint64_t)b - 1) / (uint64_t)s + 1;
+    if (s < 0 && b > e) n = ((uint64_t)b - (uint64_t)e - 1) / -(uint64_t)s + 1;
+    return n > INT64_MAX ? INT64_MAX : (int64_t)n;
 }
 
 int locals(int64_t n, int64_t s, const int32_t *x, int32_t *y, int32_t *m)
@@ -91,7 +94,7 @@ int locals(int64_t n, int64_t s, const int32_t *x, int32_t *y, int32_t *m)
             const int64_t ft__s3 = s;
             const int64_t ft__n3 = ft__trip(ft__b3, n, ft__s3);
             for (int64_t ft__k3 = 0; ft__k3 < ft__n3; ft__k3++) {
-                const int64_t i = ft__b3 + ft__k3 * ft__s3;
+                const int64_t i = (int64_t)((uint64_t)ft__b3 + (uint64_t)ft__k3 * (uint64_t)ft__s3);
                 y[i] = big[i] + ((int32_t)ft__mod_i64(i, 4));
                 *m = ft__min_i32(*m, y[i]);
             }

@@ -4,7 +4,7 @@ __global__ void ft__khist_0(int *ft__derr, int64_t n, int64_t nb, const int32_t 
     if (*(volatile int *)ft__derr) return;
     for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
          ft__k += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t b = ft__b + ft__k * ft__s;
+        const int64_t b = (int64_t)((uint64_t)ft__b + (uint64_t)ft__k * (uint64_t)ft__s);
         h[(int64_t)b] = 0.0f;
     }
 }
@@ -20,7 +20,7 @@ __global__ void ft__khist_2(int *ft__derr, int64_t n, int64_t nb, const int32_t 
     if (*(volatile int *)ft__derr) return;
     for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
          ft__k += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = ft__b + ft__k * ft__s;
+        const int64_t i = (int64_t)((uint64_t)ft__b + (uint64_t)ft__k * (uint64_t)ft__s);
         if ((uint64_t)v[(int64_t)i] >= (uint64_t)nb) { ft__dfail(ft__derr, FT_ERR_INDEX, 5, (int64_t)v[(int64_t)i], nb); return; }
         ft__atomic_add<float>(&h[(int64_t)v[(int64_t)i]], (float)(1.0f));
         ft__atomic_max<int32_t>(&(*m), (int32_t)(v[(int64_t)i]));

@@ -10,7 +10,7 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
         const int64_t ft__s2 = 1;
         const int64_t ft__n2 = ft__trip(ft__b2, n, ft__s2);
         for (int64_t ft__k2 = blockIdx.x; ft__k2 < ft__n2; ft__k2 += gridDim.x) {
-            const int64_t i = ft__b2 + ft__k2 * ft__s2;
+            const int64_t i = (int64_t)((uint64_t)ft__b2 + (uint64_t)ft__k2 * (uint64_t)ft__s2);
             {
                 __shared__ float s[1];
                 if (ft__tid0) {
@@ -25,7 +25,7 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
                     float ft__r3 = ft__red_init<float>(0);
                     __shared__ float ft__w3[32];
                     for (int64_t ft__k3 = threadIdx.x; ft__k3 < ft__n3 && !ft__bad; ft__k3 += blockDim.x) {
-                        const int64_t j = ft__b3 + ft__k3 * ft__s3;
+                        const int64_t j = (int64_t)((uint64_t)ft__b3 + (uint64_t)ft__k3 * (uint64_t)ft__s3);
                         if (!ft__bad)
                             ft__r3 = ft__op_add()(ft__r3, (float)(x[(int64_t)i * m + (int64_t)j] * x[(int64_t)i * m + (int64_t)j]));
                     }
@@ -38,7 +38,7 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
                     const int64_t ft__s4 = 1;
                     const int64_t ft__n4 = ft__trip(ft__b4, m, ft__s4);
                     for (int64_t ft__k4 = threadIdx.x; ft__k4 < ft__n4 && !ft__bad; ft__k4 += blockDim.x) {
-                        const int64_t k = ft__b4 + ft__k4 * ft__s4;
+                        const int64_t k = (int64_t)((uint64_t)ft__b4 + (uint64_t)ft__k4 * (uint64_t)ft__s4);
                         if (!ft__bad)
                             y[(int64_t)i * m + (int64_t)k] = x[(int64_t)i * m + (int64_t)k] / ((*s) + 1.0f);
                     }
@@ -54,7 +54,7 @@ __global__ void ft__kgather3_0(int *ft__derr, int64_t n, const int32_t *adj, con
     if (*(volatile int *)ft__derr) return;
     for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
          ft__k += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = ft__b + ft__k * ft__s;
+        const int64_t i = (int64_t)((uint64_t)ft__b + (uint64_t)ft__k * (uint64_t)ft__s);
         if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n) { ft__dfail(ft__derr, FT_ERR_INDEX, 15, (int64_t)adj[(int64_t)i * 3 + (int64_t)0], n); return; }
         if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n) { ft__dfail(ft__derr, FT_ERR_INDEX, 16, (int64_t)adj[(int64_t)i * 3 + (int64_t)1], n); return; }
         if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n) { ft__dfail(ft__derr, FT_ERR_INDEX, 17, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n); return; }
@@ -73,7 +73,7 @@ __global__ void ft__krowscatter_0(int *ft__derr, int64_t n, int64_t m, const flo
         const int64_t ft__s13 = 1;
         const int64_t ft__n13 = ft__trip(ft__b13, n, ft__s13);
         for (int64_t ft__k13 = blockIdx.x; ft__k13 < ft__n13; ft__k13 += gridDim.x) {
-            const int64_t i = ft__b13 + ft__k13 * ft__s13;
+            const int64_t i = (int64_t)((uint64_t)ft__b13 + (uint64_t)ft__k13 * (uint64_t)ft__s13);
             {
                 extern __shared__ __align__(16) unsigned char ft__dsmem[];
                 float *const t = (float *)(ft__dsmem + 0);
@@ -83,7 +83,7 @@ __global__ void ft__krowscatter_0(int *ft__derr, int64_t n, int64_t m, const flo
                     const int64_t ft__s14 = 1;
                     const int64_t ft__n14 = ft__trip(ft__b14, m, ft__s14);
                     for (int64_t ft__k14 = threadIdx.x; ft__k14 < ft__n14 && !ft__bad; ft__k14 += blockDim.x) {
-                        const int64_t j = ft__b14 + ft__k14 * ft__s14;
+                        const int64_t j = (int64_t)((uint64_t)ft__b14 + (uint64_t)ft__k14 * (uint64_t)ft__s14);
                         if (!ft__bad)
                             t[(int64_t)j] = 0.0f;
                     }
@@ -95,7 +95,7 @@ __global__ void ft__krowscatter_0(int *ft__derr, int64_t n, int64_t m, const flo
                     const int64_t ft__s15 = 1;
                     const int64_t ft__n15 = ft__trip(ft__b15, m, ft__s15);
                     for (int64_t ft__k15 = threadIdx.x; ft__k15 < ft__n15 && !ft__bad; ft__k15 += blockDim.x) {
-                        const int64_t j = ft__b15 + ft__k15 * ft__s15;
+                        const int64_t j = (int64_t)((uint64_t)ft__b15 + (uint64_t)ft__k15 * (uint64_t)ft__s15);
                         if (!ft__bad && (uint64_t)p[(int64_t)j] >= (uint64_t)m) { ft__dfail(ft__derr, FT_ERR_INDEX, 28, (int64_t)p[(int64_t)j], m); ft__bad = true; }
                         if (!ft__bad)
                             ft__atomic_add<float>(&t[(int64_t)p[(int64_t)j]], (float)(x[(int64_t)i * m + (int64_t)j]));
@@ -108,7 +108,7 @@ __global__ void ft__krowscatter_0(int *ft__derr, int64_t n, int64_t m, const flo
                     const int64_t ft__s16 = 1;
                     const int64_t ft__n16 = ft__trip(ft__b16, m, ft__s16);
                     for (int64_t ft__k16 = threadIdx.x; ft__k16 < ft__n16 && !ft__bad; ft__k16 += blockDim.x) {
-                        const int64_t j = ft__b16 + ft__k16 * ft__s16;
+                        const int64_t j = (int64_t)((uint64_t)ft__b16 + (uint64_t)ft__k16 * (uint64_t)ft__s16);
                         if (!ft__bad)
                             y[(int64_t)i * m + (int64_t)j] = t[(int64_t)j] * t[(int64_t)j];
                     }

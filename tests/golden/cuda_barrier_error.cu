@@ -11,7 +11,7 @@ __global__ void ft__kgather_pairs_0(int *ft__derr, int64_t n, int64_t m, const i
         const int64_t ft__s3 = 1;
         const int64_t ft__n3 = ft__trip(ft__b3, n, ft__s3);
         for (int64_t ft__k3 = blockIdx.x; ft__k3 < ft__n3; ft__k3 += gridDim.x) {
-            const int64_t i = ft__b3 + ft__k3 * ft__s3;
+            const int64_t i = (int64_t)((uint64_t)ft__b3 + (uint64_t)ft__k3 * (uint64_t)ft__s3);
             {
                 extern __shared__ __align__(16) unsigned char ft__dsmem[];
                 float *const t = (float *)(ft__dsmem + 0);
@@ -21,7 +21,7 @@ __global__ void ft__kgather_pairs_0(int *ft__derr, int64_t n, int64_t m, const i
                     const int64_t ft__s4 = 1;
                     const int64_t ft__n4 = ft__trip(ft__b4, m, ft__s4);
                     for (int64_t ft__k4 = threadIdx.x; ft__k4 < ft__n4 && !ft__bad; ft__k4 += blockDim.x) {
-                        const int64_t j = ft__b4 + ft__k4 * ft__s4;
+                        const int64_t j = (int64_t)((uint64_t)ft__b4 + (uint64_t)ft__k4 * (uint64_t)ft__s4);
                         if (!ft__bad && (uint64_t)idx[(int64_t)i * m + (int64_t)j] >= (uint64_t)m) { ft__dfail(ft__derr, FT_ERR_INDEX, 6, (int64_t)idx[(int64_t)i * m + (int64_t)j], m); ft__bad = true; }
                         if (!ft__bad)
                             t[(int64_t)j] = x[(int64_t)idx[(int64_t)i * m + (int64_t)j]];
@@ -34,7 +34,7 @@ __global__ void ft__kgather_pairs_0(int *ft__derr, int64_t n, int64_t m, const i
                     const int64_t ft__s5 = 1;
                     const int64_t ft__n5 = ft__trip(ft__b5, m, ft__s5);
                     for (int64_t ft__k5 = threadIdx.x; ft__k5 < ft__n5 && !ft__bad; ft__k5 += blockDim.x) {
-                        const int64_t k = ft__b5 + ft__k5 * ft__s5;
+                        const int64_t k = (int64_t)((uint64_t)ft__b5 + (uint64_t)ft__k5 * (uint64_t)ft__s5);
                         if (!ft__bad)
                             y[(int64_t)i * m + (int64_t)k] = t[(int64_t)k] + t[(int64_t)ft__mod<int64_t>(k + 1, m)];
                     }
@@ -57,14 +57,14 @@ __global__ void ft__kchecked_pairs_0(int *ft__derr, int64_t n, int64_t m, const 
         const int64_t ft__s9 = 1;
         const int64_t ft__n9 = ft__trip(ft__b9, n, ft__s9);
         for (int64_t ft__k9 = blockIdx.x; ft__k9 < ft__n9; ft__k9 += gridDim.x) {
-            const int64_t i = ft__b9 + ft__k9 * ft__s9;
+            const int64_t i = (int64_t)((uint64_t)ft__b9 + (uint64_t)ft__k9 * (uint64_t)ft__s9);
             /* Lj: */
             {
                 const int64_t ft__b10 = 0;
                 const int64_t ft__s10 = 1;
                 const int64_t ft__n10 = ft__trip(ft__b10, m, ft__s10);
                 for (int64_t ft__k10 = threadIdx.x; ft__k10 < ft__n10 && !ft__bad; ft__k10 += blockDim.x) {
-                    const int64_t j = ft__b10 + ft__k10 * ft__s10;
+                    const int64_t j = (int64_t)((uint64_t)ft__b10 + (uint64_t)ft__k10 * (uint64_t)ft__s10);
                     if (!ft__bad && !(x[(int64_t)i * m + (int64_t)j] >= 0.0f)) { ft__dfail(ft__derr, FT_ERR_ASSERT, 16, ft__fbits((double)(x[(int64_t)i * m + (int64_t)j])), 0); ft__bad = true; }
                 }
             }
@@ -74,7 +74,7 @@ __global__ void ft__kchecked_pairs_0(int *ft__derr, int64_t n, int64_t m, const 
                 const int64_t ft__s11 = 1;
                 const int64_t ft__n11 = ft__trip(ft__b11, m, ft__s11);
                 for (int64_t ft__k11 = threadIdx.x; ft__k11 < ft__n11 && !ft__bad; ft__k11 += blockDim.x) {
-                    const int64_t k = ft__b11 + ft__k11 * ft__s11;
+                    const int64_t k = (int64_t)((uint64_t)ft__b11 + (uint64_t)ft__k11 * (uint64_t)ft__s11);
                     if (!ft__bad)
                         y[(int64_t)i * m + (int64_t)k] = x[(int64_t)i * m + (int64_t)k] + x[(int64_t)i * m + (int64_t)ft__mod<int64_t>(k + 1, m)];
                 }

@@ -11,7 +11,7 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
         const int64_t ft__s2 = 1;
         const int64_t ft__n2 = ft__trip(ft__b2, n, ft__s2);
         for (int64_t ft__k2 = blockIdx.x; ft__k2 < ft__n2; ft__k2 += gridDim.x) {
-            const int64_t i = ft__b2 + ft__k2 * ft__s2;
+            const int64_t i = (int64_t)((uint64_t)ft__b2 + (uint64_t)ft__k2 * (uint64_t)ft__s2);
             {
                 __shared__ float s[1];
                 if (ft__tid0) {
@@ -27,7 +27,7 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
                     float ft__r3 = ft__red_init<float>(0);
                     __shared__ float ft__w3[32];
                     for (int64_t ft__k3 = threadIdx.x; ft__k3 < ft__n3 && !ft__bad; ft__k3 += blockDim.x) {
-                        const int64_t j = ft__b3 + ft__k3 * ft__s3;
+                        const int64_t j = (int64_t)((uint64_t)ft__b3 + (uint64_t)ft__k3 * (uint64_t)ft__s3);
                         if (!ft__bad)
                             ft__r3 = ft__op_add()(ft__r3, (float)(x[(int64_t)i * m + (int64_t)j] * x[(int64_t)i * m + (int64_t)j]));
                     }
@@ -41,7 +41,7 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
                     const int64_t ft__s4 = 1;
                     const int64_t ft__n4 = ft__trip(ft__b4, m, ft__s4);
                     for (int64_t ft__k4 = threadIdx.x; ft__k4 < ft__n4 && !ft__bad; ft__k4 += blockDim.x) {
-                        const int64_t k = ft__b4 + ft__k4 * ft__s4;
+                        const int64_t k = (int64_t)((uint64_t)ft__b4 + (uint64_t)ft__k4 * (uint64_t)ft__s4);
                         if (!ft__bad)
                             y[(int64_t)i * m + (int64_t)k] = x[(int64_t)i * m + (int64_t)k] / ((*s) + 1.0f);
                     }

@@ -11,7 +11,7 @@ __global__ void ft__kspmv_0(int *ft__derr, int64_t nr, int64_t nnz, int64_t n, c
         const int64_t ft__s5 = 1;
         const int64_t ft__n5 = ft__trip(ft__b5, nr, ft__s5);
         for (int64_t ft__k5 = blockIdx.x; ft__k5 < ft__n5; ft__k5 += gridDim.x) {
-            const int64_t r = ft__b5 + ft__k5 * ft__s5;
+            const int64_t r = (int64_t)((uint64_t)ft__b5 + (uint64_t)ft__k5 * (uint64_t)ft__s5);
             if (ft__tid0) {
                 if (!ft__bad)
                     y[(int64_t)r] = 0.0f;
@@ -25,7 +25,7 @@ __global__ void ft__kspmv_0(int *ft__derr, int64_t nr, int64_t nnz, int64_t n, c
                 float ft__r6 = ft__red_init<float>(0);
                 __shared__ float ft__w6[32];
                 for (int64_t ft__k6 = threadIdx.x; ft__k6 < ft__n6 && !ft__bad; ft__k6 += blockDim.x) {
-                    const int64_t k = ft__b6 + ft__k6 * ft__s6;
+                    const int64_t k = (int64_t)((uint64_t)ft__b6 + (uint64_t)ft__k6 * (uint64_t)ft__s6);
                     if (!ft__bad && (uint64_t)col[(int64_t)k] >= (uint64_t)n) { ft__dfail(ft__derr, FT_ERR_INDEX, 10, (int64_t)col[(int64_t)k], n); ft__bad = true; goto ft__rdone6; }
                     if (!ft__bad)
                         ft__r6 = ft__op_add()(ft__r6, (float)(val[(int64_t)k] * x[(int64_t)col[(int64_t)k]]));
@@ -51,7 +51,7 @@ __global__ void ft__khist_0(int *ft__derr, int64_t n, int64_t nb, const int32_t 
         const int64_t ft__s10 = 1;
         const int64_t ft__n10 = ft__trip(ft__b10, n, ft__s10);
         for (int64_t ft__k10 = threadIdx.x; ft__k10 < ft__n10 && !ft__bad; ft__k10 += blockDim.x) {
-            const int64_t i = ft__b10 + ft__k10 * ft__s10;
+            const int64_t i = (int64_t)((uint64_t)ft__b10 + (uint64_t)ft__k10 * (uint64_t)ft__s10);
             if (!ft__bad && (uint64_t)v[(int64_t)i] >= (uint64_t)nb) { ft__dfail(ft__derr, FT_ERR_INDEX, 22, (int64_t)v[(int64_t)i], nb); ft__bad = true; }
             if (!ft__bad)
                 ft__atomic_add<int32_t>(&h[(int64_t)v[(int64_t)i]], (int32_t)(1));
@@ -71,7 +71,7 @@ __global__ void ft__kxy_0(int *ft__derr, int64_t n, int64_t m, const float *x, f
         const int64_t ft__s15 = 1;
         const int64_t ft__n15 = ft__trip(ft__b15, n, ft__s15);
         for (int64_t ft__k15 = blockIdx.x; ft__k15 < ft__n15; ft__k15 += gridDim.x) {
-            const int64_t i = ft__b15 + ft__k15 * ft__s15;
+            const int64_t i = (int64_t)((uint64_t)ft__b15 + (uint64_t)ft__k15 * (uint64_t)ft__s15);
             if (ft__tid0) {
                 if (!ft__bad)
                     s[(int64_t)i] = 0.0f;
@@ -82,7 +82,7 @@ __global__ void ft__kxy_0(int *ft__derr, int64_t n, int64_t m, const float *x, f
                 const int64_t ft__s16 = 1;
                 const int64_t ft__n16 = ft__trip(ft__b16, m, ft__s16);
                 for (int64_t ft__k16 = (threadIdx.x == 0 ? (int64_t)threadIdx.y : ft__n16); ft__k16 < ft__n16 && !ft__bad; ft__k16 += blockDim.y) {
-                    const int64_t j = ft__b16 + ft__k16 * ft__s16;
+                    const int64_t j = (int64_t)((uint64_t)ft__b16 + (uint64_t)ft__k16 * (uint64_t)ft__s16);
                     if (!ft__bad)
                         y[(int64_t)i * m + (int64_t)j] = x[(int64_t)i * m + (int64_t)j] * 2.0f;
                 }
@@ -96,7 +96,7 @@ __global__ void ft__kxy_0(int *ft__derr, int64_t n, int64_t m, const float *x, f
                 float ft__r17 = ft__red_init<float>(0);
                 __shared__ float ft__w17[32];
                 for (int64_t ft__k17 = (threadIdx.y == 0 ? (int64_t)threadIdx.x : ft__n17); ft__k17 < ft__n17 && !ft__bad; ft__k17 += blockDim.x) {
-                    const int64_t k = ft__b17 + ft__k17 * ft__s17;
+                    const int64_t k = (int64_t)((uint64_t)ft__b17 + (uint64_t)ft__k17 * (uint64_t)ft__s17);
                     if (!ft__bad)
                         ft__r17 = ft__op_add()(ft__r17, (float)(x[(int64_t)i * m + (int64_t)k]));
                 }

@@ -4,7 +4,7 @@ __global__ void ft__ksteps_0(int *ft__derr, int64_t n, int64_t t, float *a, floa
     if (*(volatile int *)ft__derr) return;
     for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
          ft__k += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = ft__b + ft__k * ft__s;
+        const int64_t i = (int64_t)((uint64_t)ft__b + (uint64_t)ft__k * (uint64_t)ft__s);
         b[(int64_t)i] = (a[(int64_t)i] * 0.5f) + ((float)s);
     }
 }
@@ -14,7 +14,7 @@ __global__ void ft__ksteps_1(int *ft__derr, int64_t n, int64_t t, float *a, floa
     if (*(volatile int *)ft__derr) return;
     for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
          ft__k += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = ft__b + ft__k * ft__s;
+        const int64_t i = (int64_t)((uint64_t)ft__b + (uint64_t)ft__k * (uint64_t)ft__s);
         a[(int64_t)i] = b[(int64_t)i];
     }
 }
@@ -28,7 +28,7 @@ __global__ void ft__ksteps_2(int *ft__derr, int64_t n, int64_t t, float *a, floa
         const int64_t ft__s5 = 1;
         const int64_t ft__n5 = ft__trip(ft__b5, n, ft__s5);
         for (int64_t ft__k5 = 0; ft__k5 < ft__n5; ft__k5++) {
-            const int64_t i = ft__b5 + ft__k5 * ft__s5;
+            const int64_t i = (int64_t)((uint64_t)ft__b5 + (uint64_t)ft__k5 * (uint64_t)ft__s5);
             c[(int64_t)i] = c[(int64_t)(i - 1)] + a[(int64_t)i];
         }
     }
@@ -56,7 +56,7 @@ extern "C" __attribute__((visibility("default"))) int steps(int64_t n, int64_t t
             const int64_t ft__b2 = 0, ft__s2 = 1;
             const int64_t ft__n2 = ft__trip(ft__b2, t, ft__s2);
             for (int64_t ft__k2 = 0; ft__k2 < ft__n2; ft__k2++) {
-                const int64_t s = ft__b2 + ft__k2 * ft__s2;
+                const int64_t s = (int64_t)((uint64_t)ft__b2 + (uint64_t)ft__k2 * (uint64_t)ft__s2);
                 {
                     const int64_t ft__d3_0 = n;
                     const int64_t ft__z4[] = {ft__d3_0};

@@ -4,20 +4,20 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
     if (*(volatile int *)ft__derr) return;
     for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
          ft__k += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = ft__b + ft__k * ft__s;
+        const int64_t i = (int64_t)((uint64_t)ft__b + (uint64_t)ft__k * (uint64_t)ft__s);
         {
             const int64_t ft__b3 = 0;
             const int64_t ft__s3 = 1;
             const int64_t ft__n3 = ft__trip(ft__b3, in_feats, ft__s3);
             for (int64_t ft__k3 = 0; ft__k3 < ft__n3; ft__k3++) {
-                const int64_t k = ft__b3 + ft__k3 * ft__s3;
+                const int64_t k = (int64_t)((uint64_t)ft__b3 + (uint64_t)ft__k3 * (uint64_t)ft__s3);
                 y[(int64_t)i * in_feats + (int64_t)k] = 0.0f;
                 {
                     const int64_t ft__b4 = 0;
                     const int64_t ft__s4 = 1;
                     const int64_t ft__n4 = ft__trip(ft__b4, 3, ft__s4);
                     for (int64_t ft__k4 = 0; ft__k4 < ft__n4; ft__k4++) {
-                        const int64_t j = ft__b4 + ft__k4 * ft__s4;
+                        const int64_t j = (int64_t)((uint64_t)ft__b4 + (uint64_t)ft__k4 * (uint64_t)ft__s4);
                         if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)j] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 6, (int64_t)adj[(int64_t)i * 3 + (int64_t)j], n_faces); return; }
                         if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)ft__mod<int64_t>(j + 1, 3)] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 7, (int64_t)adj[(int64_t)i * 3 + (int64_t)ft__mod<int64_t>(j + 1, 3)], n_faces); return; }
                         y[(int64_t)i * in_feats + (int64_t)k] = (float)(y[(int64_t)i * in_feats + (int64_t)k] + (((float)fabsf((float)(e[(int64_t)adj[(int64_t)i * 3 + (int64_t)j] * in_feats + (int64_t)k] - e[(int64_t)adj[(int64_t)i * 3 + (int64_t)ft__mod<int64_t>(j + 1, 3)] * in_feats + (int64_t)k])))));
