@@ -2205,6 +2205,22 @@ static void cg_size_checks(cg_emitter *em, const ast_func *f)
     }
 }
 
+/* The checks that no tensor parameter of f with elements is a NULL pointer
+ * (once per call, at entry, after the size checks: every dimension is a
+ * size expression), each returning FT_ERR_NULL with its site recorded. */
+static void cg_null_checks(cg_emitter *em, const ast_func *f)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        if (p->is_size)
+            continue;
+        const char **dims = ft_alloc(em->ctx, sizeof *dims * (size_t)(p->ndim + 1));
+        for (int k = 0; k < p->ndim; k++)
+            dims[k] = cg_expr_str(em, p->shape[k], 1);
+        cg_line(em, "%s", cg_null_check(em->ctx, &em->sites, f, p, cg_cname(em, p->name), dims));
+    }
+}
+
 /* Emit the C function for f.  When a check can fail, the call's record
  * ft__er holds the first failure, published on return (ft__done). */
 static void cg_func(cg_emitter *em, const ast_func *f)
@@ -2224,6 +2240,7 @@ static void cg_func(cg_emitter *em, const ast_func *f)
     cg_signature(em, f);
     fputs("\n{\n", em->out);
     cg_size_checks(em, f);
+    cg_null_checks(em, f);
     cg_opaque_params(em, f);
     cg_line(em, "int ft__err = FT_OK;");
     if (can_fail)
@@ -2813,8 +2830,11 @@ static void cg_header_doc(cg_emitter *em, const ast_func *f)
     }
     fputs(" * Returns FT_OK (0), FT_ERR_SIZE (1) for a negative size, FT_ERR_ASSERT (2)\n"
           " * for a failed assert, FT_ERR_INDEX (3) for a data-dependent index out of\n"
-          " * bounds, FT_ERR_NOMEM (4) when a local tensor cannot be allocated; the\n"
-          " * library's _last_error helper (below) says which check failed. */\n", o);
+          " * bounds, FT_ERR_NOMEM (4) when a local tensor cannot be allocated,\n"
+          " * FT_ERR_NULL (6) for a NULL tensor that has elements; the library's\n"
+          " * _last_error helper (below) says which check failed.  Every tensor\n"
+          " * pointer must point to as many valid elements as its shape says, row-\n"
+          " * major and contiguous (it may be NULL only when that number is 0). */\n", o);
 }
 
 int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname, FILE *out)
@@ -2827,7 +2847,7 @@ int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname, FILE 
             "#ifndef %s\n#define %s\n\n#include <stdbool.h>\n#include <stdint.h>\n#include <stddef.h>\n\n"
             "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
             "#ifndef FT_OK\n#define FT_OK 0\n#define FT_ERR_SIZE 1\n#define FT_ERR_ASSERT 2\n"
-            "#define FT_ERR_INDEX 3\n#define FT_ERR_NOMEM 4\n#endif\n\n",
+            "#define FT_ERR_INDEX 3\n#define FT_ERR_NOMEM 4\n#define FT_ERR_NULL 6\n#endif\n\n",
             libname, libname, g, g);
     for (int i = 0; i < p->nfuncs; i++) {
         cg_header_doc(&em, p->funcs[i]);

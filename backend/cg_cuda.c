@@ -1873,6 +1873,21 @@ static const char *cu_param_decl(cu_emitter *em, const ast_param *p)
     return cg_param_text(em->ctx, p, cu_cname(em, p->name), cu_ctype(p->dtype));
 }
 
+/* The checks that no tensor parameter of f with elements is NULL (as the C
+ * target's, cg_null_check). */
+static void cu_null_checks(cu_emitter *em, const ast_func *f)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        if (p->is_size)
+            continue;
+        const char **dims = ft_alloc(em->ctx, sizeof *dims * (size_t)(p->ndim + 1));
+        for (int k = 0; k < p->ndim; k++)
+            dims[k] = cu_str(em, p->shape[k], 1);
+        cu_line(em, "%s", cg_null_check(em->ctx, &em->sites, f, p, cu_cname(em, p->name), dims));
+    }
+}
+
 /* Give each opaque (`void *`) parameter of f its typed name (as the C
  * backend does). */
 static void cu_opaque_params(cu_emitter *em, const ast_func *f)
@@ -2010,6 +2025,7 @@ static void cu_func(cu_emitter *em, const ast_func *f)
         cg_failure sz = cg_site_size(em->ctx, &em->sites, f, &f->params[i]);
         cu_line(em, "if (%s < 0) return ft__raise(FT_ERR_SIZE, %d, %s, 0);", n, sz.site, n);
     }
+    cu_null_checks(em, f);
     cu_opaque_params(em, f);
     cg_failure nd = cg_site_plain(em->ctx, &em->sites, f, f->loc, FT_ERR_NODEVICE,
                                   "no usable CUDA device");

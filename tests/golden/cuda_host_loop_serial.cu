@@ -38,7 +38,9 @@ extern "C" __attribute__((visibility("default"))) int steps(int64_t n, int64_t t
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 8, n, 0);
     if (t < 0) return ft__raise(FT_ERR_SIZE, 9, t, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 10, 0, 0);
+    if (!a && n > 0) return ft__raise(FT_ERR_NULL, 10, 0, 0);
+    if (!c && n > 0) return ft__raise(FT_ERR_NULL, 11, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 12, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -128,7 +130,9 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_host_loop_serial.ft:6:54", "CUDA runtime failure: cannot copy `c` back from the device", {0, 0}},   /* 7 */
     {FT_ERR_SIZE, "cuda_host_loop_serial.ft:6:19", "negative size: n = %0", {1, 0}},   /* 8 */
     {FT_ERR_SIZE, "cuda_host_loop_serial.ft:6:28", "negative size: t = %0", {1, 0}},   /* 9 */
-    {FT_ERR_NODEVICE, "cuda_host_loop_serial.ft:6:13", "no usable CUDA device", {0, 0}},   /* 10 */
+    {FT_ERR_NULL, "cuda_host_loop_serial.ft:6:37", "null pointer: tensor parameter `a` (f32[n]) is NULL but has elements", {0, 0}},   /* 10 */
+    {FT_ERR_NULL, "cuda_host_loop_serial.ft:6:54", "null pointer: tensor parameter `c` (f32[n]) is NULL but has elements", {0, 0}},   /* 11 */
+    {FT_ERR_NODEVICE, "cuda_host_loop_serial.ft:6:13", "no usable CUDA device", {0, 0}},   /* 12 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -137,7 +141,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 11 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 13 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -156,5 +160,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 11, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 13, ft__sites, ft__last_error
 };

@@ -237,7 +237,14 @@ extern "C" __attribute__((visibility("default"))) int subdivnet(int64_t n_faces,
     if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 28, n_faces, 0);
     if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 29, in_feats, 0);
     if (out_feats < 0) return ft__raise(FT_ERR_SIZE, 30, out_feats, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 31, 0, 0);
+    if (!adj && n_faces > 0 && 3 > 0) return ft__raise(FT_ERR_NULL, 31, 0, 0);
+    if (!e && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 32, 0, 0);
+    if (!w0 && in_feats > 0 && out_feats > 0) return ft__raise(FT_ERR_NULL, 33, 0, 0);
+    if (!w1 && in_feats > 0 && out_feats > 0) return ft__raise(FT_ERR_NULL, 34, 0, 0);
+    if (!w2 && in_feats > 0 && out_feats > 0) return ft__raise(FT_ERR_NULL, 35, 0, 0);
+    if (!w3 && in_feats > 0 && out_feats > 0) return ft__raise(FT_ERR_NULL, 36, 0, 0);
+    if (!y && n_faces > 0 && out_feats > 0) return ft__raise(FT_ERR_NULL, 37, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 38, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -390,7 +397,14 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:23", "negative size: n_faces = %0", {1, 0}},   /* 28 */
     {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:38", "negative size: in_feats = %0", {1, 0}},   /* 29 */
     {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:54", "negative size: out_feats = %0", {1, 0}},   /* 30 */
-    {FT_ERR_NODEVICE, "cuda_subdivnet_bench.ft:28:13", "no usable CUDA device", {0, 0}},   /* 31 */
+    {FT_ERR_NULL, "cuda_subdivnet_bench.ft:29:23", "null pointer: tensor parameter `adj` (i32[n_faces, 3]) is NULL but has elements", {0, 0}},   /* 31 */
+    {FT_ERR_NULL, "cuda_subdivnet_bench.ft:30:23", "null pointer: tensor parameter `e` (f32[n_faces, in_feats]) is NULL but has elements", {0, 0}},   /* 32 */
+    {FT_ERR_NULL, "cuda_subdivnet_bench.ft:31:23", "null pointer: tensor parameter `w0` (f32[in_feats, out_feats]) is NULL but has elements", {0, 0}},   /* 33 */
+    {FT_ERR_NULL, "cuda_subdivnet_bench.ft:32:23", "null pointer: tensor parameter `w1` (f32[in_feats, out_feats]) is NULL but has elements", {0, 0}},   /* 34 */
+    {FT_ERR_NULL, "cuda_subdivnet_bench.ft:33:23", "null pointer: tensor parameter `w2` (f32[in_feats, out_feats]) is NULL but has elements", {0, 0}},   /* 35 */
+    {FT_ERR_NULL, "cuda_subdivnet_bench.ft:34:23", "null pointer: tensor parameter `w3` (f32[in_feats, out_feats]) is NULL but has elements", {0, 0}},   /* 36 */
+    {FT_ERR_NULL, "cuda_subdivnet_bench.ft:35:23", "null pointer: tensor parameter `y` (f32[n_faces, out_feats]) is NULL but has elements", {0, 0}},   /* 37 */
+    {FT_ERR_NODEVICE, "cuda_subdivnet_bench.ft:28:13", "no usable CUDA device", {0, 0}},   /* 38 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -399,7 +413,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 32 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 39 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -418,5 +432,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 32, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 39, ft__sites, ft__last_error
 };

@@ -32,7 +32,10 @@ extern "C" __attribute__((visibility("default"))) int subdivnet(int64_t n_faces,
 {
     if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 10, n_faces, 0);
     if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 11, in_feats, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 12, 0, 0);
+    if (!adj && n_faces > 0 && 3 > 0) return ft__raise(FT_ERR_NULL, 12, 0, 0);
+    if (!e && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 13, 0, 0);
+    if (!y && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 14, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 15, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -113,7 +116,10 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_subdivnet_one_kernel.ft:14:23", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 9 */
     {FT_ERR_SIZE, "cuda_subdivnet_one_kernel.ft:11:23", "negative size: n_faces = %0", {1, 0}},   /* 10 */
     {FT_ERR_SIZE, "cuda_subdivnet_one_kernel.ft:11:38", "negative size: in_feats = %0", {1, 0}},   /* 11 */
-    {FT_ERR_NODEVICE, "cuda_subdivnet_one_kernel.ft:11:13", "no usable CUDA device", {0, 0}},   /* 12 */
+    {FT_ERR_NULL, "cuda_subdivnet_one_kernel.ft:12:23", "null pointer: tensor parameter `adj` (i32[n_faces, 3]) is NULL but has elements", {0, 0}},   /* 12 */
+    {FT_ERR_NULL, "cuda_subdivnet_one_kernel.ft:13:23", "null pointer: tensor parameter `e` (f32[n_faces, in_feats]) is NULL but has elements", {0, 0}},   /* 13 */
+    {FT_ERR_NULL, "cuda_subdivnet_one_kernel.ft:14:23", "null pointer: tensor parameter `y` (f32[n_faces, in_feats]) is NULL but has elements", {0, 0}},   /* 14 */
+    {FT_ERR_NODEVICE, "cuda_subdivnet_one_kernel.ft:11:13", "no usable CUDA device", {0, 0}},   /* 15 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -122,7 +128,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 13 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 16 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -141,5 +147,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 13, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 16, ft__sites, ft__last_error
 };
