@@ -2217,7 +2217,9 @@ static void cg_null_checks(cg_emitter *em, const ast_func *f)
         const char **dims = ft_alloc(em->ctx, sizeof *dims * (size_t)(p->ndim + 1));
         for (int k = 0; k < p->ndim; k++)
             dims[k] = cg_expr_str(em, p->shape[k], 1);
-        cg_line(em, "%s", cg_null_check(em->ctx, &em->sites, f, p, cg_cname(em, p->name), dims));
+        const char *line = cg_null_check(em->ctx, &em->sites, f, p, cg_cname(em, p->name), dims);
+        if (*line)
+            cg_line(em, "%s", line);
     }
 }
 

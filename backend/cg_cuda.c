@@ -1884,7 +1884,9 @@ static void cu_null_checks(cu_emitter *em, const ast_func *f)
         const char **dims = ft_alloc(em->ctx, sizeof *dims * (size_t)(p->ndim + 1));
         for (int k = 0; k < p->ndim; k++)
             dims[k] = cu_str(em, p->shape[k], 1);
-        cu_line(em, "%s", cg_null_check(em->ctx, &em->sites, f, p, cu_cname(em, p->name), dims));
+        const char *line = cg_null_check(em->ctx, &em->sites, f, p, cu_cname(em, p->name), dims);
+        if (*line)
+            cu_line(em, "%s", line);
     }
 }
 

@@ -433,8 +433,13 @@ const char *cg_null_check(ft_ctx *ctx, cg_sites *sites, const ast_func *f, const
                           const char *cname, const char *const *dims)
 {
     const char *cond = p->opaque ? ft_fmt(ctx, "!%s__bytes", cname) : ft_fmt(ctx, "!%s", cname);
-    for (int k = 0; k < p->ndim; k++)
-        cond = ft_fmt(ctx, "%s && %s > 0", cond, dims[k]);
+    for (int k = 0; k < p->ndim; k++) {
+        const ast_expr *d = p->shape[k];
+        if (d->kind == AST_INT && d->u.ival <= 0)
+            return "";      /* never any element: nothing to check */
+        if (d->kind != AST_INT)
+            cond = ft_fmt(ctx, "%s && %s > 0", cond, dims[k]);
+    }
     cg_failure fl = cg_site_null(ctx, sites, f, p);
     return ft_fmt(ctx, "if (%s) return ft__raise(FT_ERR_NULL, %d, 0, 0);", cond, fl.site);
 }

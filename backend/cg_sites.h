@@ -57,7 +57,8 @@ cg_failure cg_site_size(ft_ctx *ctx, cg_sites *sites, const ast_func *f, const a
 /* The C line that returns FT_ERR_NULL when tensor parameter p of f (C name
  * cname, its dimensions' C text dims) is a NULL pointer and has elements
  * (every dimension above 0), its site added (the message names p and its
- * shape).  Once per call, at entry, after the size checks. */
+ * shape); "" when p never has elements.  Once per call, at entry, after
+ * the size checks. */
 const char *cg_null_check(ft_ctx *ctx, cg_sites *sites, const ast_func *f, const ast_param *p,
                           const char *cname, const char *const *dims);
 

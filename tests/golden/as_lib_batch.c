@@ -47,9 +47,9 @@ static int ft__gemm_f32(void *h, int ta, int tb, int64_t m, int64_t n, int64_t k
 
 int f(const float *a, const float *b, float *c)
 {
-    if (!a && 8 > 0 && 16 > 0) return ft__raise(FT_ERR_NULL, 0, 0, 0);
-    if (!b && 4 > 0 && 16 > 0 && 8 > 0) return ft__raise(FT_ERR_NULL, 1, 0, 0);
-    if (!c && 4 > 0 && 8 > 0 && 8 > 0) return ft__raise(FT_ERR_NULL, 2, 0, 0);
+    if (!a) return ft__raise(FT_ERR_NULL, 0, 0, 0);
+    if (!b) return ft__raise(FT_ERR_NULL, 1, 0, 0);
+    if (!c) return ft__raise(FT_ERR_NULL, 2, 0, 0);
     int ft__err = FT_OK;
     /* L_matmul_batch: */
     {

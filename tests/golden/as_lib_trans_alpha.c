@@ -50,7 +50,7 @@ int f(int64_t m, int64_t n, int64_t k, const float *s, const float *a, const flo
     if (m < 0) return ft__raise(FT_ERR_SIZE, 0, m, 0);
     if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
     if (k < 0) return ft__raise(FT_ERR_SIZE, 2, k, 0);
-    if (!s && 1 > 0) return ft__raise(FT_ERR_NULL, 3, 0, 0);
+    if (!s) return ft__raise(FT_ERR_NULL, 3, 0, 0);
     if (!a && k > 0 && m > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
     if (!b && n > 0 && k > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
     if (!c && m > 0 && n > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);

@@ -229,7 +229,7 @@ int backwards(int64_t n, int64_t nnz, const int32_t *idx, const float *x, float 
     if (nnz < 0) return ft__raise(FT_ERR_SIZE, 13, nnz, 0);
     if (!idx && nnz > 0) return ft__raise(FT_ERR_NULL, 14, 0, 0);
     if (!x && n > 0) return ft__raise(FT_ERR_NULL, 15, 0, 0);
-    if (!s && 1 > 0) return ft__raise(FT_ERR_NULL, 16, 0, 0);
+    if (!s) return ft__raise(FT_ERR_NULL, 16, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     s[0] = 0.0f;
@@ -279,7 +279,7 @@ static const ft_param_desc ft__params_backwards[] = {
 int ten(int64_t n, const int32_t *adj, const float *x, float *s)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 18, n, 0);
-    if (!adj && n > 0 && 10 > 0) return ft__raise(FT_ERR_NULL, 19, 0, 0);
+    if (!adj && n > 0) return ft__raise(FT_ERR_NULL, 19, 0, 0);
     if (!x && n > 0) return ft__raise(FT_ERR_NULL, 20, 0, 0);
     if (!s && n > 0) return ft__raise(FT_ERR_NULL, 21, 0, 0);
     int ft__err = FT_OK;
@@ -402,8 +402,8 @@ int rows(int64_t n, int64_t nnz, const int32_t *idx, const float *v, float *s)
     if (n < 0) return ft__raise(FT_ERR_SIZE, 30, n, 0);
     if (nnz < 0) return ft__raise(FT_ERR_SIZE, 31, nnz, 0);
     if (!idx && nnz > 0) return ft__raise(FT_ERR_NULL, 32, 0, 0);
-    if (!v && n > 0 && 3 > 0) return ft__raise(FT_ERR_NULL, 33, 0, 0);
-    if (!s && 1 > 0) return ft__raise(FT_ERR_NULL, 34, 0, 0);
+    if (!v && n > 0) return ft__raise(FT_ERR_NULL, 33, 0, 0);
+    if (!s) return ft__raise(FT_ERR_NULL, 34, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     s[0] = 0.0f;

@@ -60,7 +60,7 @@ int mesh_scatter(int64_t n, int64_t f, const int32_t *adj, const float *g, float
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 3, n, 0);
     if (f < 0) return ft__raise(FT_ERR_SIZE, 4, f, 0);
-    if (!adj && n > 0 && 3 > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
+    if (!adj && n > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
     if (!g && n > 0 && f > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
     if (!d && n > 0 && f > 0) return ft__raise(FT_ERR_NULL, 7, 0, 0);
     if (!s && n > 0) return ft__raise(FT_ERR_NULL, 8, 0, 0);

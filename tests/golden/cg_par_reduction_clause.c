@@ -47,7 +47,7 @@ int f(int64_t steps, int64_t n, const float *x, const float *a, float *y)
     if (steps < 0) return ft__raise(FT_ERR_SIZE, 0, steps, 0);
     if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
     if (!x && n > 0) return ft__raise(FT_ERR_NULL, 2, 0, 0);
-    if (!a && 1 > 0) return ft__raise(FT_ERR_NULL, 3, 0, 0);
+    if (!a) return ft__raise(FT_ERR_NULL, 3, 0, 0);
     if (!y && n > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
     int ft__err = FT_OK;
     /* L_i_1: */
@@ -116,7 +116,7 @@ int f_grad_fwd(int64_t steps, int64_t n, const float *x, const float *a, float *
     if (steps < 0) return ft__raise(FT_ERR_SIZE, 0, steps, 0);
     if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
     if (!x && n > 0) return ft__raise(FT_ERR_NULL, 2, 0, 0);
-    if (!a && 1 > 0) return ft__raise(FT_ERR_NULL, 3, 0, 0);
+    if (!a) return ft__raise(FT_ERR_NULL, 3, 0, 0);
     if (!y && n > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
     if (!tape__bytes && (steps * n) > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
     float *tape = (float *)tape__bytes;
@@ -199,10 +199,10 @@ int f_grad_bwd(int64_t steps, int64_t n, const float *x, const float *a, const f
     if (steps < 0) return ft__raise(FT_ERR_SIZE, 0, steps, 0);
     if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
     if (!x && n > 0) return ft__raise(FT_ERR_NULL, 2, 0, 0);
-    if (!a && 1 > 0) return ft__raise(FT_ERR_NULL, 3, 0, 0);
+    if (!a) return ft__raise(FT_ERR_NULL, 3, 0, 0);
     if (!y && n > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
     if (!d_y && n > 0) return ft__raise(FT_ERR_NULL, 9, 0, 0);
-    if (!d_a && 1 > 0) return ft__raise(FT_ERR_NULL, 10, 0, 0);
+    if (!d_a) return ft__raise(FT_ERR_NULL, 10, 0, 0);
     if (!tape__bytes && (steps * n) > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
     const float *tape = (const float *)tape__bytes;
     const float *tape_y = tape + (0);

@@ -7,7 +7,7 @@ int f(int64_t n, int64_t m, const int32_t *idx, const float *a, float *y, double
     if (!a && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
     if (!y && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
     if (!w && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
-    if (!c && n > 0 && 12 > 0) return ft__raise(FT_ERR_NULL, 7, 0, 0);
+    if (!c && n > 0) return ft__raise(FT_ERR_NULL, 7, 0, 0);
     if (!r && n > 0) return ft__raise(FT_ERR_NULL, 8, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};

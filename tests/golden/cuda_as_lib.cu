@@ -57,9 +57,9 @@ extern "C" __attribute__((visibility("default"))) int f(int64_t m, int64_t n, in
     if (m < 0) return ft__raise(FT_ERR_SIZE, 10, m, 0);
     if (n < 0) return ft__raise(FT_ERR_SIZE, 11, n, 0);
     if (k < 0) return ft__raise(FT_ERR_SIZE, 12, k, 0);
-    if (!a && 4 > 0 && m > 0 && k > 0) return ft__raise(FT_ERR_NULL, 13, 0, 0);
-    if (!b && 4 > 0 && n > 0 && k > 0) return ft__raise(FT_ERR_NULL, 14, 0, 0);
-    if (!c && 4 > 0 && m > 0 && n > 0) return ft__raise(FT_ERR_NULL, 15, 0, 0);
+    if (!a && m > 0 && k > 0) return ft__raise(FT_ERR_NULL, 13, 0, 0);
+    if (!b && n > 0 && k > 0) return ft__raise(FT_ERR_NULL, 14, 0, 0);
+    if (!c && m > 0 && n > 0) return ft__raise(FT_ERR_NULL, 15, 0, 0);
     if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 16, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};

@@ -188,7 +188,7 @@ static const ft_param_desc ft__params_rownorm[] = {
 extern "C" __attribute__((visibility("default"))) int gather3(int64_t n, const int32_t *adj, const float *e, float *y)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 22, n, 0);
-    if (!adj && n > 0 && 3 > 0) return ft__raise(FT_ERR_NULL, 23, 0, 0);
+    if (!adj && n > 0) return ft__raise(FT_ERR_NULL, 23, 0, 0);
     if (!e && n > 0) return ft__raise(FT_ERR_NULL, 24, 0, 0);
     if (!y && n > 0) return ft__raise(FT_ERR_NULL, 25, 0, 0);
     if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 26, 0, 0);

@@ -237,7 +237,7 @@ extern "C" __attribute__((visibility("default"))) int subdivnet(int64_t n_faces,
     if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 28, n_faces, 0);
     if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 29, in_feats, 0);
     if (out_feats < 0) return ft__raise(FT_ERR_SIZE, 30, out_feats, 0);
-    if (!adj && n_faces > 0 && 3 > 0) return ft__raise(FT_ERR_NULL, 31, 0, 0);
+    if (!adj && n_faces > 0) return ft__raise(FT_ERR_NULL, 31, 0, 0);
     if (!e && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 32, 0, 0);
     if (!w0 && in_feats > 0 && out_feats > 0) return ft__raise(FT_ERR_NULL, 33, 0, 0);
     if (!w1 && in_feats > 0 && out_feats > 0) return ft__raise(FT_ERR_NULL, 34, 0, 0);

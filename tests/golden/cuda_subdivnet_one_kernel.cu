@@ -32,7 +32,7 @@ extern "C" __attribute__((visibility("default"))) int subdivnet(int64_t n_faces,
 {
     if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 10, n_faces, 0);
     if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 11, in_feats, 0);
-    if (!adj && n_faces > 0 && 3 > 0) return ft__raise(FT_ERR_NULL, 12, 0, 0);
+    if (!adj && n_faces > 0) return ft__raise(FT_ERR_NULL, 12, 0, 0);
     if (!e && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 13, 0, 0);
     if (!y && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 14, 0, 0);
     if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 15, 0, 0);

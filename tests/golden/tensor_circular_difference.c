@@ -53,7 +53,7 @@ int subdivnet(int64_t n_faces, int64_t in_feats, const int32_t *adj, const float
 {
     if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 2, n_faces, 0);
     if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 3, in_feats, 0);
-    if (!adj && n_faces > 0 && 3 > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
+    if (!adj && n_faces > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
     if (!e && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
     if (!y && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
     int ft__err = FT_OK;
@@ -115,7 +115,7 @@ int subdivnet_rows(int64_t n_faces, int64_t in_feats, const int32_t *adj, const 
 {
     if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 10, n_faces, 0);
     if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 11, in_feats, 0);
-    if (!adj && n_faces > 0 && 3 > 0) return ft__raise(FT_ERR_NULL, 12, 0, 0);
+    if (!adj && n_faces > 0) return ft__raise(FT_ERR_NULL, 12, 0, 0);
     if (!e && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 13, 0, 0);
     if (!y && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 14, 0, 0);
     int ft__err = FT_OK;
