@@ -310,7 +310,7 @@ static isl_set *loop_set(isl_space *sp, ast_stmt *l, int k)
     isl_pw_aff *e = an_pw_aff_of(sp, l->u.loop.end);
     if (b && (step > 1 || step < -1)) {
         isl_pw_aff *off = isl_pw_aff_sub(isl_pw_aff_copy(i), isl_pw_aff_copy(b));
-        isl_val *m = isl_val_int_from_si(isl_space_get_ctx(sp), step > 0 ? step : -step);
+        isl_val *m = isl_val_abs(isl_val_int_from_si(isl_space_get_ctx(sp), step)); /* -2^63 too */
         s = isl_set_intersect(s, isl_pw_aff_zero_set(isl_pw_aff_mod_val(off, m)));
     }
     if (b)

@@ -136,6 +136,28 @@ char *ft_fmt(ft_ctx *ctx, const char *fmt, ...)
     return p;
 }
 
+/* An arena-owned source holding path and the len bytes of text, its line
+ * ends made "\n": "\r\n" (Windows) and a lone "\r" (old Mac OS) are one line
+ * break each, so that the lexer, the caret printer and the run-time sites
+ * (cg_sites.c), which all count "\n", agree on every line number. */
+static ft_source *ft_source_make(ft_ctx *ctx, const char *path, const char *text, size_t len)
+{
+    char *t = ft_alloc(ctx, len + 1);
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] != '\r')
+            t[n++] = text[i];
+        else if (i + 1 == len || text[i + 1] != '\n')
+            t[n++] = '\n';
+    }
+    t[n] = '\0';
+    ft_source *src = ft_alloc(ctx, sizeof *src);
+    src->path = ft_strdup(ctx, path);
+    src->text = t;
+    src->len = n;
+    return src;
+}
+
 /* Read a whole file; NUL bytes inside are kept (the lexer reports them). */
 ft_source *ft_source_read(ft_ctx *ctx, const char *path)
 {
@@ -168,21 +190,14 @@ ft_source *ft_source_read(ft_ctx *ctx, const char *path)
         ctx->nerrors++;
         return NULL;
     }
-    ft_source *src = ft_alloc(ctx, sizeof *src);
-    src->path = ft_strdup(ctx, path);
-    src->text = ft_strndup(ctx, buf, len);
-    src->len = len;
+    ft_source *src = ft_source_make(ctx, path, buf, len);
     free(buf);
     return src;
 }
 
 ft_source *ft_source_from_string(ft_ctx *ctx, const char *path, const char *text)
 {
-    ft_source *src = ft_alloc(ctx, sizeof *src);
-    src->path = ft_strdup(ctx, path);
-    src->len = strlen(text);
-    src->text = ft_strndup(ctx, text, src->len);
-    return src;
+    return ft_source_make(ctx, path, text, strlen(text));
 }
 
 /* Print the source line of loc and a caret under its column.  Columns count

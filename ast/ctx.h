@@ -112,7 +112,8 @@ char *ft_fmt(ft_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* Read a whole file into an arena-owned ft_source; NULL (and an error
- * diagnostic without location) if it cannot be read. */
+ * diagnostic without location) if it cannot be read.  Both constructors
+ * make every line end "\n" ("\r\n" and a lone "\r" are one line break). */
 ft_source *ft_source_read(ft_ctx *ctx, const char *path);
 /* Wrap an in-memory string as a source (for tests and -e). */
 ft_source *ft_source_from_string(ft_ctx *ctx, const char *path, const char *text);

@@ -705,6 +705,10 @@ static ast_stmt *rev_for(ad_grad *g, ast_stmt *s, ast_stmt *body)
         return NULL;
     }
     int64_t k = st ? st->u.ival : 1;
+    if (k == INT64_MIN) {   /* the reversed loop's step, 2^63, is no int64 */
+        ft_unsupported(g->ctx, s->loc, "the gradient of a loop with step -2^63");
+        return NULL;
+    }
     ft_ctx *c = g->ctx;
     ast_expr *b = cl(g, s->u.loop.begin), *e = cl(g, s->u.loop.end);
     ast_expr *last, *stop;
@@ -1260,9 +1264,74 @@ static ast_func *find_func(ast_program *p, const char *name)
     return NULL;
 }
 
+/* A C symbol of the library: its name, where it is defined, and what it is
+ * (for the note at a clash). */
+typedef struct ad_symbol {
+    const char *name, *what;
+    ft_loc loc;
+} ad_symbol;
+
+/* The symbol of syms called name, or NULL. */
+static const ad_symbol *find_symbol(const ft_vec *syms, const char *name)
+{
+    for (int i = 0; i < syms->len; i++)
+        if (!strcmp(((const ad_symbol *)syms->items[i])->name, name))
+            return syms->items[i];
+    return NULL;
+}
+
+/* Add a symbol to syms, or, when its name is taken, report the clash at loc
+ * with a note at the other definition; 1 on a clash. */
+static int add_symbol(ft_ctx *ctx, ft_vec *syms, const char *name, const char *what,
+                      ft_loc loc)
+{
+    const ad_symbol *old = find_symbol(syms, name);
+    if (old) {
+        ft_error(ctx, loc, "'%s' (%s) is already defined; rename the gradient", name, what);
+        ft_note(ctx, old->loc, "'%s' (%s) was defined here", name, old->what);
+        return 1;
+    }
+    ad_symbol *s = ft_alloc(ctx, sizeof *s);
+    *s = (ad_symbol){name, what, loc};
+    ft_vec_push(ctx, syms, s);
+    return 0;
+}
+
+/* Whether the C functions that the `grad` lines of file make (g, g_fwd,
+ * g_bwd and the size function g_tape_bytes each) clash with each other or
+ * with an exported function of p: reported at the gradient's name, with a
+ * note at the other definition, before cc would find a redefinition. */
+static int grad_names_clash(ft_ctx *ctx, const ast_program *p, const pt_node *file)
+{
+    static const char *const suffix[] = {"", "_fwd", "_bwd", "_tape_bytes"};
+    static const char *const part[] = {"", "the forward half", "the backward half",
+                                       "the tape size function"};
+    ft_vec syms = {0};
+    int bad = 0;
+    for (int i = 0; i < p->nfuncs; i++)
+        add_symbol(ctx, &syms, p->funcs[i]->name, "the exported function", p->funcs[i]->loc);
+    for (int i = 0; i < file->nkids; i++) {
+        const pt_node *k = file->kids[i];
+        if (!k || k->kind != PT_GRAD)
+            continue;
+        const pt_node *g = k->kids[1];
+        for (int j = 0; j < 4; j++) {
+            const char *what = j ? ft_fmt(ctx, "%s of the gradient '%s'", part[j], g->name)
+                                 : ft_fmt(ctx, "the gradient of '%s'", k->name);
+            if (add_symbol(ctx, &syms, ft_fmt(ctx, "%s%s", g->name, suffix[j]), what, g->loc)) {
+                bad = 1;
+                break;
+            }
+        }
+    }
+    return bad;
+}
+
 int ad_grad_program(ft_ctx *ctx, ast_program *p, const pt_node *file)
 {
     int bad = 0;
+    if (grad_names_clash(ctx, p, file))
+        return 1;
     for (int i = 0; i < file->nkids; i++) {
         const pt_node *k = file->kids[i];
         if (!k || k->kind != PT_GRAD)

@@ -78,13 +78,15 @@ static int only_sizes(const ast_func *f, const ast_expr *e)
 }
 
 /* The number of iterations of a loop with a constant step (NULL when the
- * step is not constant). */
+ * step is not constant, or is -2^63). */
 ast_expr *ad_trip_count(ft_ctx *ctx, const ast_stmt *loop)
 {
     const ast_expr *st = loop->u.loop.step;
     if (st && st->kind != AST_INT)
         return NULL;
     int64_t k = st ? st->u.ival : 1;
+    if (k == INT64_MIN)
+        return NULL;    /* -k is no int64 */
     ast_expr *b = xf_clone_expr(ctx, loop->u.loop.begin);
     ast_expr *e = xf_clone_expr(ctx, loop->u.loop.end);
     if (k == 1 && b->kind == AST_INT && b->u.ival == 0 &&

@@ -1808,6 +1808,17 @@ static const char *cg_omp_for_pragma(cg_emitter *em, const ast_stmt *s)
                   w.found ? " schedule(dynamic, 64)" : "", cg_omp_red_clauses(em, s));
 }
 
+/* Whether `for (i = b; i < e; i += step)` (`>` for a negative step) may
+ * overflow i after its last iteration: a constant end within |step| - 1 of
+ * the int64 limits (range(0, 2^63 - 1, 2^63 - 2) ends at 2^63 - 2 + 2^63 - 2).
+ * Such a loop is counted by ft__trip.  An end that is not constant is a
+ * size expression, taken to be far from the limits. */
+static int cg_step_overflows(const ast_expr *e, int64_t step)
+{
+    int64_t past;
+    return e->kind == AST_INT && __builtin_add_overflow(e->u.ival, step, &past);
+}
+
 /* for iter in range(begin, end, step), serial or OpenMP. */
 static void cg_for(cg_emitter *em, const ast_stmt *s)
 {
@@ -1839,6 +1850,8 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         em->omp_red_vars.len = nred;
         return;
     }
+    if (cg_step_overflows(e, step))
+        step = 0;       /* counted by ft__trip instead */
     int known = em->known.len, nix = em->ix_loads.len;
     if (par == AST_VECTORIZE && step != 0)
         cg_index_scalars(em, s, step);
@@ -1897,8 +1910,9 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         if (pragma)
             cg_line(em, "%s", pragma);
         cg_line(em, "for (int64_t ft__k%d = 0; ft__k%d < ft__n%d; ft__k%d++) {", id, id, id, id);
-        can_fail = cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = ft__b%d + "
-                                              "ft__k%d * ft__s%d;", it, id, id, id), &heap);
+        can_fail = cg_loop_body(em, s, ft_fmt(em->ctx, "const int64_t %s = (int64_t)((uint64_t)"
+                                              "ft__b%d + (uint64_t)ft__k%d * (uint64_t)ft__s%d);",
+                                              it, id, id, id), &heap);
     }
     if (block) {
         em->indent--;
@@ -2191,6 +2205,24 @@ static void cg_size_checks(cg_emitter *em, const ast_func *f)
     }
 }
 
+/* The checks that no tensor parameter of f with elements is a NULL pointer
+ * (once per call, at entry, after the size checks: every dimension is a
+ * size expression), each returning FT_ERR_NULL with its site recorded. */
+static void cg_null_checks(cg_emitter *em, const ast_func *f)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        if (p->is_size)
+            continue;
+        const char **dims = ft_alloc(em->ctx, sizeof *dims * (size_t)(p->ndim + 1));
+        for (int k = 0; k < p->ndim; k++)
+            dims[k] = cg_expr_str(em, p->shape[k], 1);
+        const char *line = cg_null_check(em->ctx, &em->sites, f, p, cg_cname(em, p->name), dims);
+        if (*line)
+            cg_line(em, "%s", line);
+    }
+}
+
 /* Emit the C function for f.  When a check can fail, the call's record
  * ft__er holds the first failure, published on return (ft__done). */
 static void cg_func(cg_emitter *em, const ast_func *f)
@@ -2210,6 +2242,7 @@ static void cg_func(cg_emitter *em, const ast_func *f)
     cg_signature(em, f);
     fputs("\n{\n", em->out);
     cg_size_checks(em, f);
+    cg_null_checks(em, f);
     cg_opaque_params(em, f);
     cg_line(em, "int ft__err = FT_OK;");
     if (can_fail)
@@ -2638,11 +2671,14 @@ static void cg_helper_def(FILE *o, cg_helper h, ft_dtype t)
               "    return *p;\n}\n", o);
         break;
     case CG_H_TRIP:
-        fputs("/* Iterations of range(b, e, s); 0 for s == 0. */\n"
+        fputs("/* Iterations of range(b, e, s); 0 for s == 0.  Unsigned, so that no\n"
+              " * bounds overflow; more than INT64_MAX (a step of 1 or -1 over more than\n"
+              " * half the int64s) counts INT64_MAX, 292 years at 10^9 a second. */\n"
               "static inline int64_t ft__trip(int64_t b, int64_t e, int64_t s)\n{\n"
-              "    if (s > 0) return e > b ? (e - b - 1) / s + 1 : 0;\n"
-              "    if (s < 0) return b > e ? (b - e - 1) / -s + 1 : 0;\n"
-              "    return 0;\n}\n", o);
+              "    uint64_t n = 0;\n"
+              "    if (s > 0 && e > b) n = ((uint64_t)e - (uint64_t)b - 1) / (uint64_t)s + 1;\n"
+              "    if (s < 0 && b > e) n = ((uint64_t)b - (uint64_t)e - 1) / -(uint64_t)s + 1;\n"
+              "    return n > INT64_MAX ? INT64_MAX : (int64_t)n;\n}\n", o);
         break;
     case CG_H_THREADS:
         fputs("/* The most threads a parallel region gets, this thread's number and\n"
@@ -2796,8 +2832,11 @@ static void cg_header_doc(cg_emitter *em, const ast_func *f)
     }
     fputs(" * Returns FT_OK (0), FT_ERR_SIZE (1) for a negative size, FT_ERR_ASSERT (2)\n"
           " * for a failed assert, FT_ERR_INDEX (3) for a data-dependent index out of\n"
-          " * bounds, FT_ERR_NOMEM (4) when a local tensor cannot be allocated; the\n"
-          " * library's _last_error helper (below) says which check failed. */\n", o);
+          " * bounds, FT_ERR_NOMEM (4) when a local tensor cannot be allocated,\n"
+          " * FT_ERR_NULL (6) for a NULL tensor that has elements; the library's\n"
+          " * _last_error helper (below) says which check failed.  Every tensor\n"
+          " * pointer must point to as many valid elements as its shape says, row-\n"
+          " * major and contiguous (it may be NULL only when that number is 0). */\n", o);
 }
 
 int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname, FILE *out)
@@ -2810,7 +2849,7 @@ int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname, FILE 
             "#ifndef %s\n#define %s\n\n#include <stdbool.h>\n#include <stdint.h>\n#include <stddef.h>\n\n"
             "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
             "#ifndef FT_OK\n#define FT_OK 0\n#define FT_ERR_SIZE 1\n#define FT_ERR_ASSERT 2\n"
-            "#define FT_ERR_INDEX 3\n#define FT_ERR_NOMEM 4\n#endif\n\n",
+            "#define FT_ERR_INDEX 3\n#define FT_ERR_NOMEM 4\n#define FT_ERR_NULL 6\n#endif\n\n",
             libname, libname, g, g);
     for (int i = 0; i < p->nfuncs; i++) {
         cg_header_doc(&em, p->funcs[i]);

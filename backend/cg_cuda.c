@@ -1221,7 +1221,8 @@ static void cu_dfor(cu_emitter *em, const ast_stmt *s, int block_level)
                 more, id);
     }
     em->indent++;
-    cu_line(em, "const int64_t %s = ft__b%d + ft__k%d * ft__s%d;", it, id, id, id);
+    cu_line(em, "const int64_t %s = (int64_t)((uint64_t)ft__b%d + (uint64_t)ft__k%d * (uint64_t)ft__s%d);",
+            it, id, id, id);
     unsigned saved = em->active;
     if (bound)
         em->active |= cu_bit(par);
@@ -1473,7 +1474,8 @@ static void cu_flat_body(cu_emitter *em, const void *arg)
             "ft__k < ft__n;");
     cu_line(em, "     ft__k += (int64_t)gridDim.x * blockDim.x) {");
     em->indent++;
-    cu_line(em, "const int64_t %s = ft__b + ft__k * ft__s;", cu_cname(em, s->u.loop.iter));
+    cu_line(em, "const int64_t %s = (int64_t)((uint64_t)ft__b + (uint64_t)ft__k * (uint64_t)ft__s);",
+            cu_cname(em, s->u.loop.iter));
     cu_dstmt(em, s->u.loop.body, 0);
     em->indent--;
     cu_line(em, "}");
@@ -1711,7 +1713,8 @@ static void cu_hfor(cu_emitter *em, const ast_stmt *s)
             cu_str(em, s->u.loop.end, 0), id);
     cu_line(em, "for (int64_t ft__k%d = 0; ft__k%d < ft__n%d; ft__k%d++) {", id, id, id, id);
     em->indent++;
-    cu_line(em, "const int64_t %s = ft__b%d + ft__k%d * ft__s%d;", it, id, id, id);
+    cu_line(em, "const int64_t %s = (int64_t)((uint64_t)ft__b%d + (uint64_t)ft__k%d * (uint64_t)ft__s%d);",
+            it, id, id, id);
     int nhost = em->hostvals.len;
     cu_push_hostval(em, ft_fmt(em->ctx, "int64_t %s", it), it);
     cu_hstmt(em, s->u.loop.body);
@@ -1870,6 +1873,23 @@ static const char *cu_param_decl(cu_emitter *em, const ast_param *p)
     return cg_param_text(em->ctx, p, cu_cname(em, p->name), cu_ctype(p->dtype));
 }
 
+/* The checks that no tensor parameter of f with elements is NULL (as the C
+ * target's, cg_null_check). */
+static void cu_null_checks(cu_emitter *em, const ast_func *f)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        const ast_param *p = &f->params[i];
+        if (p->is_size)
+            continue;
+        const char **dims = ft_alloc(em->ctx, sizeof *dims * (size_t)(p->ndim + 1));
+        for (int k = 0; k < p->ndim; k++)
+            dims[k] = cu_str(em, p->shape[k], 1);
+        const char *line = cg_null_check(em->ctx, &em->sites, f, p, cu_cname(em, p->name), dims);
+        if (*line)
+            cu_line(em, "%s", line);
+    }
+}
+
 /* Give each opaque (`void *`) parameter of f its typed name (as the C
  * backend does). */
 static void cu_opaque_params(cu_emitter *em, const ast_func *f)
@@ -2007,6 +2027,7 @@ static void cu_func(cu_emitter *em, const ast_func *f)
         cg_failure sz = cg_site_size(em->ctx, &em->sites, f, &f->params[i]);
         cu_line(em, "if (%s < 0) return ft__raise(FT_ERR_SIZE, %d, %s, 0);", n, sz.site, n);
     }
+    cu_null_checks(em, f);
     cu_opaque_params(em, f);
     cg_failure nd = cg_site_plain(em->ctx, &em->sites, f, f->loc, FT_ERR_NODEVICE,
                                   "no usable CUDA device");
@@ -2161,12 +2182,14 @@ static void cu_prelude(FILE *o)
 "    for (; b; b >>= 1, x *= x) if (b & 1) r *= x;\n"
 "    return (T)r;\n"
 "}\n"
-"/* Iterations of range(b, e, s); 0 for s == 0. */\n"
+"/* Iterations of range(b, e, s); 0 for s == 0; unsigned, so that no bounds\n"
+" * overflow; more than INT64_MAX counts INT64_MAX (as the C target's). */\n"
 "FT_HD int64_t ft__trip(int64_t b, int64_t e, int64_t s)\n"
 "{\n"
-"    if (s > 0) return e > b ? (e - b - 1) / s + 1 : 0;\n"
-"    if (s < 0) return b > e ? (b - e - 1) / -s + 1 : 0;\n"
-"    return 0;\n"
+"    uint64_t n = 0;\n"
+"    if (s > 0 && e > b) n = ((uint64_t)e - (uint64_t)b - 1) / (uint64_t)s + 1;\n"
+"    if (s < 0 && b > e) n = ((uint64_t)b - (uint64_t)e - 1) / -(uint64_t)s + 1;\n"
+"    return n > INT64_MAX ? INT64_MAX : (int64_t)n;\n"
 "}\n"
 "/* Bytes of a tensor: negative dims count as 0; SIZE_MAX on overflow. */\n"
 "FT_HD size_t ft__nbytes(int n, const int64_t *dims, size_t elem)\n"

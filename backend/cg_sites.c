@@ -31,6 +31,7 @@ typedef struct cg_site {
 
 static const char *const cg_code_names[] = {
     "FT_OK", "FT_ERR_SIZE", "FT_ERR_ASSERT", "FT_ERR_INDEX", "FT_ERR_NOMEM", "FT_ERR_NODEVICE",
+    "FT_ERR_NULL",
 };
 
 /* s with every '%' doubled (a message template's literal text). */
@@ -412,6 +413,35 @@ cg_failure cg_site_nomem(ft_ctx *ctx, cg_sites *sites, const ast_func *f, ft_loc
     const char *head = ft_fmt(ctx, "out of memory: cannot allocate %%0 bytes for %s",
                               cg_esc(ctx, what));
     return cg_site_add(ctx, sites, f, loc, FT_ERR_NOMEM, head, NULL, kinds);
+}
+
+/* The site of the check that tensor parameter p of f is not NULL when it
+ * has elements (no values: the message names p and its shape). */
+static cg_failure cg_site_null(ft_ctx *ctx, cg_sites *sites, const ast_func *f,
+                               const ast_param *p)
+{
+    const char *shape = "";
+    for (int k = 0; k < p->ndim; k++)
+        shape = ft_fmt(ctx, "%s%s%s", shape, k ? ", " : "", ast_expr_text(ctx, p->shape[k]));
+    const char *msg = ft_fmt(ctx, "null pointer: tensor parameter `%s` (%s%s%s%s) is NULL but "
+                             "has elements", p->name, ft_dtype_name(p->dtype), p->ndim ? "[" : "",
+                             shape, p->ndim ? "]" : "");
+    return cg_site_plain(ctx, sites, f, p->loc.src ? p->loc : f->loc, FT_ERR_NULL, msg);
+}
+
+const char *cg_null_check(ft_ctx *ctx, cg_sites *sites, const ast_func *f, const ast_param *p,
+                          const char *cname, const char *const *dims)
+{
+    const char *cond = p->opaque ? ft_fmt(ctx, "!%s__bytes", cname) : ft_fmt(ctx, "!%s", cname);
+    for (int k = 0; k < p->ndim; k++) {
+        const ast_expr *d = p->shape[k];
+        if (d->kind == AST_INT && d->u.ival <= 0)
+            return "";      /* never any element: nothing to check */
+        if (d->kind != AST_INT)
+            cond = ft_fmt(ctx, "%s && %s > 0", cond, dims[k]);
+    }
+    cg_failure fl = cg_site_null(ctx, sites, f, p);
+    return ft_fmt(ctx, "if (%s) return ft__raise(FT_ERR_NULL, %d, 0, 0);", cond, fl.site);
 }
 
 cg_failure cg_site_plain(ft_ctx *ctx, cg_sites *sites, const ast_func *f, ft_loc loc,

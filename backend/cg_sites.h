@@ -54,6 +54,14 @@ cg_failure cg_site_index(ft_ctx *ctx, cg_sites *sites, const ast_func *f, ft_loc
 /* The site of the check that size parameter p of f is not negative. */
 cg_failure cg_site_size(ft_ctx *ctx, cg_sites *sites, const ast_func *f, const ast_param *p);
 
+/* The C line that returns FT_ERR_NULL when tensor parameter p of f (C name
+ * cname, its dimensions' C text dims) is a NULL pointer and has elements
+ * (every dimension above 0), its site added (the message names p and its
+ * shape); "" when p never has elements.  Once per call, at entry, after
+ * the size checks. */
+const char *cg_null_check(ft_ctx *ctx, cg_sites *sites, const ast_func *f, const ast_param *p,
+                          const char *cname, const char *const *dims);
+
 /* The site of an allocation at loc of `what` ("local tensor `t`"), which
  * records the bytes asked for. */
 cg_failure cg_site_nomem(ft_ctx *ctx, cg_sites *sites, const ast_func *f, ft_loc loc,

@@ -277,6 +277,21 @@ static void lower_assign(lw *L, const pt_node *n)
     lw_assign(L, t, n->op, v, n->kids[1]->loc);
 }
 
+/* Whether a range of constant bounds has more iterations than an int64
+ * counts (range(-2^63, 2^63 - 1) has 2^64 - 1): reported at loc, since
+ * no trip count could be computed for it and it would never end anyway. */
+static int lw_range_too_long(lw *L, const ast_expr *b, const ast_expr *e, const ast_expr *s,
+                             ft_loc loc)
+{
+    int64_t n;
+    if (b->kind != AST_INT || e->kind != AST_INT || s->kind != AST_INT ||
+        xf_range_trips(b->u.ival, e->u.ival, s->u.ival, &n))
+        return 0;
+    ft_error(L->ctx, loc, "range(%lld, %lld, %lld) has more than 2^63 - 1 iterations",
+             (long long)b->u.ival, (long long)e->u.ival, (long long)s->u.ival);
+    return 1;
+}
+
 /* `for i in range(...)`: 1 to 3 integer arguments, a non-zero step. */
 static void lower_for(lw *L, const pt_node *n)
 {
@@ -304,6 +319,8 @@ static void lower_for(lw *L, const pt_node *n)
         ft_error(L->ctx, r->kids[3]->loc, "range() step must not be zero");
         return;
     }
+    if (lw_range_too_long(L, begin, end, step, r->loc))
+        return;
     lw_sym *mark = lw_push_scope(L);
     lw_sym *it = lw_declare(L, SYM_ITER, n->name, n->loc);
     L->rt_depth++;

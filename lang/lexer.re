@@ -102,7 +102,7 @@ static int lx_indentation(lx_lexer *lx, lx_token *tok)
     }
     lx->at_bol = 0;
     lx->cur = p;
-    if (p == lx->lim || *p == '#' || *p == '\n' || (*p == '\r' && p[1] == '\n'))
+    if (p == lx->lim || *p == '#' || *p == '\n' || *p == '\r')
         return LX_SKIP;                       /* blank line */
     if (tab)
         LX_ERROR(lx, lx_loc_at(lx, tab),
@@ -280,21 +280,21 @@ static int lx_scan(lx_lexer *lx, lx_token *tok)
         exp = [eE] [+-]? [0-9]+;
         flt = [0-9]+ "." [0-9]* exp? | "." [0-9]+ exp? | [0-9]+ exp;
         id  = [a-zA-Z_] [a-zA-Z_0-9]*;
-        str = ["] ([^"\\\n] | "\\" [^\n])* ["] | ['] ([^'\\\n] | "\\" [^\n])* ['];
-        unterminated = ["] ([^"\\\n] | "\\" [^\n])* | ['] ([^'\\\n] | "\\" [^\n])*;
+        nl  = "\r\n" | "\n" | "\r";
+        str = ["] ([^"\\\r\n] | "\\" [^\r\n])* ["] | ['] ([^'\\\r\n] | "\\" [^\r\n])* ['];
+        unterminated = ["] ([^"\\\r\n] | "\\" [^\r\n])* | ['] ([^'\\\r\n] | "\\" [^\r\n])*;
 
         $ { return lx_end(lx, tok); }
 
         " "+              { lx->cur = YYCURSOR; return LX_SKIP; }
-        "\r"              { lx->cur = YYCURSOR; return LX_SKIP; }
-        "#" [^\n]*        { lx->cur = YYCURSOR; return LX_SKIP; }
+        "#" [^\r\n]*      { lx->cur = YYCURSOR; return LX_SKIP; }
         "\t"              {
             LX_ERROR(lx, lx_loc_at(lx, s), "tab character: tabs are not allowed, use spaces");
             lx->cur = YYCURSOR;
             return LX_SKIP;
         }
-        "\r"? "\n"        { return lx_line_end(lx, tok, s, YYCURSOR); }
-        "\\" "\r"? "\n"   { lx->cur = YYCURSOR; lx_new_line(lx, YYCURSOR); return LX_SKIP; }
+        nl                { return lx_line_end(lx, tok, s, YYCURSOR); }
+        "\\" nl           { lx->cur = YYCURSOR; lx_new_line(lx, YYCURSOR); return LX_SKIP; }
 
         "export"  { return lx_word(lx, tok, TK_EXPORT, s, YYCURSOR); }
         "func"    { return lx_word(lx, tok, TK_FUNC, s, YYCURSOR); }

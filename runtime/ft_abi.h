@@ -54,6 +54,7 @@
 #define FT_ERR_INDEX 3      /* a data-dependent index was out of bounds */
 #define FT_ERR_NOMEM 4      /* a local tensor could not be allocated */
 #define FT_ERR_NODEVICE 5   /* CUDA modules: no usable CUDA device */
+#define FT_ERR_NULL 6       /* a tensor parameter with elements was a NULL pointer */
 
 /* Kinds of the values an error site records (ft_site_desc.kinds). */
 #define FT_VAL_NONE 0       /* unused slot */

@@ -184,6 +184,7 @@ const char *rt_code_text(int code)
     case FT_ERR_INDEX: return "index out of bounds";
     case FT_ERR_NOMEM: return "out of memory allocating a local tensor";
     case FT_ERR_NODEVICE: return "no CUDA device (the library was built for --target cuda)";
+    case FT_ERR_NULL: return "a tensor parameter with elements was NULL";
     default: return "unknown error code";
     }
 }

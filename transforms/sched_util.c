@@ -266,27 +266,29 @@ static int is_int(const ast_expr *e, int64_t v)
 
 ast_expr *xf_add(ft_ctx *ctx, ast_expr *a, ast_expr *b)
 {
+    int64_t r;
     if (is_int(b, 0))
         return a;
     if (is_int(a, 0))
         return b;
-    if (a->kind == AST_INT && b->kind == AST_INT)
-        return ast_int(ctx, a->loc, a->u.ival + b->u.ival);
-    if (b->kind == AST_INT && b->u.ival < 0)
+    if (a->kind == AST_INT && b->kind == AST_INT && !__builtin_add_overflow(a->u.ival, b->u.ival, &r))
+        return ast_int(ctx, a->loc, r);
+    if (b->kind == AST_INT && b->u.ival < 0 && b->u.ival != INT64_MIN)
         return ast_binary(ctx, a->loc, AST_SUB, a, ast_int(ctx, b->loc, -b->u.ival));
     return ast_binary(ctx, a->loc, AST_ADD, a, b);
 }
 
 ast_expr *xf_mul(ft_ctx *ctx, ast_expr *a, ast_expr *b)
 {
+    int64_t r;
     if (is_int(b, 1))
         return a;
     if (is_int(a, 1))
         return b;
     if (is_int(a, 0) || is_int(b, 0))
         return ast_int(ctx, a->loc, 0);
-    if (a->kind == AST_INT && b->kind == AST_INT)
-        return ast_int(ctx, a->loc, a->u.ival * b->u.ival);
+    if (a->kind == AST_INT && b->kind == AST_INT && !__builtin_mul_overflow(a->u.ival, b->u.ival, &r))
+        return ast_int(ctx, a->loc, r);
     return ast_binary(ctx, a->loc, AST_MUL, a, b);
 }
 
@@ -294,8 +296,8 @@ ast_expr *xf_ceildiv(ft_ctx *ctx, ast_expr *a, int64_t b)
 {
     if (b == 1)
         return a;
-    if (a->kind == AST_INT)
-        return ast_int(ctx, a->loc, a->u.ival >= 0 ? (a->u.ival + b - 1) / b : -((-a->u.ival) / b));
+    if (a->kind == AST_INT)    /* (a - 1) / b + 1 cannot overflow; a / b truncates up */
+        return ast_int(ctx, a->loc, a->u.ival > 0 ? (a->u.ival - 1) / b + 1 : a->u.ival / b);
     return ast_binary(ctx, a->loc, AST_FLOORDIV, xf_add(ctx, a, ast_int(ctx, a->loc, b - 1)),
                       ast_int(ctx, a->loc, b));
 }
@@ -305,16 +307,17 @@ ast_expr *xf_trip_count(ft_ctx *ctx, const ast_stmt *loop)
     const ast_expr *st = loop->u.loop.step;
     if (st->kind != AST_INT || st->u.ival == 0)
         return NULL;
-    int64_t s = st->u.ival;
-    ast_expr *b = xf_clone_expr(ctx, loop->u.loop.begin), *e = xf_clone_expr(ctx, loop->u.loop.end);
+    int64_t s = st->u.ival, n;
+    const ast_expr *b0 = loop->u.loop.begin, *e0 = loop->u.loop.end;
+    if (b0->kind == AST_INT && e0->kind == AST_INT)
+        return xf_range_trips(b0->u.ival, e0->u.ival, s, &n) ? ast_int(ctx, e0->loc, n) : NULL;
+    if (s == INT64_MIN)
+        return NULL;    /* its size, 2^63, is no int64 */
+    ast_expr *b = xf_clone_expr(ctx, b0), *e = xf_clone_expr(ctx, e0);
     ast_expr *span = s > 0 ? ast_binary(ctx, e->loc, AST_SUB, e, b)
                            : ast_binary(ctx, e->loc, AST_SUB, b, e);
-    if (span->u.bin.a->kind == AST_INT && span->u.bin.b->kind == AST_INT)
-        span = ast_int(ctx, e->loc, span->u.bin.a->u.ival - span->u.bin.b->u.ival);
-    else if (is_int(span->u.bin.b, 0))
+    if (is_int(span->u.bin.b, 0))
         span = span->u.bin.a;
-    if (span->kind == AST_INT && span->u.ival < 0)
-        span = ast_int(ctx, e->loc, 0);
     return xf_ceildiv(ctx, span, s > 0 ? s : -s);
 }
 

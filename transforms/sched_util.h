@@ -60,7 +60,9 @@ int xf_body_items(ast_stmt *const *body, ast_stmt ***items);
 
 /* The number of iterations of loop as an expression (negative when the
  * range is empty and not constant), or NULL when its step is not a
- * non-zero constant. */
+ * non-zero constant, or when the count does not fit an int64 (constant
+ * bounds whose range is longer, or a step of -2^63 with bounds that are not
+ * constant): computed without overflow, never folded past int64. */
 ast_expr *xf_trip_count(ft_ctx *ctx, const ast_stmt *loop);
 
 /* Integer helpers that fold literals. */

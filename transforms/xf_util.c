@@ -19,6 +19,16 @@ static ast_expr **subst_list(ft_ctx *ctx, int n, ast_expr **es, int nn, const ch
     return out;
 }
 
+int xf_range_trips(int64_t b, int64_t e, int64_t s, int64_t *n)
+{
+    __int128 span = s > 0 ? (__int128)e - b : (__int128)b - e, as = s > 0 ? s : -(__int128)s;
+    __int128 t = span > 0 ? (span - 1) / as + 1 : 0;
+    if (t > INT64_MAX)
+        return 0;
+    *n = (int64_t)t;
+    return 1;
+}
+
 /* e with integer `+ 0`, `- 0`, `* 1` and literal + - * literal folded
  * (what substituting a literal index leaves, e.g. `m - 1 - 0`). */
 static ast_expr *fold_int(ft_ctx *ctx, ast_expr *e)

@@ -16,6 +16,10 @@
 
 /* ------------------------------------------------------------ expressions */
 
+/* The iterations of range(b, e, s), s != 0, in *n; 0 when there are more
+ * than INT64_MAX (computed exactly, whatever the bounds: range(-2^63,
+ * 2^63 - 1) has 2^64 - 1). */
+int xf_range_trips(int64_t b, int64_t e, int64_t s, int64_t *n);
 /* A deep copy of e (arena-owned). */
 ast_expr *xf_clone_expr(ft_ctx *ctx, const ast_expr *e);
 /* A copy of e in which every AST_VAR names[k] is replaced by a copy of

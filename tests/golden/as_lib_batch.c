@@ -47,6 +47,9 @@ static int ft__gemm_f32(void *h, int ta, int tb, int64_t m, int64_t n, int64_t k
 
 int f(const float *a, const float *b, float *c)
 {
+    if (!a) return ft__raise(FT_ERR_NULL, 0, 0, 0);
+    if (!b) return ft__raise(FT_ERR_NULL, 1, 0, 0);
+    if (!c) return ft__raise(FT_ERR_NULL, 2, 0, 0);
     int ft__err = FT_OK;
     /* L_matmul_batch: */
     {
@@ -88,13 +91,20 @@ static const ft_param_desc ft__params_f[] = {
     {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 3, ft__shape_f_2},
 };
 
+/* The run-time checks: where each is in the program and what it checks. */
+static const ft_site_desc ft__sites[] = {
+    {FT_ERR_NULL, "as_lib_batch.ft:4:15", "null pointer: tensor parameter `a` (f32[8, 16]) is NULL but has elements", {0, 0}},   /* 0 */
+    {FT_ERR_NULL, "as_lib_batch.ft:4:33", "null pointer: tensor parameter `b` (f32[4, 16, 8]) is NULL but has elements", {0, 0}},   /* 1 */
+    {FT_ERR_NULL, "as_lib_batch.ft:4:54", "null pointer: tensor parameter `c` (f32[4, 8, 8]) is NULL but has elements", {0, 0}},   /* 2 */
+};
+
 /* ft_module.last_error: the calling thread's last failure. */
 static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
 {
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 3 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -113,5 +123,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 0, NULL, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 3, ft__sites, ft__last_error
 };

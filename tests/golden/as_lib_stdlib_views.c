@@ -50,6 +50,9 @@ int f(int64_t m, int64_t n, int64_t k, const float *a, const float *b, float *c)
     if (m < 0) return ft__raise(FT_ERR_SIZE, 0, m, 0);
     if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
     if (k < 0) return ft__raise(FT_ERR_SIZE, 2, k, 0);
+    if (!a && (m + 2) > 0 && (k + 3) > 0) return ft__raise(FT_ERR_NULL, 3, 0, 0);
+    if (!b && (k + 1) > 0 && (n + 4) > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
+    if (!c && (m + 1) > 0 && (n + 5) > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
     int ft__err = FT_OK;
     {
         const int64_t ft__e1 = m + 1;
@@ -113,6 +116,9 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_SIZE, "as_lib_stdlib_views.ft:5:15", "negative size: m = %0", {1, 0}},   /* 0 */
     {FT_ERR_SIZE, "as_lib_stdlib_views.ft:5:24", "negative size: n = %0", {1, 0}},   /* 1 */
     {FT_ERR_SIZE, "as_lib_stdlib_views.ft:5:33", "negative size: k = %0", {1, 0}},   /* 2 */
+    {FT_ERR_NULL, "as_lib_stdlib_views.ft:5:42", "null pointer: tensor parameter `a` (f32[m + 2, k + 3]) is NULL but has elements", {0, 0}},   /* 3 */
+    {FT_ERR_NULL, "as_lib_stdlib_views.ft:5:67", "null pointer: tensor parameter `b` (f32[k + 1, n + 4]) is NULL but has elements", {0, 0}},   /* 4 */
+    {FT_ERR_NULL, "as_lib_stdlib_views.ft:6:15", "null pointer: tensor parameter `c` (f32[m + 1, n + 5]) is NULL but has elements", {0, 0}},   /* 5 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -121,7 +127,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 3 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 6 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -140,5 +146,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 3, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 6, ft__sites, ft__last_error
 };

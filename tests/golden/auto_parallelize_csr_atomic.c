@@ -73,6 +73,13 @@ int csr_scatter(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int
     if (n < 0) return ft__raise(FT_ERR_SIZE, 4, n, 0);
     if (nnz < 0) return ft__raise(FT_ERR_SIZE, 5, nnz, 0);
     if (f < 0) return ft__raise(FT_ERR_SIZE, 6, f, 0);
+    if (!ptr && (n + 1) > 0) return ft__raise(FT_ERR_NULL, 7, 0, 0);
+    if (!idx && nnz > 0) return ft__raise(FT_ERR_NULL, 8, 0, 0);
+    if (!w && nnz > 0) return ft__raise(FT_ERR_NULL, 9, 0, 0);
+    if (!g && n > 0 && f > 0) return ft__raise(FT_ERR_NULL, 10, 0, 0);
+    if (!own && n > 0) return ft__raise(FT_ERR_NULL, 11, 0, 0);
+    if (!d && n > 0 && f > 0) return ft__raise(FT_ERR_NULL, 12, 0, 0);
+    if (!e && n > 0) return ft__raise(FT_ERR_NULL, 13, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     void *ft__h2 = NULL; size_t ft__h2_n = 0;
@@ -244,9 +251,15 @@ static const ft_param_desc ft__params_csr_scatter[] = {
 
 int csr_scale(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32_t *idx, const float *w, const float *g, float *d, float *m)
 {
-    if (n < 0) return ft__raise(FT_ERR_SIZE, 9, n, 0);
-    if (nnz < 0) return ft__raise(FT_ERR_SIZE, 10, nnz, 0);
-    if (f < 0) return ft__raise(FT_ERR_SIZE, 11, f, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 16, n, 0);
+    if (nnz < 0) return ft__raise(FT_ERR_SIZE, 17, nnz, 0);
+    if (f < 0) return ft__raise(FT_ERR_SIZE, 18, f, 0);
+    if (!ptr && (n + 1) > 0) return ft__raise(FT_ERR_NULL, 19, 0, 0);
+    if (!idx && nnz > 0) return ft__raise(FT_ERR_NULL, 20, 0, 0);
+    if (!w && nnz > 0) return ft__raise(FT_ERR_NULL, 21, 0, 0);
+    if (!g && f > 0) return ft__raise(FT_ERR_NULL, 22, 0, 0);
+    if (!d && n > 0 && f > 0) return ft__raise(FT_ERR_NULL, 23, 0, 0);
+    if (!m && n > 0) return ft__raise(FT_ERR_NULL, 24, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     /* Li: */
@@ -267,7 +280,7 @@ int csr_scale(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32
                     /* L_j: */
                     const int32_t ft__ix21 = 0 < f ? idx[k] : 0;
                     if (0 < f) {
-                        if ((uint64_t)ft__ix21 >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 7, (int64_t)ft__ix21, n); goto ft__end17; }
+                        if ((uint64_t)ft__ix21 >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 14, (int64_t)ft__ix21, n); goto ft__end17; }
                     }
                     /* vectorize: no `omp simd`, the body has atomic updates */
                     for (int64_t j = 0; j < f; j++) {
@@ -291,7 +304,7 @@ ft__end17:;
             {
                 #pragma omp for
                 for (int64_t k = 0; k < nnz; k++) {
-                    if ((uint64_t)idx[k] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 8, (int64_t)idx[k], n); goto ft__end24; }
+                    if ((uint64_t)idx[k] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 15, (int64_t)idx[k], n); goto ft__end24; }
                     ft__atomic_max_f32(&m[(int64_t)idx[k]], w[k] * g_v);
 ft__end24:;
                 }
@@ -360,11 +373,24 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:17:25", "negative size: n = %0", {1, 0}},   /* 4 */
     {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:17:34", "negative size: nnz = %0", {1, 0}},   /* 5 */
     {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:17:45", "negative size: f = %0", {1, 0}},   /* 6 */
-    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:38:19", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of d)", {1, 1}},   /* 7 */
-    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:41:15", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of m)", {1, 1}},   /* 8 */
-    {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:31:23", "negative size: n = %0", {1, 0}},   /* 9 */
-    {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:31:32", "negative size: nnz = %0", {1, 0}},   /* 10 */
-    {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:31:43", "negative size: f = %0", {1, 0}},   /* 11 */
+    {FT_ERR_NULL, "auto_parallelize_csr_atomic.ft:18:25", "null pointer: tensor parameter `ptr` (i32[n + 1]) is NULL but has elements", {0, 0}},   /* 7 */
+    {FT_ERR_NULL, "auto_parallelize_csr_atomic.ft:18:45", "null pointer: tensor parameter `idx` (i32[nnz]) is NULL but has elements", {0, 0}},   /* 8 */
+    {FT_ERR_NULL, "auto_parallelize_csr_atomic.ft:19:25", "null pointer: tensor parameter `w` (f32[nnz]) is NULL but has elements", {0, 0}},   /* 9 */
+    {FT_ERR_NULL, "auto_parallelize_csr_atomic.ft:19:41", "null pointer: tensor parameter `g` (f32[n, f]) is NULL but has elements", {0, 0}},   /* 10 */
+    {FT_ERR_NULL, "auto_parallelize_csr_atomic.ft:20:25", "null pointer: tensor parameter `own` (f32[n]) is NULL but has elements", {0, 0}},   /* 11 */
+    {FT_ERR_NULL, "auto_parallelize_csr_atomic.ft:20:42", "null pointer: tensor parameter `d` (f32[n, f]) is NULL but has elements", {0, 0}},   /* 12 */
+    {FT_ERR_NULL, "auto_parallelize_csr_atomic.ft:20:62", "null pointer: tensor parameter `e` (f32[n]) is NULL but has elements", {0, 0}},   /* 13 */
+    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:38:19", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of d)", {1, 1}},   /* 14 */
+    {FT_ERR_INDEX, "auto_parallelize_csr_atomic.ft:41:15", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of m)", {1, 1}},   /* 15 */
+    {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:31:23", "negative size: n = %0", {1, 0}},   /* 16 */
+    {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:31:32", "negative size: nnz = %0", {1, 0}},   /* 17 */
+    {FT_ERR_SIZE, "auto_parallelize_csr_atomic.ft:31:43", "negative size: f = %0", {1, 0}},   /* 18 */
+    {FT_ERR_NULL, "auto_parallelize_csr_atomic.ft:32:23", "null pointer: tensor parameter `ptr` (i32[n + 1]) is NULL but has elements", {0, 0}},   /* 19 */
+    {FT_ERR_NULL, "auto_parallelize_csr_atomic.ft:32:43", "null pointer: tensor parameter `idx` (i32[nnz]) is NULL but has elements", {0, 0}},   /* 20 */
+    {FT_ERR_NULL, "auto_parallelize_csr_atomic.ft:33:23", "null pointer: tensor parameter `w` (f32[nnz]) is NULL but has elements", {0, 0}},   /* 21 */
+    {FT_ERR_NULL, "auto_parallelize_csr_atomic.ft:33:39", "null pointer: tensor parameter `g` (f32[f]) is NULL but has elements", {0, 0}},   /* 22 */
+    {FT_ERR_NULL, "auto_parallelize_csr_atomic.ft:33:53", "null pointer: tensor parameter `d` (f32[n, f]) is NULL but has elements", {0, 0}},   /* 23 */
+    {FT_ERR_NULL, "auto_parallelize_csr_atomic.ft:34:23", "null pointer: tensor parameter `m` (f32[n]) is NULL but has elements", {0, 0}},   /* 24 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -373,7 +399,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 12 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 25 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -393,5 +419,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 2, ft__funcs, 12, ft__sites, ft__last_error
+    FT_ABI_VERSION, 2, ft__funcs, 25, ft__sites, ft__last_error
 };

@@ -61,6 +61,12 @@ int gather(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32_t 
     if (n < 0) return ft__raise(FT_ERR_SIZE, 2, n, 0);
     if (nnz < 0) return ft__raise(FT_ERR_SIZE, 3, nnz, 0);
     if (f < 0) return ft__raise(FT_ERR_SIZE, 4, f, 0);
+    if (!ptr && (n + 1) > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
+    if (!idx && nnz > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
+    if (!x && n > 0 && f > 0) return ft__raise(FT_ERR_NULL, 7, 0, 0);
+    if (!c && n > 0) return ft__raise(FT_ERR_NULL, 8, 0, 0);
+    if (!y && n > 0 && f > 0) return ft__raise(FT_ERR_NULL, 9, 0, 0);
+    if (!d && n > 0 && f > 0) return ft__raise(FT_ERR_NULL, 10, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     void *ft__h2 = NULL; size_t ft__h2_n = 0;
@@ -219,8 +225,11 @@ static const ft_param_desc ft__params_gather[] = {
 
 int backwards(int64_t n, int64_t nnz, const int32_t *idx, const float *x, float *s)
 {
-    if (n < 0) return ft__raise(FT_ERR_SIZE, 6, n, 0);
-    if (nnz < 0) return ft__raise(FT_ERR_SIZE, 7, nnz, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 12, n, 0);
+    if (nnz < 0) return ft__raise(FT_ERR_SIZE, 13, nnz, 0);
+    if (!idx && nnz > 0) return ft__raise(FT_ERR_NULL, 14, 0, 0);
+    if (!x && n > 0) return ft__raise(FT_ERR_NULL, 15, 0, 0);
+    if (!s) return ft__raise(FT_ERR_NULL, 16, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     s[0] = 0.0f;
@@ -229,7 +238,7 @@ int backwards(int64_t n, int64_t nnz, const int32_t *idx, const float *x, float 
         if (4 * n >= 65536 && (uint64_t)(k + (-16)) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + (-16)] < (uint64_t)n) {
             __builtin_prefetch(&x[(int64_t)idx[k + (-16)]], 0, 3);
         }
-        if ((uint64_t)idx[k] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 5, (int64_t)idx[k], n); goto ft__end13; }
+        if ((uint64_t)idx[k] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 11, (int64_t)idx[k], n); goto ft__end13; }
         s[0] = (s[0] * 0.5f) + x[(int64_t)idx[k]];
     }
 ft__end13:;
@@ -269,7 +278,10 @@ static const ft_param_desc ft__params_backwards[] = {
 
 int ten(int64_t n, const int32_t *adj, const float *x, float *s)
 {
-    if (n < 0) return ft__raise(FT_ERR_SIZE, 9, n, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 18, n, 0);
+    if (!adj && n > 0) return ft__raise(FT_ERR_NULL, 19, 0, 0);
+    if (!x && n > 0) return ft__raise(FT_ERR_NULL, 20, 0, 0);
+    if (!s && n > 0) return ft__raise(FT_ERR_NULL, 21, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     #pragma omp parallel
@@ -278,7 +290,7 @@ int ten(int64_t n, const int32_t *adj, const float *x, float *s)
         for (int64_t i = 0; i < n; i++) {
             s[i] = 0.0f;
             for (int64_t j = 0; j < 10; j++) {
-                if ((uint64_t)adj[i * 10 + j] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 8, (int64_t)adj[i * 10 + j], n); goto ft__end17; }
+                if ((uint64_t)adj[i * 10 + j] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 17, (int64_t)adj[i * 10 + j], n); goto ft__end17; }
                 s[i] = (s[i] * 0.5f) + x[(int64_t)adj[i * 10 + j]];
             }
 ft__end17:;
@@ -319,8 +331,11 @@ static const ft_param_desc ft__params_ten[] = {
 
 int local(int64_t n, int64_t m, const int32_t *idx, const float *x, float *s)
 {
-    if (n < 0) return ft__raise(FT_ERR_SIZE, 12, n, 0);
-    if (m < 0) return ft__raise(FT_ERR_SIZE, 13, m, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 24, n, 0);
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 25, m, 0);
+    if (!idx && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 26, 0, 0);
+    if (!x && n > 0) return ft__raise(FT_ERR_NULL, 27, 0, 0);
+    if (!s && n > 0) return ft__raise(FT_ERR_NULL, 28, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     /* Lo: */
@@ -337,8 +352,8 @@ int local(int64_t n, int64_t m, const int32_t *idx, const float *x, float *s)
                 {
                     int32_t t[1];
                     t[0] = idx[i * m + j];
-                    if ((uint64_t)t[0] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 10, (int64_t)t[0], n); goto ft__end21; }
-                    if ((uint64_t)idx[0 * m + j] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 11, (int64_t)idx[0 * m + j], n); goto ft__end21; }
+                    if ((uint64_t)t[0] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 22, (int64_t)t[0], n); goto ft__end21; }
+                    if ((uint64_t)idx[0 * m + j] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 23, (int64_t)idx[0 * m + j], n); goto ft__end21; }
                     s[i] = ((s[i] * 0.5f) + x[(int64_t)t[0]]) + x[(int64_t)idx[0 * m + j]];
                 }
             }
@@ -384,8 +399,11 @@ static const ft_param_desc ft__params_local[] = {
 
 int rows(int64_t n, int64_t nnz, const int32_t *idx, const float *v, float *s)
 {
-    if (n < 0) return ft__raise(FT_ERR_SIZE, 15, n, 0);
-    if (nnz < 0) return ft__raise(FT_ERR_SIZE, 16, nnz, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 30, n, 0);
+    if (nnz < 0) return ft__raise(FT_ERR_SIZE, 31, nnz, 0);
+    if (!idx && nnz > 0) return ft__raise(FT_ERR_NULL, 32, 0, 0);
+    if (!v && n > 0) return ft__raise(FT_ERR_NULL, 33, 0, 0);
+    if (!s) return ft__raise(FT_ERR_NULL, 34, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     s[0] = 0.0f;
@@ -393,7 +411,7 @@ int rows(int64_t n, int64_t nnz, const int32_t *idx, const float *v, float *s)
         if (4 * n * 3 >= 65536 && (uint64_t)(k + 16) < (uint64_t)nnz && (uint64_t)(int64_t)idx[k + 16] < (uint64_t)n) {
             __builtin_prefetch(&v[(int64_t)idx[k + 16] * 3 + 0], 0, 3);
         }
-        if ((uint64_t)idx[k] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 14, (int64_t)idx[k], n); goto ft__end23; }
+        if ((uint64_t)idx[k] >= (uint64_t)n) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 29, (int64_t)idx[k], n); goto ft__end23; }
         s[0] = ((s[0] * 0.5f) + (v[(int64_t)idx[k] * 3 + 0] * v[(int64_t)idx[k] * 3 + 1])) + v[(int64_t)idx[k] * 3 + 2];
     }
 ft__end23:;
@@ -439,18 +457,36 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_SIZE, "auto_prefetch.ft:16:20", "negative size: n = %0", {1, 0}},   /* 2 */
     {FT_ERR_SIZE, "auto_prefetch.ft:16:29", "negative size: nnz = %0", {1, 0}},   /* 3 */
     {FT_ERR_SIZE, "auto_prefetch.ft:16:40", "negative size: f = %0", {1, 0}},   /* 4 */
-    {FT_ERR_INDEX, "auto_prefetch.ft:29:31", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 5 */
-    {FT_ERR_SIZE, "auto_prefetch.ft:26:23", "negative size: n = %0", {1, 0}},   /* 6 */
-    {FT_ERR_SIZE, "auto_prefetch.ft:26:32", "negative size: nnz = %0", {1, 0}},   /* 7 */
-    {FT_ERR_INDEX, "auto_prefetch.ft:35:35", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 8 */
-    {FT_ERR_SIZE, "auto_prefetch.ft:31:17", "negative size: n = %0", {1, 0}},   /* 9 */
-    {FT_ERR_INDEX, "auto_prefetch.ft:46:35", "index out of bounds: `t[0]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 10 */
-    {FT_ERR_INDEX, "auto_prefetch.ft:40:16", "index out of bounds: `idx[0, j]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 11 */
-    {FT_ERR_SIZE, "auto_prefetch.ft:37:19", "negative size: n = %0", {1, 0}},   /* 12 */
-    {FT_ERR_SIZE, "auto_prefetch.ft:37:28", "negative size: m = %0", {1, 0}},   /* 13 */
-    {FT_ERR_INDEX, "auto_prefetch.ft:51:31", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of v)", {1, 1}},   /* 14 */
-    {FT_ERR_SIZE, "auto_prefetch.ft:48:18", "negative size: n = %0", {1, 0}},   /* 15 */
-    {FT_ERR_SIZE, "auto_prefetch.ft:48:27", "negative size: nnz = %0", {1, 0}},   /* 16 */
+    {FT_ERR_NULL, "auto_prefetch.ft:16:49", "null pointer: tensor parameter `ptr` (i32[n + 1]) is NULL but has elements", {0, 0}},   /* 5 */
+    {FT_ERR_NULL, "auto_prefetch.ft:16:69", "null pointer: tensor parameter `idx` (i32[nnz]) is NULL but has elements", {0, 0}},   /* 6 */
+    {FT_ERR_NULL, "auto_prefetch.ft:17:20", "null pointer: tensor parameter `x` (f32[n, f]) is NULL but has elements", {0, 0}},   /* 7 */
+    {FT_ERR_NULL, "auto_prefetch.ft:17:37", "null pointer: tensor parameter `c` (f32[n]) is NULL but has elements", {0, 0}},   /* 8 */
+    {FT_ERR_NULL, "auto_prefetch.ft:17:51", "null pointer: tensor parameter `y` (f32[n, f]) is NULL but has elements", {0, 0}},   /* 9 */
+    {FT_ERR_NULL, "auto_prefetch.ft:17:69", "null pointer: tensor parameter `d` (f32[n, f]) is NULL but has elements", {0, 0}},   /* 10 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:29:31", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 11 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:26:23", "negative size: n = %0", {1, 0}},   /* 12 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:26:32", "negative size: nnz = %0", {1, 0}},   /* 13 */
+    {FT_ERR_NULL, "auto_prefetch.ft:26:43", "null pointer: tensor parameter `idx` (i32[nnz]) is NULL but has elements", {0, 0}},   /* 14 */
+    {FT_ERR_NULL, "auto_prefetch.ft:26:61", "null pointer: tensor parameter `x` (f32[n]) is NULL but has elements", {0, 0}},   /* 15 */
+    {FT_ERR_NULL, "auto_prefetch.ft:26:75", "null pointer: tensor parameter `s` (f32[1]) is NULL but has elements", {0, 0}},   /* 16 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:35:35", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 17 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:31:17", "negative size: n = %0", {1, 0}},   /* 18 */
+    {FT_ERR_NULL, "auto_prefetch.ft:31:26", "null pointer: tensor parameter `adj` (i32[n, 10]) is NULL but has elements", {0, 0}},   /* 19 */
+    {FT_ERR_NULL, "auto_prefetch.ft:31:46", "null pointer: tensor parameter `x` (f32[n]) is NULL but has elements", {0, 0}},   /* 20 */
+    {FT_ERR_NULL, "auto_prefetch.ft:31:60", "null pointer: tensor parameter `s` (f32[n]) is NULL but has elements", {0, 0}},   /* 21 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:46:35", "index out of bounds: `t[0]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 22 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:40:16", "index out of bounds: `idx[0, j]` = %0 is outside [0, %1) (dimension 0 of x)", {1, 1}},   /* 23 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:37:19", "negative size: n = %0", {1, 0}},   /* 24 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:37:28", "negative size: m = %0", {1, 0}},   /* 25 */
+    {FT_ERR_NULL, "auto_prefetch.ft:37:37", "null pointer: tensor parameter `idx` (i32[n, m]) is NULL but has elements", {0, 0}},   /* 26 */
+    {FT_ERR_NULL, "auto_prefetch.ft:37:56", "null pointer: tensor parameter `x` (f32[n]) is NULL but has elements", {0, 0}},   /* 27 */
+    {FT_ERR_NULL, "auto_prefetch.ft:37:70", "null pointer: tensor parameter `s` (f32[n]) is NULL but has elements", {0, 0}},   /* 28 */
+    {FT_ERR_INDEX, "auto_prefetch.ft:51:31", "index out of bounds: `idx[k]` = %0 is outside [0, %1) (dimension 0 of v)", {1, 1}},   /* 29 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:48:18", "negative size: n = %0", {1, 0}},   /* 30 */
+    {FT_ERR_SIZE, "auto_prefetch.ft:48:27", "negative size: nnz = %0", {1, 0}},   /* 31 */
+    {FT_ERR_NULL, "auto_prefetch.ft:48:38", "null pointer: tensor parameter `idx` (i32[nnz]) is NULL but has elements", {0, 0}},   /* 32 */
+    {FT_ERR_NULL, "auto_prefetch.ft:48:56", "null pointer: tensor parameter `v` (f32[n, 3]) is NULL but has elements", {0, 0}},   /* 33 */
+    {FT_ERR_NULL, "auto_prefetch.ft:48:73", "null pointer: tensor parameter `s` (f32[1]) is NULL but has elements", {0, 0}},   /* 34 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -459,7 +495,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 17 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 35 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -482,5 +518,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 5, ft__funcs, 17, ft__sites, ft__last_error
+    FT_ABI_VERSION, 5, ft__funcs, 35, ft__sites, ft__last_error
 };

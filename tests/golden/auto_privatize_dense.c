@@ -60,6 +60,10 @@ int mesh_scatter(int64_t n, int64_t f, const int32_t *adj, const float *g, float
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 3, n, 0);
     if (f < 0) return ft__raise(FT_ERR_SIZE, 4, f, 0);
+    if (!adj && n > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
+    if (!g && n > 0 && f > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
+    if (!d && n > 0 && f > 0) return ft__raise(FT_ERR_NULL, 7, 0, 0);
+    if (!s && n > 0) return ft__raise(FT_ERR_NULL, 8, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     void *ft__h2 = NULL; size_t ft__h2_n = 0;
@@ -167,15 +171,18 @@ static const ft_param_desc ft__params_mesh_scatter[] = {
 
 int backwards(int64_t np, int64_t nf, const int32_t *faces, const float *x, float *dv)
 {
-    if (np < 0) return ft__raise(FT_ERR_SIZE, 7, np, 0);
-    if (nf < 0) return ft__raise(FT_ERR_SIZE, 8, nf, 0);
+    if (np < 0) return ft__raise(FT_ERR_SIZE, 11, np, 0);
+    if (nf < 0) return ft__raise(FT_ERR_SIZE, 12, nf, 0);
+    if (!faces && nf > 0) return ft__raise(FT_ERR_NULL, 13, 0, 0);
+    if (!x && np > 0 && nf > 0) return ft__raise(FT_ERR_NULL, 14, 0, 0);
+    if (!dv && nf > 0) return ft__raise(FT_ERR_NULL, 15, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     void *ft__h11 = NULL; size_t ft__h11_n = 0;
     /* Lp: */
     int64_t ft__pn11 = 1;
     ft__pn11 *= (nf) > 0 ? (nf) : 0;
-    if (!ft__grow(&ft__h11, &ft__h11_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn11}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 5, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn11}, sizeof(float)), 0); goto ft__end9; }
+    if (!ft__grow(&ft__h11, &ft__h11_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn11}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 9, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn11}, sizeof(float)), 0); goto ft__end9; }
     #pragma omp parallel
     {
         float *ft__pv11 = dv;
@@ -196,7 +203,7 @@ int backwards(int64_t np, int64_t nf, const int32_t *faces, const float *x, floa
                         float x_v = 0;
                         /* x_v_load: */
                         x_v = x[p * nf + f];
-                        if ((uint64_t)faces[f] >= (uint64_t)nf) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 6, (int64_t)faces[f], nf); goto ft__end12; }
+                        if ((uint64_t)faces[f] >= (uint64_t)nf) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 10, (int64_t)faces[f], nf); goto ft__end12; }
                         ft__pv11[(int64_t)faces[f]] += keep * x_v;
                         keep *= x_v;
                     }
@@ -260,10 +267,17 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_INDEX, "auto_privatize_dense.ft:14:15", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of s)", {1, 1}},   /* 2 */
     {FT_ERR_SIZE, "auto_privatize_dense.ft:7:26", "negative size: n = %0", {1, 0}},   /* 3 */
     {FT_ERR_SIZE, "auto_privatize_dense.ft:7:35", "negative size: f = %0", {1, 0}},   /* 4 */
-    {FT_ERR_NOMEM, "auto_privatize_dense.ft:22:9", "out of memory: cannot allocate %0 bytes for the per-thread copies of `dv`", {5, 0}},   /* 5 */
-    {FT_ERR_INDEX, "auto_privatize_dense.ft:25:16", "index out of bounds: `faces[f]` = %0 is outside [0, %1) (dimension 0 of dv)", {1, 1}},   /* 6 */
-    {FT_ERR_SIZE, "auto_privatize_dense.ft:20:23", "negative size: np = %0", {1, 0}},   /* 7 */
-    {FT_ERR_SIZE, "auto_privatize_dense.ft:20:33", "negative size: nf = %0", {1, 0}},   /* 8 */
+    {FT_ERR_NULL, "auto_privatize_dense.ft:7:44", "null pointer: tensor parameter `adj` (i32[n, 3]) is NULL but has elements", {0, 0}},   /* 5 */
+    {FT_ERR_NULL, "auto_privatize_dense.ft:7:63", "null pointer: tensor parameter `g` (f32[n, f]) is NULL but has elements", {0, 0}},   /* 6 */
+    {FT_ERR_NULL, "auto_privatize_dense.ft:8:26", "null pointer: tensor parameter `d` (f32[n, f]) is NULL but has elements", {0, 0}},   /* 7 */
+    {FT_ERR_NULL, "auto_privatize_dense.ft:8:46", "null pointer: tensor parameter `s` (f32[n]) is NULL but has elements", {0, 0}},   /* 8 */
+    {FT_ERR_NOMEM, "auto_privatize_dense.ft:22:9", "out of memory: cannot allocate %0 bytes for the per-thread copies of `dv`", {5, 0}},   /* 9 */
+    {FT_ERR_INDEX, "auto_privatize_dense.ft:25:16", "index out of bounds: `faces[f]` = %0 is outside [0, %1) (dimension 0 of dv)", {1, 1}},   /* 10 */
+    {FT_ERR_SIZE, "auto_privatize_dense.ft:20:23", "negative size: np = %0", {1, 0}},   /* 11 */
+    {FT_ERR_SIZE, "auto_privatize_dense.ft:20:33", "negative size: nf = %0", {1, 0}},   /* 12 */
+    {FT_ERR_NULL, "auto_privatize_dense.ft:20:43", "null pointer: tensor parameter `faces` (i32[nf]) is NULL but has elements", {0, 0}},   /* 13 */
+    {FT_ERR_NULL, "auto_privatize_dense.ft:20:62", "null pointer: tensor parameter `x` (f32[np, nf]) is NULL but has elements", {0, 0}},   /* 14 */
+    {FT_ERR_NULL, "auto_privatize_dense.ft:21:23", "null pointer: tensor parameter `dv` (f32[nf]) is NULL but has elements", {0, 0}},   /* 15 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -272,7 +286,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 9 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 16 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -292,5 +306,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 2, ft__funcs, 9, ft__sites, ft__last_error
+    FT_ABI_VERSION, 2, ft__funcs, 16, ft__sites, ft__last_error
 };

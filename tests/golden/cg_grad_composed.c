@@ -34,6 +34,8 @@ int f(int64_t n, int64_t m, const float *x, float *y)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 0, n, 0);
     if (m < 0) return ft__raise(FT_ERR_SIZE, 1, m, 0);
+    if (!x && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 2, 0, 0);
+    if (!y && n > 0) return ft__raise(FT_ERR_NULL, 3, 0, 0);
     int ft__err = FT_OK;
     #pragma omp parallel
     {
@@ -84,6 +86,9 @@ int f_g_fwd(int64_t n, int64_t m, const float *x, float *y, void *tape__bytes)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 0, n, 0);
     if (m < 0) return ft__raise(FT_ERR_SIZE, 1, m, 0);
+    if (!x && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 2, 0, 0);
+    if (!y && n > 0) return ft__raise(FT_ERR_NULL, 3, 0, 0);
+    if (!tape__bytes && ((n * m) + n) > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
     float *tape = (float *)tape__bytes;
     float *tape_s = tape + (0);
     float *tape_s_1 = tape + (n * m);
@@ -144,6 +149,11 @@ int f_g_bwd(int64_t n, int64_t m, const float *x, const float *y, const float *d
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 0, n, 0);
     if (m < 0) return ft__raise(FT_ERR_SIZE, 1, m, 0);
+    if (!x && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 2, 0, 0);
+    if (!y && n > 0) return ft__raise(FT_ERR_NULL, 3, 0, 0);
+    if (!d_y && n > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
+    if (!d_x && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
+    if (!tape__bytes && ((n * m) + n) > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
     const float *tape = (const float *)tape__bytes;
     const float *tape_s = tape + (0);
     const float *tape_s_1 = tape + (n * m);
@@ -226,7 +236,7 @@ int f_g(int64_t n, int64_t m, const float *x, float *y, const float *d_y, float 
     /* f_g_fwd then f_g_bwd, through a tape on the heap */
     const size_t ft__tb = ft__nbytes(1, (const int64_t[]){(n * m) + n}, 4);
     void *ft__tape = ft__tb ? ft__alloc(ft__tb) : NULL;
-    if (ft__tb && !ft__tape) return ft__raise(FT_ERR_NOMEM, 2, (int64_t)ft__tb, 0);
+    if (ft__tb && !ft__tape) return ft__raise(FT_ERR_NOMEM, 7, (int64_t)ft__tb, 0);
     int ft__err = f_g_fwd(n, m, x, y, ft__tape);
     if (ft__err == FT_OK)
         ft__err = f_g_bwd(n, m, x, y, d_y, d_x, ft__tape);
@@ -282,7 +292,12 @@ size_t f_g_tape_bytes(int64_t n, int64_t m)
 static const ft_site_desc ft__sites[] = {
     {FT_ERR_SIZE, "cg_grad_composed.ft:6:15", "negative size: n = %0", {1, 0}},   /* 0 */
     {FT_ERR_SIZE, "cg_grad_composed.ft:6:24", "negative size: m = %0", {1, 0}},   /* 1 */
-    {FT_ERR_NOMEM, "cg_grad_composed.ft:6:13", "out of memory: cannot allocate %0 bytes for the tape of f_g", {5, 0}},   /* 2 */
+    {FT_ERR_NULL, "cg_grad_composed.ft:6:33", "null pointer: tensor parameter `x` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 2 */
+    {FT_ERR_NULL, "cg_grad_composed.ft:6:50", "null pointer: tensor parameter `y` (f32[n]) is NULL but has elements", {0, 0}},   /* 3 */
+    {FT_ERR_NULL, "cg_grad_composed.ft:6:13", "null pointer: tensor parameter `tape` (f32[n * m + n]) is NULL but has elements", {0, 0}},   /* 4 */
+    {FT_ERR_NULL, "cg_grad_composed.ft:6:50", "null pointer: tensor parameter `d_y` (f32[n]) is NULL but has elements", {0, 0}},   /* 5 */
+    {FT_ERR_NULL, "cg_grad_composed.ft:6:33", "null pointer: tensor parameter `d_x` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 6 */
+    {FT_ERR_NOMEM, "cg_grad_composed.ft:6:13", "out of memory: cannot allocate %0 bytes for the tape of f_g", {5, 0}},   /* 7 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -291,7 +306,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 3 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 8 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -313,5 +328,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 4, ft__funcs, 3, ft__sites, ft__last_error
+    FT_ABI_VERSION, 4, ft__funcs, 8, ft__sites, ft__last_error
 };

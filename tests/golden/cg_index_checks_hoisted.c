@@ -10,6 +10,9 @@ int f(int64_t n, int64_t m, const int32_t *idx, const float *a, float *y)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 3, n, 0);
     if (m < 0) return ft__raise(FT_ERR_SIZE, 4, m, 0);
+    if (!idx && n > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
+    if (!a && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
+    if (!y && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 7, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     /* Li: */
@@ -121,6 +124,9 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_INDEX, "cg_index_checks_hoisted.ft:20:26", "index out of bounds: `idx[r %% n]` = %0 is outside [0, %1) (dimension 0 of a)", {1, 1}},   /* 2 */
     {FT_ERR_SIZE, "cg_index_checks_hoisted.ft:9:15", "negative size: n = %0", {1, 0}},   /* 3 */
     {FT_ERR_SIZE, "cg_index_checks_hoisted.ft:9:24", "negative size: m = %0", {1, 0}},   /* 4 */
+    {FT_ERR_NULL, "cg_index_checks_hoisted.ft:9:33", "null pointer: tensor parameter `idx` (i32[n]) is NULL but has elements", {0, 0}},   /* 5 */
+    {FT_ERR_NULL, "cg_index_checks_hoisted.ft:9:49", "null pointer: tensor parameter `a` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 6 */
+    {FT_ERR_NULL, "cg_index_checks_hoisted.ft:9:66", "null pointer: tensor parameter `y` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 7 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -129,7 +135,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 5 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 8 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -148,5 +154,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 5, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 8, ft__sites, ft__last_error
 };

@@ -5,6 +5,13 @@ int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 0, n, 0);
     if (m < 0) return ft__raise(FT_ERR_SIZE, 1, m, 0);
+    if (!a && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 2, 0, 0);
+    if (!v && m > 0) return ft__raise(FT_ERR_NULL, 3, 0, 0);
+    if (!y && n > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
+    if (!z && n > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
+    if (!h && n > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
+    if (!c && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 7, 0, 0);
+    if (!g && n > 0) return ft__raise(FT_ERR_NULL, 8, 0, 0);
     int ft__err = FT_OK;
     /* Li: */
     for (int64_t i = 0; i < n; i++) {
@@ -261,6 +268,13 @@ static const ft_param_desc ft__params_f[] = {
 static const ft_site_desc ft__sites[] = {
     {FT_ERR_SIZE, "cg_lane_sums.ft:11:15", "negative size: n = %0", {1, 0}},   /* 0 */
     {FT_ERR_SIZE, "cg_lane_sums.ft:11:24", "negative size: m = %0", {1, 0}},   /* 1 */
+    {FT_ERR_NULL, "cg_lane_sums.ft:11:33", "null pointer: tensor parameter `a` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 2 */
+    {FT_ERR_NULL, "cg_lane_sums.ft:11:50", "null pointer: tensor parameter `v` (f64[m]) is NULL but has elements", {0, 0}},   /* 3 */
+    {FT_ERR_NULL, "cg_lane_sums.ft:11:64", "null pointer: tensor parameter `y` (f32[n]) is NULL but has elements", {0, 0}},   /* 4 */
+    {FT_ERR_NULL, "cg_lane_sums.ft:11:79", "null pointer: tensor parameter `z` (f64[n]) is NULL but has elements", {0, 0}},   /* 5 */
+    {FT_ERR_NULL, "cg_lane_sums.ft:12:15", "null pointer: tensor parameter `h` (f32[n]) is NULL but has elements", {0, 0}},   /* 6 */
+    {FT_ERR_NULL, "cg_lane_sums.ft:12:30", "null pointer: tensor parameter `c` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 7 */
+    {FT_ERR_NULL, "cg_lane_sums.ft:12:48", "null pointer: tensor parameter `g` (f32[n]) is NULL but has elements", {0, 0}},   /* 8 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -269,7 +283,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 2 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 9 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -288,5 +302,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 2, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 9, ft__sites, ft__last_error
 };

@@ -64,18 +64,24 @@ static inline void *ft__grow(void **p, size_t *cap, size_t n)
     *cap = *p ? n : 0;
     return *p;
 }
-/* Iterations of range(b, e, s); 0 for s == 0. */
+/* Iterations of range(b, e, s); 0 for s == 0.  Unsigned, so that no
+ * bounds overflow; more than INT64_MAX (a step of 1 or -1 over more than
+ * half the int64s) counts INT64_MAX, 292 years at 10^9 a second. */
 static inline int64_t ft__trip(int64_t b, int64_t e, int64_t s)
 {
-    if (s > 0) return e > b ? (e - b - 1) / s + 1 : 0;
-    if (s < 0) return b > e ? (b - e - 1) / -s + 1 : 0;
-    return 0;
+    uint64_t n = 0;
+    if (s > 0 && e > b) n = ((uint64_t)e - (uint64_t)b - 1) / (uint64_t)s + 1;
+    if (s < 0 && b > e) n = ((uint64_t)b - (uint64_t)e - 1) / -(uint64_t)s + 1;
+    return n > INT64_MAX ? INT64_MAX : (int64_t)n;
 }
 
 int locals(int64_t n, int64_t s, const int32_t *x, int32_t *y, int32_t *m)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
     if (s < 0) return ft__raise(FT_ERR_SIZE, 2, s, 0);
+    if (!x && n > 0) return ft__raise(FT_ERR_NULL, 3, 0, 0);
+    if (!y && n > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
+    if (!m) return ft__raise(FT_ERR_NULL, 5, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     void *ft__h1 = NULL; size_t ft__h1_n = 0;
@@ -91,7 +97,7 @@ int locals(int64_t n, int64_t s, const int32_t *x, int32_t *y, int32_t *m)
             const int64_t ft__s3 = s;
             const int64_t ft__n3 = ft__trip(ft__b3, n, ft__s3);
             for (int64_t ft__k3 = 0; ft__k3 < ft__n3; ft__k3++) {
-                const int64_t i = ft__b3 + ft__k3 * ft__s3;
+                const int64_t i = (int64_t)((uint64_t)ft__b3 + (uint64_t)ft__k3 * (uint64_t)ft__s3);
                 y[i] = big[i] + ((int32_t)ft__mod_i64(i, 4));
                 *m = ft__min_i32(*m, y[i]);
             }
@@ -136,6 +142,9 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cg_locals_and_loops.ft:7:9", "out of memory: cannot allocate %0 bytes for local tensor `big`", {5, 0}},   /* 0 */
     {FT_ERR_SIZE, "cg_locals_and_loops.ft:5:20", "negative size: n = %0", {1, 0}},   /* 1 */
     {FT_ERR_SIZE, "cg_locals_and_loops.ft:5:29", "negative size: s = %0", {1, 0}},   /* 2 */
+    {FT_ERR_NULL, "cg_locals_and_loops.ft:5:38", "null pointer: tensor parameter `x` (i32[n]) is NULL but has elements", {0, 0}},   /* 3 */
+    {FT_ERR_NULL, "cg_locals_and_loops.ft:5:52", "null pointer: tensor parameter `y` (i32[n]) is NULL but has elements", {0, 0}},   /* 4 */
+    {FT_ERR_NULL, "cg_locals_and_loops.ft:5:67", "null pointer: tensor parameter `m` (i32) is NULL but has elements", {0, 0}},   /* 5 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -144,7 +153,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 3 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 6 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -163,5 +172,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 3, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 6, ft__sites, ft__last_error
 };

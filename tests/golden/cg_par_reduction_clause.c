@@ -46,6 +46,9 @@ int f(int64_t steps, int64_t n, const float *x, const float *a, float *y)
 {
     if (steps < 0) return ft__raise(FT_ERR_SIZE, 0, steps, 0);
     if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
+    if (!x && n > 0) return ft__raise(FT_ERR_NULL, 2, 0, 0);
+    if (!a) return ft__raise(FT_ERR_NULL, 3, 0, 0);
+    if (!y && n > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
     int ft__err = FT_OK;
     /* L_i_1: */
     #pragma omp parallel
@@ -112,6 +115,10 @@ int f_grad_fwd(int64_t steps, int64_t n, const float *x, const float *a, float *
 {
     if (steps < 0) return ft__raise(FT_ERR_SIZE, 0, steps, 0);
     if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
+    if (!x && n > 0) return ft__raise(FT_ERR_NULL, 2, 0, 0);
+    if (!a) return ft__raise(FT_ERR_NULL, 3, 0, 0);
+    if (!y && n > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
+    if (!tape__bytes && (steps * n) > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
     float *tape = (float *)tape__bytes;
     float *tape_y = tape + (0);
     int ft__err = FT_OK;
@@ -191,6 +198,12 @@ int f_grad_bwd(int64_t steps, int64_t n, const float *x, const float *a, const f
 {
     if (steps < 0) return ft__raise(FT_ERR_SIZE, 0, steps, 0);
     if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
+    if (!x && n > 0) return ft__raise(FT_ERR_NULL, 2, 0, 0);
+    if (!a) return ft__raise(FT_ERR_NULL, 3, 0, 0);
+    if (!y && n > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
+    if (!d_y && n > 0) return ft__raise(FT_ERR_NULL, 9, 0, 0);
+    if (!d_a) return ft__raise(FT_ERR_NULL, 10, 0, 0);
+    if (!tape__bytes && (steps * n) > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
     const float *tape = (const float *)tape__bytes;
     const float *tape_y = tape + (0);
     int ft__err = FT_OK;
@@ -201,7 +214,7 @@ int f_grad_bwd(int64_t steps, int64_t n, const float *x, const float *a, const f
     void *ft__h16 = NULL; size_t ft__h16_n = 0;
     void *ft__h20 = NULL; size_t ft__h20_n = 0;
     {
-        if (!ft__grow(&ft__h13, &ft__h13_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 2, (int64_t)ft__nbytes(1, (const int64_t[]){n}, sizeof(float)), 0); goto ft__end12; }
+        if (!ft__grow(&ft__h13, &ft__h13_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 6, (int64_t)ft__nbytes(1, (const int64_t[]){n}, sizeof(float)), 0); goto ft__end12; }
         float *d_y_1 = (float *)ft__h13;
         #pragma omp parallel
         {
@@ -212,7 +225,7 @@ int f_grad_bwd(int64_t steps, int64_t n, const float *x, const float *a, const f
         }
         d_a[0] = 0.0f;
         {
-            if (!ft__grow(&ft__h16, &ft__h16_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 3, (int64_t)ft__nbytes(1, (const int64_t[]){n}, sizeof(float)), 0); goto ft__end12; }
+            if (!ft__grow(&ft__h16, &ft__h16_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 7, (int64_t)ft__nbytes(1, (const int64_t[]){n}, sizeof(float)), 0); goto ft__end12; }
             float *y_r = (float *)ft__h16;
             #pragma omp parallel
             {
@@ -230,7 +243,7 @@ int f_grad_bwd(int64_t steps, int64_t n, const float *x, const float *a, const f
                         float d_a_p = 0;
                         d_a_p = 0.0f;
                         {
-                            if (!ft__grow(&ft__h20, &ft__h20_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 4, (int64_t)ft__nbytes(1, (const int64_t[]){n}, sizeof(float)), 0); goto ft__end12; }
+                            if (!ft__grow(&ft__h20, &ft__h20_n, ft__nbytes(1, (const int64_t[]){n}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 8, (int64_t)ft__nbytes(1, (const int64_t[]){n}, sizeof(float)), 0); goto ft__end12; }
                             float *d_t_1 = (float *)ft__h20;
                             #pragma omp parallel
                             {
@@ -333,7 +346,7 @@ int f_grad(int64_t steps, int64_t n, const float *x, const float *a, float *y, c
     /* f_grad_fwd then f_grad_bwd, through a tape on the heap */
     const size_t ft__tb = ft__nbytes(1, (const int64_t[]){steps * n}, 4);
     void *ft__tape = ft__tb ? ft__alloc(ft__tb) : NULL;
-    if (ft__tb && !ft__tape) return ft__raise(FT_ERR_NOMEM, 5, (int64_t)ft__tb, 0);
+    if (ft__tb && !ft__tape) return ft__raise(FT_ERR_NOMEM, 11, (int64_t)ft__tb, 0);
     int ft__err = f_grad_fwd(steps, n, x, a, y, ft__tape);
     if (ft__err == FT_OK)
         ft__err = f_grad_bwd(steps, n, x, a, y, d_y, d_a, ft__tape);
@@ -391,10 +404,16 @@ size_t f_grad_tape_bytes(int64_t steps, int64_t n)
 static const ft_site_desc ft__sites[] = {
     {FT_ERR_SIZE, "cg_par_reduction_clause.ft:5:15", "negative size: steps = %0", {1, 0}},   /* 0 */
     {FT_ERR_SIZE, "cg_par_reduction_clause.ft:5:28", "negative size: n = %0", {1, 0}},   /* 1 */
-    {FT_ERR_NOMEM, "cg_par_reduction_clause.ft:5:13", "out of memory: cannot allocate %0 bytes for local tensor `d_y_1`", {5, 0}},   /* 2 */
-    {FT_ERR_NOMEM, "cg_par_reduction_clause.ft:5:13", "out of memory: cannot allocate %0 bytes for local tensor `y_r`", {5, 0}},   /* 3 */
-    {FT_ERR_NOMEM, "cg_par_reduction_clause.ft:8:15", "out of memory: cannot allocate %0 bytes for local tensor `d_t_1`", {5, 0}},   /* 4 */
-    {FT_ERR_NOMEM, "cg_par_reduction_clause.ft:5:13", "out of memory: cannot allocate %0 bytes for the tape of f_grad", {5, 0}},   /* 5 */
+    {FT_ERR_NULL, "cg_par_reduction_clause.ft:5:37", "null pointer: tensor parameter `x` (f32[n]) is NULL but has elements", {0, 0}},   /* 2 */
+    {FT_ERR_NULL, "cg_par_reduction_clause.ft:5:51", "null pointer: tensor parameter `a` (f32[1]) is NULL but has elements", {0, 0}},   /* 3 */
+    {FT_ERR_NULL, "cg_par_reduction_clause.ft:5:65", "null pointer: tensor parameter `y` (f32[n]) is NULL but has elements", {0, 0}},   /* 4 */
+    {FT_ERR_NULL, "cg_par_reduction_clause.ft:5:13", "null pointer: tensor parameter `tape` (f32[steps * n]) is NULL but has elements", {0, 0}},   /* 5 */
+    {FT_ERR_NOMEM, "cg_par_reduction_clause.ft:5:13", "out of memory: cannot allocate %0 bytes for local tensor `d_y_1`", {5, 0}},   /* 6 */
+    {FT_ERR_NOMEM, "cg_par_reduction_clause.ft:5:13", "out of memory: cannot allocate %0 bytes for local tensor `y_r`", {5, 0}},   /* 7 */
+    {FT_ERR_NOMEM, "cg_par_reduction_clause.ft:8:15", "out of memory: cannot allocate %0 bytes for local tensor `d_t_1`", {5, 0}},   /* 8 */
+    {FT_ERR_NULL, "cg_par_reduction_clause.ft:5:65", "null pointer: tensor parameter `d_y` (f32[n]) is NULL but has elements", {0, 0}},   /* 9 */
+    {FT_ERR_NULL, "cg_par_reduction_clause.ft:5:51", "null pointer: tensor parameter `d_a` (f32[1]) is NULL but has elements", {0, 0}},   /* 10 */
+    {FT_ERR_NOMEM, "cg_par_reduction_clause.ft:5:13", "out of memory: cannot allocate %0 bytes for the tape of f_grad", {5, 0}},   /* 11 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -403,7 +422,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 6 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 12 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -425,5 +444,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 4, ft__funcs, 6, ft__sites, ft__last_error
+    FT_ABI_VERSION, 4, ft__funcs, 12, ft__sites, ft__last_error
 };

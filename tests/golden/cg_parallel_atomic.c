@@ -3,6 +3,11 @@ int hist(int64_t n, int64_t nb, const float *x, const int32_t *bin, float *y, fl
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 2, n, 0);
     if (nb < 0) return ft__raise(FT_ERR_SIZE, 3, nb, 0);
+    if (!x && n > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
+    if (!bin && n > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
+    if (!y && n > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
+    if (!h && nb > 0) return ft__raise(FT_ERR_NULL, 7, 0, 0);
+    if (!total) return ft__raise(FT_ERR_NULL, 8, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     *total = 0.0;
@@ -69,6 +74,11 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_INDEX, "cg_parallel_atomic.ft:10:11", "index out of bounds: `bin[i]` = %0 is outside [0, %1) (dimension 0 of h)", {1, 1}},   /* 1 */
     {FT_ERR_SIZE, "cg_parallel_atomic.ft:4:18", "negative size: n = %0", {1, 0}},   /* 2 */
     {FT_ERR_SIZE, "cg_parallel_atomic.ft:4:27", "negative size: nb = %0", {1, 0}},   /* 3 */
+    {FT_ERR_NULL, "cg_parallel_atomic.ft:4:37", "null pointer: tensor parameter `x` (f32[n]) is NULL but has elements", {0, 0}},   /* 4 */
+    {FT_ERR_NULL, "cg_parallel_atomic.ft:4:51", "null pointer: tensor parameter `bin` (i32[n]) is NULL but has elements", {0, 0}},   /* 5 */
+    {FT_ERR_NULL, "cg_parallel_atomic.ft:5:18", "null pointer: tensor parameter `y` (f32[n]) is NULL but has elements", {0, 0}},   /* 6 */
+    {FT_ERR_NULL, "cg_parallel_atomic.ft:5:33", "null pointer: tensor parameter `h` (f32[nb]) is NULL but has elements", {0, 0}},   /* 7 */
+    {FT_ERR_NULL, "cg_parallel_atomic.ft:5:51", "null pointer: tensor parameter `total` (f64) is NULL but has elements", {0, 0}},   /* 8 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -77,7 +87,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 4 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 9 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -96,5 +106,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 4, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 9, ft__sites, ft__last_error
 };

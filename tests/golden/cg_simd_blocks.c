@@ -3,6 +3,12 @@ int f(int64_t n, int64_t m, const int32_t *idx, const float *a, float *y, double
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
     if (m < 0) return ft__raise(FT_ERR_SIZE, 2, m, 0);
+    if (!idx && n > 0) return ft__raise(FT_ERR_NULL, 3, 0, 0);
+    if (!a && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
+    if (!y && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
+    if (!w && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
+    if (!c && n > 0) return ft__raise(FT_ERR_NULL, 7, 0, 0);
+    if (!r && n > 0) return ft__raise(FT_ERR_NULL, 8, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     /* Li: */
@@ -161,6 +167,12 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_INDEX, "cg_simd_blocks.ft:12:15", "index out of bounds: `idx[i]` = %0 is outside [0, %1) (dimension 0 of y)", {1, 1}},   /* 0 */
     {FT_ERR_SIZE, "cg_simd_blocks.ft:8:15", "negative size: n = %0", {1, 0}},   /* 1 */
     {FT_ERR_SIZE, "cg_simd_blocks.ft:8:24", "negative size: m = %0", {1, 0}},   /* 2 */
+    {FT_ERR_NULL, "cg_simd_blocks.ft:8:33", "null pointer: tensor parameter `idx` (i32[n]) is NULL but has elements", {0, 0}},   /* 3 */
+    {FT_ERR_NULL, "cg_simd_blocks.ft:8:49", "null pointer: tensor parameter `a` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 4 */
+    {FT_ERR_NULL, "cg_simd_blocks.ft:8:66", "null pointer: tensor parameter `y` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 5 */
+    {FT_ERR_NULL, "cg_simd_blocks.ft:9:15", "null pointer: tensor parameter `w` (f64[n, m]) is NULL but has elements", {0, 0}},   /* 6 */
+    {FT_ERR_NULL, "cg_simd_blocks.ft:9:33", "null pointer: tensor parameter `c` (f32[n, 12]) is NULL but has elements", {0, 0}},   /* 7 */
+    {FT_ERR_NULL, "cg_simd_blocks.ft:9:52", "null pointer: tensor parameter `r` (f32[n]) is NULL but has elements", {0, 0}},   /* 8 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -169,7 +181,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 3 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 9 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -188,5 +200,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 3, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 9, ft__sites, ft__last_error
 };

@@ -57,7 +57,10 @@ extern "C" __attribute__((visibility("default"))) int f(int64_t m, int64_t n, in
     if (m < 0) return ft__raise(FT_ERR_SIZE, 10, m, 0);
     if (n < 0) return ft__raise(FT_ERR_SIZE, 11, n, 0);
     if (k < 0) return ft__raise(FT_ERR_SIZE, 12, k, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 13, 0, 0);
+    if (!a && m > 0 && k > 0) return ft__raise(FT_ERR_NULL, 13, 0, 0);
+    if (!b && n > 0 && k > 0) return ft__raise(FT_ERR_NULL, 14, 0, 0);
+    if (!c && m > 0 && n > 0) return ft__raise(FT_ERR_NULL, 15, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 16, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -150,7 +153,10 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_SIZE, "cuda_as_lib.ft:5:15", "negative size: m = %0", {1, 0}},   /* 10 */
     {FT_ERR_SIZE, "cuda_as_lib.ft:5:24", "negative size: n = %0", {1, 0}},   /* 11 */
     {FT_ERR_SIZE, "cuda_as_lib.ft:5:33", "negative size: k = %0", {1, 0}},   /* 12 */
-    {FT_ERR_NODEVICE, "cuda_as_lib.ft:5:13", "no usable CUDA device", {0, 0}},   /* 13 */
+    {FT_ERR_NULL, "cuda_as_lib.ft:5:42", "null pointer: tensor parameter `a` (f32[4, m, k]) is NULL but has elements", {0, 0}},   /* 13 */
+    {FT_ERR_NULL, "cuda_as_lib.ft:5:62", "null pointer: tensor parameter `b` (f32[4, n, k]) is NULL but has elements", {0, 0}},   /* 14 */
+    {FT_ERR_NULL, "cuda_as_lib.ft:6:15", "null pointer: tensor parameter `c` (f32[4, m, n]) is NULL but has elements", {0, 0}},   /* 15 */
+    {FT_ERR_NODEVICE, "cuda_as_lib.ft:5:13", "no usable CUDA device", {0, 0}},   /* 16 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -159,7 +165,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 14 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 17 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -178,5 +184,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 14, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 17, ft__sites, ft__last_error
 };

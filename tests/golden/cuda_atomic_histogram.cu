@@ -4,7 +4,7 @@ __global__ void ft__khist_0(int *ft__derr, int64_t n, int64_t nb, const int32_t 
     if (*(volatile int *)ft__derr) return;
     for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
          ft__k += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t b = ft__b + ft__k * ft__s;
+        const int64_t b = (int64_t)((uint64_t)ft__b + (uint64_t)ft__k * (uint64_t)ft__s);
         h[(int64_t)b] = 0.0f;
     }
 }
@@ -20,7 +20,7 @@ __global__ void ft__khist_2(int *ft__derr, int64_t n, int64_t nb, const int32_t 
     if (*(volatile int *)ft__derr) return;
     for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
          ft__k += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = ft__b + ft__k * ft__s;
+        const int64_t i = (int64_t)((uint64_t)ft__b + (uint64_t)ft__k * (uint64_t)ft__s);
         if ((uint64_t)v[(int64_t)i] >= (uint64_t)nb) { ft__dfail(ft__derr, FT_ERR_INDEX, 5, (int64_t)v[(int64_t)i], nb); return; }
         ft__atomic_add<float>(&h[(int64_t)v[(int64_t)i]], (float)(1.0f));
         ft__atomic_max<int32_t>(&(*m), (int32_t)(v[(int64_t)i]));
@@ -31,7 +31,10 @@ extern "C" __attribute__((visibility("default"))) int hist(int64_t n, int64_t nb
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 9, n, 0);
     if (nb < 0) return ft__raise(FT_ERR_SIZE, 10, nb, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 11, 0, 0);
+    if (!v && n > 0) return ft__raise(FT_ERR_NULL, 11, 0, 0);
+    if (!h && nb > 0) return ft__raise(FT_ERR_NULL, 12, 0, 0);
+    if (!m) return ft__raise(FT_ERR_NULL, 13, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 14, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -111,7 +114,10 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_atomic_histogram.ft:5:67", "CUDA runtime failure: cannot copy `m` back from the device", {0, 0}},   /* 8 */
     {FT_ERR_SIZE, "cuda_atomic_histogram.ft:5:18", "negative size: n = %0", {1, 0}},   /* 9 */
     {FT_ERR_SIZE, "cuda_atomic_histogram.ft:5:27", "negative size: nb = %0", {1, 0}},   /* 10 */
-    {FT_ERR_NODEVICE, "cuda_atomic_histogram.ft:5:13", "no usable CUDA device", {0, 0}},   /* 11 */
+    {FT_ERR_NULL, "cuda_atomic_histogram.ft:5:37", "null pointer: tensor parameter `v` (i32[n]) is NULL but has elements", {0, 0}},   /* 11 */
+    {FT_ERR_NULL, "cuda_atomic_histogram.ft:5:51", "null pointer: tensor parameter `h` (f32[nb]) is NULL but has elements", {0, 0}},   /* 12 */
+    {FT_ERR_NULL, "cuda_atomic_histogram.ft:5:67", "null pointer: tensor parameter `m` (i32) is NULL but has elements", {0, 0}},   /* 13 */
+    {FT_ERR_NODEVICE, "cuda_atomic_histogram.ft:5:13", "no usable CUDA device", {0, 0}},   /* 14 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -120,7 +126,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 12 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 15 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -139,5 +145,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 12, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 15, ft__sites, ft__last_error
 };

@@ -10,7 +10,7 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
         const int64_t ft__s2 = 1;
         const int64_t ft__n2 = ft__trip(ft__b2, n, ft__s2);
         for (int64_t ft__k2 = blockIdx.x; ft__k2 < ft__n2; ft__k2 += gridDim.x) {
-            const int64_t i = ft__b2 + ft__k2 * ft__s2;
+            const int64_t i = (int64_t)((uint64_t)ft__b2 + (uint64_t)ft__k2 * (uint64_t)ft__s2);
             {
                 __shared__ float s[1];
                 if (ft__tid0) {
@@ -25,7 +25,7 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
                     float ft__r3 = ft__red_init<float>(0);
                     __shared__ float ft__w3[32];
                     for (int64_t ft__k3 = threadIdx.x; ft__k3 < ft__n3 && !ft__bad; ft__k3 += blockDim.x) {
-                        const int64_t j = ft__b3 + ft__k3 * ft__s3;
+                        const int64_t j = (int64_t)((uint64_t)ft__b3 + (uint64_t)ft__k3 * (uint64_t)ft__s3);
                         if (!ft__bad)
                             ft__r3 = ft__op_add()(ft__r3, (float)(x[(int64_t)i * m + (int64_t)j] * x[(int64_t)i * m + (int64_t)j]));
                     }
@@ -38,7 +38,7 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
                     const int64_t ft__s4 = 1;
                     const int64_t ft__n4 = ft__trip(ft__b4, m, ft__s4);
                     for (int64_t ft__k4 = threadIdx.x; ft__k4 < ft__n4 && !ft__bad; ft__k4 += blockDim.x) {
-                        const int64_t k = ft__b4 + ft__k4 * ft__s4;
+                        const int64_t k = (int64_t)((uint64_t)ft__b4 + (uint64_t)ft__k4 * (uint64_t)ft__s4);
                         if (!ft__bad)
                             y[(int64_t)i * m + (int64_t)k] = x[(int64_t)i * m + (int64_t)k] / ((*s) + 1.0f);
                     }
@@ -54,10 +54,10 @@ __global__ void ft__kgather3_0(int *ft__derr, int64_t n, const int32_t *adj, con
     if (*(volatile int *)ft__derr) return;
     for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
          ft__k += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = ft__b + ft__k * ft__s;
-        if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n) { ft__dfail(ft__derr, FT_ERR_INDEX, 15, (int64_t)adj[(int64_t)i * 3 + (int64_t)0], n); return; }
-        if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n) { ft__dfail(ft__derr, FT_ERR_INDEX, 16, (int64_t)adj[(int64_t)i * 3 + (int64_t)1], n); return; }
-        if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n) { ft__dfail(ft__derr, FT_ERR_INDEX, 17, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n); return; }
+        const int64_t i = (int64_t)((uint64_t)ft__b + (uint64_t)ft__k * (uint64_t)ft__s);
+        if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n) { ft__dfail(ft__derr, FT_ERR_INDEX, 17, (int64_t)adj[(int64_t)i * 3 + (int64_t)0], n); return; }
+        if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n) { ft__dfail(ft__derr, FT_ERR_INDEX, 18, (int64_t)adj[(int64_t)i * 3 + (int64_t)1], n); return; }
+        if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n) { ft__dfail(ft__derr, FT_ERR_INDEX, 19, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n); return; }
         y[(int64_t)i] = (float)(y[(int64_t)i] + ((e[(int64_t)adj[(int64_t)i * 3 + (int64_t)0]] + e[(int64_t)adj[(int64_t)i * 3 + (int64_t)1]]) + e[(int64_t)adj[(int64_t)i * 3 + (int64_t)2]]));
     }
 }
@@ -73,7 +73,7 @@ __global__ void ft__krowscatter_0(int *ft__derr, int64_t n, int64_t m, const flo
         const int64_t ft__s13 = 1;
         const int64_t ft__n13 = ft__trip(ft__b13, n, ft__s13);
         for (int64_t ft__k13 = blockIdx.x; ft__k13 < ft__n13; ft__k13 += gridDim.x) {
-            const int64_t i = ft__b13 + ft__k13 * ft__s13;
+            const int64_t i = (int64_t)((uint64_t)ft__b13 + (uint64_t)ft__k13 * (uint64_t)ft__s13);
             {
                 extern __shared__ __align__(16) unsigned char ft__dsmem[];
                 float *const t = (float *)(ft__dsmem + 0);
@@ -83,7 +83,7 @@ __global__ void ft__krowscatter_0(int *ft__derr, int64_t n, int64_t m, const flo
                     const int64_t ft__s14 = 1;
                     const int64_t ft__n14 = ft__trip(ft__b14, m, ft__s14);
                     for (int64_t ft__k14 = threadIdx.x; ft__k14 < ft__n14 && !ft__bad; ft__k14 += blockDim.x) {
-                        const int64_t j = ft__b14 + ft__k14 * ft__s14;
+                        const int64_t j = (int64_t)((uint64_t)ft__b14 + (uint64_t)ft__k14 * (uint64_t)ft__s14);
                         if (!ft__bad)
                             t[(int64_t)j] = 0.0f;
                     }
@@ -95,8 +95,8 @@ __global__ void ft__krowscatter_0(int *ft__derr, int64_t n, int64_t m, const flo
                     const int64_t ft__s15 = 1;
                     const int64_t ft__n15 = ft__trip(ft__b15, m, ft__s15);
                     for (int64_t ft__k15 = threadIdx.x; ft__k15 < ft__n15 && !ft__bad; ft__k15 += blockDim.x) {
-                        const int64_t j = ft__b15 + ft__k15 * ft__s15;
-                        if (!ft__bad && (uint64_t)p[(int64_t)j] >= (uint64_t)m) { ft__dfail(ft__derr, FT_ERR_INDEX, 28, (int64_t)p[(int64_t)j], m); ft__bad = true; }
+                        const int64_t j = (int64_t)((uint64_t)ft__b15 + (uint64_t)ft__k15 * (uint64_t)ft__s15);
+                        if (!ft__bad && (uint64_t)p[(int64_t)j] >= (uint64_t)m) { ft__dfail(ft__derr, FT_ERR_INDEX, 33, (int64_t)p[(int64_t)j], m); ft__bad = true; }
                         if (!ft__bad)
                             ft__atomic_add<float>(&t[(int64_t)p[(int64_t)j]], (float)(x[(int64_t)i * m + (int64_t)j]));
                     }
@@ -108,7 +108,7 @@ __global__ void ft__krowscatter_0(int *ft__derr, int64_t n, int64_t m, const flo
                     const int64_t ft__s16 = 1;
                     const int64_t ft__n16 = ft__trip(ft__b16, m, ft__s16);
                     for (int64_t ft__k16 = threadIdx.x; ft__k16 < ft__n16 && !ft__bad; ft__k16 += blockDim.x) {
-                        const int64_t j = ft__b16 + ft__k16 * ft__s16;
+                        const int64_t j = (int64_t)((uint64_t)ft__b16 + (uint64_t)ft__k16 * (uint64_t)ft__s16);
                         if (!ft__bad)
                             y[(int64_t)i * m + (int64_t)j] = t[(int64_t)j] * t[(int64_t)j];
                     }
@@ -123,7 +123,9 @@ extern "C" __attribute__((visibility("default"))) int rownorm(int64_t n, int64_t
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 6, n, 0);
     if (m < 0) return ft__raise(FT_ERR_SIZE, 7, m, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 8, 0, 0);
+    if (!x && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 8, 0, 0);
+    if (!y && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 9, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 10, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -185,8 +187,11 @@ static const ft_param_desc ft__params_rownorm[] = {
 
 extern "C" __attribute__((visibility("default"))) int gather3(int64_t n, const int32_t *adj, const float *e, float *y)
 {
-    if (n < 0) return ft__raise(FT_ERR_SIZE, 20, n, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 21, 0, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 22, n, 0);
+    if (!adj && n > 0) return ft__raise(FT_ERR_NULL, 23, 0, 0);
+    if (!e && n > 0) return ft__raise(FT_ERR_NULL, 24, 0, 0);
+    if (!y && n > 0) return ft__raise(FT_ERR_NULL, 25, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 26, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -194,25 +199,25 @@ extern "C" __attribute__((visibility("default"))) int gather3(int64_t n, const i
     {   /* the gotos leave this block: they cross no initialisation */
         const int64_t ft__z6[] = {n, 3};
         int32_t *ft__dev_adj = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z6, sizeof(int32_t)));
-        if (!ft__dev_adj) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 9, 0, 0); goto ft__end; }
-        if (cudaMemcpy(ft__dev_adj, adj, ft__nbytes(2, ft__z6, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 10, 0, 0); goto ft__end; }
+        if (!ft__dev_adj) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 11, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_adj, adj, ft__nbytes(2, ft__z6, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 12, 0, 0); goto ft__end; }
         const int64_t ft__z7[] = {n};
         float *ft__dev_e = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z7, sizeof(float)));
-        if (!ft__dev_e) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 11, 0, 0); goto ft__end; }
-        if (cudaMemcpy(ft__dev_e, e, ft__nbytes(1, ft__z7, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 12, 0, 0); goto ft__end; }
+        if (!ft__dev_e) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 13, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_e, e, ft__nbytes(1, ft__z7, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 14, 0, 0); goto ft__end; }
         const int64_t ft__z8[] = {n};
         float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z8, sizeof(float)));
-        if (!ft__dev_y) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 13, 0, 0); goto ft__end; }
-        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 14, 0, 0); goto ft__end; }
+        if (!ft__dev_y) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 15, 0, 0); goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 16, 0, 0); goto ft__end; }
         {
             const int64_t ft__b = 0, ft__s = 1;
             const int64_t ft__n = ft__trip(ft__b, n, ft__s);
             if (ft__n > 0)
                 ft__kgather3_0<<<ft__blocks(ft__n, 256), 256>>>(ft__derr, n, ft__dev_adj, ft__dev_e, ft__dev_y, ft__b, ft__s, ft__n);
         }
-        ft__err_fetch(ft__derr, &ft__err, &ft__er, 18);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 20);
         const int64_t ft__z9[] = {n};
-        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(1, ft__z9, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 19, 0, 0);
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(1, ft__z9, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 21, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
@@ -249,9 +254,12 @@ static const ft_param_desc ft__params_gather3[] = {
 
 extern "C" __attribute__((visibility("default"))) int rowscatter(int64_t n, int64_t m, const float *x, const int32_t *p, float *y)
 {
-    if (n < 0) return ft__raise(FT_ERR_SIZE, 31, n, 0);
-    if (m < 0) return ft__raise(FT_ERR_SIZE, 32, m, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 33, 0, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 36, n, 0);
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 37, m, 0);
+    if (!x && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 38, 0, 0);
+    if (!p && m > 0) return ft__raise(FT_ERR_NULL, 39, 0, 0);
+    if (!y && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 40, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 41, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -259,16 +267,16 @@ extern "C" __attribute__((visibility("default"))) int rowscatter(int64_t n, int6
     {   /* the gotos leave this block: they cross no initialisation */
         const int64_t ft__z10[] = {n, m};
         float *ft__dev_x = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z10, sizeof(float)));
-        if (!ft__dev_x) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 22, 0, 0); goto ft__end; }
-        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z10, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 23, 0, 0); goto ft__end; }
+        if (!ft__dev_x) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 27, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z10, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 28, 0, 0); goto ft__end; }
         const int64_t ft__z11[] = {m};
         int32_t *ft__dev_p = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z11, sizeof(int32_t)));
-        if (!ft__dev_p) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 24, 0, 0); goto ft__end; }
-        if (cudaMemcpy(ft__dev_p, p, ft__nbytes(1, ft__z11, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 25, 0, 0); goto ft__end; }
+        if (!ft__dev_p) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 29, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_p, p, ft__nbytes(1, ft__z11, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 30, 0, 0); goto ft__end; }
         const int64_t ft__z12[] = {n, m};
         float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z12, sizeof(float)));
-        if (!ft__dev_y) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 26, 0, 0); goto ft__end; }
-        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 27, 0, 0); goto ft__end; }
+        if (!ft__dev_y) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 31, 0, 0); goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 32, 0, 0); goto ft__end; }
         {
             int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
             ft__ext[0] = ft__max<int64_t>(ft__ext[0], ft__trip(0, n, 1));
@@ -282,9 +290,9 @@ extern "C" __attribute__((visibility("default"))) int rowscatter(int64_t n, int6
                 cudaFuncSetAttribute(ft__krowscatter_0, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ft__min<size_t>(ft__smem, 2147483647));
             ft__krowscatter_0<<<ft__grid, ft__block, ft__smem>>>(ft__derr, n, m, ft__dev_x, ft__dev_p, ft__dev_y);
         }
-        ft__err_fetch(ft__derr, &ft__err, &ft__er, 29);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 34);
         const int64_t ft__z17[] = {n, m};
-        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z17, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 30, 0, 0);
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z17, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 35, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
@@ -333,32 +341,40 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_auto_bind.ft:9:56", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 5 */
     {FT_ERR_SIZE, "cuda_auto_bind.ft:9:21", "negative size: n = %0", {1, 0}},   /* 6 */
     {FT_ERR_SIZE, "cuda_auto_bind.ft:9:30", "negative size: m = %0", {1, 0}},   /* 7 */
-    {FT_ERR_NODEVICE, "cuda_auto_bind.ft:9:13", "no usable CUDA device", {0, 0}},   /* 8 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:30", "CUDA runtime failure: cannot allocate the device copy of `adj`", {0, 0}},   /* 9 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:30", "CUDA runtime failure: cannot copy `adj` to the device", {0, 0}},   /* 10 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:49", "CUDA runtime failure: cannot allocate the device copy of `e`", {0, 0}},   /* 11 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:49", "CUDA runtime failure: cannot copy `e` to the device", {0, 0}},   /* 12 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:63", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 13 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 14 */
-    {FT_ERR_INDEX, "cuda_auto_bind.ft:20:23", "index out of bounds: `adj[i, 0]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 15 */
-    {FT_ERR_INDEX, "cuda_auto_bind.ft:20:23", "index out of bounds: `adj[i, 1]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 16 */
-    {FT_ERR_INDEX, "cuda_auto_bind.ft:20:23", "index out of bounds: `adj[i, 2]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 17 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 18 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:63", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 19 */
-    {FT_ERR_SIZE, "cuda_auto_bind.ft:17:21", "negative size: n = %0", {1, 0}},   /* 20 */
-    {FT_ERR_NODEVICE, "cuda_auto_bind.ft:17:13", "no usable CUDA device", {0, 0}},   /* 21 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:42", "CUDA runtime failure: cannot allocate the device copy of `x`", {0, 0}},   /* 22 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:42", "CUDA runtime failure: cannot copy `x` to the device", {0, 0}},   /* 23 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:59", "CUDA runtime failure: cannot allocate the device copy of `p`", {0, 0}},   /* 24 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:59", "CUDA runtime failure: cannot copy `p` to the device", {0, 0}},   /* 25 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:73", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 26 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 27 */
-    {FT_ERR_INDEX, "cuda_auto_bind.ft:28:15", "index out of bounds: `p[j]` = %0 is outside [0, %1) (dimension 0 of t)", {1, 1}},   /* 28 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 29 */
-    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:73", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 30 */
-    {FT_ERR_SIZE, "cuda_auto_bind.ft:22:24", "negative size: n = %0", {1, 0}},   /* 31 */
-    {FT_ERR_SIZE, "cuda_auto_bind.ft:22:33", "negative size: m = %0", {1, 0}},   /* 32 */
-    {FT_ERR_NODEVICE, "cuda_auto_bind.ft:22:13", "no usable CUDA device", {0, 0}},   /* 33 */
+    {FT_ERR_NULL, "cuda_auto_bind.ft:9:39", "null pointer: tensor parameter `x` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 8 */
+    {FT_ERR_NULL, "cuda_auto_bind.ft:9:56", "null pointer: tensor parameter `y` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 9 */
+    {FT_ERR_NODEVICE, "cuda_auto_bind.ft:9:13", "no usable CUDA device", {0, 0}},   /* 10 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:30", "CUDA runtime failure: cannot allocate the device copy of `adj`", {0, 0}},   /* 11 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:30", "CUDA runtime failure: cannot copy `adj` to the device", {0, 0}},   /* 12 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:49", "CUDA runtime failure: cannot allocate the device copy of `e`", {0, 0}},   /* 13 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:49", "CUDA runtime failure: cannot copy `e` to the device", {0, 0}},   /* 14 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:63", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 15 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 16 */
+    {FT_ERR_INDEX, "cuda_auto_bind.ft:20:23", "index out of bounds: `adj[i, 0]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 17 */
+    {FT_ERR_INDEX, "cuda_auto_bind.ft:20:23", "index out of bounds: `adj[i, 1]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 18 */
+    {FT_ERR_INDEX, "cuda_auto_bind.ft:20:23", "index out of bounds: `adj[i, 2]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 19 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 20 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:17:63", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 21 */
+    {FT_ERR_SIZE, "cuda_auto_bind.ft:17:21", "negative size: n = %0", {1, 0}},   /* 22 */
+    {FT_ERR_NULL, "cuda_auto_bind.ft:17:30", "null pointer: tensor parameter `adj` (i32[n, 3]) is NULL but has elements", {0, 0}},   /* 23 */
+    {FT_ERR_NULL, "cuda_auto_bind.ft:17:49", "null pointer: tensor parameter `e` (f32[n]) is NULL but has elements", {0, 0}},   /* 24 */
+    {FT_ERR_NULL, "cuda_auto_bind.ft:17:63", "null pointer: tensor parameter `y` (f32[n]) is NULL but has elements", {0, 0}},   /* 25 */
+    {FT_ERR_NODEVICE, "cuda_auto_bind.ft:17:13", "no usable CUDA device", {0, 0}},   /* 26 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:42", "CUDA runtime failure: cannot allocate the device copy of `x`", {0, 0}},   /* 27 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:42", "CUDA runtime failure: cannot copy `x` to the device", {0, 0}},   /* 28 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:59", "CUDA runtime failure: cannot allocate the device copy of `p`", {0, 0}},   /* 29 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:59", "CUDA runtime failure: cannot copy `p` to the device", {0, 0}},   /* 30 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:73", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 31 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 32 */
+    {FT_ERR_INDEX, "cuda_auto_bind.ft:28:15", "index out of bounds: `p[j]` = %0 is outside [0, %1) (dimension 0 of t)", {1, 1}},   /* 33 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 34 */
+    {FT_ERR_NOMEM, "cuda_auto_bind.ft:22:73", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 35 */
+    {FT_ERR_SIZE, "cuda_auto_bind.ft:22:24", "negative size: n = %0", {1, 0}},   /* 36 */
+    {FT_ERR_SIZE, "cuda_auto_bind.ft:22:33", "negative size: m = %0", {1, 0}},   /* 37 */
+    {FT_ERR_NULL, "cuda_auto_bind.ft:22:42", "null pointer: tensor parameter `x` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 38 */
+    {FT_ERR_NULL, "cuda_auto_bind.ft:22:59", "null pointer: tensor parameter `p` (i32[m]) is NULL but has elements", {0, 0}},   /* 39 */
+    {FT_ERR_NULL, "cuda_auto_bind.ft:22:73", "null pointer: tensor parameter `y` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 40 */
+    {FT_ERR_NODEVICE, "cuda_auto_bind.ft:22:13", "no usable CUDA device", {0, 0}},   /* 41 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -367,7 +383,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 34 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 42 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -388,5 +404,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 3, ft__funcs, 34, ft__sites, ft__last_error
+    FT_ABI_VERSION, 3, ft__funcs, 42, ft__sites, ft__last_error
 };

@@ -11,7 +11,7 @@ __global__ void ft__kgather_pairs_0(int *ft__derr, int64_t n, int64_t m, const i
         const int64_t ft__s3 = 1;
         const int64_t ft__n3 = ft__trip(ft__b3, n, ft__s3);
         for (int64_t ft__k3 = blockIdx.x; ft__k3 < ft__n3; ft__k3 += gridDim.x) {
-            const int64_t i = ft__b3 + ft__k3 * ft__s3;
+            const int64_t i = (int64_t)((uint64_t)ft__b3 + (uint64_t)ft__k3 * (uint64_t)ft__s3);
             {
                 extern __shared__ __align__(16) unsigned char ft__dsmem[];
                 float *const t = (float *)(ft__dsmem + 0);
@@ -21,7 +21,7 @@ __global__ void ft__kgather_pairs_0(int *ft__derr, int64_t n, int64_t m, const i
                     const int64_t ft__s4 = 1;
                     const int64_t ft__n4 = ft__trip(ft__b4, m, ft__s4);
                     for (int64_t ft__k4 = threadIdx.x; ft__k4 < ft__n4 && !ft__bad; ft__k4 += blockDim.x) {
-                        const int64_t j = ft__b4 + ft__k4 * ft__s4;
+                        const int64_t j = (int64_t)((uint64_t)ft__b4 + (uint64_t)ft__k4 * (uint64_t)ft__s4);
                         if (!ft__bad && (uint64_t)idx[(int64_t)i * m + (int64_t)j] >= (uint64_t)m) { ft__dfail(ft__derr, FT_ERR_INDEX, 6, (int64_t)idx[(int64_t)i * m + (int64_t)j], m); ft__bad = true; }
                         if (!ft__bad)
                             t[(int64_t)j] = x[(int64_t)idx[(int64_t)i * m + (int64_t)j]];
@@ -34,7 +34,7 @@ __global__ void ft__kgather_pairs_0(int *ft__derr, int64_t n, int64_t m, const i
                     const int64_t ft__s5 = 1;
                     const int64_t ft__n5 = ft__trip(ft__b5, m, ft__s5);
                     for (int64_t ft__k5 = threadIdx.x; ft__k5 < ft__n5 && !ft__bad; ft__k5 += blockDim.x) {
-                        const int64_t k = ft__b5 + ft__k5 * ft__s5;
+                        const int64_t k = (int64_t)((uint64_t)ft__b5 + (uint64_t)ft__k5 * (uint64_t)ft__s5);
                         if (!ft__bad)
                             y[(int64_t)i * m + (int64_t)k] = t[(int64_t)k] + t[(int64_t)ft__mod<int64_t>(k + 1, m)];
                     }
@@ -57,15 +57,15 @@ __global__ void ft__kchecked_pairs_0(int *ft__derr, int64_t n, int64_t m, const 
         const int64_t ft__s9 = 1;
         const int64_t ft__n9 = ft__trip(ft__b9, n, ft__s9);
         for (int64_t ft__k9 = blockIdx.x; ft__k9 < ft__n9; ft__k9 += gridDim.x) {
-            const int64_t i = ft__b9 + ft__k9 * ft__s9;
+            const int64_t i = (int64_t)((uint64_t)ft__b9 + (uint64_t)ft__k9 * (uint64_t)ft__s9);
             /* Lj: */
             {
                 const int64_t ft__b10 = 0;
                 const int64_t ft__s10 = 1;
                 const int64_t ft__n10 = ft__trip(ft__b10, m, ft__s10);
                 for (int64_t ft__k10 = threadIdx.x; ft__k10 < ft__n10 && !ft__bad; ft__k10 += blockDim.x) {
-                    const int64_t j = ft__b10 + ft__k10 * ft__s10;
-                    if (!ft__bad && !(x[(int64_t)i * m + (int64_t)j] >= 0.0f)) { ft__dfail(ft__derr, FT_ERR_ASSERT, 16, ft__fbits((double)(x[(int64_t)i * m + (int64_t)j])), 0); ft__bad = true; }
+                    const int64_t j = (int64_t)((uint64_t)ft__b10 + (uint64_t)ft__k10 * (uint64_t)ft__s10);
+                    if (!ft__bad && !(x[(int64_t)i * m + (int64_t)j] >= 0.0f)) { ft__dfail(ft__derr, FT_ERR_ASSERT, 19, ft__fbits((double)(x[(int64_t)i * m + (int64_t)j])), 0); ft__bad = true; }
                 }
             }
             /* Lk: */
@@ -74,7 +74,7 @@ __global__ void ft__kchecked_pairs_0(int *ft__derr, int64_t n, int64_t m, const 
                 const int64_t ft__s11 = 1;
                 const int64_t ft__n11 = ft__trip(ft__b11, m, ft__s11);
                 for (int64_t ft__k11 = threadIdx.x; ft__k11 < ft__n11 && !ft__bad; ft__k11 += blockDim.x) {
-                    const int64_t k = ft__b11 + ft__k11 * ft__s11;
+                    const int64_t k = (int64_t)((uint64_t)ft__b11 + (uint64_t)ft__k11 * (uint64_t)ft__s11);
                     if (!ft__bad)
                         y[(int64_t)i * m + (int64_t)k] = x[(int64_t)i * m + (int64_t)k] + x[(int64_t)i * m + (int64_t)ft__mod<int64_t>(k + 1, m)];
                 }
@@ -88,7 +88,10 @@ extern "C" __attribute__((visibility("default"))) int gather_pairs(int64_t n, in
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 9, n, 0);
     if (m < 0) return ft__raise(FT_ERR_SIZE, 10, m, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 11, 0, 0);
+    if (!idx && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 11, 0, 0);
+    if (!x && m > 0) return ft__raise(FT_ERR_NULL, 12, 0, 0);
+    if (!y && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 13, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 14, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -162,9 +165,11 @@ static const ft_param_desc ft__params_gather_pairs[] = {
 
 extern "C" __attribute__((visibility("default"))) int checked_pairs(int64_t n, int64_t m, const float *x, float *y)
 {
-    if (n < 0) return ft__raise(FT_ERR_SIZE, 19, n, 0);
-    if (m < 0) return ft__raise(FT_ERR_SIZE, 20, m, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 21, 0, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 22, n, 0);
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 23, m, 0);
+    if (!x && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 24, 0, 0);
+    if (!y && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 25, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 26, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -172,12 +177,12 @@ extern "C" __attribute__((visibility("default"))) int checked_pairs(int64_t n, i
     {   /* the gotos leave this block: they cross no initialisation */
         const int64_t ft__z7[] = {n, m};
         float *ft__dev_x = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z7, sizeof(float)));
-        if (!ft__dev_x) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 12, 0, 0); goto ft__end; }
-        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z7, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 13, 0, 0); goto ft__end; }
+        if (!ft__dev_x) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 15, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z7, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 16, 0, 0); goto ft__end; }
         const int64_t ft__z8[] = {n, m};
         float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z8, sizeof(float)));
-        if (!ft__dev_y) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 14, 0, 0); goto ft__end; }
-        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 15, 0, 0); goto ft__end; }
+        if (!ft__dev_y) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 17, 0, 0); goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 18, 0, 0); goto ft__end; }
         /* Li: */
         {
             int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
@@ -188,9 +193,9 @@ extern "C" __attribute__((visibility("default"))) int checked_pairs(int64_t n, i
             ft__launch_dims(ft__ext, &ft__grid, &ft__block);
             ft__kchecked_pairs_0<<<ft__grid, ft__block>>>(ft__derr, n, m, ft__dev_x, ft__dev_y);
         }
-        ft__err_fetch(ft__derr, &ft__err, &ft__er, 17);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 20);
         const int64_t ft__z12[] = {n, m};
-        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z12, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 18, 0, 0);
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z12, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 21, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
@@ -238,17 +243,22 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_barrier_error.ft:11:26", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 8 */
     {FT_ERR_SIZE, "cuda_barrier_error.ft:10:26", "negative size: n = %0", {1, 0}},   /* 9 */
     {FT_ERR_SIZE, "cuda_barrier_error.ft:10:35", "negative size: m = %0", {1, 0}},   /* 10 */
-    {FT_ERR_NODEVICE, "cuda_barrier_error.ft:10:13", "no usable CUDA device", {0, 0}},   /* 11 */
-    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:45", "CUDA runtime failure: cannot allocate the device copy of `x`", {0, 0}},   /* 12 */
-    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:45", "CUDA runtime failure: cannot copy `x` to the device", {0, 0}},   /* 13 */
-    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:62", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 14 */
-    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 15 */
-    {FT_ERR_ASSERT, "cuda_barrier_error.ft:24:13", "assert `x[i, j] >= 0` failed: x[i, j] = %0", {2, 0}},   /* 16 */
-    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 17 */
-    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:62", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 18 */
-    {FT_ERR_SIZE, "cuda_barrier_error.ft:20:27", "negative size: n = %0", {1, 0}},   /* 19 */
-    {FT_ERR_SIZE, "cuda_barrier_error.ft:20:36", "negative size: m = %0", {1, 0}},   /* 20 */
-    {FT_ERR_NODEVICE, "cuda_barrier_error.ft:20:13", "no usable CUDA device", {0, 0}},   /* 21 */
+    {FT_ERR_NULL, "cuda_barrier_error.ft:10:44", "null pointer: tensor parameter `idx` (i32[n, m]) is NULL but has elements", {0, 0}},   /* 11 */
+    {FT_ERR_NULL, "cuda_barrier_error.ft:10:63", "null pointer: tensor parameter `x` (f32[m]) is NULL but has elements", {0, 0}},   /* 12 */
+    {FT_ERR_NULL, "cuda_barrier_error.ft:11:26", "null pointer: tensor parameter `y` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 13 */
+    {FT_ERR_NODEVICE, "cuda_barrier_error.ft:10:13", "no usable CUDA device", {0, 0}},   /* 14 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:45", "CUDA runtime failure: cannot allocate the device copy of `x`", {0, 0}},   /* 15 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:45", "CUDA runtime failure: cannot copy `x` to the device", {0, 0}},   /* 16 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:62", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 17 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 18 */
+    {FT_ERR_ASSERT, "cuda_barrier_error.ft:24:13", "assert `x[i, j] >= 0` failed: x[i, j] = %0", {2, 0}},   /* 19 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 20 */
+    {FT_ERR_NOMEM, "cuda_barrier_error.ft:20:62", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 21 */
+    {FT_ERR_SIZE, "cuda_barrier_error.ft:20:27", "negative size: n = %0", {1, 0}},   /* 22 */
+    {FT_ERR_SIZE, "cuda_barrier_error.ft:20:36", "negative size: m = %0", {1, 0}},   /* 23 */
+    {FT_ERR_NULL, "cuda_barrier_error.ft:20:45", "null pointer: tensor parameter `x` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 24 */
+    {FT_ERR_NULL, "cuda_barrier_error.ft:20:62", "null pointer: tensor parameter `y` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 25 */
+    {FT_ERR_NODEVICE, "cuda_barrier_error.ft:20:13", "no usable CUDA device", {0, 0}},   /* 26 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -257,7 +267,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 22 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 27 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -277,5 +287,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 2, ft__funcs, 22, ft__sites, ft__last_error
+    FT_ABI_VERSION, 2, ft__funcs, 27, ft__sites, ft__last_error
 };

@@ -11,7 +11,7 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
         const int64_t ft__s2 = 1;
         const int64_t ft__n2 = ft__trip(ft__b2, n, ft__s2);
         for (int64_t ft__k2 = blockIdx.x; ft__k2 < ft__n2; ft__k2 += gridDim.x) {
-            const int64_t i = ft__b2 + ft__k2 * ft__s2;
+            const int64_t i = (int64_t)((uint64_t)ft__b2 + (uint64_t)ft__k2 * (uint64_t)ft__s2);
             {
                 __shared__ float s[1];
                 if (ft__tid0) {
@@ -27,7 +27,7 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
                     float ft__r3 = ft__red_init<float>(0);
                     __shared__ float ft__w3[32];
                     for (int64_t ft__k3 = threadIdx.x; ft__k3 < ft__n3 && !ft__bad; ft__k3 += blockDim.x) {
-                        const int64_t j = ft__b3 + ft__k3 * ft__s3;
+                        const int64_t j = (int64_t)((uint64_t)ft__b3 + (uint64_t)ft__k3 * (uint64_t)ft__s3);
                         if (!ft__bad)
                             ft__r3 = ft__op_add()(ft__r3, (float)(x[(int64_t)i * m + (int64_t)j] * x[(int64_t)i * m + (int64_t)j]));
                     }
@@ -41,7 +41,7 @@ __global__ void ft__krownorm_0(int *ft__derr, int64_t n, int64_t m, const float 
                     const int64_t ft__s4 = 1;
                     const int64_t ft__n4 = ft__trip(ft__b4, m, ft__s4);
                     for (int64_t ft__k4 = threadIdx.x; ft__k4 < ft__n4 && !ft__bad; ft__k4 += blockDim.x) {
-                        const int64_t k = ft__b4 + ft__k4 * ft__s4;
+                        const int64_t k = (int64_t)((uint64_t)ft__b4 + (uint64_t)ft__k4 * (uint64_t)ft__s4);
                         if (!ft__bad)
                             y[(int64_t)i * m + (int64_t)k] = x[(int64_t)i * m + (int64_t)k] / ((*s) + 1.0f);
                     }
@@ -56,7 +56,9 @@ extern "C" __attribute__((visibility("default"))) int rownorm(int64_t n, int64_t
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 6, n, 0);
     if (m < 0) return ft__raise(FT_ERR_SIZE, 7, m, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 8, 0, 0);
+    if (!x && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 8, 0, 0);
+    if (!y && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 9, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 10, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -127,7 +129,9 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_bind_shared_sync.ft:7:56", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 5 */
     {FT_ERR_SIZE, "cuda_bind_shared_sync.ft:7:21", "negative size: n = %0", {1, 0}},   /* 6 */
     {FT_ERR_SIZE, "cuda_bind_shared_sync.ft:7:30", "negative size: m = %0", {1, 0}},   /* 7 */
-    {FT_ERR_NODEVICE, "cuda_bind_shared_sync.ft:7:13", "no usable CUDA device", {0, 0}},   /* 8 */
+    {FT_ERR_NULL, "cuda_bind_shared_sync.ft:7:39", "null pointer: tensor parameter `x` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 8 */
+    {FT_ERR_NULL, "cuda_bind_shared_sync.ft:7:56", "null pointer: tensor parameter `y` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 9 */
+    {FT_ERR_NODEVICE, "cuda_bind_shared_sync.ft:7:13", "no usable CUDA device", {0, 0}},   /* 10 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -136,7 +140,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 9 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 11 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -155,5 +159,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 9, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 11, ft__sites, ft__last_error
 };

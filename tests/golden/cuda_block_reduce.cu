@@ -11,7 +11,7 @@ __global__ void ft__kspmv_0(int *ft__derr, int64_t nr, int64_t nnz, int64_t n, c
         const int64_t ft__s5 = 1;
         const int64_t ft__n5 = ft__trip(ft__b5, nr, ft__s5);
         for (int64_t ft__k5 = blockIdx.x; ft__k5 < ft__n5; ft__k5 += gridDim.x) {
-            const int64_t r = ft__b5 + ft__k5 * ft__s5;
+            const int64_t r = (int64_t)((uint64_t)ft__b5 + (uint64_t)ft__k5 * (uint64_t)ft__s5);
             if (ft__tid0) {
                 if (!ft__bad)
                     y[(int64_t)r] = 0.0f;
@@ -25,7 +25,7 @@ __global__ void ft__kspmv_0(int *ft__derr, int64_t nr, int64_t nnz, int64_t n, c
                 float ft__r6 = ft__red_init<float>(0);
                 __shared__ float ft__w6[32];
                 for (int64_t ft__k6 = threadIdx.x; ft__k6 < ft__n6 && !ft__bad; ft__k6 += blockDim.x) {
-                    const int64_t k = ft__b6 + ft__k6 * ft__s6;
+                    const int64_t k = (int64_t)((uint64_t)ft__b6 + (uint64_t)ft__k6 * (uint64_t)ft__s6);
                     if (!ft__bad && (uint64_t)col[(int64_t)k] >= (uint64_t)n) { ft__dfail(ft__derr, FT_ERR_INDEX, 10, (int64_t)col[(int64_t)k], n); ft__bad = true; goto ft__rdone6; }
                     if (!ft__bad)
                         ft__r6 = ft__op_add()(ft__r6, (float)(val[(int64_t)k] * x[(int64_t)col[(int64_t)k]]));
@@ -51,8 +51,8 @@ __global__ void ft__khist_0(int *ft__derr, int64_t n, int64_t nb, const int32_t 
         const int64_t ft__s10 = 1;
         const int64_t ft__n10 = ft__trip(ft__b10, n, ft__s10);
         for (int64_t ft__k10 = threadIdx.x; ft__k10 < ft__n10 && !ft__bad; ft__k10 += blockDim.x) {
-            const int64_t i = ft__b10 + ft__k10 * ft__s10;
-            if (!ft__bad && (uint64_t)v[(int64_t)i] >= (uint64_t)nb) { ft__dfail(ft__derr, FT_ERR_INDEX, 22, (int64_t)v[(int64_t)i], nb); ft__bad = true; }
+            const int64_t i = (int64_t)((uint64_t)ft__b10 + (uint64_t)ft__k10 * (uint64_t)ft__s10);
+            if (!ft__bad && (uint64_t)v[(int64_t)i] >= (uint64_t)nb) { ft__dfail(ft__derr, FT_ERR_INDEX, 27, (int64_t)v[(int64_t)i], nb); ft__bad = true; }
             if (!ft__bad)
                 ft__atomic_add<int32_t>(&h[(int64_t)v[(int64_t)i]], (int32_t)(1));
         }
@@ -71,7 +71,7 @@ __global__ void ft__kxy_0(int *ft__derr, int64_t n, int64_t m, const float *x, f
         const int64_t ft__s15 = 1;
         const int64_t ft__n15 = ft__trip(ft__b15, n, ft__s15);
         for (int64_t ft__k15 = blockIdx.x; ft__k15 < ft__n15; ft__k15 += gridDim.x) {
-            const int64_t i = ft__b15 + ft__k15 * ft__s15;
+            const int64_t i = (int64_t)((uint64_t)ft__b15 + (uint64_t)ft__k15 * (uint64_t)ft__s15);
             if (ft__tid0) {
                 if (!ft__bad)
                     s[(int64_t)i] = 0.0f;
@@ -82,7 +82,7 @@ __global__ void ft__kxy_0(int *ft__derr, int64_t n, int64_t m, const float *x, f
                 const int64_t ft__s16 = 1;
                 const int64_t ft__n16 = ft__trip(ft__b16, m, ft__s16);
                 for (int64_t ft__k16 = (threadIdx.x == 0 ? (int64_t)threadIdx.y : ft__n16); ft__k16 < ft__n16 && !ft__bad; ft__k16 += blockDim.y) {
-                    const int64_t j = ft__b16 + ft__k16 * ft__s16;
+                    const int64_t j = (int64_t)((uint64_t)ft__b16 + (uint64_t)ft__k16 * (uint64_t)ft__s16);
                     if (!ft__bad)
                         y[(int64_t)i * m + (int64_t)j] = x[(int64_t)i * m + (int64_t)j] * 2.0f;
                 }
@@ -96,7 +96,7 @@ __global__ void ft__kxy_0(int *ft__derr, int64_t n, int64_t m, const float *x, f
                 float ft__r17 = ft__red_init<float>(0);
                 __shared__ float ft__w17[32];
                 for (int64_t ft__k17 = (threadIdx.y == 0 ? (int64_t)threadIdx.x : ft__n17); ft__k17 < ft__n17 && !ft__bad; ft__k17 += blockDim.x) {
-                    const int64_t k = ft__b17 + ft__k17 * ft__s17;
+                    const int64_t k = (int64_t)((uint64_t)ft__b17 + (uint64_t)ft__k17 * (uint64_t)ft__s17);
                     if (!ft__bad)
                         ft__r17 = ft__op_add()(ft__r17, (float)(x[(int64_t)i * m + (int64_t)k]));
                 }
@@ -113,7 +113,12 @@ extern "C" __attribute__((visibility("default"))) int spmv(int64_t nr, int64_t n
     if (nr < 0) return ft__raise(FT_ERR_SIZE, 13, nr, 0);
     if (nnz < 0) return ft__raise(FT_ERR_SIZE, 14, nnz, 0);
     if (n < 0) return ft__raise(FT_ERR_SIZE, 15, n, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 16, 0, 0);
+    if (!ptr && (nr + 1) > 0) return ft__raise(FT_ERR_NULL, 16, 0, 0);
+    if (!col && nnz > 0) return ft__raise(FT_ERR_NULL, 17, 0, 0);
+    if (!val && nnz > 0) return ft__raise(FT_ERR_NULL, 18, 0, 0);
+    if (!x && n > 0) return ft__raise(FT_ERR_NULL, 19, 0, 0);
+    if (!y && nr > 0) return ft__raise(FT_ERR_NULL, 20, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 21, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -200,9 +205,11 @@ static const ft_param_desc ft__params_spmv[] = {
 
 extern "C" __attribute__((visibility("default"))) int hist(int64_t n, int64_t nb, const int32_t *v, int32_t *h)
 {
-    if (n < 0) return ft__raise(FT_ERR_SIZE, 25, n, 0);
-    if (nb < 0) return ft__raise(FT_ERR_SIZE, 26, nb, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 27, 0, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 30, n, 0);
+    if (nb < 0) return ft__raise(FT_ERR_SIZE, 31, nb, 0);
+    if (!v && n > 0) return ft__raise(FT_ERR_NULL, 32, 0, 0);
+    if (!h && nb > 0) return ft__raise(FT_ERR_NULL, 33, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 34, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -210,13 +217,13 @@ extern "C" __attribute__((visibility("default"))) int hist(int64_t n, int64_t nb
     {   /* the gotos leave this block: they cross no initialisation */
         const int64_t ft__z8[] = {n};
         int32_t *ft__dev_v = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z8, sizeof(int32_t)));
-        if (!ft__dev_v) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 17, 0, 0); goto ft__end; }
-        if (cudaMemcpy(ft__dev_v, v, ft__nbytes(1, ft__z8, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 18, 0, 0); goto ft__end; }
+        if (!ft__dev_v) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 22, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_v, v, ft__nbytes(1, ft__z8, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 23, 0, 0); goto ft__end; }
         const int64_t ft__z9[] = {nb};
         int32_t *ft__dev_h = (int32_t *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z9, sizeof(int32_t)));
-        if (!ft__dev_h) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 19, 0, 0); goto ft__end; }
-        if (cudaMemcpy(ft__dev_h, h, ft__nbytes(1, ft__z9, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 20, 0, 0); goto ft__end; }
-        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 21, 0, 0); goto ft__end; }
+        if (!ft__dev_h) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 24, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_h, h, ft__nbytes(1, ft__z9, sizeof(int32_t)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 25, 0, 0); goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 26, 0, 0); goto ft__end; }
         /* Li: */
         {
             int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
@@ -225,9 +232,9 @@ extern "C" __attribute__((visibility("default"))) int hist(int64_t n, int64_t nb
             ft__launch_dims(ft__ext, &ft__grid, &ft__block);
             ft__khist_0<<<ft__grid, ft__block>>>(ft__derr, n, nb, ft__dev_v, ft__dev_h);
         }
-        ft__err_fetch(ft__derr, &ft__err, &ft__er, 23);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 28);
         const int64_t ft__z11[] = {nb};
-        if (!ft__err && cudaMemcpy(h, ft__dev_h, ft__nbytes(1, ft__z11, sizeof(int32_t)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 24, 0, 0);
+        if (!ft__err && cudaMemcpy(h, ft__dev_h, ft__nbytes(1, ft__z11, sizeof(int32_t)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 29, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
@@ -262,9 +269,12 @@ static const ft_param_desc ft__params_hist[] = {
 
 extern "C" __attribute__((visibility("default"))) int xy(int64_t n, int64_t m, const float *x, float *y, float *s)
 {
-    if (n < 0) return ft__raise(FT_ERR_SIZE, 36, n, 0);
-    if (m < 0) return ft__raise(FT_ERR_SIZE, 37, m, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 38, 0, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 43, n, 0);
+    if (m < 0) return ft__raise(FT_ERR_SIZE, 44, m, 0);
+    if (!x && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 45, 0, 0);
+    if (!y && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 46, 0, 0);
+    if (!s && n > 0) return ft__raise(FT_ERR_NULL, 47, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 48, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -272,15 +282,15 @@ extern "C" __attribute__((visibility("default"))) int xy(int64_t n, int64_t m, c
     {   /* the gotos leave this block: they cross no initialisation */
         const int64_t ft__z12[] = {n, m};
         float *ft__dev_x = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z12, sizeof(float)));
-        if (!ft__dev_x) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 28, 0, 0); goto ft__end; }
-        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z12, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 29, 0, 0); goto ft__end; }
+        if (!ft__dev_x) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 35, 0, 0); goto ft__end; }
+        if (cudaMemcpy(ft__dev_x, x, ft__nbytes(2, ft__z12, sizeof(float)), cudaMemcpyHostToDevice) != cudaSuccess) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 36, 0, 0); goto ft__end; }
         const int64_t ft__z13[] = {n, m};
         float *ft__dev_y = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(2, ft__z13, sizeof(float)));
-        if (!ft__dev_y) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 30, 0, 0); goto ft__end; }
+        if (!ft__dev_y) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 37, 0, 0); goto ft__end; }
         const int64_t ft__z14[] = {n};
         float *ft__dev_s = (float *)ft__dev_alloc(&ft__pool, ft__nbytes(1, ft__z14, sizeof(float)));
-        if (!ft__dev_s) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 31, 0, 0); goto ft__end; }
-        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 32, 0, 0); goto ft__end; }
+        if (!ft__dev_s) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 38, 0, 0); goto ft__end; }
+        if (ft__err_init(&ft__pool, &ft__derr)) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 39, 0, 0); goto ft__end; }
         /* Li: */
         {
             int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
@@ -291,11 +301,11 @@ extern "C" __attribute__((visibility("default"))) int xy(int64_t n, int64_t m, c
             ft__launch_dims(ft__ext, &ft__grid, &ft__block);
             ft__kxy_0<<<ft__grid, ft__block>>>(ft__derr, n, m, ft__dev_x, ft__dev_y, ft__dev_s);
         }
-        ft__err_fetch(ft__derr, &ft__err, &ft__er, 33);
+        ft__err_fetch(ft__derr, &ft__err, &ft__er, 40);
         const int64_t ft__z18[] = {n, m};
-        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z18, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 34, 0, 0);
+        if (!ft__err && cudaMemcpy(y, ft__dev_y, ft__nbytes(2, ft__z18, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 41, 0, 0);
         const int64_t ft__z19[] = {n};
-        if (!ft__err && cudaMemcpy(s, ft__dev_s, ft__nbytes(1, ft__z19, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 35, 0, 0);
+        if (!ft__err && cudaMemcpy(s, ft__dev_s, ft__nbytes(1, ft__z19, sizeof(float)), cudaMemcpyDeviceToHost) != cudaSuccess) ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 42, 0, 0);
     }
 ft__end:
     ft__pool_free(&ft__pool);
@@ -352,29 +362,39 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_SIZE, "cuda_block_reduce.ft:10:18", "negative size: nr = %0", {1, 0}},   /* 13 */
     {FT_ERR_SIZE, "cuda_block_reduce.ft:10:28", "negative size: nnz = %0", {1, 0}},   /* 14 */
     {FT_ERR_SIZE, "cuda_block_reduce.ft:10:39", "negative size: n = %0", {1, 0}},   /* 15 */
-    {FT_ERR_NODEVICE, "cuda_block_reduce.ft:10:13", "no usable CUDA device", {0, 0}},   /* 16 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:37", "CUDA runtime failure: cannot allocate the device copy of `v`", {0, 0}},   /* 17 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:37", "CUDA runtime failure: cannot copy `v` to the device", {0, 0}},   /* 18 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:51", "CUDA runtime failure: cannot allocate the device copy of `h`", {0, 0}},   /* 19 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:51", "CUDA runtime failure: cannot copy `h` to the device", {0, 0}},   /* 20 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 21 */
-    {FT_ERR_INDEX, "cuda_block_reduce.ft:19:11", "index out of bounds: `v[i]` = %0 is outside [0, %1) (dimension 0 of h)", {1, 1}},   /* 22 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 23 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:51", "CUDA runtime failure: cannot copy `h` back from the device", {0, 0}},   /* 24 */
-    {FT_ERR_SIZE, "cuda_block_reduce.ft:17:18", "negative size: n = %0", {1, 0}},   /* 25 */
-    {FT_ERR_SIZE, "cuda_block_reduce.ft:17:27", "negative size: nb = %0", {1, 0}},   /* 26 */
-    {FT_ERR_NODEVICE, "cuda_block_reduce.ft:17:13", "no usable CUDA device", {0, 0}},   /* 27 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:34", "CUDA runtime failure: cannot allocate the device copy of `x`", {0, 0}},   /* 28 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:34", "CUDA runtime failure: cannot copy `x` to the device", {0, 0}},   /* 29 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:51", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 30 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:69", "CUDA runtime failure: cannot allocate the device copy of `s`", {0, 0}},   /* 31 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 32 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 33 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:51", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 34 */
-    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:69", "CUDA runtime failure: cannot copy `s` back from the device", {0, 0}},   /* 35 */
-    {FT_ERR_SIZE, "cuda_block_reduce.ft:21:16", "negative size: n = %0", {1, 0}},   /* 36 */
-    {FT_ERR_SIZE, "cuda_block_reduce.ft:21:25", "negative size: m = %0", {1, 0}},   /* 37 */
-    {FT_ERR_NODEVICE, "cuda_block_reduce.ft:21:13", "no usable CUDA device", {0, 0}},   /* 38 */
+    {FT_ERR_NULL, "cuda_block_reduce.ft:10:48", "null pointer: tensor parameter `ptr` (i32[nr + 1]) is NULL but has elements", {0, 0}},   /* 16 */
+    {FT_ERR_NULL, "cuda_block_reduce.ft:10:69", "null pointer: tensor parameter `col` (i32[nnz]) is NULL but has elements", {0, 0}},   /* 17 */
+    {FT_ERR_NULL, "cuda_block_reduce.ft:11:18", "null pointer: tensor parameter `val` (f32[nnz]) is NULL but has elements", {0, 0}},   /* 18 */
+    {FT_ERR_NULL, "cuda_block_reduce.ft:11:36", "null pointer: tensor parameter `x` (f32[n]) is NULL but has elements", {0, 0}},   /* 19 */
+    {FT_ERR_NULL, "cuda_block_reduce.ft:11:50", "null pointer: tensor parameter `y` (f32[nr]) is NULL but has elements", {0, 0}},   /* 20 */
+    {FT_ERR_NODEVICE, "cuda_block_reduce.ft:10:13", "no usable CUDA device", {0, 0}},   /* 21 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:37", "CUDA runtime failure: cannot allocate the device copy of `v`", {0, 0}},   /* 22 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:37", "CUDA runtime failure: cannot copy `v` to the device", {0, 0}},   /* 23 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:51", "CUDA runtime failure: cannot allocate the device copy of `h`", {0, 0}},   /* 24 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:51", "CUDA runtime failure: cannot copy `h` to the device", {0, 0}},   /* 25 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 26 */
+    {FT_ERR_INDEX, "cuda_block_reduce.ft:19:11", "index out of bounds: `v[i]` = %0 is outside [0, %1) (dimension 0 of h)", {1, 1}},   /* 27 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 28 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:17:51", "CUDA runtime failure: cannot copy `h` back from the device", {0, 0}},   /* 29 */
+    {FT_ERR_SIZE, "cuda_block_reduce.ft:17:18", "negative size: n = %0", {1, 0}},   /* 30 */
+    {FT_ERR_SIZE, "cuda_block_reduce.ft:17:27", "negative size: nb = %0", {1, 0}},   /* 31 */
+    {FT_ERR_NULL, "cuda_block_reduce.ft:17:37", "null pointer: tensor parameter `v` (i32[n]) is NULL but has elements", {0, 0}},   /* 32 */
+    {FT_ERR_NULL, "cuda_block_reduce.ft:17:51", "null pointer: tensor parameter `h` (i32[nb]) is NULL but has elements", {0, 0}},   /* 33 */
+    {FT_ERR_NODEVICE, "cuda_block_reduce.ft:17:13", "no usable CUDA device", {0, 0}},   /* 34 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:34", "CUDA runtime failure: cannot allocate the device copy of `x`", {0, 0}},   /* 35 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:34", "CUDA runtime failure: cannot copy `x` to the device", {0, 0}},   /* 36 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:51", "CUDA runtime failure: cannot allocate the device copy of `y`", {0, 0}},   /* 37 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:69", "CUDA runtime failure: cannot allocate the device copy of `s`", {0, 0}},   /* 38 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:13", "CUDA runtime failure: cannot allocate the device's error record", {0, 0}},   /* 39 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:13", "CUDA runtime failure: a kernel launch or the device failed", {0, 0}},   /* 40 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:51", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 41 */
+    {FT_ERR_NOMEM, "cuda_block_reduce.ft:21:69", "CUDA runtime failure: cannot copy `s` back from the device", {0, 0}},   /* 42 */
+    {FT_ERR_SIZE, "cuda_block_reduce.ft:21:16", "negative size: n = %0", {1, 0}},   /* 43 */
+    {FT_ERR_SIZE, "cuda_block_reduce.ft:21:25", "negative size: m = %0", {1, 0}},   /* 44 */
+    {FT_ERR_NULL, "cuda_block_reduce.ft:21:34", "null pointer: tensor parameter `x` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 45 */
+    {FT_ERR_NULL, "cuda_block_reduce.ft:21:51", "null pointer: tensor parameter `y` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 46 */
+    {FT_ERR_NULL, "cuda_block_reduce.ft:21:69", "null pointer: tensor parameter `s` (f32[n]) is NULL but has elements", {0, 0}},   /* 47 */
+    {FT_ERR_NODEVICE, "cuda_block_reduce.ft:21:13", "no usable CUDA device", {0, 0}},   /* 48 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -383,7 +403,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 39 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 49 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -404,5 +424,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 3, ft__funcs, 39, ft__sites, ft__last_error
+    FT_ABI_VERSION, 3, ft__funcs, 49, ft__sites, ft__last_error
 };

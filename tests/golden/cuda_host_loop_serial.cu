@@ -4,7 +4,7 @@ __global__ void ft__ksteps_0(int *ft__derr, int64_t n, int64_t t, float *a, floa
     if (*(volatile int *)ft__derr) return;
     for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
          ft__k += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = ft__b + ft__k * ft__s;
+        const int64_t i = (int64_t)((uint64_t)ft__b + (uint64_t)ft__k * (uint64_t)ft__s);
         b[(int64_t)i] = (a[(int64_t)i] * 0.5f) + ((float)s);
     }
 }
@@ -14,7 +14,7 @@ __global__ void ft__ksteps_1(int *ft__derr, int64_t n, int64_t t, float *a, floa
     if (*(volatile int *)ft__derr) return;
     for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
          ft__k += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = ft__b + ft__k * ft__s;
+        const int64_t i = (int64_t)((uint64_t)ft__b + (uint64_t)ft__k * (uint64_t)ft__s);
         a[(int64_t)i] = b[(int64_t)i];
     }
 }
@@ -28,7 +28,7 @@ __global__ void ft__ksteps_2(int *ft__derr, int64_t n, int64_t t, float *a, floa
         const int64_t ft__s5 = 1;
         const int64_t ft__n5 = ft__trip(ft__b5, n, ft__s5);
         for (int64_t ft__k5 = 0; ft__k5 < ft__n5; ft__k5++) {
-            const int64_t i = ft__b5 + ft__k5 * ft__s5;
+            const int64_t i = (int64_t)((uint64_t)ft__b5 + (uint64_t)ft__k5 * (uint64_t)ft__s5);
             c[(int64_t)i] = c[(int64_t)(i - 1)] + a[(int64_t)i];
         }
     }
@@ -38,7 +38,9 @@ extern "C" __attribute__((visibility("default"))) int steps(int64_t n, int64_t t
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 8, n, 0);
     if (t < 0) return ft__raise(FT_ERR_SIZE, 9, t, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 10, 0, 0);
+    if (!a && n > 0) return ft__raise(FT_ERR_NULL, 10, 0, 0);
+    if (!c && n > 0) return ft__raise(FT_ERR_NULL, 11, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 12, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -56,7 +58,7 @@ extern "C" __attribute__((visibility("default"))) int steps(int64_t n, int64_t t
             const int64_t ft__b2 = 0, ft__s2 = 1;
             const int64_t ft__n2 = ft__trip(ft__b2, t, ft__s2);
             for (int64_t ft__k2 = 0; ft__k2 < ft__n2; ft__k2++) {
-                const int64_t s = ft__b2 + ft__k2 * ft__s2;
+                const int64_t s = (int64_t)((uint64_t)ft__b2 + (uint64_t)ft__k2 * (uint64_t)ft__s2);
                 {
                     const int64_t ft__d3_0 = n;
                     const int64_t ft__z4[] = {ft__d3_0};
@@ -128,7 +130,9 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_host_loop_serial.ft:6:54", "CUDA runtime failure: cannot copy `c` back from the device", {0, 0}},   /* 7 */
     {FT_ERR_SIZE, "cuda_host_loop_serial.ft:6:19", "negative size: n = %0", {1, 0}},   /* 8 */
     {FT_ERR_SIZE, "cuda_host_loop_serial.ft:6:28", "negative size: t = %0", {1, 0}},   /* 9 */
-    {FT_ERR_NODEVICE, "cuda_host_loop_serial.ft:6:13", "no usable CUDA device", {0, 0}},   /* 10 */
+    {FT_ERR_NULL, "cuda_host_loop_serial.ft:6:37", "null pointer: tensor parameter `a` (f32[n]) is NULL but has elements", {0, 0}},   /* 10 */
+    {FT_ERR_NULL, "cuda_host_loop_serial.ft:6:54", "null pointer: tensor parameter `c` (f32[n]) is NULL but has elements", {0, 0}},   /* 11 */
+    {FT_ERR_NODEVICE, "cuda_host_loop_serial.ft:6:13", "no usable CUDA device", {0, 0}},   /* 12 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -137,7 +141,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 11 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 13 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -156,5 +160,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 11, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 13, ft__sites, ft__last_error
 };

@@ -11,7 +11,7 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
         const int64_t ft__s7 = 1;
         const int64_t ft__n7 = ft__trip(ft__b7, n_faces, ft__s7);
         for (int64_t ft__k7 = blockIdx.x; ft__k7 < ft__n7; ft__k7 += gridDim.x) {
-            const int64_t i = ft__b7 + ft__k7 * ft__s7;
+            const int64_t i = (int64_t)((uint64_t)ft__b7 + (uint64_t)ft__k7 * (uint64_t)ft__s7);
             {
                 extern __shared__ __align__(16) unsigned char ft__dsmem[];
                 float *const f1 = (float *)(ft__dsmem + 0);
@@ -27,7 +27,7 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                             const int64_t ft__s8 = 1;
                             const int64_t ft__n8 = ft__trip(ft__b8, in_feats, ft__s8);
                             for (int64_t ft__k8 = threadIdx.x; ft__k8 < ft__n8 && !ft__bad; ft__k8 += blockDim.x) {
-                                const int64_t i_1 = ft__b8 + ft__k8 * ft__s8;
+                                const int64_t i_1 = (int64_t)((uint64_t)ft__b8 + (uint64_t)ft__k8 * (uint64_t)ft__s8);
                                 if (!ft__bad)
                                     f1[(int64_t)i_1] = 0.0f;
                                 if (!ft__bad)
@@ -42,7 +42,7 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                             const int64_t ft__s9 = 1;
                             const int64_t ft__n9 = ft__trip(ft__b9, in_feats, ft__s9);
                             for (int64_t ft__k9 = threadIdx.x; ft__k9 < ft__n9 && !ft__bad; ft__k9 += blockDim.x) {
-                                const int64_t i_1 = ft__b9 + ft__k9 * ft__s9;
+                                const int64_t i_1 = (int64_t)((uint64_t)ft__b9 + (uint64_t)ft__k9 * (uint64_t)ft__s9);
                                 if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)0] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 14, (int64_t)adj[(int64_t)i * 3 + (int64_t)0], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f1[(int64_t)i_1] = (float)(f1[(int64_t)i_1] + (e[(int64_t)adj[(int64_t)i * 3 + (int64_t)0] * in_feats + (int64_t)i_1]));
@@ -61,7 +61,7 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                             const int64_t ft__s10 = 1;
                             const int64_t ft__n10 = ft__trip(ft__b10, in_feats, ft__s10);
                             for (int64_t ft__k10 = threadIdx.x; ft__k10 < ft__n10 && !ft__bad; ft__k10 += blockDim.x) {
-                                const int64_t i_1 = ft__b10 + ft__k10 * ft__s10;
+                                const int64_t i_1 = (int64_t)((uint64_t)ft__b10 + (uint64_t)ft__k10 * (uint64_t)ft__s10);
                                 if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)1] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 18, (int64_t)adj[(int64_t)i * 3 + (int64_t)1], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f1[(int64_t)i_1] = (float)(f1[(int64_t)i_1] + (e[(int64_t)adj[(int64_t)i * 3 + (int64_t)1] * in_feats + (int64_t)i_1]));
@@ -80,7 +80,7 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                             const int64_t ft__s11 = 1;
                             const int64_t ft__n11 = ft__trip(ft__b11, in_feats, ft__s11);
                             for (int64_t ft__k11 = threadIdx.x; ft__k11 < ft__n11 && !ft__bad; ft__k11 += blockDim.x) {
-                                const int64_t i_1 = ft__b11 + ft__k11 * ft__s11;
+                                const int64_t i_1 = (int64_t)((uint64_t)ft__b11 + (uint64_t)ft__k11 * (uint64_t)ft__s11);
                                 if (!ft__bad && (uint64_t)adj[(int64_t)i * 3 + (int64_t)2] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 22, (int64_t)adj[(int64_t)i * 3 + (int64_t)2], n_faces); ft__bad = true; }
                                 if (!ft__bad)
                                     f1[(int64_t)i_1] = (float)(f1[(int64_t)i_1] + (e[(int64_t)adj[(int64_t)i * 3 + (int64_t)2] * in_feats + (int64_t)i_1]));
@@ -112,7 +112,7 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                                             const int64_t ft__s12 = 1;
                                             const int64_t ft__n12 = ft__trip(ft__b12, out_feats, ft__s12);
                                             for (int64_t ft__k12 = threadIdx.x; ft__k12 < ft__n12 && !ft__bad; ft__k12 += blockDim.x) {
-                                                const int64_t i_1 = ft__b12 + ft__k12 * ft__s12;
+                                                const int64_t i_1 = (int64_t)((uint64_t)ft__b12 + (uint64_t)ft__k12 * (uint64_t)ft__s12);
                                                 if (!ft__bad)
                                                     t[(int64_t)i_1] = 0.0f;
                                                 if (!ft__bad)
@@ -130,14 +130,14 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                                             const int64_t ft__s13 = 1;
                                             const int64_t ft__n13 = ft__trip(ft__b13, in_feats, ft__s13);
                                             for (int64_t ft__k13 = 0; ft__k13 < ft__n13; ft__k13++) {
-                                                const int64_t k = ft__b13 + ft__k13 * ft__s13;
+                                                const int64_t k = (int64_t)((uint64_t)ft__b13 + (uint64_t)ft__k13 * (uint64_t)ft__s13);
                                                 /* L_matmul_j: */
                                                 {
                                                     const int64_t ft__b14 = 0;
                                                     const int64_t ft__s14 = 1;
                                                     const int64_t ft__n14 = ft__trip(ft__b14, out_feats, ft__s14);
                                                     for (int64_t ft__k14 = threadIdx.x; ft__k14 < ft__n14 && !ft__bad; ft__k14 += blockDim.x) {
-                                                        const int64_t j = ft__b14 + ft__k14 * ft__s14;
+                                                        const int64_t j = (int64_t)((uint64_t)ft__b14 + (uint64_t)ft__k14 * (uint64_t)ft__s14);
                                                         if (!ft__bad)
                                                             t[(int64_t)j] = (float)(t[(int64_t)j] + (e[(int64_t)i * in_feats + (int64_t)k] * w0[(int64_t)k * out_feats + (int64_t)j]));
                                                     }
@@ -151,14 +151,14 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                                             const int64_t ft__s15 = 1;
                                             const int64_t ft__n15 = ft__trip(ft__b15, in_feats, ft__s15);
                                             for (int64_t ft__k15 = 0; ft__k15 < ft__n15; ft__k15++) {
-                                                const int64_t k = ft__b15 + ft__k15 * ft__s15;
+                                                const int64_t k = (int64_t)((uint64_t)ft__b15 + (uint64_t)ft__k15 * (uint64_t)ft__s15);
                                                 /* L_matmul_j_1: */
                                                 {
                                                     const int64_t ft__b16 = 0;
                                                     const int64_t ft__s16 = 1;
                                                     const int64_t ft__n16 = ft__trip(ft__b16, out_feats, ft__s16);
                                                     for (int64_t ft__k16 = threadIdx.x; ft__k16 < ft__n16 && !ft__bad; ft__k16 += blockDim.x) {
-                                                        const int64_t j = ft__b16 + ft__k16 * ft__s16;
+                                                        const int64_t j = (int64_t)((uint64_t)ft__b16 + (uint64_t)ft__k16 * (uint64_t)ft__s16);
                                                         if (!ft__bad)
                                                             t_1[(int64_t)j] = (float)(t_1[(int64_t)j] + (f1[(int64_t)k] * w1[(int64_t)k * out_feats + (int64_t)j]));
                                                     }
@@ -172,14 +172,14 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                                             const int64_t ft__s17 = 1;
                                             const int64_t ft__n17 = ft__trip(ft__b17, in_feats, ft__s17);
                                             for (int64_t ft__k17 = 0; ft__k17 < ft__n17; ft__k17++) {
-                                                const int64_t k = ft__b17 + ft__k17 * ft__s17;
+                                                const int64_t k = (int64_t)((uint64_t)ft__b17 + (uint64_t)ft__k17 * (uint64_t)ft__s17);
                                                 /* L_matmul_j_2: */
                                                 {
                                                     const int64_t ft__b18 = 0;
                                                     const int64_t ft__s18 = 1;
                                                     const int64_t ft__n18 = ft__trip(ft__b18, out_feats, ft__s18);
                                                     for (int64_t ft__k18 = threadIdx.x; ft__k18 < ft__n18 && !ft__bad; ft__k18 += blockDim.x) {
-                                                        const int64_t j = ft__b18 + ft__k18 * ft__s18;
+                                                        const int64_t j = (int64_t)((uint64_t)ft__b18 + (uint64_t)ft__k18 * (uint64_t)ft__s18);
                                                         if (!ft__bad)
                                                             t_2[(int64_t)j] = (float)(t_2[(int64_t)j] + (f2[(int64_t)k] * w2[(int64_t)k * out_feats + (int64_t)j]));
                                                     }
@@ -193,14 +193,14 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                                             const int64_t ft__s19 = 1;
                                             const int64_t ft__n19 = ft__trip(ft__b19, in_feats, ft__s19);
                                             for (int64_t ft__k19 = 0; ft__k19 < ft__n19; ft__k19++) {
-                                                const int64_t k = ft__b19 + ft__k19 * ft__s19;
+                                                const int64_t k = (int64_t)((uint64_t)ft__b19 + (uint64_t)ft__k19 * (uint64_t)ft__s19);
                                                 /* L_matmul_j_3: */
                                                 {
                                                     const int64_t ft__b20 = 0;
                                                     const int64_t ft__s20 = 1;
                                                     const int64_t ft__n20 = ft__trip(ft__b20, out_feats, ft__s20);
                                                     for (int64_t ft__k20 = threadIdx.x; ft__k20 < ft__n20 && !ft__bad; ft__k20 += blockDim.x) {
-                                                        const int64_t j = ft__b20 + ft__k20 * ft__s20;
+                                                        const int64_t j = (int64_t)((uint64_t)ft__b20 + (uint64_t)ft__k20 * (uint64_t)ft__s20);
                                                         if (!ft__bad)
                                                             t_3[(int64_t)j] = (float)(t_3[(int64_t)j] + (f3[(int64_t)k] * w3[(int64_t)k * out_feats + (int64_t)j]));
                                                     }
@@ -215,7 +215,7 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
                                             const int64_t ft__s21 = 1;
                                             const int64_t ft__n21 = ft__trip(ft__b21, out_feats, ft__s21);
                                             for (int64_t ft__k21 = threadIdx.x; ft__k21 < ft__n21 && !ft__bad; ft__k21 += blockDim.x) {
-                                                const int64_t i_1 = ft__b21 + ft__k21 * ft__s21;
+                                                const int64_t i_1 = (int64_t)((uint64_t)ft__b21 + (uint64_t)ft__k21 * (uint64_t)ft__s21);
                                                 if (!ft__bad)
                                                     y[(int64_t)i * out_feats + (int64_t)i_1] = ((t[(int64_t)i_1] + t_1[(int64_t)i_1]) + t_2[(int64_t)i_1]) + t_3[(int64_t)i_1];
                                             }
@@ -237,7 +237,14 @@ extern "C" __attribute__((visibility("default"))) int subdivnet(int64_t n_faces,
     if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 28, n_faces, 0);
     if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 29, in_feats, 0);
     if (out_feats < 0) return ft__raise(FT_ERR_SIZE, 30, out_feats, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 31, 0, 0);
+    if (!adj && n_faces > 0) return ft__raise(FT_ERR_NULL, 31, 0, 0);
+    if (!e && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 32, 0, 0);
+    if (!w0 && in_feats > 0 && out_feats > 0) return ft__raise(FT_ERR_NULL, 33, 0, 0);
+    if (!w1 && in_feats > 0 && out_feats > 0) return ft__raise(FT_ERR_NULL, 34, 0, 0);
+    if (!w2 && in_feats > 0 && out_feats > 0) return ft__raise(FT_ERR_NULL, 35, 0, 0);
+    if (!w3 && in_feats > 0 && out_feats > 0) return ft__raise(FT_ERR_NULL, 36, 0, 0);
+    if (!y && n_faces > 0 && out_feats > 0) return ft__raise(FT_ERR_NULL, 37, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 38, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -390,7 +397,14 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:23", "negative size: n_faces = %0", {1, 0}},   /* 28 */
     {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:38", "negative size: in_feats = %0", {1, 0}},   /* 29 */
     {FT_ERR_SIZE, "cuda_subdivnet_bench.ft:28:54", "negative size: out_feats = %0", {1, 0}},   /* 30 */
-    {FT_ERR_NODEVICE, "cuda_subdivnet_bench.ft:28:13", "no usable CUDA device", {0, 0}},   /* 31 */
+    {FT_ERR_NULL, "cuda_subdivnet_bench.ft:29:23", "null pointer: tensor parameter `adj` (i32[n_faces, 3]) is NULL but has elements", {0, 0}},   /* 31 */
+    {FT_ERR_NULL, "cuda_subdivnet_bench.ft:30:23", "null pointer: tensor parameter `e` (f32[n_faces, in_feats]) is NULL but has elements", {0, 0}},   /* 32 */
+    {FT_ERR_NULL, "cuda_subdivnet_bench.ft:31:23", "null pointer: tensor parameter `w0` (f32[in_feats, out_feats]) is NULL but has elements", {0, 0}},   /* 33 */
+    {FT_ERR_NULL, "cuda_subdivnet_bench.ft:32:23", "null pointer: tensor parameter `w1` (f32[in_feats, out_feats]) is NULL but has elements", {0, 0}},   /* 34 */
+    {FT_ERR_NULL, "cuda_subdivnet_bench.ft:33:23", "null pointer: tensor parameter `w2` (f32[in_feats, out_feats]) is NULL but has elements", {0, 0}},   /* 35 */
+    {FT_ERR_NULL, "cuda_subdivnet_bench.ft:34:23", "null pointer: tensor parameter `w3` (f32[in_feats, out_feats]) is NULL but has elements", {0, 0}},   /* 36 */
+    {FT_ERR_NULL, "cuda_subdivnet_bench.ft:35:23", "null pointer: tensor parameter `y` (f32[n_faces, out_feats]) is NULL but has elements", {0, 0}},   /* 37 */
+    {FT_ERR_NODEVICE, "cuda_subdivnet_bench.ft:28:13", "no usable CUDA device", {0, 0}},   /* 38 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -399,7 +413,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 32 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 39 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -418,5 +432,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 32, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 39, ft__sites, ft__last_error
 };

@@ -4,20 +4,20 @@ __global__ void ft__ksubdivnet_0(int *ft__derr, int64_t n_faces, int64_t in_feat
     if (*(volatile int *)ft__derr) return;
     for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ft__k < ft__n;
          ft__k += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = ft__b + ft__k * ft__s;
+        const int64_t i = (int64_t)((uint64_t)ft__b + (uint64_t)ft__k * (uint64_t)ft__s);
         {
             const int64_t ft__b3 = 0;
             const int64_t ft__s3 = 1;
             const int64_t ft__n3 = ft__trip(ft__b3, in_feats, ft__s3);
             for (int64_t ft__k3 = 0; ft__k3 < ft__n3; ft__k3++) {
-                const int64_t k = ft__b3 + ft__k3 * ft__s3;
+                const int64_t k = (int64_t)((uint64_t)ft__b3 + (uint64_t)ft__k3 * (uint64_t)ft__s3);
                 y[(int64_t)i * in_feats + (int64_t)k] = 0.0f;
                 {
                     const int64_t ft__b4 = 0;
                     const int64_t ft__s4 = 1;
                     const int64_t ft__n4 = ft__trip(ft__b4, 3, ft__s4);
                     for (int64_t ft__k4 = 0; ft__k4 < ft__n4; ft__k4++) {
-                        const int64_t j = ft__b4 + ft__k4 * ft__s4;
+                        const int64_t j = (int64_t)((uint64_t)ft__b4 + (uint64_t)ft__k4 * (uint64_t)ft__s4);
                         if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)j] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 6, (int64_t)adj[(int64_t)i * 3 + (int64_t)j], n_faces); return; }
                         if ((uint64_t)adj[(int64_t)i * 3 + (int64_t)ft__mod<int64_t>(j + 1, 3)] >= (uint64_t)n_faces) { ft__dfail(ft__derr, FT_ERR_INDEX, 7, (int64_t)adj[(int64_t)i * 3 + (int64_t)ft__mod<int64_t>(j + 1, 3)], n_faces); return; }
                         y[(int64_t)i * in_feats + (int64_t)k] = (float)(y[(int64_t)i * in_feats + (int64_t)k] + (((float)fabsf((float)(e[(int64_t)adj[(int64_t)i * 3 + (int64_t)j] * in_feats + (int64_t)k] - e[(int64_t)adj[(int64_t)i * 3 + (int64_t)ft__mod<int64_t>(j + 1, 3)] * in_feats + (int64_t)k])))));
@@ -32,7 +32,10 @@ extern "C" __attribute__((visibility("default"))) int subdivnet(int64_t n_faces,
 {
     if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 10, n_faces, 0);
     if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 11, in_feats, 0);
-    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 12, 0, 0);
+    if (!adj && n_faces > 0) return ft__raise(FT_ERR_NULL, 12, 0, 0);
+    if (!e && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 13, 0, 0);
+    if (!y && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 14, 0, 0);
+    if (!ft__have_device()) return ft__raise(FT_ERR_NODEVICE, 15, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     ft__pool_t ft__pool = {0};
@@ -113,7 +116,10 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_NOMEM, "cuda_subdivnet_one_kernel.ft:14:23", "CUDA runtime failure: cannot copy `y` back from the device", {0, 0}},   /* 9 */
     {FT_ERR_SIZE, "cuda_subdivnet_one_kernel.ft:11:23", "negative size: n_faces = %0", {1, 0}},   /* 10 */
     {FT_ERR_SIZE, "cuda_subdivnet_one_kernel.ft:11:38", "negative size: in_feats = %0", {1, 0}},   /* 11 */
-    {FT_ERR_NODEVICE, "cuda_subdivnet_one_kernel.ft:11:13", "no usable CUDA device", {0, 0}},   /* 12 */
+    {FT_ERR_NULL, "cuda_subdivnet_one_kernel.ft:12:23", "null pointer: tensor parameter `adj` (i32[n_faces, 3]) is NULL but has elements", {0, 0}},   /* 12 */
+    {FT_ERR_NULL, "cuda_subdivnet_one_kernel.ft:13:23", "null pointer: tensor parameter `e` (f32[n_faces, in_feats]) is NULL but has elements", {0, 0}},   /* 13 */
+    {FT_ERR_NULL, "cuda_subdivnet_one_kernel.ft:14:23", "null pointer: tensor parameter `y` (f32[n_faces, in_feats]) is NULL but has elements", {0, 0}},   /* 14 */
+    {FT_ERR_NODEVICE, "cuda_subdivnet_one_kernel.ft:11:13", "no usable CUDA device", {0, 0}},   /* 15 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -122,7 +128,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 13 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 16 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -141,5 +147,5 @@ static const ft_func_desc ft__funcs[] = {
 
 extern "C" __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 13, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 16, ft__sites, ft__last_error
 };

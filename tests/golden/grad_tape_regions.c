@@ -82,6 +82,8 @@ int f(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img)
     if (h < 0) return ft__raise(FT_ERR_SIZE, 1, h, 0);
     if (w < 0) return ft__raise(FT_ERR_SIZE, 2, w, 0);
     if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 3, n_faces, 0);
+    if (!z && n_faces > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
+    if (!img && h > 0 && w > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     /* Li: */
@@ -206,6 +208,9 @@ int g_fwd(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img, voi
     if (h < 0) return ft__raise(FT_ERR_SIZE, 1, h, 0);
     if (w < 0) return ft__raise(FT_ERR_SIZE, 2, w, 0);
     if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 3, n_faces, 0);
+    if (!z && n_faces > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
+    if (!img && h > 0 && w > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
+    if (!tape__bytes && ((h * w) * n_faces) > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
     float *tape = (float *)tape__bytes;
     float *tape_d = tape + (0);
     int ft__err = FT_OK;
@@ -327,6 +332,11 @@ int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *im
     if (h < 0) return ft__raise(FT_ERR_SIZE, 1, h, 0);
     if (w < 0) return ft__raise(FT_ERR_SIZE, 2, w, 0);
     if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 3, n_faces, 0);
+    if (!z && n_faces > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
+    if (!img && h > 0 && w > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
+    if (!d_img && h > 0 && w > 0) return ft__raise(FT_ERR_NULL, 9, 0, 0);
+    if (!d_z && n_faces > 0) return ft__raise(FT_ERR_NULL, 10, 0, 0);
+    if (!tape__bytes && ((h * w) * n_faces) > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
     const float *tape = (const float *)tape__bytes;
     const float *tape_d = tape + (0);
     int ft__err = FT_OK;
@@ -343,7 +353,7 @@ int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *im
     }
     int64_t ft__pn21 = 1;
     ft__pn21 *= (n_faces) > 0 ? (n_faces) : 0;
-    if (!ft__grow(&ft__h21, &ft__h21_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn21}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 4, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn21}, sizeof(float)), 0); goto ft__end17; }
+    if (!ft__grow(&ft__h21, &ft__h21_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn21}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 7, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn21}, sizeof(float)), 0); goto ft__end17; }
     #pragma omp parallel
     {
         void *ft__h24 = NULL; size_t ft__h24_n = 0;
@@ -356,7 +366,7 @@ int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *im
         for (int64_t i = 0; i < h; i++) {
             for (int64_t j = 0; j < w; j++) {
                 {
-                    if (!ft__grow(&ft__h24, &ft__h24_n, ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 5, (int64_t)ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)), 0); goto ft__end22; }
+                    if (!ft__grow(&ft__h24, &ft__h24_n, ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 8, (int64_t)ft__nbytes(1, (const int64_t[]){n_faces}, sizeof(float)), 0); goto ft__end22; }
                     float *d_d = (float *)ft__h24;
                     {
                         const int64_t ft__n26 = n_faces > 0 ? n_faces : 0;
@@ -467,7 +477,7 @@ int g(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img, const f
     /* g_fwd then g_bwd, through a tape on the heap */
     const size_t ft__tb = ft__nbytes(1, (const int64_t[]){(h * w) * n_faces}, 4);
     void *ft__tape = ft__tb ? ft__alloc(ft__tb) : NULL;
-    if (ft__tb && !ft__tape) return ft__raise(FT_ERR_NOMEM, 6, (int64_t)ft__tb, 0);
+    if (ft__tb && !ft__tape) return ft__raise(FT_ERR_NOMEM, 11, (int64_t)ft__tb, 0);
     int ft__err = g_fwd(h, w, n_faces, z, img, ft__tape);
     if (ft__err == FT_OK)
         ft__err = g_bwd(h, w, n_faces, z, img, d_img, d_z, ft__tape);
@@ -530,9 +540,14 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_SIZE, "grad_tape_regions.ft:11:15", "negative size: h = %0", {1, 0}},   /* 1 */
     {FT_ERR_SIZE, "grad_tape_regions.ft:11:24", "negative size: w = %0", {1, 0}},   /* 2 */
     {FT_ERR_SIZE, "grad_tape_regions.ft:11:33", "negative size: n_faces = %0", {1, 0}},   /* 3 */
-    {FT_ERR_NOMEM, "grad_tape_regions.ft:13:9", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d_z`", {5, 0}},   /* 4 */
-    {FT_ERR_NOMEM, "grad_tape_regions.ft:15:17", "out of memory: cannot allocate %0 bytes for local tensor `d_d`", {5, 0}},   /* 5 */
-    {FT_ERR_NOMEM, "grad_tape_regions.ft:11:13", "out of memory: cannot allocate %0 bytes for the tape of g", {5, 0}},   /* 6 */
+    {FT_ERR_NULL, "grad_tape_regions.ft:11:48", "null pointer: tensor parameter `z` (f32[n_faces]) is NULL but has elements", {0, 0}},   /* 4 */
+    {FT_ERR_NULL, "grad_tape_regions.ft:12:15", "null pointer: tensor parameter `img` (f32[h, w]) is NULL but has elements", {0, 0}},   /* 5 */
+    {FT_ERR_NULL, "grad_tape_regions.ft:11:13", "null pointer: tensor parameter `tape` (f32[h * w * n_faces]) is NULL but has elements", {0, 0}},   /* 6 */
+    {FT_ERR_NOMEM, "grad_tape_regions.ft:13:9", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d_z`", {5, 0}},   /* 7 */
+    {FT_ERR_NOMEM, "grad_tape_regions.ft:15:17", "out of memory: cannot allocate %0 bytes for local tensor `d_d`", {5, 0}},   /* 8 */
+    {FT_ERR_NULL, "grad_tape_regions.ft:12:15", "null pointer: tensor parameter `d_img` (f32[h, w]) is NULL but has elements", {0, 0}},   /* 9 */
+    {FT_ERR_NULL, "grad_tape_regions.ft:11:48", "null pointer: tensor parameter `d_z` (f32[n_faces]) is NULL but has elements", {0, 0}},   /* 10 */
+    {FT_ERR_NOMEM, "grad_tape_regions.ft:11:13", "out of memory: cannot allocate %0 bytes for the tape of g", {5, 0}},   /* 11 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -541,7 +556,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 7 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 12 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -563,5 +578,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 4, ft__funcs, 7, ft__sites, ft__last_error
+    FT_ABI_VERSION, 4, ft__funcs, 12, ft__sites, ft__last_error
 };

@@ -63,6 +63,10 @@ int f(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const flo
     if (n < 0) return ft__raise(FT_ERR_SIZE, 2, n, 0);
     if (m < 0) return ft__raise(FT_ERR_SIZE, 3, m, 0);
     if (l < 0) return ft__raise(FT_ERR_SIZE, 4, l, 0);
+    if (!q && n > 0 && l > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
+    if (!k && m > 0 && l > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
+    if (!v && m > 0 && l > 0) return ft__raise(FT_ERR_NULL, 7, 0, 0);
+    if (!y && n > 0 && l > 0) return ft__raise(FT_ERR_NULL, 8, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     #pragma omp parallel
@@ -288,6 +292,11 @@ int g_fwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
     if (n < 0) return ft__raise(FT_ERR_SIZE, 2, n, 0);
     if (m < 0) return ft__raise(FT_ERR_SIZE, 3, m, 0);
     if (l < 0) return ft__raise(FT_ERR_SIZE, 4, l, 0);
+    if (!q && n > 0 && l > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
+    if (!k && m > 0 && l > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
+    if (!v && m > 0 && l > 0) return ft__raise(FT_ERR_NULL, 7, 0, 0);
+    if (!y && n > 0 && l > 0) return ft__raise(FT_ERR_NULL, 8, 0, 0);
+    if (!tape__bytes && ((((n * m) + (n * m)) + n) + n) > 0) return ft__raise(FT_ERR_NULL, 9, 0, 0);
     float *tape = (float *)tape__bytes;
     float *tape_t_ftk = tape + (0);
     float *tape_dot = tape + (n * m);
@@ -521,6 +530,15 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
     if (n < 0) return ft__raise(FT_ERR_SIZE, 2, n, 0);
     if (m < 0) return ft__raise(FT_ERR_SIZE, 3, m, 0);
     if (l < 0) return ft__raise(FT_ERR_SIZE, 4, l, 0);
+    if (!q && n > 0 && l > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
+    if (!k && m > 0 && l > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
+    if (!v && m > 0 && l > 0) return ft__raise(FT_ERR_NULL, 7, 0, 0);
+    if (!y && n > 0 && l > 0) return ft__raise(FT_ERR_NULL, 8, 0, 0);
+    if (!d_y && n > 0 && l > 0) return ft__raise(FT_ERR_NULL, 14, 0, 0);
+    if (!d_q && n > 0 && l > 0) return ft__raise(FT_ERR_NULL, 15, 0, 0);
+    if (!d_k && m > 0 && l > 0) return ft__raise(FT_ERR_NULL, 16, 0, 0);
+    if (!d_v && m > 0 && l > 0) return ft__raise(FT_ERR_NULL, 17, 0, 0);
+    if (!tape__bytes && ((((n * m) + (n * m)) + n) + n) > 0) return ft__raise(FT_ERR_NULL, 9, 0, 0);
     const float *tape = (const float *)tape__bytes;
     const float *tape_t_ftk = tape + (0);
     const float *tape_dot = tape + (n * m);
@@ -589,11 +607,11 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
     int64_t ft__pn43 = 1;
     ft__pn43 *= (m) > 0 ? (m) : 0;
     ft__pn43 *= (l) > 0 ? (l) : 0;
-    if (!ft__grow(&ft__h43, &ft__h43_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn43}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 5, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn43}, sizeof(float)), 0); goto ft__end33; }
+    if (!ft__grow(&ft__h43, &ft__h43_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn43}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 10, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn43}, sizeof(float)), 0); goto ft__end33; }
     int64_t ft__pn44 = 1;
     ft__pn44 *= (m) > 0 ? (m) : 0;
     ft__pn44 *= (l) > 0 ? (l) : 0;
-    if (!ft__grow(&ft__h44, &ft__h44_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn44}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 6, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn44}, sizeof(float)), 0); goto ft__end33; }
+    if (!ft__grow(&ft__h44, &ft__h44_n, ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn44}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 11, (int64_t)ft__nbytes(2, (const int64_t[]){ft__max_threads() - 1, ft__pn44}, sizeof(float)), 0); goto ft__end33; }
     #pragma omp parallel
     {
         void *ft__h46 = NULL; size_t ft__h46_n = 0;
@@ -612,7 +630,7 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
         #pragma omp for
         for (int64_t i = 0; i < n; i++) {
             {
-                if (!ft__grow(&ft__h46, &ft__h46_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 7, (int64_t)ft__nbytes(1, (const int64_t[]){m}, sizeof(float)), 0); goto ft__end45; }
+                if (!ft__grow(&ft__h46, &ft__h46_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 12, (int64_t)ft__nbytes(1, (const int64_t[]){m}, sizeof(float)), 0); goto ft__end45; }
                 float *d_dot = (float *)ft__h46;
                 {
                     const int64_t ft__n48 = m > 0 ? m : 0;
@@ -708,7 +726,7 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                                 t_2 += (ft__v54_0_0[0] + ft__v54_0_0[2]) + (ft__v54_0_0[1] + ft__v54_0_0[3]);
                             }
                             {
-                                if (!ft__grow(&ft__h55, &ft__h55_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 8, (int64_t)ft__nbytes(1, (const int64_t[]){m}, sizeof(float)), 0); goto ft__end45; }
+                                if (!ft__grow(&ft__h55, &ft__h55_n, ft__nbytes(1, (const int64_t[]){m}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 13, (int64_t)ft__nbytes(1, (const int64_t[]){m}, sizeof(float)), 0); goto ft__end45; }
                                 float *d_t_ftk = (float *)ft__h55;
                                 /* L_k_1_1: */
                                 {
@@ -965,7 +983,7 @@ int g(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const flo
     /* g_fwd then g_bwd, through a tape on the heap */
     const size_t ft__tb = ft__nbytes(1, (const int64_t[]){(((n * m) + (n * m)) + n) + n}, 4);
     void *ft__tape = ft__tb ? ft__alloc(ft__tb) : NULL;
-    if (ft__tb && !ft__tape) return ft__raise(FT_ERR_NOMEM, 9, (int64_t)ft__tb, 0);
+    if (ft__tb && !ft__tape) return ft__raise(FT_ERR_NOMEM, 18, (int64_t)ft__tb, 0);
     int ft__err = g_fwd(n, m, l, q, k, v, y, ft__tape);
     if (ft__err == FT_OK)
         ft__err = g_bwd(n, m, l, q, k, v, y, d_y, d_q, d_k, d_v, ft__tape);
@@ -1051,11 +1069,20 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_SIZE, "grad_tape_scoped.ft:8:15", "negative size: n = %0", {1, 0}},   /* 2 */
     {FT_ERR_SIZE, "grad_tape_scoped.ft:8:24", "negative size: m = %0", {1, 0}},   /* 3 */
     {FT_ERR_SIZE, "grad_tape_scoped.ft:8:33", "negative size: l = %0", {1, 0}},   /* 4 */
-    {FT_ERR_NOMEM, "grad_tape_scoped.ft:10:5", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d_v`", {5, 0}},   /* 5 */
-    {FT_ERR_NOMEM, "grad_tape_scoped.ft:10:5", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d_k`", {5, 0}},   /* 6 */
-    {FT_ERR_NOMEM, "grad_tape_scoped.ft:11:13", "out of memory: cannot allocate %0 bytes for local tensor `d_dot`", {5, 0}},   /* 7 */
-    {FT_ERR_NOMEM, "grad_tape_scoped.ft:17:17", "out of memory: cannot allocate %0 bytes for local tensor `d_t` in softmax() (stdlib/creation.ft:18:16)", {5, 0}},   /* 8 */
-    {FT_ERR_NOMEM, "grad_tape_scoped.ft:8:13", "out of memory: cannot allocate %0 bytes for the tape of g", {5, 0}},   /* 9 */
+    {FT_ERR_NULL, "grad_tape_scoped.ft:8:42", "null pointer: tensor parameter `q` (f32[n, l]) is NULL but has elements", {0, 0}},   /* 5 */
+    {FT_ERR_NULL, "grad_tape_scoped.ft:8:59", "null pointer: tensor parameter `k` (f32[m, l]) is NULL but has elements", {0, 0}},   /* 6 */
+    {FT_ERR_NULL, "grad_tape_scoped.ft:9:15", "null pointer: tensor parameter `v` (f32[m, l]) is NULL but has elements", {0, 0}},   /* 7 */
+    {FT_ERR_NULL, "grad_tape_scoped.ft:9:32", "null pointer: tensor parameter `y` (f32[n, l]) is NULL but has elements", {0, 0}},   /* 8 */
+    {FT_ERR_NULL, "grad_tape_scoped.ft:8:13", "null pointer: tensor parameter `tape` (f32[n * m + n * m + n + n]) is NULL but has elements", {0, 0}},   /* 9 */
+    {FT_ERR_NOMEM, "grad_tape_scoped.ft:10:5", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d_v`", {5, 0}},   /* 10 */
+    {FT_ERR_NOMEM, "grad_tape_scoped.ft:10:5", "out of memory: cannot allocate %0 bytes for the per-thread copies of `d_k`", {5, 0}},   /* 11 */
+    {FT_ERR_NOMEM, "grad_tape_scoped.ft:11:13", "out of memory: cannot allocate %0 bytes for local tensor `d_dot`", {5, 0}},   /* 12 */
+    {FT_ERR_NOMEM, "grad_tape_scoped.ft:17:17", "out of memory: cannot allocate %0 bytes for local tensor `d_t` in softmax() (stdlib/creation.ft:18:16)", {5, 0}},   /* 13 */
+    {FT_ERR_NULL, "grad_tape_scoped.ft:9:32", "null pointer: tensor parameter `d_y` (f32[n, l]) is NULL but has elements", {0, 0}},   /* 14 */
+    {FT_ERR_NULL, "grad_tape_scoped.ft:8:42", "null pointer: tensor parameter `d_q` (f32[n, l]) is NULL but has elements", {0, 0}},   /* 15 */
+    {FT_ERR_NULL, "grad_tape_scoped.ft:8:59", "null pointer: tensor parameter `d_k` (f32[m, l]) is NULL but has elements", {0, 0}},   /* 16 */
+    {FT_ERR_NULL, "grad_tape_scoped.ft:9:15", "null pointer: tensor parameter `d_v` (f32[m, l]) is NULL but has elements", {0, 0}},   /* 17 */
+    {FT_ERR_NOMEM, "grad_tape_scoped.ft:8:13", "out of memory: cannot allocate %0 bytes for the tape of g", {5, 0}},   /* 18 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -1064,7 +1091,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 10 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 19 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -1086,5 +1113,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 4, ft__funcs, 10, ft__sites, ft__last_error
+    FT_ABI_VERSION, 4, ft__funcs, 19, ft__sites, ft__last_error
 };

@@ -10,6 +10,9 @@ static inline int64_t ft__floordiv_i64(int64_t a, int64_t b)
 int f(int64_t n, const float *x, float *y, float *z)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 0, n, 0);
+    if (!x && n > 0) return ft__raise(FT_ERR_NULL, 1, 0, 0);
+    if (!y && n > 0) return ft__raise(FT_ERR_NULL, 2, 0, 0);
+    if (!z && n > 0) return ft__raise(FT_ERR_NULL, 3, 0, 0);
     int ft__err = FT_OK;
     /* L1: */
     for (int64_t i = 0; i < n; i++) {
@@ -65,6 +68,9 @@ static const ft_param_desc ft__params_f[] = {
 /* The run-time checks: where each is in the program and what it checks. */
 static const ft_site_desc ft__sites[] = {
     {FT_ERR_SIZE, "sched_file_form.ft:5:15", "negative size: n = %0", {1, 0}},   /* 0 */
+    {FT_ERR_NULL, "sched_file_form.ft:5:24", "null pointer: tensor parameter `x` (f32[n]) is NULL but has elements", {0, 0}},   /* 1 */
+    {FT_ERR_NULL, "sched_file_form.ft:5:38", "null pointer: tensor parameter `y` (f32[n]) is NULL but has elements", {0, 0}},   /* 2 */
+    {FT_ERR_NULL, "sched_file_form.ft:5:53", "null pointer: tensor parameter `z` (f32[n]) is NULL but has elements", {0, 0}},   /* 3 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -73,7 +79,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 1 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 4 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -92,5 +98,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 1, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 4, ft__sites, ft__last_error
 };

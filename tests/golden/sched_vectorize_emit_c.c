@@ -3,6 +3,8 @@ int f(int64_t n, int64_t m, const float *x, float *y)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 0, n, 0);
     if (m < 0) return ft__raise(FT_ERR_SIZE, 1, m, 0);
+    if (!x && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 2, 0, 0);
+    if (!y && n > 0 && m > 0) return ft__raise(FT_ERR_NULL, 3, 0, 0);
     int ft__err = FT_OK;
     /* Li: */
     #pragma omp parallel
@@ -68,6 +70,8 @@ static const ft_param_desc ft__params_f[] = {
 static const ft_site_desc ft__sites[] = {
     {FT_ERR_SIZE, "sched_vectorize_emit_c.ft:3:15", "negative size: n = %0", {1, 0}},   /* 0 */
     {FT_ERR_SIZE, "sched_vectorize_emit_c.ft:3:24", "negative size: m = %0", {1, 0}},   /* 1 */
+    {FT_ERR_NULL, "sched_vectorize_emit_c.ft:3:33", "null pointer: tensor parameter `x` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 2 */
+    {FT_ERR_NULL, "sched_vectorize_emit_c.ft:3:50", "null pointer: tensor parameter `y` (f32[n, m]) is NULL but has elements", {0, 0}},   /* 3 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -76,7 +80,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 2 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 4 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -95,5 +99,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 2, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 4, ft__sites, ft__last_error
 };

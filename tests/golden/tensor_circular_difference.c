@@ -53,6 +53,9 @@ int subdivnet(int64_t n_faces, int64_t in_feats, const int32_t *adj, const float
 {
     if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 2, n_faces, 0);
     if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 3, in_feats, 0);
+    if (!adj && n_faces > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
+    if (!e && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 5, 0, 0);
+    if (!y && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 6, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     /* Li: */
@@ -110,8 +113,11 @@ static const ft_param_desc ft__params_subdivnet[] = {
 
 int subdivnet_rows(int64_t n_faces, int64_t in_feats, const int32_t *adj, const float *e, float *y)
 {
-    if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 7, n_faces, 0);
-    if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 8, in_feats, 0);
+    if (n_faces < 0) return ft__raise(FT_ERR_SIZE, 10, n_faces, 0);
+    if (in_feats < 0) return ft__raise(FT_ERR_SIZE, 11, in_feats, 0);
+    if (!adj && n_faces > 0) return ft__raise(FT_ERR_NULL, 12, 0, 0);
+    if (!e && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 13, 0, 0);
+    if (!y && n_faces > 0 && in_feats > 0) return ft__raise(FT_ERR_NULL, 14, 0, 0);
     int ft__err = FT_OK;
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     void *ft__h9 = NULL; size_t ft__h9_n = 0;
@@ -122,11 +128,11 @@ int subdivnet_rows(int64_t n_faces, int64_t in_feats, const int32_t *adj, const 
         }
         for (int64_t j = 0; j < 3; j++) {
             {
-                if (!ft__grow(&ft__h9, &ft__h9_n, ft__nbytes(1, (const int64_t[]){in_feats}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 4, (int64_t)ft__nbytes(1, (const int64_t[]){in_feats}, sizeof(float)), 0); goto ft__end5; }
+                if (!ft__grow(&ft__h9, &ft__h9_n, ft__nbytes(1, (const int64_t[]){in_feats}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 7, (int64_t)ft__nbytes(1, (const int64_t[]){in_feats}, sizeof(float)), 0); goto ft__end5; }
                 float *d = (float *)ft__h9;
                 if (0 < in_feats) {
-                    if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n_faces) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 5, (int64_t)adj[i * 3 + j], n_faces); goto ft__end5; }
-                    if ((uint64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] >= (uint64_t)n_faces) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 6, (int64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)], n_faces); goto ft__end5; }
+                    if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n_faces) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 8, (int64_t)adj[i * 3 + j], n_faces); goto ft__end5; }
+                    if ((uint64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] >= (uint64_t)n_faces) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 9, (int64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)], n_faces); goto ft__end5; }
                 }
                 for (int64_t i_1 = 0; i_1 < in_feats; i_1++) {
                     d[i_1] = e[(int64_t)adj[i * 3 + j] * in_feats + i_1] - e[(int64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] * in_feats + i_1];
@@ -182,11 +188,17 @@ static const ft_site_desc ft__sites[] = {
     {FT_ERR_INDEX, "tensor_circular_difference.ft:17:42", "index out of bounds: `adj[i, (j + 1) %% 3]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 1 */
     {FT_ERR_SIZE, "tensor_circular_difference.ft:10:23", "negative size: n_faces = %0", {1, 0}},   /* 2 */
     {FT_ERR_SIZE, "tensor_circular_difference.ft:10:38", "negative size: in_feats = %0", {1, 0}},   /* 3 */
-    {FT_ERR_NOMEM, "tensor_circular_difference.ft:28:17", "out of memory: cannot allocate %0 bytes for local tensor `d`", {5, 0}},   /* 4 */
-    {FT_ERR_INDEX, "tensor_circular_difference.ft:28:23", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 5 */
-    {FT_ERR_INDEX, "tensor_circular_difference.ft:28:38", "index out of bounds: `adj[i, (j + 1) %% 3]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 6 */
-    {FT_ERR_SIZE, "tensor_circular_difference.ft:21:28", "negative size: n_faces = %0", {1, 0}},   /* 7 */
-    {FT_ERR_SIZE, "tensor_circular_difference.ft:21:43", "negative size: in_feats = %0", {1, 0}},   /* 8 */
+    {FT_ERR_NULL, "tensor_circular_difference.ft:11:23", "null pointer: tensor parameter `adj` (i32[n_faces, 3]) is NULL but has elements", {0, 0}},   /* 4 */
+    {FT_ERR_NULL, "tensor_circular_difference.ft:12:23", "null pointer: tensor parameter `e` (f32[n_faces, in_feats]) is NULL but has elements", {0, 0}},   /* 5 */
+    {FT_ERR_NULL, "tensor_circular_difference.ft:13:23", "null pointer: tensor parameter `y` (f32[n_faces, in_feats]) is NULL but has elements", {0, 0}},   /* 6 */
+    {FT_ERR_NOMEM, "tensor_circular_difference.ft:28:17", "out of memory: cannot allocate %0 bytes for local tensor `d`", {5, 0}},   /* 7 */
+    {FT_ERR_INDEX, "tensor_circular_difference.ft:28:23", "index out of bounds: `adj[i, j]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 8 */
+    {FT_ERR_INDEX, "tensor_circular_difference.ft:28:38", "index out of bounds: `adj[i, (j + 1) %% 3]` = %0 is outside [0, %1) (dimension 0 of e)", {1, 1}},   /* 9 */
+    {FT_ERR_SIZE, "tensor_circular_difference.ft:21:28", "negative size: n_faces = %0", {1, 0}},   /* 10 */
+    {FT_ERR_SIZE, "tensor_circular_difference.ft:21:43", "negative size: in_feats = %0", {1, 0}},   /* 11 */
+    {FT_ERR_NULL, "tensor_circular_difference.ft:22:28", "null pointer: tensor parameter `adj` (i32[n_faces, 3]) is NULL but has elements", {0, 0}},   /* 12 */
+    {FT_ERR_NULL, "tensor_circular_difference.ft:23:28", "null pointer: tensor parameter `e` (f32[n_faces, in_feats]) is NULL but has elements", {0, 0}},   /* 13 */
+    {FT_ERR_NULL, "tensor_circular_difference.ft:24:28", "null pointer: tensor parameter `y` (f32[n_faces, in_feats]) is NULL but has elements", {0, 0}},   /* 14 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -195,7 +207,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 9 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 15 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -215,5 +227,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 2, ft__funcs, 9, ft__sites, ft__last_error
+    FT_ABI_VERSION, 2, ft__funcs, 15, ft__sites, ft__last_error
 };

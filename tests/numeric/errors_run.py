@@ -19,6 +19,7 @@ ftc run cases run again on the CUDA backend through tests/cuda/fake_nvcc
 Prints one line per case (`ok NAME` or `FAIL NAME: why`), then
 `N passed, M failed`; exits 1 if any case failed.
 """
+import ctypes
 import os
 import re
 import subprocess
@@ -26,6 +27,9 @@ import sys
 import tempfile
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ftlib  # noqa: E402
 
 VERBOSE = "-v" in sys.argv
 CUDA = "--cuda" in sys.argv
@@ -292,6 +296,11 @@ int main(void)
     char small[12];
     got = prog_last_error(small, sizeof small);   /* cut, terminated */
     printf("%d %s %d\n", got, small, (int)strlen(small));
+    rc = f(10, 4, x, NULL, y);                     /* NULL with elements */
+    got = prog_last_error(buf, sizeof buf);
+    printf("%d %d %d %s\n", rc, rc == FT_ERR_NULL, got, buf);
+    rc = f(0, 0, NULL, NULL, NULL);               /* NULL without elements: fine */
+    printf("%d\n", rc);
     return 0;
 }
 """
@@ -306,8 +315,11 @@ def case_c_abi(d):
         f.write(GATHER)
     sh([FTC, "build", "prog.ft", "-o", "libprog.so"], d, expect=0)
     with open(os.path.join(d, "libprog.h")) as f:
-        if "int prog_last_error(char *buf, size_t size);" not in f.read():
+        h = f.read()
+        if "int prog_last_error(char *buf, size_t size);" not in h:
             raise Fail("libprog.h does not declare prog_last_error")
+        if "(it may be NULL only when that number is 0)" not in h:
+            raise Fail("libprog.h does not say what the tensor pointers must be")
     with open(os.path.join(d, "main.c"), "w") as f:
         f.write(C_MAIN)
     sh(["cc", "-std=c99", "-Wall", "-Werror", "-o", "main", "main.c", "-I.", "-L.", "-lprog",
@@ -317,10 +329,47 @@ def case_c_abi(d):
             "(dimension 0 of x)",
             "1 1 prog.ft:1:15: negative size: n = -7",
             "0",
-            "1 prog.ft:1:1 11"]
+            "1 prog.ft:1:1 11",
+            "6 1 6 prog.ft:1:47: null pointer: tensor parameter `idx` (i32[m]) is NULL but has "
+            "elements",
+            "0"]
     if out != want:
         raise Fail("the C program printed:\n" + "\n".join(out) + "\nexpected:\n"
                    + "\n".join(want))
+
+
+def case_null_ctypes(d):
+    """Through ctypes: the function and the description table's call, given
+    a NULL tensor with elements, return FT_ERR_NULL (6) and the error names
+    the parameter; NULL tensors without elements are fine."""
+    with open(os.path.join(d, "prog.ft"), "w") as f:
+        f.write(GATHER)
+    sh([FTC, "build", "prog.ft", "-o", "libprog.so"] + target(), d, expect=0)
+    lib = ctypes.CDLL(os.path.join(d, "libprog.so"))
+    buf = ctypes.create_string_buffer(512)
+    x = (ctypes.c_float * 10)()
+    y = (ctypes.c_float * 4)()
+    idx = (ctypes.c_int32 * 4)(0, 1, 2, 3)
+    I64 = ctypes.c_int64
+    got = []
+    for args in ((I64(10), I64(4), x, idx, None), (I64(10), I64(4), None, idx, y),
+                 (I64(0), I64(0), None, None, None)):
+        rc = lib.f(*args)
+        code = lib.prog_last_error(buf, ctypes.c_size_t(512))
+        got.append((rc, code, buf.value.decode()) if rc else (rc,))
+    want = [(6, 6, "prog.ft:1:63: null pointer: tensor parameter `y` (f32[m]) is NULL but has "
+                   "elements"),
+            (6, 6, "prog.ft:1:33: null pointer: tensor parameter `x` (f32[n]) is NULL but has "
+                   "elements"),
+            (0,)]
+    if got != want:
+        raise Fail(f"calls gave {got}, expected {want}")
+    desc = ftlib.Library(os.path.join(d, "libprog.so")).func("f")._desc
+    n, m = I64(10), I64(4)
+    ptrs = (ctypes.c_void_p * 5)(ctypes.addressof(n), ctypes.addressof(m), None,
+                                 ctypes.addressof(idx), ctypes.addressof(y))
+    if desc.call(ptrs) != 6:
+        raise Fail("the description table's call with x NULL did not return 6")
 
 
 CASES = [case_assert_mod, case_assert_two_sides, case_gather_index, case_gather_negative_index,
@@ -328,13 +377,14 @@ CASES = [case_assert_mod, case_assert_two_sides, case_gather_index, case_gather_
          case_parallel_gather, case_inline_function, case_stdlib_call, case_stdlib_message,
          case_assert_message, case_nomem, case_assert_float, case_gradcheck,
          case_gradcheck_forward,
-         case_c_abi]
+         case_c_abi, case_null_ctypes]
 
 
 def main():
     passed = failed = 0
     for case in CASES:
-        if CUDA and case in (case_gradcheck, case_gradcheck_forward, case_c_abi, case_nomem):
+        if CUDA and case in (case_gradcheck, case_gradcheck_forward, case_c_abi, case_nomem,
+                             case_null_ctypes):
             continue   # the C target's (gradcheck builds for the C target; on CUDA
                        # the local is device memory, a CUDA runtime failure)
         name = case.__name__[5:] + (" (cuda)" if CUDA else "")

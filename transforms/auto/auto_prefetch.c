@@ -295,13 +295,15 @@ static int prefetch_loop(xf_auto *a, ast_stmt *l)
     const ast_expr *st = l->u.loop.step;
     if (st && st->kind != AST_INT)
         return 0;
-    int64_t step = st ? st->u.ival : 1, trips;
+    int64_t step = st ? st->u.ival : 1, trips, dist;
     if (xf_auto_const_trips(a->ctx, l, &trips) && trips <= DIST)
         return 0;   /* k + DIST * step is past its range */
+    if (__builtin_mul_overflow(step, DIST, &dist))
+        return 0;   /* so is a step that large */
     ft_ctx *ctx = a->ctx;
     pf_walk w = {.a = a, .loop = l};
     w.ahead = ast_binary(ctx, l->loc, AST_ADD, ast_var(ctx, l->loc, l->u.loop.iter),
-                         ast_int(ctx, l->loc, DIST * step));
+                         ast_int(ctx, l->loc, dist));
     ft_vec defs = {0};
     xf_collect_vardefs(ctx, l->u.loop.body, &defs);
     for (int i = 0; i < defs.len; i++)

@@ -120,7 +120,8 @@ static int try_loop(xf_auto *a, ast_stmt *l)
     int nitems = xf_body_items(&l->u.loop.body, &body);
     /* a copy: a one-statement body's list is the loop's own field */
     ast_stmt **items = ft_alloc(a->ctx, sizeof(ast_stmt *) * (size_t)(nitems + 1));
-    memcpy(items, body, sizeof(ast_stmt *) * (size_t)nitems);
+    if (nitems)     /* an empty body's list may be NULL: no memcpy from it */
+        memcpy(items, body, sizeof(ast_stmt *) * (size_t)nitems);
     const char *lname = xf_auto_name(a, l);
     ast_stmt *cur = l;                  /* the loop, moved inwards by each rewrite */
     int done = 0;
