@@ -48,6 +48,7 @@ ft_ctx *ft_ctx_new(void)
                                    .loop_depth = FT_BUDGET_LOOP_DEPTH,
                                    .expr_size = FT_BUDGET_EXPR_SIZE,
                                    .locals = FT_BUDGET_LOCALS,
+                                   .dep_pairs = FT_BUDGET_DEP_PAIRS,
                                    .cleanup_work = FT_BUDGET_CLEANUP_WORK};
 #ifndef NDEBUG
     ctx->opts.verify = FT_VERIFY_FINAL;     /* built with assertions: check */

@@ -70,6 +70,9 @@ typedef struct ft_budget {
                               function (each `var` scopes the rest of its
                               block: every walker of the AST and the C
                               compiler nest that deep) */
+    int64_t dep_pairs;     /* --max-dep-pairs: pairs of accesses to one
+                              tensor that the dependence analysis of a whole
+                              function compares */
     int64_t cleanup_work;  /* --max-cleanup-work: the statements of a
                               function, each counted once per local whose
                               scope holds it, that the cleanup passes take
@@ -80,6 +83,7 @@ enum {
     FT_BUDGET_STMTS = 200000, FT_BUDGET_INLINE = 100000,
     FT_BUDGET_LOOP_DEPTH = 32, FT_BUDGET_EXPR_SIZE = 2000,
     FT_BUDGET_CLEANUP_WORK = 2000000, FT_BUDGET_LOCALS = 1000,
+    FT_BUDGET_DEP_PAIRS = 4000000,
 };
 
 typedef struct ft_options {

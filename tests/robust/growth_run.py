@@ -7,7 +7,8 @@ Each case is a program of a few lines (or thousands of generated ones) that
 made ftc expand without limit: nested short loops that auto_unroll unrolled
 from the inside out, a chain of functions each calling the next twice, a
 chain of temporaries, 200 chained splits, a source line a million columns
-long, 60,000 updates of one element merged into one expression.  Every
+long, 60,000 updates of one element merged into one expression (and,
+under a `grad` line, the dependence analysis of their 3.6e9 pairs).  Every
 compile runs under a 2 GiB address-space limit and a 30 s timeout, and must
 end in success (the optimisation skipped) or in a located error naming the
 budget's flag (lang/reference.md, "Budgets"); never a crash, an "out of
@@ -196,8 +197,16 @@ def case_merged_updates(d):
     assert y[0] == 60000, y
 
 
+def case_dep_pairs(d):
+    """60,000 updates of y[0] under a `grad` line: the dependence analysis
+    compares every pair (3.6e9; minutes): refused naming --max-dep-pairs."""
+    s = ("export func f(x: f32[1] in, y: f32[1] inout):\n" + "    y[0] += x[0] * x[0]\n" * 60000
+         + "grad f wrt x -> g\n")
+    expect_budget_error(d, "pairs.ft", s, "--max-dep-pairs", line=1)
+
+
 CASES = [case_auto_unroll, case_inline_calls, case_shared_argument, case_temps, case_splits,
-         case_sched_unroll, case_caret, case_merged_updates]
+         case_sched_unroll, case_caret, case_merged_updates, case_dep_pairs]
 
 
 def main():
