@@ -43,7 +43,8 @@ def ftc(args, cwd):
                            errors="replace", timeout=TIME_LIMIT, preexec_fn=limit_memory)
     except subprocess.TimeoutExpired:
         raise AssertionError(f"ftc {' '.join(args)}: still running after {TIME_LIMIT} s")
-    if r.returncode < 0 or "out of memory" in r.stderr:
+    if (r.returncode < 0 or "out of memory" in r.stderr or "Sanitizer" in r.stderr
+            or "runtime error:" in r.stderr):
         raise AssertionError(f"ftc {' '.join(args)}: crashed (status {r.returncode}): "
                              f"{r.stderr[-600:]}")
     return r.returncode, r.stderr
