@@ -139,7 +139,7 @@ static lw_val *param_value(lw *L, const pt_node *p, lw_val *v, lw_val **all, int
     }
     if (v->kind == V_SCALAR &&
         ast_expr_size(v->scalar, L->ctx->opts.budget.expr_size) > L->ctx->opts.budget.expr_size)
-        return lw_materialize(L, v, p->name, loc);   /* see shared_value_bound */
+        return lw_materialize(L, v, p->name, loc);   /* a large shared value: above */
     if (v->kind != V_TENSOR)
         return v;
     lw_val *c = lw_tensor_val(L, v->t, 0);

@@ -177,8 +177,8 @@ void lw_emit(lw *L, ast_stmt *s)
     ft_vec_push(L->ctx, &top_frame(L)->stmts, s);
 }
 
-/* Whether one more local may open (--max-locals); else an error at def,
- * once per exported function. */
+/* Count one more open local; the one past --max-locals is an error at def
+ * (once per exported function), and the function's lowering stops. */
 static void locals_budget(lw *L, const ast_stmt *def)
 {
     int64_t max = L->ctx->opts.budget.locals;
