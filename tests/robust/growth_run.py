@@ -196,6 +196,17 @@ def case_merged_updates(d):
     s = "export func f(y: f32[1] inout):\n" + "    y[0] += 1\n" * 60000
     y = run_f(d, "merged.ft", s, {"y": np.zeros(1, np.float32)})["y"]
     assert y[0] == 60000, y
+    # the budget bounds each merged update: at --max-expr-size 100, no C line
+    # adds more than 50 ones, and the 5,000 updates still sum to 5000
+    s = "export func f(y: f32[1] inout):\n" + "    y[0] += 1\n" * 5000
+    path = write(d, "merged100.ft", s)
+    c = os.path.join(d, "merged100.c")
+    rc, err = ftc(["build", path, "--emit=c", "-o", c, "--max-expr-size", "100"], d)
+    assert rc == 0, err[-2000:]
+    with open(c) as f:
+        lines = [ln for ln in f if "y[0]" in ln]
+    assert max(ln.count("+") for ln in lines) <= 51, max(ln.count("+") for ln in lines)
+    assert sum(ln.count("1.0f") for ln in lines) == 5000, lines[:3]
 
 
 def case_dep_pairs(d):
