@@ -515,9 +515,45 @@ static isl_space *point_space(an_bounds *b, isl_ctx *isl)
     return sp;
 }
 
+enum { AN_ISL_MAX_DIVS = 12 };
+
+/* The number of `//` and `%` in e, counting up to cap: each is an
+ * existential variable of the isl set built from e. */
+static int count_divs(const ast_expr *e, int cap)
+{
+    int n = 0;
+    while (e && n <= cap) {
+        switch (e->kind) {
+        case AST_BINARY:
+            n += e->u.bin.op == AST_FLOORDIV || e->u.bin.op == AST_MOD;
+            n += count_divs(e->u.bin.b, cap - n);
+            e = e->u.bin.a;
+            continue;
+        case AST_UNARY: e = e->u.un.a; continue;
+        case AST_CAST: e = e->u.cast.a; continue;
+        default: return n;
+        }
+    }
+    return n;
+}
+
+/* Whether the isl proof of cond under b's facts is small enough to try:
+ * each `//` or `%` is an existential variable, and isl's work grows
+ * exponentially with their number (a chain of splits nests one more floor
+ * division in each loop's bounds and guard). */
+static int isl_affordable(const an_bounds *b, const ast_expr *cond)
+{
+    int n = count_divs(cond, AN_ISL_MAX_DIVS);
+    for (int i = 0; i < b->facts.len && n <= AN_ISL_MAX_DIVS; i++)
+        n += count_divs(((const fact *)b->facts.items[i])->cond, AN_ISL_MAX_DIVS - n);
+    return n <= AN_ISL_MAX_DIVS;
+}
+
 /* The slow path: no point where the facts hold and cond fails. */
 static int prove_isl(an_bounds *b, const ast_expr *cond)
 {
+    if (!isl_affordable(b, cond))
+        return 0;
     isl_space *sp = point_space(b, ft_isl(b->ctx));
     isl_set *s = an_cond_set(sp, cond, 0);
     for (int i = 0; i < b->vars.len; i++)

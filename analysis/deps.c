@@ -214,6 +214,47 @@ an_deps *an_compute_deps(an_accesses *a)
     return d;
 }
 
+/* qsort: accesses by tensor name. */
+static int by_var(const void *x, const void *y)
+{
+    return strcmp((*(an_access *const *)x)->var, (*(an_access *const *)y)->var);
+}
+
+/* The ordered pairs of accesses of a that the pairwise analysis compares:
+ * per tensor, each write against every access. */
+static int64_t pair_count(const an_accesses *a)
+{
+    an_access **acc = malloc(sizeof *acc * (size_t)(a->n + 1));
+    if (!acc)
+        return 0;
+    memcpy(acc, a->acc, sizeof *acc * (size_t)a->n);
+    qsort(acc, (size_t)a->n, sizeof *acc, by_var);
+    int64_t pairs = 0;
+    for (int i = 0, j; i < a->n; i = j) {
+        int64_t writes = 0;
+        for (j = i; j < a->n && strcmp(acc[j]->var, acc[i]->var) == 0; j++)
+            writes += acc[j]->kind != AN_ACC_READ;
+        pairs += writes * (j - i);
+    }
+    free(acc);
+    return pairs;
+}
+
+/* Whether the pairwise analysis of f's accesses a stays within
+ * --max-dep-pairs (its work grows with the square of the accesses of one
+ * tensor: 60,000 updates of y[0] under a `grad` line ran for minutes);
+ * else an error at f naming the budget. */
+static int pairs_affordable(ft_ctx *ctx, const ast_func *f, const an_accesses *a)
+{
+    int64_t max = ctx->opts.budget.dep_pairs, n = pair_count(a);
+    if (n <= max)
+        return 1;
+    ft_error(ctx, f->loc, "the dependence analysis of %s would compare %lld pairs of "
+             "accesses to one tensor (the budget --max-dep-pairs %lld; raise it, or split "
+             "the function)", f->name, (long long)n, (long long)max);
+    return 0;
+}
+
 an_deps *an_func_deps(ft_ctx *ctx, ast_func *f)
 {
     char *key;
@@ -228,6 +269,11 @@ an_deps *an_func_deps(ft_ctx *ctx, ast_func *f)
     if (ctx->deps_budget > 0)
         ctx->deps_budget--;
     an_accesses *a = an_collect_accesses(ctx, f);
+    if (a && !pairs_affordable(ctx, f, a)) {
+        an_accesses_free(a);
+        free(key);
+        return NULL;
+    }
     an_deps *d = a ? an_pairwise_deps(ctx, a) : NULL;
     if (!d) {
         an_accesses_free(a);

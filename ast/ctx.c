@@ -44,6 +44,12 @@ ft_ctx *ft_ctx_new(void)
     ctx->max_errors = 50;
     ctx->next_stmt_id = 1;
     ctx->deps_budget = -1;
+    ctx->opts.budget = (ft_budget){.stmts = FT_BUDGET_STMTS, .inline_calls = FT_BUDGET_INLINE,
+                                   .loop_depth = FT_BUDGET_LOOP_DEPTH,
+                                   .expr_size = FT_BUDGET_EXPR_SIZE,
+                                   .locals = FT_BUDGET_LOCALS,
+                                   .dep_pairs = FT_BUDGET_DEP_PAIRS,
+                                   .cleanup_work = FT_BUDGET_CLEANUP_WORK};
 #ifndef NDEBUG
     ctx->opts.verify = FT_VERIFY_FINAL;     /* built with assertions: check */
 #endif
@@ -200,8 +206,14 @@ ft_source *ft_source_from_string(ft_ctx *ctx, const char *path, const char *text
     return ft_source_make(ctx, path, text, strlen(text));
 }
 
+/* Bytes of a source line shown on each side of the caret: a longer line
+ * (generated code) is cut around the column, the cuts marked "...". */
+enum { CARET_SPAN = 120 };
+
 /* Print the source line of loc and a caret under its column.  Columns count
- * bytes; the caret line copies tabs so it lines up in a terminal. */
+ * bytes; the caret line copies tabs so it lines up in a terminal.  The
+ * caret line is built in memory and written at once (a column of a million
+ * took a million putc calls). */
 static void ft_print_caret(FILE *out, ft_loc loc)
 {
     if (!loc.src || loc.line <= 0)
@@ -210,13 +222,21 @@ static void ft_print_caret(FILE *out, ft_loc loc)
     for (int line = 1; line < loc.line && p < end; p++)
         if (*p == '\n')
             line++;
-    const char *eol = p;
-    while (eol < end && *eol != '\n')
-        eol++;
-    fprintf(out, "    %.*s\n    ", (int)(eol - p), p);
-    for (int i = 1; i < loc.col && p + i - 1 < eol; i++)
-        fputc(p[i - 1] == '\t' ? '\t' : ' ', out);
-    fputs("^\n", out);
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    if (!eol)
+        eol = end;
+    const char *at = loc.col > 1 && (size_t)(loc.col - 1) < (size_t)(eol - p) ? p + loc.col - 1
+                   : loc.col > 1 ? eol : p;
+    const char *from = at - p > CARET_SPAN ? at - CARET_SPAN : p;
+    const char *to = eol - at > CARET_SPAN ? at + CARET_SPAN : eol;
+    const char *pre = from > p ? "..." : "", *post = to < eol ? "..." : "";
+    char pad[CARET_SPAN + 8];
+    size_t n = 0;
+    for (const char *q = pre; *q; q++)
+        pad[n++] = ' ';
+    for (const char *q = from; q < at; q++)
+        pad[n++] = *q == '\t' ? '\t' : ' ';
+    fprintf(out, "    %s%.*s%s\n    %.*s^\n", pre, (int)(to - from), from, post, (int)n, pad);
 }
 
 /* Print one diagnostic with its location header and caret. */

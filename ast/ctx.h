@@ -52,6 +52,40 @@ enum {
                              every auto-scheduler pass, naming the guilty one */
 };
 
+/* Budgets of the steps whose output can grow much faster than their input
+ * (lang/reference.md, "Budgets"): past one, a step either declines an
+ * optimisation (said with -v) or stops with a located error naming the
+ * budget and its flag.  Defaults in ft_ctx_new; the command line raises
+ * them (frontend/main.c). */
+typedef struct ft_budget {
+    int64_t stmts;         /* --max-statements: statements of one function
+                              (after inlining, unrolling) */
+    int64_t inline_calls;  /* --max-inline: inlined calls while lowering one
+                              exported function */
+    int64_t loop_depth;    /* --max-loop-depth: loops nested in a function
+                              after a schedule line */
+    int64_t expr_size;     /* --max-expr-size: nodes of one expression that
+                              a pass builds by substitution */
+    int64_t locals;        /* --max-locals: locals open at once in a
+                              function (each `var` scopes the rest of its
+                              block: every walker of the AST and the C
+                              compiler nest that deep) */
+    int64_t dep_pairs;     /* --max-dep-pairs: pairs of accesses to one
+                              tensor that the dependence analysis of a whole
+                              function compares */
+    int64_t cleanup_work;  /* --max-cleanup-work: the statements of a
+                              function, each counted once per local whose
+                              scope holds it, that the cleanup passes take
+                              on (their work grows with it) */
+} ft_budget;
+
+enum {
+    FT_BUDGET_STMTS = 200000, FT_BUDGET_INLINE = 100000,
+    FT_BUDGET_LOOP_DEPTH = 32, FT_BUDGET_EXPR_SIZE = 2000,
+    FT_BUDGET_CLEANUP_WORK = 2000000, FT_BUDGET_LOCALS = 1000,
+    FT_BUDGET_DEP_PAIRS = 4000000,
+};
+
 typedef struct ft_options {
     const char *cc;          /* C compiler for the backend ("cc" if NULL) */
     const char *cflags;      /* flags replacing the default optimisation flags */
@@ -72,6 +106,7 @@ typedef struct ft_options {
     const char *test_break;  /* --test-break=NAME (testing only): turn off one
                                 safety mechanism so that a test can show the
                                 verifier catching what it guards against */
+    ft_budget budget;        /* growth budgets (see ft_budget) */
 } ft_options;
 
 /* A growable array of pointers in arena memory. */

@@ -67,3 +67,57 @@ void ast_visit(ast_stmt *s, ast_visitor *v)
     case AST_EVAL: ast_visit_expr(s->u.expr, v); break;
     }
 }
+
+/* Counting statements up to a cap (ast_stmt_count). */
+typedef struct count_walk {
+    ast_visitor v;
+    int64_t n, cap;
+} count_walk;
+
+/* Count s unless it is a sequence; stop descending past the cap. */
+static int count_stmt_cb(ast_visitor *v, ast_stmt *s)
+{
+    count_walk *w = (count_walk *)v;
+    w->n += s->kind != AST_SEQ;
+    return w->n <= w->cap;
+}
+
+int64_t ast_stmt_count(const ast_stmt *s, int64_t cap)
+{
+    count_walk w = {.v.stmt = count_stmt_cb, .cap = cap};
+    ast_visit((ast_stmt *)s, &w.v);
+    return w.n;
+}
+
+/* Sum of ast_expr_size over the n expressions es, up to cap. */
+static int64_t exprs_size(int n, ast_expr *const *es, int64_t cap)
+{
+    int64_t k = 0;
+    for (int i = 0; i < n && k <= cap; i++)
+        k += ast_expr_size(es[i], cap - k);
+    return k;
+}
+
+int64_t ast_expr_size(const ast_expr *e, int64_t cap)
+{
+    int64_t k = 0;
+    /* the first operand in the loop, the others by recursion: a left-leaning
+     * chain (a + b + c + ...) costs no stack */
+    while (e && k <= cap) {
+        k++;
+        switch (e->kind) {
+        case AST_LOAD: return k + exprs_size(e->u.load.n, e->u.load.idx, cap - k);
+        case AST_CALL: return k + exprs_size(e->u.call.n, e->u.call.args, cap - k);
+        case AST_BINARY: k += ast_expr_size(e->u.bin.b, cap - k); e = e->u.bin.a; break;
+        case AST_UNARY: e = e->u.un.a; break;
+        case AST_CAST: e = e->u.cast.a; break;
+        case AST_IFEXPR:
+            k += ast_expr_size(e->u.ife.cond, cap - k);
+            k += ast_expr_size(e->u.ife.then, cap - k);
+            e = e->u.ife.other;
+            break;
+        default: return k;
+        }
+    }
+    return k;
+}

@@ -22,4 +22,11 @@ void ast_visit(ast_stmt *s, ast_visitor *v);
 /* Walk an expression tree (pre-order). */
 void ast_visit_expr(ast_expr *e, ast_visitor *v);
 
+/* The statements of s (sequences not counted), counting stops a little past
+ * cap: a budget check costs no more than the budget. */
+int64_t ast_stmt_count(const ast_stmt *s, int64_t cap);
+/* The nodes of e as a tree (a node shared twice counts twice), counting
+ * stops a little past cap.  Recursion only on right operands. */
+int64_t ast_expr_size(const ast_expr *e, int64_t cap);
+
 #endif

@@ -154,10 +154,15 @@ static char *cg_sub_end(cg_emitter *em, cg_sub *s)
     return s->buf;
 }
 
-/* Write the current indentation. */
+/* Deepest indentation written: a function with a thousand nested locals
+ * (each a C block) would otherwise write lines of kilobytes of spaces,
+ * the C text growing with the square of the nesting. */
+enum { CG_MAX_INDENT = 40 };
+
+/* Write the current indentation (at most CG_MAX_INDENT levels). */
 static void cg_ind(cg_emitter *em)
 {
-    for (int i = 0; i < em->indent; i++)
+    for (int i = 0; i < em->indent && i < CG_MAX_INDENT; i++)
         fputs("    ", em->out);
 }
 

@@ -134,13 +134,17 @@ typedef struct cu_emitter {
 
 /* ------------------------------------------------------------ output */
 
+/* Deepest indentation written (as CG_MAX_INDENT in cg_c.c: deeply nested
+ * locals would make the text grow with the square of their nesting). */
+enum { CU_MAX_INDENT = 40 };
+
 /* Write one indented line. */
 static void cu_line(cu_emitter *em, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void cu_line(cu_emitter *em, const char *fmt, ...)
 {
     va_list ap;
-    for (int i = 0; i < em->indent; i++)
+    for (int i = 0; i < em->indent && i < CU_MAX_INDENT; i++)
         fputs("    ", em->out);
     va_start(ap, fmt);
     vfprintf(em->out, fmt, ap);
@@ -585,7 +589,7 @@ static void cu_checks_access(cu_emitter *em, const char *var, int n, ast_expr **
         cu_checks_expr(em, idx[k]);
         if (!cu_has_load(idx[k]))
             continue;
-        for (int i = 0; i < em->indent; i++)
+        for (int i = 0; i < em->indent && i < CU_MAX_INDENT; i++)
             fputs("    ", em->out);
         const char *d = sym->dims[k];
         const char *x = cu_str(em, idx[k], 1);
@@ -906,7 +910,7 @@ static void cu_dvardef(cu_emitter *em, const ast_stmt *s, int block_level)
         }
         const char *bytes = cu_nbytes(em, sym->ndim, sym->dims, T);
         cu_line(em, "%s *%s = (%s *)malloc(%s);", T, sym->cname, T, bytes);
-        for (int i = 0; i < em->indent; i++)
+        for (int i = 0; i < em->indent && i < CU_MAX_INDENT; i++)
             fputs("    ", em->out);
         fprintf(em->out, "if (!%s)", sym->cname);
         cg_failure fl = cg_site_nomem(em->ctx, &em->sites, em->func, s->loc,
@@ -1306,7 +1310,7 @@ static void cu_dstmt_at(cu_emitter *em, const ast_stmt *s, int block_level)
     case AST_ASSERT: {
         int guarded = cu_guard_leaf(em, block_level);
         cu_checks_expr(em, s->u.cond);
-        for (int i = 0; i < em->indent; i++)
+        for (int i = 0; i < em->indent && i < CU_MAX_INDENT; i++)
             fputs("    ", em->out);
         fprintf(em->out, "if (%s!%s)", cu_unless_bad(em), cu_str(em, s->u.cond, 1));
         const ast_expr *side[2];

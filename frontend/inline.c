@@ -10,6 +10,7 @@
  * until the caller's block ends, so a returned tensor is still there.
  */
 #include "lw.h"
+#include "../ast/visit.h"
 
 #include <string.h>
 
@@ -111,7 +112,10 @@ static int check_typed(lw *L, const pt_node *p, const lw_val *v, ft_loc loc)
 
 /* Prepare the value of parameter p: `out`/`inout` need a writable tensor;
  * read-only parameters lose write access, and a lazy value that reads
- * something the callee writes is computed first. */
+ * something the callee writes is computed first.  A scalar value larger
+ * than --max-expr-size nodes is computed first too: the callee may use
+ * its parameter twice, and a chain of such calls (g(x + x) calling
+ * h(x + x) ...) would double the expression at each call. */
 static lw_val *param_value(lw *L, const pt_node *p, lw_val *v, lw_val **all, int np,
                            const pt_node *params, ft_loc loc)
 {
@@ -133,6 +137,9 @@ static lw_val *param_value(lw *L, const pt_node *p, lw_val *v, lw_val **all, int
              (v->kind == V_SCALAR && xf_expr_reads(v->scalar, all[k]->t->base->ast_name))))
             return lw_materialize(L, v, p->name, loc);
     }
+    if (v->kind == V_SCALAR &&
+        ast_expr_size(v->scalar, L->ctx->opts.budget.expr_size) > L->ctx->opts.budget.expr_size)
+        return lw_materialize(L, v, p->name, loc);   /* a large shared value: above */
     if (v->kind != V_TENSOR)
         return v;
     lw_val *c = lw_tensor_val(L, v->t, 0);
@@ -154,9 +161,28 @@ static int fresh_result(const lw *L, const lw_val *v)
     return 1;
 }
 
+/* Count one more inlined call into the exported function; 0 (after an
+ * error at call, once per exported function) past --max-inline: a chain of
+ * functions each calling the next twice makes 2^n calls from n lines. */
+static int inline_budget(lw *L, const pt_node *call, const char *callee)
+{
+    int64_t max = L->ctx->opts.budget.inline_calls;
+    if (++L->ninlined <= max)
+        return 1;
+    L->over_budget = 1;
+    if (L->ninlined == max + 1)
+        ft_error(L->ctx, call->loc, "inlining %s() here makes more than %lld inlined calls "
+                 "in %s (the budget --max-inline %lld; raise it, or call fewer functions, "
+                 "e.g. compute a repeated call once in a `var`)", callee, (long long)max,
+                 L->export_name ? L->export_name : "this function", (long long)max);
+    return 0;
+}
+
 lw_val *lw_call_func(lw *L, lw_sym *f, const pt_node *call)
 {
     const pt_node *fn = f->node, *params = fn->kids[0];
+    if (!inline_budget(L, call, fn->name))
+        return NULL;
     if (L->nframes >= MAX_INLINE_DEPTH) {
         ft_error(L->ctx, call->loc, "inlining goes %d calls deep without ending: %s; "
                  "recursion must end at compile time", MAX_INLINE_DEPTH,

@@ -177,8 +177,24 @@ void lw_emit(lw *L, ast_stmt *s)
     ft_vec_push(L->ctx, &top_frame(L)->stmts, s);
 }
 
+/* Count one more open local; the one past --max-locals is an error at def
+ * (once per exported function), and the function's lowering stops. */
+static void locals_budget(lw *L, const ast_stmt *def)
+{
+    int64_t max = L->ctx->opts.budget.locals;
+    if (L->nopen_defs++ != max)
+        return;
+    L->over_budget = 1;
+    ft_error(L->ctx, def->loc, "more than %lld locals are open at once in %s here (the "
+             "budget --max-locals %lld: each `var` is in scope to the end of its block, and "
+             "the compiler nests that deep; raise it, or reuse locals or put parts in "
+             "blocks of their own)", (long long)max,
+             L->export_name ? L->export_name : "this function", (long long)max);
+}
+
 void lw_open_def(lw *L, ast_stmt *def)
 {
+    locals_budget(L, def);
     lw_emit(L, def);
     lw_bframe *f = ft_alloc(L->ctx, sizeof *f);
     f->def = def;
@@ -204,6 +220,7 @@ ast_stmt *lw_block_end(lw *L, int mark)
     while (L->bstack.len - 1 > mark) {
         lw_bframe *f = L->bstack.items[--L->bstack.len];
         f->def->u.def.body = seq_of(L, &f->stmts);
+        L->nopen_defs--;
     }
     lw_bframe *root = L->bstack.items[--L->bstack.len];
     return seq_of(L, &root->stmts);
@@ -573,7 +590,7 @@ static void lower_stmt(lw *L, const pt_node *n)
 void lw_lower_stmts(lw *L, const pt_node *block)
 {
     for (int i = 0; i < block->nkids; i++) {
-        if (L->frame && L->frame->returned)
+        if ((L->frame && L->frame->returned) || L->over_budget)
             return;
         lower_stmt(L, block->kids[i]);
     }
@@ -645,12 +662,29 @@ static int lower_param_shapes(lw *L, const pt_node *params, ast_param *ps)
     return ok;
 }
 
+/* Whether the lowered body of exported function fn stays within
+ * --max-statements (inlined calls copy the callee's statements); else an
+ * error at fn. */
+static int stmts_budget(lw *L, const pt_node *fn, const ast_stmt *body)
+{
+    int64_t max = L->ctx->opts.budget.stmts;
+    if (ast_stmt_count(body, max) <= max)
+        return 1;
+    ft_error(L->ctx, fn->loc, "%s has more than %lld statements after inlining (the budget "
+             "--max-statements %lld; raise it, or split the function)", fn->name,
+             (long long)max, (long long)max);
+    return 0;
+}
+
 /* Lower one exported function. */
 static ast_func *lower_func(lw *L, const pt_node *fn)
 {
     const pt_node *params = fn->kids[0];
     L->labels = (ft_vec){0};
     L->export_name = fn->name;
+    L->ninlined = 0;
+    L->nopen_defs = 0;
+    L->over_budget = 0;
     L->prog_src = fn->loc.src;
     lw_sym *mark = lw_push_scope(L);
     ast_param *ps = ft_alloc(L->ctx, sizeof *ps * (size_t)(params->nkids + 1));
@@ -660,7 +694,7 @@ static ast_func *lower_func(lw *L, const pt_node *fn)
     ok = ok && lower_param_shapes(L, params, ps);
     ast_stmt *body = ok ? lower_block(L, fn->kids[1]) : NULL;
     lw_pop_scope(L, mark);
-    if (!body || L->ctx->nerrors > errors)
+    if (!body || L->ctx->nerrors > errors || !stmts_budget(L, fn, body))
         return NULL;
     ast_func *f = ft_alloc(L->ctx, sizeof *f);
     f->name = fn->name;

@@ -124,6 +124,11 @@ typedef struct lw {
                               * message (assert.c): a string chosen at run
                               * time shows both choices */
     const char *export_name; /* the exported function being lowered */
+    int64_t ninlined;        /* calls inlined into it so far (--max-inline) */
+    int64_t nopen_defs;      /* VarDefs open in bstack (--max-locals) */
+    int over_budget;         /* a budget error was reported for it: lowering
+                              * stops (going on would do the work that the
+                              * budget is there to refuse) */
     const ft_source *prog_src; /* its file (the program, not the stdlib) */
     const char *label_prefix;/* prefix of labels inside inlined code */
 } lw;

@@ -47,6 +47,7 @@ typedef struct cli {
     int time_passes;            /* --time-passes */
     int verify;                 /* FT_VERIFY_* + 1; 0: not given */
     const char *test_break;     /* --test-break */
+    ft_budget budget;           /* --max-*: 0 where not given */
     rt_gc_opts gc;              /* gradcheck: --tol, --threads (and --seed) */
     const char *arch;           /* --arch */
     const char *dump_after, *schedule;
@@ -66,7 +67,8 @@ typedef enum cli_flag_id {
     F_EMIT, F_DUMP_AFTER, F_SCHEDULE, F_RANDOM, F_SEED, F_BENCH, F_OUT_DIR,
     F_PRINT, F_NO_PRINT, F_TARGET, F_ARCH, F_EXPLAIN_TAPES, F_PROMOTE_F64,
     F_CHECK_REFUSALS, F_TIME_PASSES, F_VERIFY, F_VERIFY_PASSES, F_NO_VERIFY, F_TEST_BREAK,
-    F_TOL, F_THREADS
+    F_TOL, F_THREADS, F_MAX_STMTS, F_MAX_INLINE, F_MAX_LOOP_DEPTH, F_MAX_EXPR_SIZE,
+    F_MAX_CLEANUP_WORK, F_MAX_LOCALS, F_MAX_DEP_PAIRS
 } cli_flag_id;
 
 typedef struct cli_flag {
@@ -98,6 +100,12 @@ static const cli_flag cli_flags[] = {
     {"--no-verify", F_NO_VERIFY, 0, CMD_ALL},
     {"--test-break", F_TEST_BREAK, 1, CMD_ALL},
     {"--tol", F_TOL, 1, CMD_GRADCHECK},     {"--threads", F_THREADS, 1, CMD_GRADCHECK},
+    {"--max-statements", F_MAX_STMTS, 1, CMD_ALL}, {"--max-inline", F_MAX_INLINE, 1, CMD_ALL},
+    {"--max-loop-depth", F_MAX_LOOP_DEPTH, 1, CMD_ALL},
+    {"--max-expr-size", F_MAX_EXPR_SIZE, 1, CMD_ALL},
+    {"--max-cleanup-work", F_MAX_CLEANUP_WORK, 1, CMD_ALL},
+    {"--max-locals", F_MAX_LOCALS, 1, CMD_ALL},
+    {"--max-dep-pairs", F_MAX_DEP_PAIRS, 1, CMD_ALL},
 };
 
 static const char usage_text[] =
@@ -167,6 +175,27 @@ static const char help_text[] =
     "  --print, --no-print  print the outputs or not (default: print; up to 20\n"
     "                     elements in full, larger ones as shape, sum, min, max and\n"
     "                     the first 5 values)\n"
+    ;
+
+/* The budget options (printf: their defaults), then the end of --help. */
+static const char help_budgets[] =
+    "  --max-statements N  statements one function may grow to by inlining or\n"
+    "                     unrolling (default %d)\n"
+    "  --max-inline N     calls inlined while lowering one exported function\n"
+    "                     (default %d)\n"
+    "  --max-loop-depth N loops a schedule line may nest in a function (default %d)\n"
+    "  --max-expr-size N  nodes of an expression that a pass builds by substituting\n"
+    "                     temporaries or merging updates (default %d)\n"
+    "  --max-locals N     locals open at once in a function (each `var` is in scope\n"
+    "                     to the end of its block) (default %d)\n"
+    "  --max-dep-pairs N  pairs of accesses to one tensor that the dependence\n"
+    "                     analysis of a whole function compares (default %d)\n"
+    "  --max-cleanup-work N  the cleanup passes (retarget, prop_temps, ...) skip a\n"
+    "                     function whose statements, each counted once per local\n"
+    "                     declared around it, exceed N (default %d)\n"
+    "                     Past these budgets an optimisation is skipped (said with\n"
+    "                     -v) or the program refused with a located error naming\n"
+    "                     the flag\n"
     "  --help, --version\n"
     "\n"
     "run arguments: NAME=VALUE, an integer for a size parameter and a .npy file\n"
@@ -248,6 +277,16 @@ static int cli_define(cli *c, const char *text)
     return 0;
 }
 
+/* A budget flag's value (--max-*): a count from 1 to 2^40. */
+static int cli_budget(const cli_flag *f, const char *v, int64_t *out)
+{
+    int64_t n;
+    if (parse_i64(v, &n) || n < 1 || n > ((int64_t)1 << 40))
+        return cli_error(EXIT_USAGE, "%s %s: expected a count from 1 to 2^40", f->name, v);
+    *out = n;
+    return 0;
+}
+
 /* Apply a flag that takes a value. */
 static int cli_set_value(cli *c, const cli_flag *f, const char *v)
 {
@@ -294,6 +333,13 @@ static int cli_set_value(cli *c, const cli_flag *f, const char *v)
         c->gc.tol = t;
         return 0;
     }
+    case F_MAX_STMTS: return cli_budget(f, v, &c->budget.stmts);
+    case F_MAX_INLINE: return cli_budget(f, v, &c->budget.inline_calls);
+    case F_MAX_LOOP_DEPTH: return cli_budget(f, v, &c->budget.loop_depth);
+    case F_MAX_EXPR_SIZE: return cli_budget(f, v, &c->budget.expr_size);
+    case F_MAX_CLEANUP_WORK: return cli_budget(f, v, &c->budget.cleanup_work);
+    case F_MAX_LOCALS: return cli_budget(f, v, &c->budget.locals);
+    case F_MAX_DEP_PAIRS: return cli_budget(f, v, &c->budget.dep_pairs);
     case F_THREADS:
         if (parse_i64(v, &n) || n < 1 || n > 4096)
             return cli_error(EXIT_USAGE, "--threads %s: expected a thread count from 1 to 4096",
@@ -474,6 +520,14 @@ static void cli_to_ctx(const cli *c, ft_ctx *ctx)
     ctx->opts.check_refusals = c->check_refusals;
     ctx->opts.time_passes = c->time_passes;
     ctx->opts.test_break = c->test_break;
+    ft_budget *b = &ctx->opts.budget;
+    b->stmts = c->budget.stmts ? c->budget.stmts : b->stmts;
+    b->inline_calls = c->budget.inline_calls ? c->budget.inline_calls : b->inline_calls;
+    b->loop_depth = c->budget.loop_depth ? c->budget.loop_depth : b->loop_depth;
+    b->expr_size = c->budget.expr_size ? c->budget.expr_size : b->expr_size;
+    b->cleanup_work = c->budget.cleanup_work ? c->budget.cleanup_work : b->cleanup_work;
+    b->locals = c->budget.locals ? c->budget.locals : b->locals;
+    b->dep_pairs = c->budget.dep_pairs ? c->budget.dep_pairs : b->dep_pairs;
     const char *env = getenv("FTC_VERIFY");
     if (c->verify)
         ctx->opts.verify = c->verify - 1;
@@ -782,6 +836,9 @@ static void print_help(void)
 {
     fputs(usage_text, stdout);
     fputs(help_text, stdout);
+    printf(help_budgets, FT_BUDGET_STMTS, FT_BUDGET_INLINE, FT_BUDGET_LOOP_DEPTH,
+           FT_BUDGET_EXPR_SIZE, FT_BUDGET_LOCALS, FT_BUDGET_DEP_PAIRS,
+           FT_BUDGET_CLEANUP_WORK);
     fputs("\npasses for --dump-after:", stdout);
     for (int i = 0; ft_pass_names[i]; i++)
         printf("%s %s", i ? "," : "", ft_pass_names[i]);

@@ -200,6 +200,10 @@ void xf_hoist_invariants(ft_ctx *ctx, ast_program *p)
 {
     for (int i = 0; i < p->nfuncs; i++) {
         ast_func *f = p->funcs[i];
+        if (!xf_cleanup_affordable(ctx, f, "hoist")) {
+            f->body = xf_normalize(ctx, f->body);
+            continue;
+        }
         for (int round = 0; round < 10000; round++) {   /* one hoist per round */
             loops_state st = {.v.stmt = loops_cb, .ctx = ctx};
             ast_visit(f->body, &st.v);

@@ -19,13 +19,17 @@
  * and not inside a loop whose iterator the read's indices do not use (so
  * the value is not computed more often than before).  Every read
  * t[e...] becomes v with the definition's iterators replaced by e..., and
- * the Store becomes empty.  Labelled Stores are left alone.
+ * the Store becomes empty.  Labelled Stores are left alone, and so are
+ * values of more than --max-expr-size nodes: a chain of temporaries, each
+ * read once by the next, would otherwise become one expression as deep as
+ * the chain is long.
  */
 #include "cleanup.h"
 
 #include <string.h>
 
 #include "xf_util.h"
+#include "../ast/visit.h"
 
 /* An affine-looking index: iterators, sizes and literals under + - *. */
 static int simple_index(const ast_expr *e)
@@ -188,7 +192,9 @@ static int propagate(ft_ctx *ctx, ast_stmt *vardef)
     ft_vec items = {0};
     xf_scope_list(ctx, vardef->u.def.body, &items);
     xf_def d;
+    int64_t max = ctx->opts.budget.expr_size;
     if (xf_kept(vardef) || !xf_find_def(ctx, vardef, &items, &d) || d.store->label ||
+        ast_expr_size(d.store->u.store.value, max) > max ||
         xf_expr_checked(d.store->u.store.value) || !xf_def_value_movable(ctx, &d, &items) ||
         !reads_ok(ctx, &d, &items))
         return 0;
@@ -201,6 +207,10 @@ void xf_propagate_temps(ft_ctx *ctx, ast_program *p)
 {
     for (int i = 0; i < p->nfuncs; i++) {
         ast_func *f = p->funcs[i];
+        if (!xf_cleanup_affordable(ctx, f, "prop_temps")) {
+            f->body = xf_normalize(ctx, f->body);
+            continue;
+        }
         for (int round = 0; round < 8; round++) {
             ft_vec defs = {0};
             xf_collect_vardefs(ctx, f->body, &defs);

@@ -66,6 +66,10 @@ void xf_remove_copies(ft_ctx *ctx, ast_program *p)
 {
     for (int i = 0; i < p->nfuncs; i++) {
         ast_func *f = p->funcs[i];
+        if (!xf_cleanup_affordable(ctx, f, "remove_copies")) {
+            f->body = xf_normalize(ctx, f->body);
+            continue;
+        }
         for (int round = 0; round < 8; round++) {
             ft_vec defs = {0};
             xf_collect_vardefs(ctx, f->body, &defs);

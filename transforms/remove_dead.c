@@ -168,6 +168,10 @@ void xf_remove_dead(ft_ctx *ctx, ast_program *p)
 {
     for (int i = 0; i < p->nfuncs; i++) {
         ast_func *f = p->funcs[i];
+        if (!xf_cleanup_affordable(ctx, f, "remove_dead")) {
+            f->body = xf_normalize(ctx, f->body);
+            continue;
+        }
         /* removing one local may leave another unread: repeat (bounded) */
         for (int round = 0; round < 8; round++) {
             int changed = 0;

@@ -115,6 +115,8 @@ int xf_blend(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
         ft_error(ctx, loc, "cannot %s: it is parallel", what);
         return 1;
     }
+    if (!xf_sched_growth_ok(ctx, f, loop, n->u.ival - 1, "blend", loc))
+        return 1;
     an_deps *d = an_func_deps(ctx, f);
     if (!d)
         return 1;

@@ -274,6 +274,9 @@ int xf_separate_tail(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
                  "comparison on '%s'", lname, st.x);
         return 1;
     }
+    if (!xf_sched_growth_ok(ctx, f, loop, (st.lo != NULL) + (st.hi != NULL),
+                            "separate the tail of", loc))
+        return 1;
     ast_expr *b = loop->u.loop.begin, *e = loop->u.loop.end;
     ast_expr *m1 = st.lo ? clamp(ctx, st.lo, b, e) : xf_clone_expr(ctx, b);
     ast_expr *m2 = st.hi ? clamp(ctx, st.hi, m1, e) : xf_clone_expr(ctx, e);

@@ -50,6 +50,8 @@ int xf_split_shift(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int
                  "parallelizing", lname);
         return 1;
     }
+    if (!xf_sched_depth_ok(ctx, f, loop, "split", loc))
+        return 1;
     ft_loc l = loop->loc;
     ast_expr *total = xf_add(ctx, xf_clone_expr(ctx, n), ast_int(ctx, l, shift));
     ast_expr *inner_n = factor > 0 ? ast_int(ctx, l, factor) : xf_ceildiv(ctx, total, nparts);

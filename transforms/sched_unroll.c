@@ -45,6 +45,8 @@ int xf_unroll(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
         return 1;
     }
     int64_t cnt = n->u.ival > 0 ? n->u.ival : 0, step = loop->u.loop.step->u.ival;
+    if (!xf_sched_growth_ok(ctx, f, loop, cnt - 1, "unroll", loc))
+        return 1;
     ast_stmt **copies = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)(cnt ? cnt : 1));
     const char *iter = loop->u.loop.iter;
     for (int64_t k = 0; k < cnt; k++) {

@@ -402,3 +402,55 @@ int xf_time_range(const an_deps *d, const ast_stmt *s, int depth, int k, int64_t
     }
     return found;
 }
+
+/* ------------------------------------------------------------ budgets */
+
+/* The deepest nesting of loops in s (s itself counted when a loop). */
+static int64_t nest_depth(const ast_stmt *s)
+{
+    if (!s)
+        return 0;
+    switch (s->kind) {
+    case AST_SEQ: {
+        int64_t d = 0;
+        for (int i = 0; i < s->u.seq.n; i++) {
+            int64_t k = nest_depth(s->u.seq.stmts[i]);
+            d = k > d ? k : d;
+        }
+        return d;
+    }
+    case AST_VARDEF: return nest_depth(s->u.def.body);
+    case AST_FOR: return 1 + nest_depth(s->u.loop.body);
+    case AST_IF: {
+        int64_t a = nest_depth(s->u.branch.then), b = nest_depth(s->u.branch.other);
+        return a > b ? a : b;
+    }
+    default: return 0;
+    }
+}
+
+int xf_sched_depth_ok(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, const char *what,
+                      ft_loc loc)
+{
+    int64_t max = ctx->opts.budget.loop_depth;
+    int64_t d = xf_loop_depth_of(ctx, f, loop) + nest_depth(loop) + 1;
+    if (d <= max)
+        return 1;
+    ft_error(ctx, loc, "cannot %s %s: loops would nest %lld deep in %s (the budget "
+             "--max-loop-depth %lld; raise it)", what, xf_sched_name(ctx, loop),
+             (long long)d, f->name, (long long)max);
+    return 0;
+}
+
+int xf_sched_growth_ok(ft_ctx *ctx, ast_func *f, const ast_stmt *s, int64_t copies,
+                       const char *what, ft_loc loc)
+{
+    int64_t max = ctx->opts.budget.stmts;
+    int64_t have = ast_stmt_count(f->body, max), each = ast_stmt_count(s, max);
+    if (copies <= 0 || have + (each > max / copies ? max : each * copies) <= max)
+        return 1;
+    ft_error(ctx, loc, "cannot %s %s: %s would have more than %lld statements (the budget "
+             "--max-statements %lld; raise it)", what, xf_sched_name(ctx, s), f->name,
+             (long long)max, (long long)max);
+    return 0;
+}

@@ -74,6 +74,18 @@ ast_expr *xf_ceildiv(ft_ctx *ctx, ast_expr *a, int64_t b);
  * xf_normalize). */
 void xf_sched_finish(ft_ctx *ctx, ast_func *f);
 
+/* Budgets of the primitives that grow a function (ctx.h, ft_budget): 1
+ * when adding one loop level around or inside loop keeps f within
+ * --max-loop-depth (a chain of splits nests one more loop, and one more
+ * floor division in the bounds, each time), else 0 after an error at loc
+ * ("cannot WHAT L: ..."). */
+int xf_sched_depth_ok(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, const char *what,
+                      ft_loc loc);
+/* 1 when `copies` more copies of s keep f within --max-statements (unroll,
+ * separate_tail: a chain of them multiplies), else 0 after an error at loc. */
+int xf_sched_growth_ok(ft_ctx *ctx, ast_func *f, const ast_stmt *s, int64_t copies,
+                       const char *what, ft_loc loc);
+
 /* One remapped region for xf_check_order: the statements inside `region`
  * with more than `depth` enclosing loops get their time vectors passed
  * through `tmap`, isl text of a map on time vectors t0, t1, ... (see

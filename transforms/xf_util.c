@@ -933,3 +933,45 @@ int xf_find_decl(ft_ctx *ctx, ast_func *f, const ast_stmt *s, const char *var, f
         }
     return 0;
 }
+
+/* ------------------------------------------------------------ budgets */
+
+/* Add to *work each statement under s once per local declared around it
+ * (locals: those around s), stopping past cap.  The last item of a
+ * sequence and a body are followed in the loop, not by recursion: a chain
+ * of `var`s nests each in the one before. */
+static void scope_work(const ast_stmt *s, int64_t locals, int64_t cap, int64_t *work)
+{
+    while (s && *work <= cap) {
+        switch (s->kind) {
+        case AST_SEQ:
+            if (s->u.seq.n == 0)
+                return;
+            for (int i = 0; i + 1 < s->u.seq.n; i++)
+                scope_work(s->u.seq.stmts[i], locals, cap, work);
+            s = s->u.seq.stmts[s->u.seq.n - 1];
+            continue;
+        case AST_VARDEF: locals++; s = s->u.def.body; continue;
+        case AST_FOR: *work += locals; s = s->u.loop.body; continue;
+        case AST_IF:
+            *work += locals;
+            scope_work(s->u.branch.then, locals, cap, work);
+            s = s->u.branch.other;
+            continue;
+        default: *work += locals; return;
+        }
+    }
+}
+
+int xf_cleanup_affordable(ft_ctx *ctx, ast_func *f, const char *pass)
+{
+    int64_t max = ctx->opts.budget.cleanup_work, work = 0;
+    scope_work(f->body, 0, max, &work);
+    if (work <= max)
+        return 1;
+    if (ctx->opts.verbose)
+        fprintf(ctx->diag_out, "ftc: %s: %s: skipped: its statements counted once per local "
+                "around them exceed %lld (--max-cleanup-work)\n", pass, f->name,
+                (long long)max);
+    return 0;
+}

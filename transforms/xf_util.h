@@ -95,6 +95,11 @@ int xf_any_kept(const ast_stmt *s);
 int xf_is_empty(const ast_stmt *s);
 /* Add every VarDef under s (s included) to defs, outer ones first. */
 void xf_collect_vardefs(ft_ctx *ctx, ast_stmt *s, ft_vec *defs);
+/* Whether the cleanup pass `pass` may take on f: the work of the cleanups
+ * grows with each local times the statements of its scope (a chain of
+ * 4,000 `var`s, each in the scope of the ones before, took 3 GB); past
+ * --max-cleanup-work the pass leaves f as it is (said with -v). */
+int xf_cleanup_affordable(ft_ctx *ctx, ast_func *f, const char *pass);
 /* Turn s, in place, into an empty sequence (its label and ID are kept). */
 void xf_make_empty(ast_stmt *s);
 

@@ -43,6 +43,12 @@
  * integer sum a + b could overflow where X + a + b did not.
  *
  * Not bit for bit: X[I] + a + b is summed as X[I] + (a + b).
+ *
+ * A merged value stays within --max-expr-size nodes: 60,000 lines
+ * `y[0] += 1` would otherwise become one expression 60,000 deep, which
+ * every recursive walker after this pass (the C emitter first) follows
+ * down to the end of its stack; past the budget the next update starts a
+ * write of its own.
  */
 #include "auto_util.h"
 
@@ -158,10 +164,16 @@ static int merge_into(ft_ctx *ctx, ast_stmt *seq, int p)
     if (n == 0 || (t != FT_F32 && t != FT_F64) || item_reads(first, x))
         return 0;       /* a 0-D tensor is a C scalar: its updates are in a register */
     int merged = 0;
+    int64_t max = ctx->opts.budget.expr_size;
+    int64_t size = ast_expr_size(first->kind == AST_STORE ? first->u.store.value
+                                                          : first->u.red.value, max);
     for (int q = p + 1; q < seq->u.seq.n;) {
         ast_stmt *s = seq->u.seq.stmts[q];
         if (is_add(s) && same_element(first, s) && !item_reads(s, x) &&
             passes(seq, p, q, x)) {
+            size += 1 + ast_expr_size(s->u.red.value, max);
+            if (size > max)
+                break;      /* see the top: s starts a merged write of its own */
             fold(ctx, first, s);
             remove_item(seq, q);
             merged++;

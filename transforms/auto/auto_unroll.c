@@ -5,14 +5,34 @@
  * constant range of at most MAX_TRIPS iterations replaced by copies of its
  * body (xf_unroll), so that the C compiler sees straight-line code (the
  * three neighbours of a mesh face, a 2 x 2 window).
+ *
+ * Budgets: a loop whose copies would hold more than MAX_COPY_STMTS
+ * statements is no longer short (nested short loops unrolled from the
+ * inside out double at each level: 30 nested range(2) would make 2^30
+ * statements), and no unroll takes f past --max-statements; either is
+ * skipped, and said with -v.
  */
 #include "auto_util.h"
 
 #include "../schedule.h"
+#include "../../ast/visit.h"
 
-enum { MAX_TRIPS = 4 };
+enum { MAX_TRIPS = 4, MAX_COPY_STMTS = 256 };
 
 static const char *const PASS = "auto_unroll";
+
+/* Why unrolling loop l (n iterations) of f would exceed a budget, or NULL. */
+static const char *too_big(xf_auto *a, const ast_stmt *l, int64_t n)
+{
+    int64_t body = ast_stmt_count(l->u.loop.body, MAX_COPY_STMTS);
+    if (body * n > MAX_COPY_STMTS)
+        return ft_fmt(a->ctx, "its copies would hold more than %d statements", MAX_COPY_STMTS);
+    int64_t max = a->ctx->opts.budget.stmts;
+    if (ast_stmt_count(a->f->body, max) + body * (n - 1) > max)
+        return ft_fmt(a->ctx, "%s would have more than %lld statements (--max-statements)",
+                      a->f->name, (long long)max);
+    return NULL;
+}
 
 /* Unroll the first candidate loop of f; 1 when one was unrolled. */
 static int unroll_one(xf_auto *a, ft_vec *done)
@@ -30,6 +50,11 @@ static int unroll_one(xf_auto *a, ft_vec *done)
             continue;
         ft_vec_push(a->ctx, done, (void *)(intptr_t)l->id);
         const char *lname = xf_auto_name(a, l);
+        const char *big = too_big(a, l, n);
+        if (big) {
+            xf_auto_log(a, PASS, lname, "not unrolled: %s", big);
+            continue;
+        }
         xf_quiet q;
         xf_auto_quiet_begin(a->ctx, &q);
         int bad = xf_unroll(a->ctx, a->f, l, l->loc);
