@@ -120,10 +120,16 @@ static char *cg_libname(ft_ctx *ctx, const char *so_path)
 static int cg_write_stream(ft_ctx *ctx, const ast_program *p, FILE *f, const char *path,
                            const char *libname)
 {
+    int nerrors = ctx->nerrors;
     int rc = libname ? cg_emit_header(ctx, p, libname, f)
              : ctx->opts.target_cuda ? cg_emit_cuda(ctx, p, f) : cg_emit_c(ctx, p, f);
-    if (fclose(f) != 0 && !rc) {
-        ft_error(ctx, (ft_loc){0}, "cannot write '%s': %s", path, strerror(errno));
+    int e = errno, bad = ferror(f);
+    if (fclose(f) != 0 && !bad) {
+        e = errno;
+        bad = 1;
+    }
+    if (bad && ctx->nerrors == nerrors) {
+        ft_error(ctx, (ft_loc){0}, "cannot write '%s': %s", path, strerror(e));
         rc = 1;
     }
     return rc;

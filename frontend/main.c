@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ast/ctx.h"
 #include "backend/cg.h"
@@ -535,21 +536,38 @@ static char *default_lib_path(const char *input)
     return out;
 }
 
-/* --emit=c: write the C to stdout, or to -o when it names a .c file. */
+/* --emit=c: write the C to stdout, or to -o when it names a .c file (all
+ * or nothing: through a temporary renamed into place, runtime/stage.c). */
 static int emit_c(ft_ctx *ctx, const ast_program *p, const char *output)
 {
     int (*emit)(ft_ctx *, const ast_program *, FILE *) =
         ctx->opts.target_cuda ? cg_emit_cuda : cg_emit_c;
     if (!output)
         return emit(ctx, p, stdout) ? EXIT_ERR : EXIT_OK;
-    FILE *f = fopen(output, "w");
-    if (!f)
-        return cli_error(EXIT_ERR, "cannot create '%s': %s", output, strerror(errno));
-    int r = emit(ctx, p, f);
-    if (fclose(f) != 0 && !r)
-        r = cli_error(EXIT_ERR, "cannot write '%s': %s", output, strerror(errno));
-    if (r)
-        remove(output);
+    char err[1024];
+    rt_stage st;
+    int fd = rt_stage_open(&st, output, 0666, err, sizeof err);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int r;
+    if (!f) {
+        r = fd < 0 ? cli_error(EXIT_ERR, "%s", err)
+                   : cli_error(EXIT_ERR, "cannot write '%s': %s", output, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+    } else {
+        int nerrors = ctx->nerrors;
+        r = emit(ctx, p, f);
+        int e = errno, bad = ferror(f);
+        if (fclose(f) != 0 && !bad) {
+            e = errno;
+            bad = 1;
+        }
+        if (bad && ctx->nerrors == nerrors)
+            r = cli_error(EXIT_ERR, "cannot write '%s': %s", output, strerror(e));
+        if (!r && rt_stage_commit(&st, 1, 0, err, sizeof err))
+            r = cli_error(EXIT_ERR, "%s", err);
+    }
+    rt_stage_free(&st, 1);
     return r ? EXIT_ERR : EXIT_OK;
 }
 

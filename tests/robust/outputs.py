@@ -8,6 +8,9 @@ case by case:
   (and what was at their paths) untouched;
 - run_write_error: a write error (a file-size limit) leaves the file that
   was at the path, where `ftc run` used to remove it;
+- emit_c_write_error, build_write_error: the same for `ftc build
+  --emit=c -o x.c` (which used to remove x.c) and for a build (whose
+  write error was silent);
 - run_special_paths: an output to /dev/null is written in place (the
   device stays), one to a symlink replaces the link's target;
 - build_reproducible: the same program built to two paths (also with -g)
@@ -122,6 +125,31 @@ def case_run_write_error(work, env):
     for n in ("a", "b"):
         check(U.read_bytes(f"{work}/out/{n}.npy") == OLD, f"{n}.npy lost its old bytes")
     no_temps(work, env, ["out"])
+
+
+def case_emit_c_write_error(work, env):
+    os.mkdir(f"{work}/out")
+    U.write(f"{work}/out/k.c", OLD.decode())
+    p = ftc(["build", f"{work}/prog_a.ft", "--emit=c", "-o", f"{work}/out/k.c"], env,
+            expect_ok=False, preexec_fn=limit_file_size)
+    check(p.returncode == 1, f"exit {p.returncode}, expected 1")
+    check("cannot write" in p.stderr and "File too large" in p.stderr,
+          f"no message naming the write error: {p.stderr!r}")
+    check(U.read_bytes(f"{work}/out/k.c") == OLD, "k.c lost its old bytes")
+    no_temps(work, env, ["out"])
+
+
+def case_build_write_error(work, env):
+    os.mkdir(f"{work}/dst")
+    U.write(f"{work}/dst/libk.so", OLD.decode())
+    p = ftc(["build", f"{work}/prog_a.ft", "-o", f"{work}/dst/libk.so"], env,
+            expect_ok=False, preexec_fn=limit_file_size)
+    check(p.returncode == 1, f"exit {p.returncode}, expected 1")
+    check("cannot write" in p.stderr and "File too large" in p.stderr,
+          f"no message naming the write error: {p.stderr!r}")
+    check(os.listdir(f"{work}/dst") == ["libk.so"], f"in dst: {os.listdir(f'{work}/dst')}")
+    check(U.read_bytes(f"{work}/dst/libk.so") == OLD, "libk.so lost its old bytes")
+    no_temps(work, env, ["dst"])
 
 
 def case_run_special_paths(work, env):
