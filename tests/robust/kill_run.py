@@ -7,14 +7,14 @@ build 4):
 Each trial starts one of `ftc build prog.ft -o dst/libk.so`, `ftc run
 libk.so fa ... a=out/a.npy b=out/b.npy` (outputs of 8 MB each) or `ftc run
 prog.ft fa ...` with a private $TMPDIR, over outputs that already hold
-known old bytes, and sends it SIGKILL, SIGINT or SIGTERM after a random
+known old bytes, and sends it SIGKILL, SIGINT, SIGTERM or SIGHUP after a random
 delay (seeded) between 0 and the command's measured duration.
 Then it checks:
 - every output is either its old bytes or exactly the bytes of a clean
   run (the reference outputs, checked against NumPy; the reference
   library, the same bytes since builds are reproducible): nothing
   half-written;
-- after SIGINT/SIGTERM: the outputs are all old or all new (the library
+- after SIGINT/SIGTERM/SIGHUP: the outputs are all old or all new (the library
   and its header of the same build, both .npy of the same run), no
   temporary is left (destination and $TMPDIR), no process of ftc's
   session (the C compiler) runs on, and ftc died of that signal (or
@@ -43,7 +43,7 @@ import robust_util as U  # noqa: E402
 
 N = 2 * 1024 * 1024
 OLD = b"old bytes, not an output\n"
-SIGNALS = (signal.SIGKILL, signal.SIGINT, signal.SIGTERM)
+SIGNALS = (signal.SIGKILL, signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class Fail(Exception):
@@ -114,7 +114,7 @@ def check_outputs(s, dst, names, sig):
 
 
 def check_leftovers(dst, tmp, names, sig):
-    """No temporary after SIGINT/SIGTERM; only recognisable ones after
+    """No temporary after SIGINT/SIGTERM/SIGHUP; only recognisable ones after
     SIGKILL."""
     extra = U.leftovers(dst, names)
     in_tmp = os.listdir(tmp)
