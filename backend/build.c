@@ -2,7 +2,8 @@
  * compiler.
  *
  * Requires: a program cg_emit_c accepts.
- * Provides: so_path and the header beside it, both complete or both absent.
+ * Provides: so_path and the header beside it, both replaced together or
+ * both left as they were.
  *
  * Steps: the C text goes to generated.c in a private folder
  * $TMPDIR/ftc-XXXXXX (or /tmp), which is also the compiler's $TMPDIR; the
