@@ -68,10 +68,11 @@ def ftc(args, env, expect_ok=True, **kw):
 
 
 def setup(work):
-    """prog_a.ft, prog_b.ft and x.npy (n = 1000) in work, a private
+    """prog_a.ft, prog_b.ft, prog_big.ft and x.npy (n = 1000) in work, a private
     TMPDIR; returns the environment."""
     U.write(f"{work}/prog_a.ft", U.PROG_A)
     U.write(f"{work}/prog_b.ft", U.PROG_B)
+    U.write(f"{work}/prog_big.ft", U.prog_big(10))
     x, _, _ = U.npy_values(1000)
     np.save(f"{work}/x.npy", x)
     os.mkdir(f"{work}/tmp")
@@ -224,8 +225,9 @@ def case_build_concurrent(work, env):
 
 
 def signal_at_compiler(work, env, args, sig):
-    """Start ftc ARGS, send it sig while its C compiler runs; returns the
-    process, finished."""
+    """Start ftc ARGS, send it sig while its C compiler runs (prog_big.ft's
+    C takes it about 0.5 s of CPU), check that ftc died of sig and that
+    no process of its session (the compiler) is left 0.3 s later."""
     proc = U.start([FTC] + args, env)
     deadline = time.monotonic() + 60
     while proc.poll() is None and not U.children_of(proc.pid):
@@ -235,18 +237,17 @@ def signal_at_compiler(work, env, args, sig):
     time.sleep(0.05)
     proc.send_signal(sig)
     proc.communicate(timeout=60)
-    left = U.wait_session_empty(proc.pid, 1.0)
+    left = U.wait_session_empty(proc.pid, 0.3)
     U.kill_session(proc.pid)
     check(not left, f"processes left running after ftc: {left}")
     check(proc.returncode == -sig, f"exit {proc.returncode}, expected killed by {sig}")
-    return proc
 
 
 def case_build_sigint(work, env):
     os.mkdir(f"{work}/dst")
     U.write(f"{work}/dst/libk.so", OLD.decode())
     U.write(f"{work}/dst/libk.h", OLD.decode())
-    signal_at_compiler(work, env, ["build", f"{work}/prog_a.ft", "-o", f"{work}/dst/libk.so"],
+    signal_at_compiler(work, env, ["build", f"{work}/prog_big.ft", "-o", f"{work}/dst/libk.so"],
                        signal.SIGINT)
     check(U.read_bytes(f"{work}/dst/libk.so") == OLD, "the old library was replaced")
     check(U.read_bytes(f"{work}/dst/libk.h") == OLD, "the old header was replaced")
@@ -258,8 +259,8 @@ def case_build_sigint(work, env):
 def case_run_sigterm(work, env):
     os.mkdir(f"{work}/out")
     U.write(f"{work}/out/a.npy", OLD.decode())
-    signal_at_compiler(work, env, ["run", f"{work}/prog_a.ft", "fa", f"x={work}/x.npy",
-                                   f"a={work}/out/a.npy", "--out-dir", f"{work}/out"],
+    signal_at_compiler(work, env, ["run", f"{work}/prog_big.ft", "g0", "n=4", "--random",
+                                   f"y={work}/out/a.npy", "--out-dir", f"{work}/out"],
                        signal.SIGTERM)
     check(os.listdir(f"{work}/out") == ["a.npy"], f"in out/: {os.listdir(f'{work}/out')}")
     check(U.read_bytes(f"{work}/out/a.npy") == OLD, "a.npy was replaced")

@@ -20,6 +20,25 @@ PROG_B = """export func fb(n: size, x: f64[n] in, y: f64[n] out):
         y[i] = x[i] * x[i]
 """
 
+
+
+def prog_big(nfuncs=40):
+    """A program whose C takes the compiler a while (nfuncs exported
+    functions of a few loops each), to signal ftc while its compiler
+    runs."""
+    out = []
+    for k in range(nfuncs):
+        out.append(f"""export func g{k}(n: size, x: f32[n, n] in, y: f32[n, n] out):
+    for i in range(n):
+        for j in range(n):
+            y[i, j] = x[i, j] * {k + 1}.0 + x[j, i]
+    for i in range(1, n - 1):
+        for j in range(1, n - 1):
+            y[i, j] += 0.25 * (x[i - 1, j] + x[i + 1, j] + x[i, j - 1] + x[i, j + 1])
+""")
+    return "\n".join(out)
+
+
 # What an ftc temporary left by SIGKILL looks like (lang/reference.md):
 # beside an output ".NAME.ftc-XXXXXX", in $TMPDIR "ftc-XXXXXX" and
 # "ftc-run-XXXXXX" folders.
