@@ -18,7 +18,9 @@
  * functions (kill, waitpid, nanosleep, unlink, rmdir, sigaction,
  * sigprocmask, raise, _exit).  Slots change state through C11 atomics, so
  * that a handler running on another thread (an OpenMP worker of `ftc run`)
- * sees a path only once it is complete.
+ * sees a path only once it is complete.  (Linux gives a signal sent to
+ * the process to its main thread unless that thread blocks it, which ftc
+ * never does, so the handler runs on the main thread in practice.)
  */
 #include "cleanup.h"
 
@@ -117,7 +119,7 @@ void rt_cleanup_install(void)
             continue;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = rt_cl_handler;
-        sa.sa_flags = SA_RESTART;       /* a held signal must not fail a flock */
+        sa.sa_flags = SA_RESTART;       /* a held signal fails no call in the hold */
         sigfillset(&sa.sa_mask);
         sigaction(rt_cl_signals[i], &sa, NULL);
     }

@@ -52,7 +52,8 @@ static char *rt_stage_template(const char *path)
     return t;
 }
 
-/* The permissions a new output gets: mode less the umask. */
+/* The permissions a new output gets: mode less the umask (read by
+ * setting it and back: no thread of ftc creates files meanwhile). */
 static int rt_stage_new_mode(int mode)
 {
     mode_t mask = umask(0);
@@ -138,16 +139,18 @@ static int rt_stage_rename(rt_stage *s, char *err, size_t errlen)
     return 0;
 }
 
+/* The lock is taken before the signals are held: a signal while waiting
+ * for it (another process may hold it long) ends ftc as anywhere else. */
 int rt_stage_commit(rt_stage *s, int n, int lock, char *err, size_t errlen)
 {
-    rt_cleanup_enter();
     int fd = lock && n > 0 ? rt_stage_lock(s[0].path) : -1;
+    rt_cleanup_enter();
     int r = 0;
     for (int i = 0; i < n && !r; i++)
         r = rt_stage_rename(&s[i], err, errlen);
+    rt_cleanup_leave();
     if (fd >= 0)
         close(fd);
-    rt_cleanup_leave();
     return r;
 }
 

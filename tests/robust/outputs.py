@@ -17,6 +17,7 @@ case by case:
   gives the same bytes;
 - build_waits_for_lock: the renames wait for an exclusive flock of the
   destination folder (a reader holding it sees a consistent pair);
+  build_sigint_at_lock: SIGINT while waiting for it ends the build;
 - build_concurrent: two programs built to one path at once leave the
   header and the library of the same build, round after round;
 - build_sigint, run_sigterm: a signal while the C compiler runs stops the
@@ -180,23 +181,29 @@ def case_build_reproducible(work, env):
     no_temps(work, env, ["r1", "r2", "r1g", "r2g"])
 
 
-def case_build_waits_for_lock(work, env):
+def locked_build(work, env):
+    """Lock work/dst (exclusive flock), start a build into it and wait for
+    it to be done but for the renames (its library written, no compiler
+    running); returns the process and the lock's descriptor."""
     os.mkdir(f"{work}/dst")
     fd = os.open(f"{work}/dst", os.O_RDONLY)
     fcntl.flock(fd, fcntl.LOCK_EX)
     proc = U.start([FTC, "build", f"{work}/prog_a.ft", "-o", f"{work}/dst/libk.so"], env)
+    time.sleep(0.2)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and proc.poll() is None:
+        tmps = [n for n in os.listdir(f"{work}/dst") if n.startswith(".libk.so.ftc-")]
+        if tmps and os.path.getsize(f"{work}/dst/{tmps[0]}") > 0 and \
+                not U.children_of(proc.pid):
+            break
+        time.sleep(0.02)
+    time.sleep(0.3)
+    return proc, fd
+
+
+def case_build_waits_for_lock(work, env):
+    proc, fd = locked_build(work, env)
     try:
-        time.sleep(0.2)
-        deadline = time.monotonic() + 30
-        # the build is done but for the renames once its library is written
-        # and no compiler runs any more
-        while time.monotonic() < deadline and proc.poll() is None:
-            tmps = [n for n in os.listdir(f"{work}/dst") if n.startswith(".libk.so.ftc-")]
-            if tmps and os.path.getsize(f"{work}/dst/{tmps[0]}") > 0 and \
-                    not U.children_of(proc.pid):
-                break
-            time.sleep(0.02)
-        time.sleep(0.3)
         check(proc.poll() is None, "the build finished while the folder was locked")
         check(not os.path.exists(f"{work}/dst/libk.so"), "libk.so renamed under the lock")
     finally:
@@ -205,6 +212,20 @@ def case_build_waits_for_lock(work, env):
         proc.communicate(timeout=60)
     check(proc.returncode == 0, f"exit {proc.returncode}")
     check(os.path.exists(f"{work}/dst/libk.h"), "no header after the lock")
+
+
+def case_build_sigint_at_lock(work, env):
+    proc, fd = locked_build(work, env)
+    try:
+        check(proc.poll() is None, "the build finished while the folder was locked")
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=5)
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+    check(proc.returncode == -signal.SIGINT, f"exit {proc.returncode}, expected SIGINT")
+    check(not os.listdir(f"{work}/dst"), f"left in dst: {os.listdir(f'{work}/dst')}")
+    no_temps(work, env, ["dst"])
 
 
 def case_build_concurrent(work, env):
