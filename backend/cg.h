@@ -34,13 +34,19 @@ int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname,
 /* Emit, compile and write so_path (e.g. "out/libprog.so") and the header
  * beside it (out/libprog.h).  The compiler is ctx->opts.cc, else $FTC_CC,
  * else "cc"; flags ctx->opts.cflags, else $FTC_CFLAGS, else
- * "-O3 -march=native -fopenmp"; "-shared -fPIC -Wl,-Bsymbolic" and "-lm" are
- * always added (-Bsymbolic: the library's calls of its exported functions
- * reach its own, not a C library function of the same name).
- * Nothing is left at so_path or the header path when any step fails: both
- * are written to temporary names and renamed at the end.  Returns 0 or
- * non-zero (with a diagnostic that includes the compiler's output). */
+ * "-O3 -march=native -fopenmp"; "-shared -fPIC -Wl,-Bsymbolic",
+ * "-ffile-prefix-map=<its temporary folder>=ftc" and "-lm" are always added
+ * (-Bsymbolic: the library's calls of its exported functions reach its own,
+ * not a C library function of the same name).
+ * What was at so_path and the header path stays untouched when any step
+ * fails or a signal stops the build: both are written to temporary names
+ * and renamed at the end, together.  Returns 0 or non-zero (with a
+ * diagnostic that includes the compiler's output). */
 int cg_build_library(ft_ctx *ctx, const ast_program *p, const char *so_path);
+
+/* The header's path beside library so_path ("x.so" -> "x.h", else
+ * so_path + ".h"), arena-owned. */
+char *cg_header_path(ft_ctx *ctx, const char *so_path);
 
 /* The C declaration of parameter p, whose C name is cname and element type
  * ctype ("int64_t n", "const float *x", "void *tape__bytes" for an opaque

@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ast/ctx.h"
 #include "backend/cg.h"
 #include "frontend/driver.h"
 #include "runtime/rt.h"
+#include "runtime/cleanup.h"
 #include "autodiff/ad.h"
 #include "ast/timer.h"
 
@@ -588,21 +590,38 @@ static char *default_lib_path(const char *input)
     return out;
 }
 
-/* --emit=c: write the C to stdout, or to -o when it names a .c file. */
+/* --emit=c: write the C to stdout, or to -o when it names a .c file (all
+ * or nothing: through a temporary renamed into place, runtime/stage.c). */
 static int emit_c(ft_ctx *ctx, const ast_program *p, const char *output)
 {
     int (*emit)(ft_ctx *, const ast_program *, FILE *) =
         ctx->opts.target_cuda ? cg_emit_cuda : cg_emit_c;
     if (!output)
         return emit(ctx, p, stdout) ? EXIT_ERR : EXIT_OK;
-    FILE *f = fopen(output, "w");
-    if (!f)
-        return cli_error(EXIT_ERR, "cannot create '%s': %s", output, strerror(errno));
-    int r = emit(ctx, p, f);
-    if (fclose(f) != 0 && !r)
-        r = cli_error(EXIT_ERR, "cannot write '%s': %s", output, strerror(errno));
-    if (r)
-        remove(output);
+    char err[1024];
+    rt_stage st;
+    int fd = rt_stage_open(&st, output, 0666, err, sizeof err);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int r;
+    if (!f) {
+        r = fd < 0 ? cli_error(EXIT_ERR, "%s", err)
+                   : cli_error(EXIT_ERR, "cannot write '%s': %s", output, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+    } else {
+        int nerrors = ctx->nerrors;
+        r = emit(ctx, p, f);
+        int e = errno, bad = ferror(f);
+        if (fclose(f) != 0 && !bad) {
+            e = errno;
+            bad = 1;
+        }
+        if (bad && ctx->nerrors == nerrors)
+            r = cli_error(EXIT_ERR, "cannot write '%s': %s", output, strerror(e));
+        if (!r && rt_stage_commit(&st, 1, 0, err, sizeof err))
+            r = cli_error(EXIT_ERR, "%s", err);
+    }
+    rt_stage_free(&st, 1);
     return r ? EXIT_ERR : EXIT_OK;
 }
 
@@ -672,11 +691,57 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return remove(path);
 }
 
-/* Remove folder dir and everything in it. */
-static void remove_tree(const char *dir)
+/* A private folder for a library built only to be run: its path and the
+ * cleanup slots (runtime/cleanup.c) of the folder, the library and the
+ * header, so that a signal leaves nothing of it. */
+typedef struct temp_dir {
+    char *dir;          /* malloc-owned, NULL when not created */
+    int slots[3];
+} temp_dir;
+
+/* Create $TMPDIR/PREFIX-XXXXXX; returns 0 or an exit code. */
+static int temp_dir_make(temp_dir *t, const char *prefix)
 {
-    if (nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
-        fprintf(stderr, "ftc: warning: could not remove the temporary folder '%s'\n", dir);
+    const char *tmp = getenv("TMPDIR");
+    *t = (temp_dir){.slots = {-1, -1, -1}};
+    char *dir = NULL;
+    if (asprintf(&dir, "%s/%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", prefix) < 0)
+        return cli_error(EXIT_ERR, "out of memory");
+    rt_cleanup_enter();
+    if (mkdtemp(dir)) {
+        t->dir = dir;
+        t->slots[0] = rt_cleanup_add(dir, 1);
+    }
+    rt_cleanup_leave();
+    if (t->dir)
+        return EXIT_OK;
+    int r = cli_error(EXIT_ERR, "cannot create a temporary folder '%s': %s", dir,
+                      strerror(errno));
+    free(dir);
+    return r;
+}
+
+/* Register the library so_path in t's folder and its header for removal
+ * on a signal (before they exist: unlinking a missing file is harmless). */
+static void temp_dir_add_lib(ft_ctx *ctx, temp_dir *t, const char *so_path)
+{
+    t->slots[1] = rt_cleanup_add(so_path, 0);
+    t->slots[2] = rt_cleanup_add(cg_header_path(ctx, so_path), 0);
+}
+
+/* Remove t's folder and everything in it, and forget its slots. */
+static void temp_dir_remove(temp_dir *t)
+{
+    if (!t->dir)
+        return;
+    rt_cleanup_enter();
+    if (nftw(t->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        fprintf(stderr, "ftc: warning: could not remove the temporary folder '%s'\n", t->dir);
+    for (int i = 0; i < 3; i++)
+        rt_cleanup_forget(t->slots[i]);
+    rt_cleanup_leave();
+    free(t->dir);
+    t->dir = NULL;
 }
 
 /* Load so_path and run the function; rt_run prints results and errors. */
@@ -691,9 +756,9 @@ static int run_library(const cli *c, const char *so_path)
     return r ? EXIT_ERR : EXIT_OK;
 }
 
-/* Compile PROG.ft into a library in the fresh folder dir; writes its path
+/* Compile PROG.ft into a library in the fresh folder t; writes its path
  * (malloc-owned) to *so_path.  Returns 0 or an exit code. */
-static int build_temp_library(const cli *c, const char *dir, char **so_path)
+static int build_temp_library(const cli *c, temp_dir *t, char **so_path)
 {
     ft_ctx *ctx = ft_ctx_new();
     if (!ctx)
@@ -703,8 +768,10 @@ static int build_temp_library(const cli *c, const char *dir, char **so_path)
     int r = EXIT_ERR;
     char *base = default_lib_path(c->pos[1]);
     *so_path = NULL;
-    if (p && !ctx->nerrors && base && asprintf(so_path, "%s/%s", dir, base) >= 0)
+    if (p && !ctx->nerrors && base && asprintf(so_path, "%s/%s", t->dir, base) >= 0) {
+        temp_dir_add_lib(ctx, t, *so_path);
         r = cg_build_library(ctx, p, *so_path) ? EXIT_ERR : EXIT_OK;
+    }
     free(base);
     ft_ctx_free(ctx);
     return r;
@@ -720,22 +787,16 @@ static int cmd_run(const cli *c)
                     "a .ft; they are ignored for '%s'\n", input);
         return run_library(c, input);
     }
-    const char *tmp = getenv("TMPDIR");
-    char *dir = NULL, *so = NULL;
-    if (asprintf(&dir, "%s/ftc-run-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
-        return cli_error(EXIT_ERR, "out of memory");
-    if (!mkdtemp(dir)) {
-        int r = cli_error(EXIT_ERR, "cannot create a temporary folder '%s': %s", dir,
-                          strerror(errno));
-        free(dir);
+    temp_dir t;
+    char *so = NULL;
+    int r = temp_dir_make(&t, "ftc-run");
+    if (r)
         return r;
-    }
-    int r = build_temp_library(c, dir, &so);
+    r = build_temp_library(c, &t, &so);
     if (r == EXIT_OK)
         r = run_library(c, so);
-    remove_tree(dir);
+    temp_dir_remove(&t);
     free(so);
-    free(dir);
     return r;
 }
 
@@ -795,17 +856,18 @@ static int cmd_gradcheck(const cli *c)
             free(args);
             return r;
         }
-    const char *tmp = getenv("TMPDIR");
-    char *dir = NULL, *so = NULL;
+    char *so = NULL;
     int r = EXIT_ERR;
+    temp_dir t;
     ft_ctx *ctx = ft_ctx_new();
-    if (ctx && asprintf(&dir, "%s/ftc-gc-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= 0 &&
-        mkdtemp(dir)) {
+    if (ctx && !temp_dir_make(&t, "ftc-gc")) {
         cli_to_ctx(c, ctx);
         ft_source *src = gradcheck_source(ctx, c->pos[1], c->pos[2], nwrt, wrt);
         ast_program *p = src ? ft_compile(ctx, src, NULL, NULL) : NULL;
         const char *gname = ft_fmt(ctx, "%s_gradcheck", c->pos[2]);
-        if (p && asprintf(&so, "%s/libgc.so", dir) >= 0 && !cg_build_library(ctx, p, so)) {
+        if (p && asprintf(&so, "%s/libgc.so", t.dir) >= 0)
+            temp_dir_add_lib(ctx, &t, so);
+        if (p && so && !cg_build_library(ctx, p, so)) {
             char err[1024];
             rt_lib *lib = rt_open(so, err, sizeof err);
             if (!lib)
@@ -818,11 +880,10 @@ static int cmd_gradcheck(const cli *c)
                 rt_close(lib);
             }
         }
-        remove_tree(dir);
+        temp_dir_remove(&t);
     }
     if (ctx)
         ft_ctx_free(ctx);
-    free(dir);
     free(so);
     free(wrt);
     free(args);
@@ -860,9 +921,11 @@ int main(int argc, char **argv)
         print_help();
     else if (!r && c.version)
         printf("ftc %s\n", FTC_VERSION);
-    else if (!r && !(r = cli_check(&c)))
+    else if (!r && !(r = cli_check(&c))) {
+        rt_cleanup_install();
         r = c.cmd == CMD_BUILD ? cmd_build(&c) : c.cmd == CMD_CHECK ? cmd_check(&c)
           : c.cmd == CMD_GRADCHECK ? cmd_gradcheck(&c) : cmd_run(&c);
+    }
     cli_free(&c);
     return r;
 }

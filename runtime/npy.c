@@ -1,7 +1,8 @@
 /* npy.c - reading and writing NumPy .npy files (format versions 1.0 to 3.0).
  *
  * Requires: a little-endian host (checked at compile time).
- * Provides: rt_npy_read / rt_npy_write for C-order arrays of the dtypes in
+ * Provides: rt_npy_read / rt_npy_write (all or nothing, through
+ * runtime/stage.c) / rt_npy_write_stream for C-order arrays of the dtypes in
  * ft_abi.h, and the dtype helpers rt_dtype_size / rt_dtype_name.
  *
  * The header is a Python dict literal, e.g.
@@ -15,8 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt.h"
+#include "stage.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "runtime/npy.c assumes a little-endian host"
@@ -490,20 +493,20 @@ static int npy_check_array(const rt_array *a, char *err, size_t errlen)
     return 0;
 }
 
-/* Write a as a .npy file, format version 1.0 (the header of RT_MAX_DIMS
- * dimensions always fits its 16-bit length).  A partly written file is
- * removed on failure. */
-int rt_npy_write(const char *path, const rt_array *a, char *err, size_t errlen)
+/* Write a to f as a .npy file, format version 1.0 (the header of
+ * RT_MAX_DIMS dimensions always fits its 16-bit length), and close f;
+ * name is f's path for the messages. */
+int rt_npy_write_stream(FILE *f, const char *name, const rt_array *a, char *err,
+                        size_t errlen)
 {
     char hdr[64 + 24 * RT_MAX_DIMS + 128];
-    if (npy_check_array(a, err, errlen))
+    if (npy_check_array(a, err, errlen)) {
+        fclose(f);
         return 1;
+    }
     size_t hl = npy_header_text(a, 10, hdr, sizeof hdr);
     unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
                              (unsigned char)(hl & 0xff), (unsigned char)(hl >> 8)};
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return npy_fail(err, errlen, "cannot create '%s': %s", path, strerror(errno));
     int ok = fwrite(pre, 1, sizeof pre, f) == sizeof pre &&
              fwrite(hdr, 1, hl, f) == hl &&
              (a->nbytes == 0 || fwrite(a->data, 1, a->nbytes, f) == a->nbytes);
@@ -512,11 +515,38 @@ int rt_npy_write(const char *path, const rt_array *a, char *err, size_t errlen)
         ok = 0;
         saved = errno;
     }
-    if (!ok) {
-        remove(path);
-        return npy_fail(err, errlen, "cannot write '%s': %s", path, strerror(saved));
-    }
+    if (!ok)
+        return npy_fail(err, errlen, "cannot write '%s': %s", name, strerror(saved));
     return 0;
+}
+
+int rt_npy_stage(rt_stage *st, const char *path, const rt_array *a, char *err, size_t errlen)
+{
+    if (npy_check_array(a, err, errlen)) {
+        *st = (rt_stage){.slot = -1};
+        return 1;
+    }
+    int fd = rt_stage_open(st, path, 0666, err, errlen);
+    if (fd < 0)
+        return 1;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        npy_fail(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+        close(fd);
+        return 1;
+    }
+    return rt_npy_write_stream(f, path, a, err, errlen);
+}
+
+/* Write a as a .npy file at path, all or nothing: through a temporary
+ * beside it renamed into place (runtime/stage.c), so that a failure or a
+ * signal leaves what was at path untouched. */
+int rt_npy_write(const char *path, const rt_array *a, char *err, size_t errlen)
+{
+    rt_stage st;
+    int r = rt_npy_stage(&st, path, a, err, errlen) || rt_stage_commit(&st, 1, 0, err, errlen);
+    rt_stage_free(&st, 1);
+    return r;
 }
 
 /* Free a's data and leave it empty; safe on an already-freed array. */

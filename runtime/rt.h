@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "ft_abi.h"
+#include "stage.h"
 
 #define RT_MAX_DIMS 16
 
@@ -37,6 +38,13 @@ const char *rt_dtype_numpy_name(int dtype);      /* "float32" (for hints) */
  * out->data (free with rt_array_free). */
 int rt_npy_read(const char *path, rt_array *out, char *err, size_t errlen);
 int rt_npy_write(const char *path, const rt_array *a, char *err, size_t errlen);
+/* Write a as .npy to f (closed, whatever happens); name: f's path for the
+ * messages.  rt_npy_write is this through a temporary renamed into place. */
+int rt_npy_write_stream(FILE *f, const char *name, const rt_array *a, char *err,
+                        size_t errlen);
+/* Write a as .npy to a temporary for path (rt_stage_open), to be renamed
+ * by rt_stage_commit; st is set (for rt_stage_free) whatever happens. */
+int rt_npy_stage(rt_stage *st, const char *path, const rt_array *a, char *err, size_t errlen);
 void rt_array_free(rt_array *a);
 
 /* A loaded library.  rt_open pins libgomp first (dlclose of the last kernel

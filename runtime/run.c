@@ -774,41 +774,65 @@ static int rt_mkdirs(rt_call *c, const char *path)
     return 0;
 }
 
-/* Write p's array to path. */
-static int rt_write_one(rt_call *c, const rt_pstate *p, const char *path)
+/* Write p's array to a temporary for path, the next entry of st (*n). */
+static int rt_stage_output(rt_call *c, const rt_pstate *p, const char *path, rt_stage *st,
+                           int *n)
 {
     char msg[768];
-    if (rt_npy_write(path, &p->arr, msg, sizeof msg))
+    if (rt_npy_stage(&st[(*n)++], path, &p->arr, msg, sizeof msg))
         return rt_fail(c, "parameter '%s': %s", p->d->name, msg);
     return 0;
 }
 
-/* Step 7: print the outputs, write DIR/NAME.npy for every out/inout with
- * --out-dir, and write each `out` given a path to that path. */
-static int rt_outputs(rt_call *c)
+/* Write every output to its temporary in st (*n of them): each `out`
+ * given a path, and DIR/NAME.npy of every out/inout with --out-dir. */
+static int rt_stage_outputs(rt_call *c, rt_stage *st, int *n)
 {
     const char *dir = c->opts->out_dir;
-    if (dir && rt_mkdirs(c, dir))
-        return 1;
     for (int k = 0; k < c->fn->nparams; k++) {
         const rt_pstate *p = &c->ps[k];
         if (p->d->kind != FT_PARAM_TENSOR || p->d->access == FT_ABI_IN)
             continue;
-        if (c->opts->print)
-            rt_print_output(c->out, p);
-        if (p->value && p->d->access == FT_ABI_OUT && rt_write_one(c, p, p->value))
+        if (p->value && p->d->access == FT_ABI_OUT && rt_stage_output(c, p, p->value, st, n))
             return 1;
         if (!dir)
             continue;
         char *path = NULL;
         if (asprintf(&path, "%s/%s.npy", dir, p->d->name) < 0)
             return rt_fail(c, "out of memory");
-        int r = rt_write_one(c, p, path);
+        int r = rt_stage_output(c, p, path, st, n);
         free(path);
         if (r)
             return 1;
     }
     return 0;
+}
+
+/* Step 7: print the outputs, then write the .npy outputs all or nothing:
+ * each to a temporary beside its path, renamed into place once every one
+ * was written (a failure, or SIGINT/SIGTERM/SIGHUP, leaves every path as
+ * it was; runtime/stage.c). */
+static int rt_outputs(rt_call *c)
+{
+    const char *dir = c->opts->out_dir;
+    if (dir && rt_mkdirs(c, dir))
+        return 1;
+    for (int k = 0; c->opts->print && k < c->fn->nparams; k++) {
+        const rt_pstate *p = &c->ps[k];
+        if (p->d->kind == FT_PARAM_TENSOR && p->d->access != FT_ABI_IN)
+            rt_print_output(c->out, p);
+    }
+    rt_stage *st = calloc(2 * (size_t)c->fn->nparams + 1, sizeof *st);
+    if (!st)
+        return rt_fail(c, "out of memory");
+    int n = 0;
+    int r = rt_stage_outputs(c, st, &n);
+    char msg[768];
+    if (!r && rt_stage_commit(st, n, 0, msg, sizeof msg))
+        r = rt_fail(c, "%s", msg);
+    rt_stage_free(st, n);
+    free(st);
+    return r;
 }
 
 /* ---------------------------------------------------------------- run */
