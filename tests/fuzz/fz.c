@@ -60,8 +60,6 @@ static int fz_located(const char *line, const char *eol)
  * internal error.  Aborts with a finding otherwise. */
 static void fz_check_diags(const char *text)
 {
-    if (strstr(text, "internal error"))
-        fz_finding("an internal error", text);
     for (const char *line = text; *line;) {
         const char *eol = strchr(line, '\n');
         if (!eol)
@@ -70,6 +68,8 @@ static void fz_check_diags(const char *text)
         const char *e = strstr(line, "error:");
         if (!quoted && e && e < eol && !fz_located(line, eol))
             fz_finding("an error without FILE:LINE:COL", text);
+        if (!quoted && e && e < eol && !strncmp(e, "error: internal error", 21))
+            fz_finding("an internal error", text);
         line = *eol ? eol + 1 : eol;
     }
 }
