@@ -119,10 +119,11 @@ def main():
     ap.add_argument("--replay-only", action="store_true")
     args = ap.parse_args()
     bdir = os.path.abspath(args.bdir)
+    names = args.harness or HARNESSES
     subprocess.run([sys.executable, os.path.join(args.sdir, "tests", "fuzz", "seeds.py"),
-                    args.sdir, os.path.join(bdir, "seeds")], check=True)
+                    args.sdir, os.path.join(bdir, "seeds")] + names, check=True)
     ok = True
-    for name in args.harness or HARNESSES:
+    for name in names:
         ok &= replay(bdir, args.sdir, name, args.timeout)
         if not args.replay_only:
             ok &= campaign(bdir, args.sdir, name, args)

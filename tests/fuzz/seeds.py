@@ -1,7 +1,7 @@
 """Seed corpora of the libFuzzer harnesses (tests/fuzz/README), written
 into a folder at test time so that the repository keeps no binary seeds.
 
-    seeds.py SOURCE_ROOT OUT_DIR
+    seeds.py SOURCE_ROOT OUT_DIR [HARNESS]...   (default: all)
 
 OUT_DIR/fuzz_frontend: the .ft files of the golden, numeric and gradient
 fuzzer tests, the examples and the stdlib, up to 4 KB each; OUT_DIR/fuzz_pipeline and OUT_DIR/fuzz_loader: choice streams
@@ -97,12 +97,14 @@ def npy_seeds(out):
 
 
 def main():
-    root, out = sys.argv[1], sys.argv[2]
+    root, out, only = sys.argv[1], sys.argv[2], sys.argv[3:]
     makers = {"fuzz_frontend": lambda d: ft_seeds(root, d),
               "fuzz_pipeline": lambda d: stream_seeds(d, 24, 1),
               "fuzz_loader": lambda d: stream_seeds(d, 24, 2),
               "fuzz_npy": npy_seeds}
     for name, make in makers.items():
+        if only and name not in only:
+            continue
         d = os.path.join(out, name)
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
