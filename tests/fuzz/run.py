@@ -43,7 +43,7 @@ def env(sdir):
 
 def stats(text):
     """Executions, coverage, features and corpus size from libFuzzer's log."""
-    execs = re.findall(r"stat::number_of_executed_units: (\d+)", text)
+    execs = re.findall(r"stat::number_of_executed_units:\s+(\d+)", text)
     cov = re.findall(r"cov: (\d+) ft: (\d+) corp: (\d+)", text)
     return (int(execs[-1]) if execs else 0,) + (tuple(int(x) for x in cov[-1]) if cov
                                                  else (0, 0, 0))
@@ -81,7 +81,7 @@ def campaign(bdir, sdir, name, args):
         log += "".join(open(p, errors="replace").read()
                        for p in glob.glob(os.path.join(bdir, "fuzz-*.log")))
     execs, cov, ft, corp = stats(log)
-    slow = re.findall(r"stat::slowest_unit_time_sec: (\d+)", log)
+    slow = re.findall(r"stat::slowest_unit_time_sec:\s+(\d+)", log)
     ncorpus = len(os.listdir(corpus))
     print(f"{name}: {execs} executions in {dt:.0f} s, cov {cov}, ft {ft}, corpus {ncorpus} "
           f"files, slowest input {slow[-1] if slow else '?'} s, exit {r.returncode}", flush=True)
