@@ -45,8 +45,8 @@ def stats(text):
     """Executions, coverage, features and corpus size from libFuzzer's log."""
     execs = re.findall(r"stat::number_of_executed_units:\s+(\d+)", text)
     cov = re.findall(r"cov: (\d+) ft: (\d+) corp: (\d+)", text)
-    return (int(execs[-1]) if execs else 0,) + (tuple(int(x) for x in cov[-1]) if cov
-                                                 else (0, 0, 0))
+    total = sum(int(x) for x in execs)      # summed over the workers of --jobs
+    return (total,) + (tuple(int(x) for x in cov[-1]) if cov else (0, 0, 0))
 
 
 def default_seconds():
