@@ -10,7 +10,8 @@ cd "$(dirname "$0")"
 
 # Debian packages the build, the tests and the examples need.
 # python3-torch: PyTorch, the baseline of bench/run (the bench_quick test).
-PACKAGES="gcc libc6-dev pkg-config meson ninja-build re2c lemon libisl-dev check python3 python3-numpy libopenblas-dev python3-torch"
+# clang, libclang-rt-14-dev: libFuzzer, for the harnesses of tests/fuzz.
+PACKAGES="gcc libc6-dev pkg-config meson ninja-build re2c lemon libisl-dev check python3 python3-numpy libopenblas-dev python3-torch clang libclang-rt-14-dev"
 
 # Install missing packages (as root with apt-get; otherwise say what to do).
 install_missing() {
@@ -48,6 +49,10 @@ run_tests() {
     # The schedule fuzzer under the sanitizers with fewer sequences (~2 min).
     FTC_FUZZ_SEQS=228 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
         meson test -C build-san --print-errorlogs --suite schedule
+    # The libFuzzer harnesses (tests/fuzz/README), built by clang under
+    # ASan+UBSan: 60 s of each, then the replay of tests/fuzz/regress (~5 min).
+    CC=clang build build-fuzz -Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=true
+    meson test -C build-fuzz --print-errorlogs --suite fuzz
 }
 
 install_missing

@@ -88,6 +88,13 @@ static int rt_check_desc(const ft_module_desc *m, char *err, size_t errlen)
             if (rt_check_param(fn, &fn->params[k], err, errlen))
                 return 1;
     }
+    for (int k = 0; k < m->nsites; k++) {
+        if (!m->sites[k].where || !m->sites[k].msg) {   /* rt_report_failure reads both */
+            rt_errf(err, errlen, "the description of run-time check %d is corrupt; rebuild "
+                    "the library", k);
+            return 1;
+        }
+    }
     return 0;
 }
 
@@ -145,12 +152,29 @@ rt_lib *rt_open(const char *so_path, char *err, size_t errlen)
     return lib;
 }
 
+/* A handle on a description table in memory, checked as rt_open checks a
+ * library's (see rt.h).  Returns a caller-owned handle or NULL with a
+ * message. */
+rt_lib *rt_open_desc(const ft_module_desc *m, char *err, size_t errlen)
+{
+    if (rt_check_desc(m, err, errlen))
+        return NULL;
+    rt_lib *lib = calloc(1, sizeof *lib);
+    if (!lib) {
+        rt_errf(err, errlen, "out of memory");
+        return NULL;
+    }
+    lib->desc = m;
+    return lib;
+}
+
 /* Unload the library and free the handle; NULL is allowed. */
 void rt_close(rt_lib *lib)
 {
     if (!lib)
         return;
-    dlclose(lib->handle);
+    if (lib->handle)
+        dlclose(lib->handle);
     free(lib);
 }
 
@@ -173,7 +197,7 @@ const ft_func_desc *rt_find(const rt_lib *lib, const char *name)
  * in load order: the OpenMP runtime it was linked with), or NULL. */
 void *rt_symbol(const rt_lib *lib, const char *name)
 {
-    return dlsym(lib->handle, name);
+    return lib->handle ? dlsym(lib->handle, name) : NULL;
 }
 
 const char *rt_code_text(int code)

@@ -355,14 +355,16 @@ static int npy_read_preamble(FILE *f, char **text, size_t *len,
     return 0;
 }
 
-/* Check that a "u1" file read as bool holds only 0 and 1. */
-static int npy_check_bool(const rt_array *a, char *err, size_t errlen)
+/* Check that bool data (a "b1" file, or "u1" read as bool) holds only 0
+ * and 1: any other byte is not a C bool. */
+static int npy_check_bool(const rt_array *a, int is_u1, char *err, size_t errlen)
 {
     const unsigned char *b = a->data;
     for (size_t i = 0; i < a->nbytes; i++)
         if (b[i] > 1)
-            return npy_fail(err, errlen, "uint8 data read as bool holds the value %u "
-                            "at element %zu; only 0 and 1 are bool", b[i], i);
+            return npy_fail(err, errlen, "%s holds the value %u at element %zu; only 0 "
+                            "and 1 are bool", is_u1 ? "uint8 data read as bool" : "bool data",
+                            b[i], i);
     return 0;
 }
 
@@ -431,7 +433,7 @@ static int npy_read_file(FILE *f, rt_array *out, char *err, size_t errlen)
     if (dtype < 0 || npy_shape_bytes(&h, dtype, out, err, errlen) ||
         npy_read_data(f, out, err, errlen))
         return 1;
-    if (is_u1 && npy_check_bool(out, err, errlen)) {
+    if (dtype == FT_ABI_BOOL && npy_check_bool(out, is_u1, err, errlen)) {
         rt_array_free(out);
         return 1;
     }

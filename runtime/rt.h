@@ -53,6 +53,9 @@ void rt_array_free(rt_array *a);
 typedef struct rt_lib rt_lib;
 rt_lib *rt_open(const char *so_path, char *err, size_t errlen);
 void rt_close(rt_lib *lib);
+/* The same checks on a description table in memory (no library loaded:
+ * rt_symbol finds nothing); for tests and the fuzzer (tests/fuzz/). */
+rt_lib *rt_open_desc(const ft_module_desc *m, char *err, size_t errlen);
 const ft_module_desc *rt_module(const rt_lib *lib);
 const ft_func_desc *rt_find(const rt_lib *lib, const char *name);
 /* A symbol as the library resolves it (itself first, then its

@@ -231,6 +231,40 @@ START_TEST(test_open_errors)
 END_TEST
 
 /* A path without '/' is relative to the current folder, not the library path. */
+/* last_error of the table below: no failure recorded. */
+static int no_last_error(ft_error_rec *rec, char *buf, size_t size)
+{
+    (void)rec, (void)buf, (void)size;
+    return FT_OK;
+}
+
+/* A description table in memory (rt_open_desc): a valid one is opened; one
+ * whose run-time check lacks its where or its message is refused (it used
+ * to be accepted, then rt_report_failure read the NULL; found by
+ * tests/fuzz/fuzz_loader, regress/fuzz_loader/site_where_null). */
+START_TEST(test_open_desc_sites)
+{
+    ft_site_desc site = {FT_ERR_ASSERT, "p.ft:1:1", "assert failed", {0, 0}};
+    ft_module_desc m = {FT_ABI_VERSION, 0, NULL, 1, &site, no_last_error};
+    char err[256] = "";
+    rt_lib *lib = rt_open_desc(&m, err, sizeof err);
+    ck_assert_msg(lib != NULL, "%s", err);
+    ck_assert_ptr_null(rt_symbol(lib, "malloc"));     /* no library behind it */
+    rt_close(lib);
+    for (int k = 0; k < 2; k++) {
+        ft_site_desc bad = site;
+        if (k)
+            bad.msg = NULL;
+        else
+            bad.where = NULL;
+        m.sites = &bad;
+        err[0] = '\0';
+        ck_assert_ptr_null(rt_open_desc(&m, err, sizeof err));
+        ck_assert_msg(strstr(err, "run-time check 0 is corrupt"), "%s", err);
+    }
+}
+END_TEST
+
 START_TEST(test_open_relative)
 {
     char err[512] = "", cwd[512];
@@ -450,6 +484,7 @@ static Suite *loader_suite(void)
     tcase_add_test(tc, test_open_find);
     tcase_add_test(tc, test_open_errors);
     tcase_add_test(tc, test_open_relative);
+    tcase_add_test(tc, test_open_desc_sites);
     tcase_add_test(tc, test_run_add_infer_and_out_dir);
     tcase_add_test(tc, test_run_out_given_path_and_no_print);
     tcase_add_test(tc, test_run_shape_mismatch);

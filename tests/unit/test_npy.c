@@ -308,6 +308,10 @@ START_TEST(test_refused_headers)
     expect_refused(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1000,), }", 8, "truncated");
     /* uint8 read as bool must hold only 0 and 1 (data[0] is 7). */
     expect_refused(1, "{'descr': '|u1', 'fortran_order': False, 'shape': (2,), }", 2, "only 0 and 1");
+    /* so must bool data (a bool other than 0 or 1 is undefined in C; found by
+     * tests/fuzz/fuzz_npy, regress/fuzz_npy/bool_not_01). */
+    expect_refused(1, "{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }", 2, "only 0 and 1");
+    expect_refused(1, "{'descr': '?', 'fortran_order': False, 'shape': (), }", 1, "only 0 and 1");
 }
 END_TEST
 
