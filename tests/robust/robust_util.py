@@ -61,40 +61,32 @@ def read_bytes(path):
         return None
 
 
+def live_procs():
+    """(pid, the fields of /proc/PID/stat after the command name) of every
+    live (not zombie) process."""
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] != "Z":
+            yield int(d), fields
+
+
 def session_pids(sid):
     """The pids of every live process of session sid (ftc is started as a
     session leader, so its compiler and the compiler's children are in it
     whatever their process group)."""
-    pids = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if fields[0] != "Z" and int(fields[3]) == sid:
-            pids.append(int(d))
-    return pids
+    return [pid for pid, fields in live_procs() if int(fields[3]) == sid]
 
 
 def children_of(pid):
     """The pids of the live children of pid."""
-    out = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if fields[0] != "Z" and int(fields[1]) == pid:
-            out.append(int(d))
-    return out
+    return [p for p, fields in live_procs() if int(fields[1]) == pid]
 
 
 def wait_session_empty(sid, timeout):
