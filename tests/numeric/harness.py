@@ -341,10 +341,13 @@ def run_cases(cases, pattern=""):
     print its verdict; a function may return a string, printed after `ok
     NAME`.  A Fail or any other exception (a bug in the case, or output it
     could not read) fails the case.  Prints the totals; returns the exit
-    status."""
+    status.  $FTC_TEST_SHARD=I/N runs only every Nth of those cases,
+    starting at the Ith (0-based): N processes, one for each I, run them all
+    (tests/gpu/run)."""
+    shard, shards = (int(x) for x in os.environ.get("FTC_TEST_SHARD", "0/1").split("/"))
     passed = failed = 0
-    for name, fn in cases:
-        if pattern not in name:
+    for i, (name, fn) in enumerate(c for c in cases if pattern in c[0]):
+        if i % shards != shard:
             continue
         try:
             detail = fn()
