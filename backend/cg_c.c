@@ -2538,11 +2538,10 @@ static void cg_alloc_helper_def(FILE *o)
  * polynomial (relative error below 2e-7 on |r| <= ln 2 / 2); then
  * 1 / (1 + e) or e / (1 + e), which never overflow.  Measured against the
  * correctly rounded sigmoid (tests/numeric/run.py, case sigmoid/f32): at
- * most 2 ulp off for results of at least FLT_MIN. */
-static const char cg_sigmoid_f32[] =
-    "/* 1 / (1 + e^-a) with e^-|a| inlined (backend/cg_c.c, cg_sigmoid_f32):\n"
-    " * at most 2 ulp off; 0 where the value is below FLT_MIN */\n"
-    "static inline float ft__sigmoid_f32(float a)\n{\n"
+ * most 2 ulp off for results of at least FLT_MIN.  The CUDA target uses it
+ * too: CUDA's 1 / (1 + expf(-a)) was 3 ulp off on an H200. */
+static const char cg_sigmoid_f32_body[] =
+    "float ft__sigmoid_f32(float a)\n{\n"
     "    if (a < -87.33654f) return 0.0f;\n"
     "    if (a > 17.5f) return 1.0f;\n"
     "    float x = -fabsf(a);\n"
@@ -2559,6 +2558,15 @@ static const char cg_sigmoid_f32[] =
     "    memcpy(&s, &b, sizeof s);\n"
     "    float e = p * s;\n"
     "    return a >= 0 ? 1.0f / (1.0f + e) : e / (1.0f + e);\n}\n";
+
+/* Write ft__sigmoid_f32 (above) with the qualifiers qual ("static inline"
+ * for C, host and device ones for CUDA). */
+void cg_sigmoid_f32_def(FILE *o, const char *qual)
+{
+    fprintf(o, "/* 1 / (1 + e^-a) with e^-|a| inlined (backend/cg_c.c, cg_sigmoid_f32_body):\n"
+            " * at most 2 ulp off; 0 where the value is below FLT_MIN */\n%s ", qual);
+    fputs(cg_sigmoid_f32_body, o);
+}
 
 /* Write the definition of helper h for dtype t. */
 static void cg_helper_def(FILE *o, cg_helper h, ft_dtype t)
@@ -2613,7 +2621,7 @@ static void cg_helper_def(FILE *o, cg_helper h, ft_dtype t)
         break;
     case CG_H_SIGMOID:
         if (t == FT_F32) {
-            fputs(cg_sigmoid_f32, o);
+            cg_sigmoid_f32_def(o, "static inline");
             break;
         }
         fprintf(o, "static inline %s ft__sigmoid_%s(%s a) { return (%s)(1 / (1 + exp%s(-%sa))); }\n",

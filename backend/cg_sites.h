@@ -92,6 +92,9 @@ const char *cg_error_fn_name(ft_ctx *ctx, const ast_program *p);
  * names in the generated code); cxx: CUDA C++ (ft__fbits also runs in
  * kernels). */
 void cg_error_helpers(FILE *out, int cxx);
+/* The f32 sigmoid shared by the C and CUDA targets (cg_c.c), with the
+ * qualifiers qual. */
+void cg_sigmoid_f32_def(FILE *o, const char *qual);
 
 /* Write the library's error accessor `ft__last_error` (ft_module's
  * last_error) and the exported `NAME(char *buf, size_t size)` (name from

@@ -72,7 +72,8 @@ def check_structure(ftc, prog):
     if r.returncode != 0:
         raise Fail("ftc build failed: " + r.stderr)
     src = r.stdout
-    want = {"rowsum": 1, "dot": 1, "stats": 3, "spmv": 1, "rownorm_auto": 1, "xy": 1}
+    want = {"rowsum": 1, "dot": 1, "stats": 3, "spmv": 1, "rownorm_auto": 1, "xy": 1,
+            "flat_dot": 1}
     for fn, n in want.items():
         body = "".join(re.findall(r"__global__ void ft__k%s_\d+\(.*?\n}\n" % fn, src, re.S))
         if not body:
@@ -97,13 +98,13 @@ def main(argv):
     rng = np.random.default_rng(8)
     cases = [("structure", lambda: check_structure(ftc, prog))]
 
-    def rowsum(n, m):
+    def rowsum(n, m, env=env):
         # small integers: every summation order gives the exact f32 sum
         x = rng.integers(-9, 10, (n, m)).astype(f32)
         outs = run(ftc, env, prog, "rowsum", {"n": n, "m": m}, {"x": x})
         check(outs, "y", x.astype(f64).sum(axis=1), f32)
 
-    def rownorm_auto(n, m):
+    def rownorm_auto(n, m, env=env):
         x = rng.integers(-9, 10, (n, m)).astype(f32)
         outs = run(ftc, env, prog, "rownorm_auto", {"n": n, "m": m}, {"x": x})
         s = (x.astype(f64) ** 2).sum(axis=1, keepdims=True)
@@ -120,14 +121,14 @@ def main(argv):
         outs = run(ftc, env, prog, "dot", {"n": n, "nb": nb, "nt": nt}, {"a": a, "b": b})
         check(outs, "s", np.dot(a, b), f64, 1e-12)
 
-    def stats(n):
+    def stats(n, env=env):
         v = rng.integers(-1000, 1000, n).astype(i32)
         outs = run(ftc, env, prog, "stats", {"n": n}, {"v": v})
         check(outs, "mx", v.max() if n else np.iinfo(i32).min, i32)
         check(outs, "mn", v.min() * 0.5 if n else np.inf, f32)
         check(outs, "cnt", np.sum(v > 3), i64)
 
-    def spmv(nr, n, per_row):
+    def spmv(nr, n, per_row, env=env):
         lens = rng.integers(0, per_row + 1, nr)
         ptr = np.concatenate([[0], np.cumsum(lens)]).astype(i32)
         nnz = int(ptr[-1])
@@ -146,6 +147,17 @@ def main(argv):
             if "index" not in err:
                 raise Fail("a bad column gave no index error: " + err.strip()[-200:])
 
+    def flat_dot(n, m, env=env):
+        idx = rng.integers(0, m, n).astype(i32)
+        x, y = rng.integers(-4, 5, m).astype(f32), rng.integers(-4, 5, n).astype(f32)
+        sizes, ins = {"n": n, "m": m}, {"idx": idx, "x": x, "y": y}
+        outs = run(ftc, env, prog, "flat_dot", sizes, ins)
+        check(outs, "s", np.dot(x[idx].astype(f64), y), f32)
+        idx[n // 2] = m   # out of range: the other threads still reach the shuffles
+        err = run(ftc, env, prog, "flat_dot", sizes, ins, expect_fail=True)
+        if "index" not in err:
+            raise Fail("a bad index gave no index error: " + err.strip()[-200:])
+
     # sizes: one thread, a partial warp, exactly one warp, warps + a partial
     # one, and more than 1024 (threads loop over several elements each)
     for n, m in ((1, 1), (3, 5), (2, 32), (4, 33), (2, 100), (1, 1500)):
@@ -160,6 +172,17 @@ def main(argv):
         cases.append((f"stats[{n}]", lambda n=n: stats(n)))
     for nr, n, per in ((1, 1, 1), (5, 7, 40), (3, 50, 300)):
         cases.append((f"spmv[{nr}x{n}/{per}]", lambda nr=nr, n=n, per=per: spmv(nr, n, per)))
+    for n, m in ((1, 1), (37, 5), (5000, 300)):   # one block; blocks + a partial one
+        cases.append((f"flat_dot[{n}x{m}]", lambda n=n, m=m: flat_dot(n, m)))
+    if "--gpu" not in argv:
+        # kernels whose registers allow 40 threads a block (a warp and a
+        # partial one), fewer than their loops ask for: the launch must
+        # take the kernel's limit (ft__max_threads) and still cover them
+        lim = dict(env, FT_EMU_MAX_THREADS="40")
+        cases += [("limit40/rowsum[2x100]", lambda: rowsum(2, 100, lim)),
+                  ("limit40/rownorm_auto[2x1100]", lambda: rownorm_auto(2, 1100, lim)),
+                  ("limit40/stats[1200]", lambda: stats(1200, lim)),
+                  ("limit40/spmv[3x50/300]", lambda: spmv(3, 50, 300, lim))]
     return run_cases(cases)
 
 

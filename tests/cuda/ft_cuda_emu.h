@@ -54,6 +54,15 @@ template <typename F> static inline cudaError_t cudaFuncSetAttribute(F, cudaFunc
 {
     return cudaSuccess;
 }
+/* A kernel's limits: $FT_EMU_MAX_THREADS threads a block (1024 unless set),
+ * to run the launches of kernels whose registers allow fewer threads. */
+struct cudaFuncAttributes { int maxThreadsPerBlock; };
+template <typename F> static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, F)
+{
+    const char *e = getenv("FT_EMU_MAX_THREADS");
+    a->maxThreadsPerBlock = e ? atoi(e) : 1024;
+    return cudaSuccess;
+}
 
 static inline cudaError_t cudaMalloc(void *p, size_t n)
 {

@@ -145,7 +145,7 @@ extern "C" __attribute__((visibility("default"))) int rownorm(int64_t n, int64_t
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
             dim3 ft__grid, ft__block;
-            ft__launch_dims(ft__ext, &ft__grid, &ft__block);
+            ft__launch_dims(ft__ext, ft__max_threads(ft__krownorm_0), &ft__grid, &ft__block);
             ft__krownorm_0<<<ft__grid, ft__block>>>(ft__derr, n, m, ft__dev_x, ft__dev_y);
         }
         ft__err_fetch(ft__derr, &ft__err, &ft__er, 4);
@@ -284,7 +284,7 @@ extern "C" __attribute__((visibility("default"))) int rowscatter(int64_t n, int6
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
             dim3 ft__grid, ft__block;
-            ft__launch_dims(ft__ext, &ft__grid, &ft__block);
+            ft__launch_dims(ft__ext, ft__max_threads(ft__krowscatter_0), &ft__grid, &ft__block);
             const size_t ft__smem = ft__dsz(sizeof(float), ft__max<int64_t>(0, m));
             if (ft__smem > 48 * 1024)   /* past the default: opt in (or the launch fails) */
                 cudaFuncSetAttribute(ft__krowscatter_0, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ft__min<size_t>(ft__smem, 2147483647));

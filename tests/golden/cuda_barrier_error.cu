@@ -116,7 +116,7 @@ extern "C" __attribute__((visibility("default"))) int gather_pairs(int64_t n, in
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
             dim3 ft__grid, ft__block;
-            ft__launch_dims(ft__ext, &ft__grid, &ft__block);
+            ft__launch_dims(ft__ext, ft__max_threads(ft__kgather_pairs_0), &ft__grid, &ft__block);
             const size_t ft__smem = ft__dsz(sizeof(float), ft__max<int64_t>(0, m));
             if (ft__smem > 48 * 1024)   /* past the default: opt in (or the launch fails) */
                 cudaFuncSetAttribute(ft__kgather_pairs_0, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ft__min<size_t>(ft__smem, 2147483647));
@@ -190,7 +190,7 @@ extern "C" __attribute__((visibility("default"))) int checked_pairs(int64_t n, i
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
             dim3 ft__grid, ft__block;
-            ft__launch_dims(ft__ext, &ft__grid, &ft__block);
+            ft__launch_dims(ft__ext, ft__max_threads(ft__kchecked_pairs_0), &ft__grid, &ft__block);
             ft__kchecked_pairs_0<<<ft__grid, ft__block>>>(ft__derr, n, m, ft__dev_x, ft__dev_y);
         }
         ft__err_fetch(ft__derr, &ft__err, &ft__er, 20);

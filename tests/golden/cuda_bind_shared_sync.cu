@@ -79,7 +79,7 @@ extern "C" __attribute__((visibility("default"))) int rownorm(int64_t n, int64_t
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
             dim3 ft__grid, ft__block;
-            ft__launch_dims(ft__ext, &ft__grid, &ft__block);
+            ft__launch_dims(ft__ext, ft__max_threads(ft__krownorm_0), &ft__grid, &ft__block);
             ft__krownorm_0<<<ft__grid, ft__block>>>(ft__derr, n, m, ft__dev_x, ft__dev_y);
         }
         ft__err_fetch(ft__derr, &ft__err, &ft__er, 4);

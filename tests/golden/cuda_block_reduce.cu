@@ -150,7 +150,7 @@ extern "C" __attribute__((visibility("default"))) int spmv(int64_t nr, int64_t n
             ft__ext[0] = ft__max<int64_t>(ft__ext[0], ft__trip(0, nr, 1));
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], 256);
             dim3 ft__grid, ft__block;
-            ft__launch_dims(ft__ext, &ft__grid, &ft__block);
+            ft__launch_dims(ft__ext, ft__max_threads(ft__kspmv_0), &ft__grid, &ft__block);
             ft__kspmv_0<<<ft__grid, ft__block>>>(ft__derr, nr, nnz, n, ft__dev_ptr, ft__dev_col, ft__dev_val, ft__dev_x, ft__dev_y);
         }
         ft__err_fetch(ft__derr, &ft__err, &ft__er, 11);
@@ -229,7 +229,7 @@ extern "C" __attribute__((visibility("default"))) int hist(int64_t n, int64_t nb
             int64_t ft__ext[6] = {1, 1, 1, 1, 1, 1};
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, n, 1));
             dim3 ft__grid, ft__block;
-            ft__launch_dims(ft__ext, &ft__grid, &ft__block);
+            ft__launch_dims(ft__ext, ft__max_threads(ft__khist_0), &ft__grid, &ft__block);
             ft__khist_0<<<ft__grid, ft__block>>>(ft__derr, n, nb, ft__dev_v, ft__dev_h);
         }
         ft__err_fetch(ft__derr, &ft__err, &ft__er, 28);
@@ -298,7 +298,7 @@ extern "C" __attribute__((visibility("default"))) int xy(int64_t n, int64_t m, c
             ft__ext[4] = ft__max<int64_t>(ft__ext[4], ft__trip(0, m, 1));
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, m, 1));
             dim3 ft__grid, ft__block;
-            ft__launch_dims(ft__ext, &ft__grid, &ft__block);
+            ft__launch_dims(ft__ext, ft__max_threads(ft__kxy_0), &ft__grid, &ft__block);
             ft__kxy_0<<<ft__grid, ft__block>>>(ft__derr, n, m, ft__dev_x, ft__dev_y, ft__dev_s);
         }
         ft__err_fetch(ft__derr, &ft__err, &ft__er, 40);

@@ -293,7 +293,7 @@ extern "C" __attribute__((visibility("default"))) int subdivnet(int64_t n_faces,
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, out_feats, 1));
             ft__ext[3] = ft__max<int64_t>(ft__ext[3], ft__trip(0, out_feats, 1));
             dim3 ft__grid, ft__block;
-            ft__launch_dims(ft__ext, &ft__grid, &ft__block);
+            ft__launch_dims(ft__ext, ft__max_threads(ft__ksubdivnet_0), &ft__grid, &ft__block);
             const size_t ft__smem = ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, in_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, out_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, out_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, out_feats)) + ft__dsz(sizeof(float), ft__max<int64_t>(0, out_feats));
             if (ft__smem > 48 * 1024)   /* past the default: opt in (or the launch fails) */
                 cudaFuncSetAttribute(ft__ksubdivnet_0, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ft__min<size_t>(ft__smem, 2147483647));

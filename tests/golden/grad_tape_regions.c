@@ -1,4 +1,4 @@
-/* 1 / (1 + e^-a) with e^-|a| inlined (backend/cg_c.c, cg_sigmoid_f32):
+/* 1 / (1 + e^-a) with e^-|a| inlined (backend/cg_c.c, cg_sigmoid_f32_body):
  * at most 2 ulp off; 0 where the value is below FLT_MIN */
 static inline float ft__sigmoid_f32(float a)
 {
