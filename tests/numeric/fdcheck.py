@@ -26,6 +26,7 @@ from harness import rel_diff
 
 STEP = 1e-5
 BIG_STEP = 64      # gradcheck's retry for rounding noise (GC_BIG_STEP)
+SENS_STEP = 1e-13  # the relative nudge of `sensitivity` (a few hundred f64 ulps)
 
 
 def random_inputs(f, sizes, rng, given=None):
@@ -154,6 +155,26 @@ class Result:
     def __init__(self):
         self.codes, self.fwd_diff, self.grad_diff, self.errors = {}, {}, {}, {}
         self.kinks = []
+
+
+def sensitivity(chk, rng, floor=1e-12):
+    """How far CHK's forward outputs and gradients move (relative
+    differences by name, as check_gradient's fwd_diff and grad_diff) when
+    every float input is scaled by 1 + SENS_STEP * u, u uniform in [-1, 1],
+    at the current thread count: the scale of what rounding alone, a sum
+    reassociated among it, can do to them.  A chaotic program (a scatter
+    summed by atomics, then steps of y += a sin(y * y)) amplifies a nudge of
+    1e-13 to 1e-5, and its thread counts differ by as much without a race."""
+    base_f, base_g = chk.forward()[1], chk.gradient()[1]
+    saved = chk.inputs
+    chk.inputs = {k: v * (1 + SENS_STEP * rng.uniform(-1, 1, v.shape)).astype(v.dtype)
+                  if v.dtype.kind == "f" else v for k, v in saved.items()}
+    try:
+        nf, ng = chk.forward()[1], chk.gradient()[1]
+    finally:
+        chk.inputs = saved
+    return ({k: rel_diff(v, base_f[k], floor) for k, v in nf.items()},
+            {k: rel_diff(v, base_g[k], floor) for k, v in ng.items()})
 
 
 def check_gradient(chk, threads=(1, 2, 4), limit=400, rng=None, kink_tol=None, repeat=1,
