@@ -919,8 +919,14 @@ int xf_find_decl(ft_ctx *ctx, ast_func *f, const ast_stmt *s, const char *var, f
 {
     ft_vec anc = {0};
     xf_ancestors(ctx, f->body, s, &anc);
-    for (int i = anc.len - 1; i >= 0; i--) {
-        const ast_stmt *a = anc.items[i];
+    return xf_find_decl_in(&anc, f, var, dt, ndim, shape);
+}
+
+int xf_find_decl_in(const ft_vec *anc, ast_func *f, const char *var, ft_dtype *dt, int *ndim,
+                    ast_expr ***shape)
+{
+    for (int i = anc->len - 1; i >= 0; i--) {
+        const ast_stmt *a = anc->items[i];
         if (a->kind == AST_VARDEF && strcmp(a->u.def.name, var) == 0) {
             fill_decl(a->u.def.dtype, a->u.def.ndim, a->u.def.shape, dt, ndim, shape);
             return 1;

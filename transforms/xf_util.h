@@ -185,5 +185,9 @@ int xf_def_value_movable(ft_ctx *ctx, const xf_def *d, ft_vec *items);
  * may be NULL); 0 when there is none. */
 int xf_find_decl(ft_ctx *ctx, ast_func *f, const ast_stmt *s, const char *var, ft_dtype *dt,
                  int *ndim, ast_expr ***shape);
+/* xf_find_decl for a statement whose ancestors (xf_ancestors) are anc:
+ * for passes that walk many statements with their ancestors at hand. */
+int xf_find_decl_in(const ft_vec *anc, ast_func *f, const char *var, ft_dtype *dt, int *ndim,
+                    ast_expr ***shape);
 
 #endif
