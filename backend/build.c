@@ -212,7 +212,10 @@ static const char *cg_find_nvcc(ft_ctx *ctx)
 }
 
 /* nvcc's command line for compiling the CUDA file c_path into so_tmp:
- * -arch from --arch (sm_90 by default); --cflags replace -O3. */
+ * -arch from --arch (sm_90 by default); --cflags replace -O3.  The linker
+ * drops local symbols (--discard-all): nvcc's host file, named after its
+ * process id, was one, and two builds differed (with -g its name stays in
+ * the debug information). */
 static char **cg_cuda_command(ft_ctx *ctx, const char *c_path, const char *so_tmp,
                               int blas)
 {
@@ -225,6 +228,7 @@ static char **cg_cuda_command(ft_ctx *ctx, const char *c_path, const char *so_tm
     cg_split_flags(ctx, flags ? flags : "-O3", &argv);
     const char *fixed[] = {"-arch", ctx->opts.arch ? ctx->opts.arch : "sm_90", "-x", "cu",
                            "-Xcompiler", "-fPIC", "-shared", "-Xlinker", "-Bsymbolic",
+                           "-Xlinker", "--discard-all",
                            "-o", so_tmp, c_path};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
         ft_vec_push(ctx, &argv, (void *)fixed[i]);

@@ -30,6 +30,7 @@ then `N passed, M failed`; exits 1 if any case failed.
 """
 import fcntl
 import os
+import shutil
 import resource
 import signal
 import stat
@@ -179,6 +180,21 @@ def case_build_reproducible(work, env):
         b = U.read_bytes(f"{work}/r2{tag}/libother.so")
         check(a == b, f"two builds ({flags or 'default flags'}) differ")
     no_temps(work, env, ["r1", "r2", "r1g", "r2g"])
+
+
+def case_build_reproducible_cuda(work, env):
+    """--target cuda with the default flags (nvcc names its temporaries by
+    its process id; with -g they stay in the debug information)."""
+    if not shutil.which("nvcc") and not os.access("/usr/local/cuda/bin/nvcc", os.X_OK) \
+            and not os.environ.get("FTC_NVCC"):
+        print("  (no nvcc: skipped)")
+        return
+    for d, name in (("c1", "libk.so"), ("c2", "libother.so")):
+        os.makedirs(f"{work}/{d}")
+        ftc(["build", f"{work}/prog_a.ft", "--target", "cuda", "-o", f"{work}/{d}/{name}"], env)
+    a, b = U.read_bytes(f"{work}/c1/libk.so"), U.read_bytes(f"{work}/c2/libother.so")
+    check(a == b, "two CUDA builds differ")
+    no_temps(work, env, ["c1", "c2"])
 
 
 def locked_build(work, env):
