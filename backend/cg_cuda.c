@@ -105,6 +105,15 @@ typedef struct cu_hostval {
     const char *arg;         /* the launch argument */
 } cu_hostval;
 
+/* The block-reduced loop (a thread loop or a flat kernel) being emitted:
+ * the reduction it folds, that reduction's per-thread accumulator, the
+ * label a failing thread of it jumps to, and how many gotos went there. */
+typedef struct cu_red_loop {
+    const ast_stmt *red;
+    const char *acc, *skip;
+    int skips;
+} cu_red_loop;
+
 typedef struct cu_emitter {
     ft_ctx *ctx;
     FILE *out;               /* where text goes now */
@@ -121,10 +130,7 @@ typedef struct cu_emitter {
     unsigned active;         /* bit per ast_par: bound indices in use */
     int nkernels;
     unsigned tdims;          /* bit per ast_par: thread indices the kernel binds */
-    const ast_stmt *red;     /* the reduction a block-reduced thread loop folds */
-    const char *red_acc;     /* its per-thread accumulator */
-    const char *red_skip;    /* where a failing thread of that loop goes */
-    int red_skips;           /* gotos to red_skip emitted */
+    cu_red_loop rl;          /* the block-reduced loop being emitted, if any */
     int synced;              /* the last line emitted was a barrier (cu_sync) */
     ft_vec dsmem;            /* const char *: bytes of each dynamic shared local of
                               * the kernel being emitted (C text of sizes) */
@@ -527,10 +533,10 @@ static void cu_fail(cu_emitter *em, cg_failure fl)
 {
     const char *rec = ft_fmt(em->ctx, "ft__dfail(ft__derr, %s, %d, %s, %s);", fl.code_name,
                              fl.site, fl.v[0] ? fl.v[0] : "0", fl.v[1] ? fl.v[1] : "0");
-    if (em->red_skip) {
+    if (em->rl.skip) {
         /* inside a block-reduced loop: the thread only leaves the loop */
-        fprintf(em->out, " { %s ft__bad = true; goto %s; }\n", rec, em->red_skip);
-        em->red_skips++;
+        fprintf(em->out, " { %s ft__bad = true; goto %s; }\n", rec, em->rl.skip);
+        em->rl.skips++;
         return;
     }
     if (em->threads) {
@@ -679,9 +685,9 @@ static void cu_dleaf(cu_emitter *em, const ast_stmt *s, int block_level)
         cu_line(em, "if (!ft__bad)");
     if (em->threads)
         em->indent++;
-    if (red && em->red && strcmp(var, em->red->u.red.var) == 0)
-        cu_line(em, "%s = ft__op_%s()(%s, (%s)(%s));", em->red_acc, ops[s->u.red.op],
-                em->red_acc, T, v);
+    if (red && em->rl.red && strcmp(var, em->rl.red->u.red.var) == 0)
+        cu_line(em, "%s = ft__op_%s()(%s, (%s)(%s));", em->rl.acc, ops[s->u.red.op],
+                em->rl.acc, T, v);
     else if (!red)
         cu_line(em, "%s = %s;", lv, v);
     else if (s->u.red.atomic)
@@ -1107,6 +1113,13 @@ static void cu_red_open(cu_emitter *em, const ast_stmt *r, int id)
     cu_line(em, "__shared__ %s ft__w%d[32];", T, id);
 }
 
+/* The state of block-reduced loop id, reducing r (cu_red_open's names). */
+static cu_red_loop cu_red_loop_of(cu_emitter *em, const ast_stmt *r, int id)
+{
+    return (cu_red_loop){r, ft_fmt(em->ctx, "ft__r%d", id), ft_fmt(em->ctx, "ft__rdone%d", id),
+                         0};
+}
+
 /* After block-reduced loop id: the threads' partials reduced over the
  * block (warp shuffles, then the warps' results through shared memory),
  * and thread 0 folds the total into the element (atomically for device
@@ -1232,21 +1245,12 @@ static void cu_dfor(cu_emitter *em, const ast_stmt *s, int block_level)
         em->active |= cu_bit(par);
     int thread = bound && par >= AST_THREAD_X;
     int inner_block = block_level && !thread;
-    const ast_stmt *saved_red = em->red;
-    const char *saved_acc = em->red_acc, *saved_skip = em->red_skip;
-    int saved_skips = em->red_skips;
-    if (red) {
-        em->red = red;
-        em->red_acc = ft_fmt(em->ctx, "ft__r%d", id);
-        em->red_skip = ft_fmt(em->ctx, "ft__rdone%d", id);
-        em->red_skips = 0;
-    }
+    cu_red_loop saved_rl = em->rl;
+    if (red)
+        em->rl = cu_red_loop_of(em, red, id);
     cu_dstmt(em, s->u.loop.body, inner_block);
-    int skips = em->red_skips;
-    em->red = saved_red;
-    em->red_acc = saved_acc;
-    em->red_skip = saved_skip;
-    em->red_skips = saved_skips;
+    int skips = em->rl.skips;
+    em->rl = saved_rl;
     em->active = saved;
     if (inner_block && em->threads) {
         /* the next iteration may touch what this one wrote, in other threads */
@@ -1486,15 +1490,10 @@ static void cu_flat_body(cu_emitter *em, const void *arg)
 {
     const cu_flat *f = arg;
     const ast_stmt *s = f->s;
-    const ast_stmt *saved_red = em->red;
-    const char *saved_acc = em->red_acc, *saved_skip = em->red_skip;
-    int saved_skips = em->red_skips;
+    cu_red_loop saved_rl = em->rl;
     if (f->red) {
         cu_red_open(em, f->red, f->id);
-        em->red = f->red;
-        em->red_acc = ft_fmt(em->ctx, "ft__r%d", f->id);
-        em->red_skip = ft_fmt(em->ctx, "ft__rdone%d", f->id);
-        em->red_skips = 0;
+        em->rl = cu_red_loop_of(em, f->red, f->id);
     }
     cu_line(em, "for (int64_t ft__k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; "
             "ft__k < ft__n;");
@@ -1506,11 +1505,8 @@ static void cu_flat_body(cu_emitter *em, const void *arg)
     em->indent--;
     cu_line(em, "}");
     if (f->red)
-        cu_red_close(em, f->red, f->id, em->red_skips);
-    em->red = saved_red;
-    em->red_acc = saved_acc;
-    em->red_skip = saved_skip;
-    em->red_skips = saved_skips;
+        cu_red_close(em, f->red, f->id, em->rl.skips);
+    em->rl = saved_rl;
 }
 
 /* Launch a flat kernel for an openmp loop with host-evaluable bounds (a
