@@ -298,8 +298,12 @@ ast_expr *xf_ceildiv(ft_ctx *ctx, ast_expr *a, int64_t b)
         return a;
     if (a->kind == AST_INT)    /* (a - 1) / b + 1 cannot overflow; a / b truncates up */
         return ast_int(ctx, a->loc, a->u.ival > 0 ? (a->u.ival - 1) / b + 1 : a->u.ival / b);
-    return ast_binary(ctx, a->loc, AST_FLOORDIV, xf_add(ctx, a, ast_int(ctx, a->loc, b - 1)),
-                      ast_int(ctx, a->loc, b));
+    /* (a - 1) // b + 1: the same value for every a (floor division), and it
+     * overflows only at a = INT64_MIN, where (a + b - 1) // b overflowed for
+     * every a past INT64_MAX - b + 1 (a trip count at run time) */
+    ast_expr *q = ast_binary(ctx, a->loc, AST_FLOORDIV, xf_add(ctx, a, ast_int(ctx, a->loc, -1)),
+                             ast_int(ctx, a->loc, b));
+    return xf_add(ctx, q, ast_int(ctx, a->loc, 1));
 }
 
 ast_expr *xf_trip_count(ft_ctx *ctx, const ast_stmt *loop)

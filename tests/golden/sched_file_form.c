@@ -22,7 +22,7 @@ int f(int64_t n, const float *x, float *y, float *z)
     #pragma omp parallel
     {
         {
-            const int64_t ft__e2 = ft__floordiv_i64(n + 3, 4);
+            const int64_t ft__e2 = ft__floordiv_i64(n - 1, 4) + 1;
             #pragma omp for
             for (int64_t o = 0; o < ft__e2; o++) {
                 /* i: */

@@ -82,6 +82,40 @@ def check_build(ftc, d, flags):
     return bad
 
 
+# A split loop of 2^63 - 1 iterations whose assert stops it at i = 10: the
+# outer loop's trip count was (n + 3) // 4, which overflows (undefined;
+# built with -fwrapv it wraps negative, the loop runs no iteration and the
+# function returns 0 silently).
+SPLIT_HUGE = """\
+export func f(n: size, y: i64[1] inout):
+    Li: for i in range(n):
+        assert i < 10
+        y[0] += 1
+
+schedule f:
+    io, ii = split(Li, 4)
+"""
+
+
+def check_split_huge(ftc, d):
+    """The split loop of SPLIT_HUGE at n = 2^63 - 1 fails its assert after
+    10 iterations."""
+    with open(os.path.join(d, "split.ft"), "w") as f:
+        f.write(SPLIT_HUGE)
+    lib = os.path.join(d, "libsplit.so")
+    r = subprocess.run([ftc, "build", "split.ft", "-o", lib, "--no-auto",
+                        "--cflags", "-O2 -fwrapv -fopenmp"], cwd=d,
+                       capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        return [f"split_huge: ftc build exited {r.returncode}:\n{r.stderr}"]
+    y = np.zeros(1, np.int64)
+    code = ftlib.Library(lib).func("f")(n=MAX, y=y)
+    if code != 2 or y[0] != 10:
+        return [f"split_huge: code {code}, {y[0]} iterations; expected the assert's "
+                "code 2 after 10"]
+    return []
+
+
 def check_too_long(ftc, d):
     """A range of more than 2^63 - 1 iterations is refused, located."""
     with open(os.path.join(d, "prog.ft"), "w") as f:
@@ -100,9 +134,10 @@ def main():
         for flags in ([], ["--no-auto"]):
             bad += check_build(ftc, d, flags)
         bad += check_too_long(ftc, d)
+        bad += check_split_huge(ftc, d)
     for b in bad:
         print("FAIL", b)
-    print(f"{2 * len(CASES) + 1 - len(bad)} passed, {len(bad)} failed")
+    print(f"{2 * len(CASES) + 2 - len(bad)} passed, {len(bad)} failed")
     sys.exit(1 if bad else 0)
 
 
