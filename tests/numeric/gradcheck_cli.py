@@ -217,6 +217,15 @@ __attribute__((destructor)) static void report(void)
 """
 
 
+def asan_runtime(ftc):
+    """The ASan runtime that ftc is linked with (a sanitizer build), or
+    None: an LD_PRELOAD must name it first, or ASan refuses to start (and
+    the C compiler ftc runs inherits it: its leaks are not ftc's)."""
+    r = subprocess.run(["ldd", ftc], capture_output=True, text=True)
+    m = re.search(r"libasan\.so\S* => (\S+)", r.stdout)
+    return m.group(1) if m else None
+
+
 def threads():
     """--threads 3 and 1: the largest OpenMP team of the calls (measured)
     is 3 and 1; OMP_NUM_THREADS=2 is what the calls use without --threads;
@@ -228,7 +237,11 @@ def threads():
         H.sh(["cc", "-shared", "-fPIC", "-O1", "-o", shim, os.path.join(d, "shim.c"),
               "-ldl", "-lgomp"])
         for flag, env_threads, want in (("3", "2", 3), ("1", "2", 1), (None, "2", 2)):
-            env = dict(os.environ, LD_PRELOAD=shim, GC_TEAM_OUT=log, OMP_NUM_THREADS=env_threads)
+            asan = asan_runtime(FTC)
+            env = dict(os.environ, LD_PRELOAD=f"{asan} {shim}" if asan else shim,
+                       GC_TEAM_OUT=log, OMP_NUM_THREADS=env_threads)
+            if asan:
+                env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
             if os.path.exists(log):
                 os.remove(log)
             args = ["n=2000"] + (["--threads", flag] if flag else [])
