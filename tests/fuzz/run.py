@@ -77,10 +77,15 @@ def campaign(bdir, sdir, name, args):
         r = subprocess.run(cmd, env=env(sdir), stdout=logf, stderr=subprocess.STDOUT, cwd=bdir)
     dt = time.time() - t
     log = open(logpath, errors="replace").read()
-    if args.jobs > 1:           # each worker logs to fuzz-N.log in cwd
-        log += "".join(open(p, errors="replace").read()
-                       for p in glob.glob(os.path.join(bdir, "fuzz-*.log")))
-    execs, cov, ft, corp = stats(log)
+    counted = log
+    if args.jobs > 1:
+        # each worker logs to fuzz-N.log in cwd, and the main log repeats
+        # their final lines: the counts come from the workers' logs alone
+        # (summing both counted every execution twice)
+        counted = "".join(open(p, errors="replace").read()
+                          for p in glob.glob(os.path.join(bdir, "fuzz-*.log")))
+        log += counted
+    execs, cov, ft, corp = stats(counted)
     slow = re.findall(r"stat::slowest_unit_time_sec:\s+(\d+)", log)
     ncorpus = len(os.listdir(corpus))
     print(f"{name}: {execs} executions in {dt:.0f} s, cov {cov}, ft {ft}, corpus {ncorpus} "
