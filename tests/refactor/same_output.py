@@ -26,23 +26,20 @@ import difflib
 import glob
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden"))
+from run import header  # noqa: E402  (tests/golden/run.py: a file's `# KEY:` words)
+
 TARGETS = (("c", []), ("cuda", ["--target", "cuda"]))
 
 
 def ftc_args(path):
-    """The words of the file's `# ftc-args:` line (tests/golden's header), or []."""
-    with open(path, errors="replace") as f:
-        for line in f.read().splitlines()[:10]:
-            m = re.match(r"\s*#\s*ftc-args:(.*)$", line)
-            if m:
-                return [a.replace("{dir}", os.path.dirname(path)) for a in shlex.split(m.group(1))]
-    return []
+    """The words of the file's `# ftc-args:` line, as tests/golden/run.py reads them."""
+    return [a.replace("{dir}", os.path.dirname(path)) for a in header(path, "ftc-args") or []]
 
 
 def corpus(root, tmp):
