@@ -86,11 +86,10 @@ static void cg_temps_remove(cg_temps *t, int keep_c)
     if (!t->dir)
         return;
     rt_cleanup_enter();
-    unlink(t->log_path);
-    if (!keep_c) {
-        unlink(t->c_path);
-        rmdir(t->dir);
-    }
+    if (keep_c)
+        unlink(t->log_path);
+    else
+        rt_cleanup_remove_dir(t->dir);  /* with whatever a killed compiler left */
     for (int i = 0; i < 3; i++)
         rt_cleanup_forget(t->slots[i]);
     rt_cleanup_leave();

@@ -8,7 +8,6 @@
  * Exit codes: 0 ok, 1 compile or run error, 2 usage error.
  */
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -684,13 +683,6 @@ static int cmd_check(const cli *c)
 
 /* ----------------------------------------------------------------- run */
 
-/* nftw callback removing each entry (children first, by FTW_DEPTH). */
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 /* A private folder for a library built only to be run: its path and the
  * cleanup slots (runtime/cleanup.c) of the folder, the library and the
  * header, so that a signal leaves nothing of it. */
@@ -735,7 +727,7 @@ static void temp_dir_remove(temp_dir *t)
     if (!t->dir)
         return;
     rt_cleanup_enter();
-    if (nftw(t->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+    if (rt_cleanup_remove_dir(t->dir) != 0)
         fprintf(stderr, "ftc: warning: could not remove the temporary folder '%s'\n", t->dir);
     for (int i = 0; i < 3; i++)
         rt_cleanup_forget(t->slots[i]);

@@ -17,10 +17,15 @@
 /* Catch SIGINT, SIGTERM and SIGHUP (those not ignored when ftc started). */
 void rt_cleanup_install(void);
 
-/* Register path (a file, or an empty folder when is_dir) for removal on a
- * signal; returns its slot, or -1 when the table is full or the path too
+/* Register path (a file, or when is_dir a folder this process made and
+ * owns: it is removed with everything in it) for removal on a signal; returns its slot, or -1 when the table is full or the path too
  * long (the path is then simply not removed on a signal). */
 int rt_cleanup_add(const char *path, int is_dir);
+
+/* Remove the folder path and everything in it (folders inside to a depth
+ * of 8); async-signal-safe.  0, or -1 with errno set when the folder is
+ * left (a missing folder counts as removed). */
+int rt_cleanup_remove_dir(const char *path);
 
 /* Forget slot (after its path was renamed or removed); -1 is ignored. */
 void rt_cleanup_forget(int slot);

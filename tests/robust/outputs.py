@@ -22,7 +22,11 @@ case by case:
   header and the library of the same build, round after round;
 - build_sigint, run_sigterm: a signal while the C compiler runs stops the
   compiler, leaves no temporary (destination, private $TMPDIR) and the
-  old outputs as they were, and ftc dies of that signal.
+  old outputs as they were, and ftc dies of that signal;
+- build_sighup_compiler_leftovers, build_failed_compiler_leftovers: files
+  and folders a compiler leaves in its $TMPDIR (as collect2 does when
+  SIGTERM stops it) go with ftc's private folder, on a signal and when
+  the compiler fails.
 
 Every expectation is written here (old bytes kept, NumPy's values, the
 reference builds' bytes).  Prints `ok NAME` or `FAIL NAME: why` per case,
@@ -302,6 +306,39 @@ def case_run_sigterm(work, env):
     check(os.listdir(f"{work}/out") == ["a.npy"], f"in out/: {os.listdir(f'{work}/out')}")
     check(U.read_bytes(f"{work}/out/a.npy") == OLD, "a.npy was replaced")
     no_temps(work, env, ["out"])
+
+
+LEAVING_CC = """#!/bin/sh
+# A compiler that leaves temporaries in its $TMPDIR, as collect2 does.
+mkdir "$TMPDIR/sub" && : > "$TMPDIR/sub/x.o" && : > "$TMPDIR/cc123.cdtor.c" || exit 3
+[ "$1" = fail ] && exit 1
+exec sleep 30
+"""
+
+
+def leaving_cc(work, env, how):
+    """The environment with FTC_CC set to LEAVING_CC (failing at once when
+    how == "fail", else sleeping until killed)."""
+    U.write(f"{work}/leaving_cc", LEAVING_CC)
+    os.chmod(f"{work}/leaving_cc", 0o755)
+    return dict(env, FTC_CC=f"{work}/leaving_cc {how}")
+
+
+def case_build_sighup_compiler_leftovers(work, env):
+    os.mkdir(f"{work}/dst")
+    signal_at_compiler(work, leaving_cc(work, env, "sleep"),
+                       ["build", f"{work}/prog_a.ft", "-o", f"{work}/dst/libk.so"],
+                       signal.SIGHUP)
+    check(os.listdir(f"{work}/dst") == [], f"in dst/: {os.listdir(f'{work}/dst')}")
+    no_temps(work, env, ["dst"])
+
+
+def case_build_failed_compiler_leftovers(work, env):
+    os.mkdir(f"{work}/dst")
+    p = ftc(["build", f"{work}/prog_a.ft", "-o", f"{work}/dst/libk.so"],
+            leaving_cc(work, env, "fail"), expect_ok=False)
+    check(p.returncode == 1 and "C compiler" in p.stderr, f"exit {p.returncode}: {p.stderr}")
+    no_temps(work, env, ["dst"])
 
 
 CASES = [(n[5:], f) for n, f in sorted(globals().items()) if n.startswith("case_")]
