@@ -1023,22 +1023,15 @@ static int check_params(ad_grad *g, ft_loc loc)
     return 0;
 }
 
-/* Run simplify and the cleanup passes, in the driver's order, on the new
- * functions only (f has had them). */
+/* Run the cleanups (xf_cleanup) on the new functions only (f has had
+ * them). */
 static void tidy(ft_ctx *ctx, int n, ast_func **fs)
 {
     ast_program q = {.nfuncs = n, .funcs = fs};
     /* twice: the first round's removals (a zeroed adjoint, a temporary)
      * open more, and the dump must be what compiling it again gives */
-    for (int round = 0; round < 2; round++) {
-        xf_simplify(ctx, &q);
-        xf_retarget(ctx, &q);
-        xf_propagate_temps(ctx, &q);
-        xf_remove_copies(ctx, &q);
-        xf_shrink_vars(ctx, &q);
-        xf_hoist_invariants(ctx, &q);
-        xf_remove_dead(ctx, &q);
-    }
+    for (int round = 0; round < 2; round++)
+        xf_cleanup(ctx, &q);
 }
 
 /* Append fn to p. */

@@ -4,8 +4,9 @@
 
 #include "../ast/ast.h"
 
-/* Names accepted by --dump-after (in pass order). */
-extern const char *const ft_pass_names[];
+/* The i-th name accepted by --dump-after (in pass order); NULL past the
+ * last. */
+const char *ft_pass_name(int i);
 
 /* Compile one source file to an AST program ready for a backend: parse,
  * lower, apply schedules.  When dump_after names a pass, the program as it

@@ -564,12 +564,12 @@ static ast_program *compile_scheduled(ft_ctx *ctx, const char *path, const char 
 /* Whether name is a pass --dump-after accepts; if not, list them. */
 static int check_pass_name(const char *name)
 {
-    for (int i = 0; ft_pass_names[i]; i++)
-        if (!strcmp(ft_pass_names[i], name))
+    for (int i = 0; ft_pass_name(i); i++)
+        if (!strcmp(ft_pass_name(i), name))
             return 0;
     fprintf(stderr, "ftc: error: unknown pass '%s' for --dump-after; the passes are:", name);
-    for (int i = 0; ft_pass_names[i]; i++)
-        fprintf(stderr, "%s %s", i ? "," : "", ft_pass_names[i]);
+    for (int i = 0; ft_pass_name(i); i++)
+        fprintf(stderr, "%s %s", i ? "," : "", ft_pass_name(i));
     fputc('\n', stderr);
     return EXIT_USAGE;
 }
@@ -893,8 +893,8 @@ static void print_help(void)
            FT_BUDGET_EXPR_SIZE, FT_BUDGET_LOCALS, FT_BUDGET_DEP_PAIRS,
            FT_BUDGET_CLEANUP_WORK);
     fputs("\npasses for --dump-after:", stdout);
-    for (int i = 0; ft_pass_names[i]; i++)
-        printf("%s %s", i ? "," : "", ft_pass_names[i]);
+    for (int i = 0; ft_pass_name(i); i++)
+        printf("%s %s", i ? "," : "", ft_pass_name(i));
     fputc('\n', stdout);
 }
 

@@ -10,13 +10,27 @@
  * statements (which schedules name) are never removed.  Every pass leaves
  * the normal form of xf_normalize (transforms/xf_util.h).
  *
- * The driver runs them in this order: retarget -> propagate -> remove
- * copies -> shrink -> hoist -> remove dead.
+ * The order is written once, in xf_cleanup_steps (cleanup.c): the driver
+ * runs the steps one by one (each can be dumped and timed), the gradient
+ * builder all of them through xf_cleanup.
  */
 #ifndef FT_CLEANUP_H
 #define FT_CLEANUP_H
 
 #include "../ast/ast.h"
+
+/* One cleanup step: its name (--dump-after, --time-passes) and the pass. */
+typedef struct xf_step {
+    const char *name;
+    void (*run)(ft_ctx *ctx, ast_program *p);
+} xf_step;
+
+/* The cleanups in order, {NULL, NULL} last: simplify (simplify.h), then
+ * the passes below from retarget to remove_dead. */
+extern const xf_step xf_cleanup_steps[];
+
+/* Run every step of xf_cleanup_steps on p. */
+void xf_cleanup(ft_ctx *ctx, ast_program *p);
 
 /* retarget.c: a local whose life ends in a copy-out `dst[g(i...)] = t[i...]`
  * to a tensor declared outside it (g injective: views, slices, transposes)

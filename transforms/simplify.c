@@ -384,12 +384,11 @@ ast_stmt *xf_simplify_stmt(ft_ctx *ctx, an_bounds *b, ast_stmt *s)
     return s;
 }
 
-int xf_simplify(ft_ctx *ctx, ast_program *p)
+void xf_simplify(ft_ctx *ctx, ast_program *p)
 {
     for (int i = 0; i < p->nfuncs; i++) {
         ast_func *f = p->funcs[i];
         an_bounds *b = an_bounds_new(ctx, f);
         f->body = xf_simplify_stmt(ctx, b, f->body);
     }
-    return 0;
 }

@@ -14,8 +14,8 @@
 #include "../analysis/bounds.h"
 #include "../ast/ast.h"
 
-/* Simplify every function of p in place.  Returns 0 (it cannot fail). */
-int xf_simplify(ft_ctx *ctx, ast_program *p);
+/* Simplify every function of p in place (it cannot fail). */
+void xf_simplify(ft_ctx *ctx, ast_program *p);
 
 /* One expression under what b knows; returns e or a new expression. */
 ast_expr *xf_simplify_expr(ft_ctx *ctx, an_bounds *b, ast_expr *e);

@@ -1789,7 +1789,7 @@ def time_passes():
             if m:
                 t[m.group(1)] = float(m.group(2))
         for name in ["parse", "lower", "simplify", "remove_dead", "auto: fuse",
-                     "auto: parallelize", "auto (all)", "emit C", "cc (its CPU)", "cc (wall)",
+                     "auto: parallelize", "auto", "emit C", "cc (its CPU)", "cc (wall)",
                      "ftc in all (CPU, without cc)"]:
             if name not in t:
                 raise Fail(f"no '{name}' line in: {last_lines(r.stderr, 40)}")
