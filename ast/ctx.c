@@ -1,5 +1,6 @@
 /* ctx.c - compilation context: the arena, sources and diagnostics. */
 #include "ctx.h"
+#include "target.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -44,6 +45,7 @@ ft_ctx *ft_ctx_new(void)
     ctx->max_errors = 50;
     ctx->next_stmt_id = 1;
     ctx->deps_budget = -1;
+    ctx->target = &ft_target_c;
     ctx->opts.budget = (ft_budget){.stmts = FT_BUDGET_STMTS, .inline_calls = FT_BUDGET_INLINE,
                                    .loop_depth = FT_BUDGET_LOOP_DEPTH,
                                    .expr_size = FT_BUDGET_EXPR_SIZE,

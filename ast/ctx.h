@@ -96,7 +96,6 @@ typedef struct ft_options {
     int ndefines;            /* -D NAME=VALUE overrides of `const` */
     const char **define_names;
     int64_t *define_values;
-    int target_cuda;         /* --target cuda: CUDA C++ compiled with nvcc */
     const char *arch;        /* --arch: the nvcc -arch value (NULL: sm_90) */
     int check_refusals;      /* --check-refusals: a refused schedule line must
                                 leave its function unchanged (testing) */
@@ -125,6 +124,7 @@ typedef struct ft_ctx {
                                 auto-scheduler bounds its search with it */
     struct an_deps_cache *deps_cache;  /* analysis/deps_cache.c (NULL: off) */
     ft_options opts;
+    const struct ft_target *target;  /* ast/target.h: chosen once (--target) */
     struct isl_ctx *isl;     /* created on first use by ft_isl, freed with ctx */
     ft_vec timings;          /* --time-passes: ft_timing * (timer.c) */
 } ft_ctx;

@@ -25,6 +25,7 @@
 #include "../lang/pt.h"
 #include "../transforms/sched_util.h"
 #include "../transforms/xf_util.h"
+#include "../ast/target.h"
 
 /* Whether a PT_SCHEDULE of file names function name. */
 static int has_schedule(const pt_node *file, const char *name)
@@ -42,7 +43,8 @@ static int has_schedule(const pt_node *file, const char *name)
  * as grad.c wrote it). */
 static int detachable(ft_ctx *ctx, const ast_func *f, const pt_node *file)
 {
-    return f->ad_fwd && f->ad_bwd && !ctx->opts.target_cuda && !has_schedule(file, f->name);
+    return f->ad_fwd && f->ad_bwd && (ctx->target->caps & FT_CAP_HOST) &&
+           !has_schedule(file, f->name);
 }
 
 void ad_detach_combined(ft_ctx *ctx, ast_program *p, const pt_node *file)

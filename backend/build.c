@@ -22,6 +22,7 @@
  */
 #include "cg.h"
 
+#include "../ast/target.h"
 #include "../transforms/lib_gemm.h"
 #include "../ast/timer.h"
 #include "../runtime/cleanup.h"
@@ -122,7 +123,7 @@ static int cg_write_stream(ft_ctx *ctx, const ast_program *p, FILE *f, const cha
 {
     int nerrors = ctx->nerrors;
     int rc = libname ? cg_emit_header(ctx, p, libname, f)
-             : ctx->opts.target_cuda ? cg_emit_cuda(ctx, p, f) : cg_emit_c(ctx, p, f);
+             : ctx->target->emit(ctx, p, f);
     int e = errno, bad = ferror(f);
     if (fclose(f) != 0 && !bad) {
         e = errno;
@@ -215,9 +216,10 @@ static const char *cg_find_nvcc(ft_ctx *ctx)
  * drops local symbols (--discard-all): nvcc's host file, named after its
  * process id, was one, and two builds differed (with -g its name stays in
  * the debug information). */
-static char **cg_cuda_command(ft_ctx *ctx, const char *c_path, const char *so_tmp,
-                              int blas)
+char **cg_nvcc_command(ft_ctx *ctx, const char *dir, const char *c_path, const char *so_tmp,
+                       int blas)
 {
+    (void)dir;
     const char *nvcc = cg_find_nvcc(ctx);
     if (!nvcc)
         return NULL;
@@ -237,26 +239,25 @@ static char **cg_cuda_command(ft_ctx *ctx, const char *c_path, const char *so_tm
     return (char **)argv.items;
 }
 
-/* The compiler's command line for compiling c_path into so_tmp; blas: the
- * module calls BLAS (as_lib), linked with -lopenblas (-lcublas on CUDA).
+/* The C compiler's command line for compiling c_path into so_tmp; blas:
+ * the module calls BLAS (as_lib), linked with -lopenblas (-lcublas on
+ * CUDA, cg_nvcc_command).
  * -Bsymbolic (here and for nvcc) binds the library's calls of its own
  * exported functions to its own definitions: otherwise the description's
  * wrapper of an export named `step` or `time` called glibc's function of
  * that name, found first in the global scope (issue 17).
  * -ffile-prefix-map hides the private folder's random name from the debug
  * information and __FILE__, for reproducible builds. */
-static char **cg_command(ft_ctx *ctx, const cg_temps *t, const char *so_tmp, int blas)
+char **cg_cc_command(ft_ctx *ctx, const char *dir, const char *c_path, const char *so_tmp,
+                     int blas)
 {
-    const char *c_path = t->c_path;
-    if (ctx->opts.target_cuda)
-        return cg_cuda_command(ctx, c_path, so_tmp, blas);
     const char *cc = ctx->opts.cc ? ctx->opts.cc : getenv("FTC_CC");
     const char *flags = ctx->opts.cflags ? ctx->opts.cflags : getenv("FTC_CFLAGS");
     ft_vec argv = {0};
     cg_split_flags(ctx, cc && *cc ? cc : "cc", &argv);
     cg_split_flags(ctx, flags ? flags : "-O3 -march=native -fopenmp", &argv);
     const char *fixed[] = {"-shared", "-fPIC", "-Wl,-Bsymbolic",
-                           ft_fmt(ctx, "-ffile-prefix-map=%s=ftc", t->dir),
+                           ft_fmt(ctx, "-ffile-prefix-map=%s=ftc", dir),
                            "-o", so_tmp, c_path, "-lm"};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
         ft_vec_push(ctx, &argv, (void *)fixed[i]);
@@ -412,7 +413,8 @@ static int cg_build_steps(ft_ctx *ctx, const ast_program *p, const char *so_path
     if (fd < 0)
         return 1;
     close(fd);
-    char **cmd = cg_command(ctx, t, t->out[1].tmp, xf_program_uses_lib(p));
+    char **cmd = ctx->target->command(ctx, t->dir, t->c_path, t->out[1].tmp,
+                                      xf_program_uses_lib(p));
     if (!cmd || cg_timed_compiler(ctx, cmd, t))
         return 1;
     return cg_install(ctx, t);

@@ -77,4 +77,11 @@ void cg_gemm_helper_def(FILE *o, const char *T, const char *name, const char *ca
  * kernels).  Returns 0, or non-zero after reporting an error. */
 int cg_emit_cuda(ft_ctx *ctx, const ast_program *p, FILE *out);
 
+/* backend/build.c: the command lines of the targets (ast/target.h's
+ * command): the C compiler ($FTC_CC, --cc; -fopenmp) and nvcc. */
+char **cg_cc_command(ft_ctx *ctx, const char *dir, const char *c_path, const char *so_path,
+                     int blas);
+char **cg_nvcc_command(ft_ctx *ctx, const char *dir, const char *c_path, const char *so_path,
+                       int blas);
+
 #endif

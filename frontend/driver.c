@@ -15,6 +15,7 @@
 #include "verify_par.h"
 #include "deps.h"
 #include "ad.h"
+#include "target.h"
 #include "timer.h"
 
 /* The stdlib (stdlib/NAME.ft), embedded at build time by stdlib/embed.py. */
@@ -106,7 +107,7 @@ static int run_schedule(ft_ctx *ctx, ft_unit *u)
     return xf_apply_schedules(ctx, u->p, u->file);
 }
 
-/* transforms/sched_parallelize.c, CUDA target only.  Leaves: in functions
+/* transforms/sched_parallelize.c, GPU targets only.  Leaves: in functions
  * with no openmp, block or thread loop, the outermost parallel loops
  * marked openmp (grid-stride kernels in backend/cg_cuda.c), colliding
  * reductions atomic. */
@@ -158,15 +159,13 @@ static int run_pack_tapes(ft_ctx *ctx, ft_unit *u)
     return 0;
 }
 
-enum { FT_ALL_TARGETS = 0, FT_CUDA_ONLY = 1 };
-
 /* One row of the pass table: a pass that can fail (run), or the cleanup
  * steps (steps, each dumped and timed as a pass of its own). */
 typedef struct ft_pass {
     const char *name;                       /* --dump-after, --time-passes */
     int (*run)(ft_ctx *ctx, ft_unit *u);    /* nonzero: errors reported, stop */
     const xf_step *steps;
-    int targets;                            /* FT_ALL_TARGETS, FT_CUDA_ONLY */
+    unsigned needs;                         /* FT_CAP_* the target must have */
 } ft_pass;
 
 /* The compiler's passes after parsing, in order.  The cleanups come before
@@ -174,15 +173,15 @@ typedef struct ft_pass {
  * the loop is parallelized, and before the gradients, which are built
  * from the cleaned functions. */
 static const ft_pass ft_passes[] = {
-    {"lower", run_lower, NULL, FT_ALL_TARGETS},
-    {"promote_f64", run_promote_f64, NULL, FT_ALL_TARGETS},
-    {"cleanup", NULL, xf_cleanup_steps, FT_ALL_TARGETS},    /* transforms/cleanup.c */
-    {"grad", run_grad, NULL, FT_ALL_TARGETS},
-    {"schedule", run_schedule, NULL, FT_ALL_TARGETS},
-    {"gpu_default", run_gpu_default, NULL, FT_CUDA_ONLY},
-    {"auto", run_auto, NULL, FT_ALL_TARGETS},
-    {"verify", run_verify, NULL, FT_ALL_TARGETS},
-    {"pack_tapes", run_pack_tapes, NULL, FT_ALL_TARGETS},
+    {"lower", run_lower, NULL, 0},
+    {"promote_f64", run_promote_f64, NULL, 0},
+    {"cleanup", NULL, xf_cleanup_steps, 0},    /* transforms/cleanup.c */
+    {"grad", run_grad, NULL, 0},
+    {"schedule", run_schedule, NULL, 0},
+    {"gpu_default", run_gpu_default, NULL, FT_CAP_GPU},
+    {"auto", run_auto, NULL, 0},
+    {"verify", run_verify, NULL, 0},
+    {"pack_tapes", run_pack_tapes, NULL, 0},
     {NULL, NULL, NULL, 0},
 };
 
@@ -222,9 +221,8 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
     if (!u.file || !(u.libs = parse_stdlib(ctx)))
         return NULL;
     t = ft_time_mark(ctx, "parse stdlib", t);
-    int cuda = ctx->opts.target_cuda;
     for (const ft_pass *r = ft_passes; r->name; r++) {
-        if (r->targets == FT_CUDA_ONLY && !cuda)
+        if ((ctx->target->caps & r->needs) != r->needs)
             continue;
         if (r->run && r->run(ctx, &u))
             return NULL;

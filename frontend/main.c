@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ast/ctx.h"
+#include "ast/target.h"
 #include "backend/cg.h"
 #include "frontend/driver.h"
 #include "runtime/rt.h"
@@ -42,7 +43,7 @@ typedef struct cli {
     const char *output;         /* -o */
     const char *cc, *cflags;
     int no_auto, verbose, emit_c, emit_deps;
-    int target_cuda;            /* --target cuda */
+    const ft_target *target;    /* --target NAME (NULL: C) */
     int explain_tapes, promote_f64;   /* --explain-tapes, --promote-f64 */
     int check_refusals;         /* --check-refusals */
     int time_passes;            /* --time-passes */
@@ -307,9 +308,8 @@ static int cli_set_value(cli *c, const cli_flag *f, const char *v)
         c->test_break = v;
         return 0;
     case F_TARGET:
-        if (strcmp(v, "c") && strcmp(v, "cuda"))
+        if (!(c->target = ft_target_find(v)))
             return cli_error(EXIT_USAGE, "--target %s: use --target c or --target cuda", v);
-        c->target_cuda = strcmp(v, "cuda") == 0;
         return 0;
     case F_EMIT:
         if (strcmp(v, "deps") == 0) {
@@ -514,7 +514,8 @@ static void cli_to_ctx(const cli *c, ft_ctx *ctx)
     ctx->opts.ndefines = c->ndefines;
     ctx->opts.define_names = c->define_names;
     ctx->opts.define_values = c->define_values;
-    ctx->opts.target_cuda = c->target_cuda;
+    if (c->target)
+        ctx->target = c->target;
     ctx->opts.explain_tapes = c->explain_tapes;
     ctx->opts.promote_f64 = c->promote_f64 || c->cmd == CMD_GRADCHECK;
     ctx->opts.arch = c->arch;
@@ -593,8 +594,7 @@ static char *default_lib_path(const char *input)
  * or nothing: through a temporary renamed into place, runtime/stage.c). */
 static int emit_c(ft_ctx *ctx, const ast_program *p, const char *output)
 {
-    int (*emit)(ft_ctx *, const ast_program *, FILE *) =
-        ctx->opts.target_cuda ? cg_emit_cuda : cg_emit_c;
+    int (*emit)(ft_ctx *, const ast_program *, FILE *) = ctx->target->emit;
     if (!output)
         return emit(ctx, p, stdout) ? EXIT_ERR : EXIT_OK;
     char err[1024];
@@ -646,7 +646,7 @@ static int cmd_build(const cli *c)
     if (c->dump_after && check_pass_name(c->dump_after))
         return EXIT_USAGE;
     if (c->emit_c && c->output && !ends_with(c->output, ".c") &&
-        !(c->target_cuda && ends_with(c->output, ".cu")))
+        !(c->target && ends_with(c->output, c->target->source_ext)))
         return cli_error(EXIT_USAGE, "with --emit=c, -o must name a .c file (or leave "
                          "-o out to print the C to stdout)");
     ft_ctx *ctx = ft_ctx_new();

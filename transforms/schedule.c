@@ -18,6 +18,7 @@
 
 #include "sched_util.h"
 #include "visit.h"
+#include "target.h"
 
 static const char *const later_primitives[] = {NULL};
 
@@ -190,7 +191,7 @@ static int sched_parallelize(ft_ctx *ctx, ast_func *f, const sched_line *ln)
     if (scope->kind == PT_ATTR && scope->kids[0]->kind == PT_NAME &&
         (strcmp(scope->kids[0]->name, "blockIdx") == 0 ||
          strcmp(scope->kids[0]->name, "threadIdx") == 0)) {
-        if (!ctx->opts.target_cuda) {
+        if (!(ctx->target->caps & FT_CAP_GPU)) {
             ft_unsupported(ctx, scope->loc, "binding loops to CUDA blocks and threads on "
                            "the C target (build with --target cuda)");
             return 1;

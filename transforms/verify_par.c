@@ -34,6 +34,7 @@
 #include "sched_util.h"
 #include "visit.h"
 #include "xf_util.h"
+#include "../ast/target.h"
 
 /* The parallel loops under a function body, outermost first. */
 typedef struct par_loops {
@@ -73,7 +74,7 @@ static int protected_update(ft_ctx *ctx, const ast_stmt *loop, const ast_stmt *r
         return 0;
     if (r->u.red.atomic == AST_RED_ATOMIC)
         return 1;
-    int omp_c = loop->u.loop.par == AST_OPENMP && !ctx->opts.target_cuda;
+    int omp_c = loop->u.loop.par == AST_OPENMP && (ctx->target->caps & FT_CAP_HOST);
     if (r->u.red.atomic == AST_RED_PRIVATE)
         return omp_c && r->u.red.op == AST_RED_ADD && r->u.red.n > 0;
     return omp_c && r->u.red.n == 0 && xf_has_name(clauses, r->u.red.var);

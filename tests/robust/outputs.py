@@ -23,7 +23,7 @@ case by case:
 - build_sigint, run_sigterm: a signal while the C compiler runs stops the
   compiler, leaves no temporary (destination, private $TMPDIR) and the
   old outputs as they were, and ftc dies of that signal;
-- build_sighup_compiler_leftovers, build_failed_compiler_leftovers: files
+- build_sigterm_compiler_leftovers, build_failed_compiler_leftovers: files
   and folders a compiler leaves in its $TMPDIR (as collect2 does when
   SIGTERM stops it) go with ftc's private folder, on a signal and when
   the compiler fails.
@@ -324,11 +324,11 @@ def leaving_cc(work, env, how):
     return dict(env, FTC_CC=f"{work}/leaving_cc {how}")
 
 
-def case_build_sighup_compiler_leftovers(work, env):
+def case_build_sigterm_compiler_leftovers(work, env):
     os.mkdir(f"{work}/dst")
     signal_at_compiler(work, leaving_cc(work, env, "sleep"),
                        ["build", f"{work}/prog_a.ft", "-o", f"{work}/dst/libk.so"],
-                       signal.SIGHUP)
+                       signal.SIGTERM)
     check(os.listdir(f"{work}/dst") == [], f"in dst/: {os.listdir(f'{work}/dst')}")
     no_temps(work, env, ["dst"])
 

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "auto_util.h"
+#include "target.h"
 #include "timer.h"
 #include "../verify_par.h"
 
@@ -44,26 +45,38 @@ static int has_schedule(const pt_node *file, const char *name)
 
 typedef int (*auto_pass)(xf_auto *a);
 
-/* A pass and its name in the --time-passes report. */
+/* A pass, its name in the --time-passes report, and the capabilities
+ * (ast/target.h) a target must have for it to run. */
 typedef struct auto_step {
     auto_pass run;
     const char *name;
+    unsigned needs;
 } auto_step;
 
 static const auto_step passes[] = {
-    {xf_auto_dead_store, "auto: dead_store"}, {xf_auto_use_lib, "auto: use_lib"},
-    {xf_auto_sum_dest, "auto: sum_dest"}, {xf_auto_fuse, "auto: fuse"},
-    {xf_auto_red_scalar, "auto: red_scalar"}, {xf_auto_row_tile, "auto: row_tile"},
-    {xf_auto_vectorize, "auto: vectorize"},   {xf_auto_parallelize, "auto: parallelize"},
-    {xf_auto_lanes, "auto: lanes"},           {xf_auto_privatize, "auto: privatize"},
-    {xf_auto_red_cache, "auto: red_cache"},   {xf_auto_jam, "auto: jam"},
-    {xf_auto_zero_init, "auto: zero_init"},   {xf_auto_promote, "auto: promote"},
-    {xf_auto_gpu_bind, "auto: gpu_bind"},     {xf_auto_mem_type, "auto: mem_type"},
-    {xf_auto_unroll, "auto: unroll"},         {xf_auto_fuse_late, "auto: fuse_late"},
-    {xf_auto_cse, "auto: cse"},               {xf_auto_hoist_load, "auto: hoist_load"},
-    {xf_auto_merge_red, "auto: merge_red"},
-    {xf_auto_prefetch, "auto: prefetch"},
-    {NULL, NULL}};
+    {xf_auto_dead_store, "auto: dead_store", 0},
+    {xf_auto_use_lib, "auto: use_lib", FT_CAP_HOST},
+    {xf_auto_sum_dest, "auto: sum_dest", FT_CAP_HOST},
+    {xf_auto_fuse, "auto: fuse", 0},
+    {xf_auto_red_scalar, "auto: red_scalar", FT_CAP_HOST},
+    {xf_auto_row_tile, "auto: row_tile", FT_CAP_HOST},
+    {xf_auto_vectorize, "auto: vectorize", 0},
+    {xf_auto_parallelize, "auto: parallelize", 0},
+    {xf_auto_lanes, "auto: lanes", FT_CAP_HOST},
+    {xf_auto_privatize, "auto: privatize", FT_CAP_HOST},
+    {xf_auto_red_cache, "auto: red_cache", FT_CAP_HOST},
+    {xf_auto_jam, "auto: jam", FT_CAP_HOST},
+    {xf_auto_zero_init, "auto: zero_init", 0},
+    {xf_auto_promote, "auto: promote", FT_CAP_HOST},
+    {xf_auto_gpu_bind, "auto: gpu_bind", FT_CAP_GPU},
+    {xf_auto_mem_type, "auto: mem_type", 0},
+    {xf_auto_unroll, "auto: unroll", 0},
+    {xf_auto_fuse_late, "auto: fuse_late", 0},
+    {xf_auto_cse, "auto: cse", FT_CAP_HOST},
+    {xf_auto_hoist_load, "auto: hoist_load", FT_CAP_HOST},
+    {xf_auto_merge_red, "auto: merge_red", 0},
+    {xf_auto_prefetch, "auto: prefetch", FT_CAP_HOST},
+    {NULL, NULL, 0}};
 
 int xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
 {
@@ -77,6 +90,8 @@ int xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
         ctx->deps_budget = XF_AUTO_ANALYSES;
         double t = ft_cpu_seconds();
         for (int k = 0; passes[k].run; k++) {
+            if ((ctx->target->caps & passes[k].needs) != passes[k].needs)
+                continue;
             passes[k].run(&a);
             xf_auto_label_flush(&a);
             t = ft_time_mark(ctx, passes[k].name, t);

@@ -309,8 +309,6 @@ static int cse_body(xf_auto *a, an_bounds *b, ast_stmt *body)
  * once. */
 int xf_auto_cse(xf_auto *a)
 {
-    if (a->ctx->opts.target_cuda)
-        return 0;
     int n = 0;
     while (n < MAX_CSE && cse_body(a, an_bounds_new(a->ctx, a->f), a->f->body)) {
         a->f->body = xf_normalize(a->ctx, a->f->body);

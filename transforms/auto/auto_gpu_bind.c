@@ -246,8 +246,6 @@ static int bind_nest(xf_auto *a, int id)
 
 int xf_auto_gpu_bind(xf_auto *a)
 {
-    if (!a->ctx->opts.target_cuda)
-        return 0;
     ft_vec loops = {0}, ids = {0};
     xf_auto_loops(a->ctx, a->f, &loops);
     for (int i = 0; i < loops.len; i++)

@@ -289,8 +289,6 @@ static int hoist_body(xf_auto *a, an_bounds *b, ast_stmt *body)
 /* The pass (see the file comment); the number of loads hoisted. */
 int xf_auto_hoist_load(xf_auto *a)
 {
-    if (a->ctx->opts.target_cuda)
-        return 0;
     int n = 0;
     while (n < MAX_HOIST && hoist_body(a, an_bounds_new(a->ctx, a->f), a->f->body)) {
         a->f->body = xf_normalize(a->ctx, a->f->body);

@@ -560,8 +560,6 @@ static int try_groups(xf_auto *a, ast_stmt *k)
 
 int xf_auto_jam(xf_auto *a)
 {
-    if (a->ctx->opts.target_cuda)
-        return 0;
     ft_vec loops = {0};
     int n = 0;
     xf_auto_loops(a->ctx, a->f, &loops);

@@ -747,8 +747,6 @@ static int try_inner(xf_auto *a, ast_stmt *f)
 
 int xf_auto_lanes(xf_auto *a)
 {
-    if (a->ctx->opts.target_cuda)
-        return 0;
     ft_vec done = {0};
     int n = 0, changed = 1, rounds = 0;
     while (changed && rounds++ < 16) {

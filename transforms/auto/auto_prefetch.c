@@ -324,7 +324,5 @@ static int prefetch_loop(xf_auto *a, ast_stmt *l)
 /* The pass (see the file comment); the number of prefetches. */
 int xf_auto_prefetch(xf_auto *a)
 {
-    if (a->ctx->opts.target_cuda)
-        return 0;
     return xf_auto_each_loop(a, a->f->body, prefetch_loop);
 }

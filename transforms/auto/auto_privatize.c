@@ -38,6 +38,7 @@
 
 #include "../sched_util.h"
 #include "../xf_util.h"
+#include "../../ast/target.h"
 
 static const char *const PASS = "auto_privatize";
 
@@ -278,7 +279,7 @@ static int other_atomics(const ast_stmt *s)
 
 int xf_auto_privatizable(xf_auto *a, ast_stmt *loop)
 {
-    if (a->ctx->opts.target_cuda || other_atomics(loop->u.loop.body))
+    if (!(a->ctx->target->caps & FT_CAP_HOST) || other_atomics(loop->u.loop.body))
         return 0;
     priv_walk w;
     ft_vec all;
@@ -318,8 +319,6 @@ static int privatize_loop(xf_auto *a, ast_stmt *loop)
 /* The pass (see the file comment); the number of tensors privatized. */
 int xf_auto_privatize(xf_auto *a)
 {
-    if (a->ctx->opts.target_cuda)
-        return 0;
     ft_vec loops = {0};
     xf_auto_loops(a->ctx, a->f, &loops);
     int n = 0;

@@ -214,8 +214,6 @@ static int promote_loop(xf_auto *a, ast_stmt *l)
 /* The pass (see the file comment); the number of elements promoted. */
 int xf_auto_promote(xf_auto *a)
 {
-    if (a->ctx->opts.target_cuda)
-        return 0;
     /* outer loops first: an element promoted in an outer loop's body is a
      * 0-D local in the inner ones */
     int n = xf_auto_each_loop(a, a->f->body, promote_loop);

@@ -139,8 +139,6 @@ static int cache_one(xf_auto *a, ft_vec *done, int *ok)
 /* The pass (see the file comment); the number of loops cached. */
 int xf_auto_red_cache(xf_auto *a)
 {
-    if (a->ctx->opts.target_cuda)
-        return 0;
     ft_vec done = {0};
     int tries = 0, ok = 0;
     while (tries < 1024 && cache_one(a, &done, &ok))

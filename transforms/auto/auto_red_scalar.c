@@ -143,8 +143,6 @@ static int try_loop(xf_auto *a, ast_stmt *l)
 /* The pass (see the file comment); the number of reductions rewritten. */
 int xf_auto_red_scalar(xf_auto *a)
 {
-    if (a->ctx->opts.target_cuda)
-        return 0;
     ft_vec loops = {0};
     xf_auto_loops(a->ctx, a->f, &loops);
     int n = 0;

@@ -388,8 +388,6 @@ static int try_loop(xf_auto *a, ast_stmt *p, ft_vec *made)
 /* The pass (see the file comment); the number of nests tiled. */
 int xf_auto_row_tile(xf_auto *a)
 {
-    if (a->ctx->opts.target_cuda)
-        return 0;
     ft_vec loops = {0};
     xf_auto_loops(a->ctx, a->f, &loops);
     ft_vec ids = {0}, made = {0};

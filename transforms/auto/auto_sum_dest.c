@@ -575,8 +575,6 @@ static int one_round(xf_auto *a, ft_vec *logged)
  * the tree), then xf_remove_dead drops the summands' declarations. */
 int xf_auto_sum_dest(xf_auto *a)
 {
-    if (a->ctx->opts.target_cuda)
-        return 0;
     ft_vec logged = {0};
     int n = 0;
     while (n < 64 && one_round(a, &logged))

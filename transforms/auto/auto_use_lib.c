@@ -132,10 +132,6 @@ static lib_try try_loop(xf_auto *a, ast_stmt *loop, int may_log)
 
 int xf_auto_use_lib(xf_auto *a)
 {
-    if (a->ctx->opts.target_cuda) {
-        xf_auto_log(a, PASS, a->f->name, "skipped: the CUDA target runs products as kernels");
-        return 0;
-    }
     lib_walk w = {.v.stmt = lib_walk_cb, .ctx = a->ctx};
     ast_visit(a->f->body, &w.v);
     ft_vec done = {0}, logged = {0};
