@@ -361,3 +361,11 @@ int ast_stmt_equal(const ast_stmt *a, const ast_stmt *b)
     }
     return 0;
 }
+
+int ast_has_schedule(const ast_program *p, const char *name)
+{
+    for (int i = 0; i < p->nschedules; i++)
+        if (strcmp(p->schedules[i].func, name) == 0)
+            return 1;
+    return 0;
+}

@@ -277,13 +277,76 @@ typedef struct ast_sizefn {
     ast_expr *value;
 } ast_sizefn;
 
-/* A compiled module: the exported functions, in source order. */
+/* An argument of a schedule line as written; transforms/schedule.c
+ * checks it when the line runs (so that its errors come in line order). */
+typedef enum ast_sarg_kind {
+    AST_SARG_NAME,           /* name: a loop, statement, tensor or scope */
+    AST_SARG_INT,            /* ival: an integer literal (`-3` included) */
+    AST_SARG_ATTR,           /* base.name (blockIdx.x) */
+    AST_SARG_PATH,           /* name: "base/last" (gpu/shared) */
+    AST_SARG_LIST,           /* kids: [1, 0] */
+    AST_SARG_KW,             /* name=kids[0] */
+    AST_SARG_CALL,           /* name(kids...), the callee's name at name_loc */
+    AST_SARG_OTHER,          /* any other expression (refused where read) */
+} ast_sarg_kind;
+
+typedef struct ast_sarg ast_sarg;
+struct ast_sarg {
+    ast_sarg_kind kind;
+    ft_loc loc;
+    const char *name;
+    const char *base;        /* AST_SARG_ATTR */
+    int64_t ival;
+    ft_loc name_loc;         /* AST_SARG_CALL */
+    int nkids;
+    ast_sarg **kids;
+};
+
+/* One line of a `schedule` block: `value` or `results = value`. */
+typedef struct ast_sched_line {
+    ft_loc loc;
+    ast_sarg *value;         /* NULL: the line is another kind of statement */
+    int assigns;             /* results = value */
+    int plain;               /* ... with `=`, not `+=` and the like */
+    ft_loc results_loc;
+    int nres;                /* the assigned names (a tuple's, or one) */
+    ast_sarg **res;
+} ast_sched_line;
+
+/* A `schedule f:` block (its lines applied by transforms/schedule.c). */
+typedef struct ast_schedule {
+    const char *func;
+    ft_loc loc;
+    int nlines;
+    ast_sched_line *lines;
+} ast_schedule;
+
+/* A `grad f wrt x, y -> g [mode]` line (built by autodiff/grad.c). */
+typedef struct ast_grad_decl {
+    const char *func;
+    ft_loc loc;
+    const char *mode;        /* the tape mode as written ("auto" by default) */
+    int nwrt;
+    const char **wrt;
+    const char *name;        /* g */
+    ft_loc name_loc;
+} ast_grad_decl;
+
+/* A compiled module: the exported functions, in source order, and the
+ * declarations about them. */
 typedef struct ast_program {
     int nfuncs;
     ast_func **funcs;
     int nsizefns;            /* size functions (may be 0) */
     ast_sizefn **sizefns;
+    int nschedules;          /* `schedule` blocks, in source order */
+    ast_schedule *schedules;
+    int ngrads;              /* `grad` lines, in source order */
+    ast_grad_decl *grads;
 } ast_program;
+
+/* Whether p has a `schedule` block for the function name. */
+int ast_has_schedule(const ast_program *p, const char *name);
 
 /* Print as valid .ft source (print -> parse -> print is a fixed point). */
 void ast_print_program(FILE *out, const ast_program *p);

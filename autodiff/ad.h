@@ -94,10 +94,9 @@ typedef struct ad_grad {
     int ntemps;
 } ad_grad;
 
-/* Handle every `grad` declaration of the parse tree `file` (a PT_FILE):
- * add the functions to p.  Returns non-zero after errors. */
-struct pt_node;
-int ad_grad_program(ft_ctx *ctx, ast_program *p, const struct pt_node *file);
+/* Handle every `grad` declaration of p (p->grads): add the functions to
+ * p.  Returns non-zero after errors. */
+int ad_grad_program(ft_ctx *ctx, ast_program *p);
 
 /* Add the gradient `name` of function f of p with respect to wrt.
  * Returns non-zero after reporting errors at loc. */
@@ -112,8 +111,8 @@ int ad_forward_order(ft_ctx *ctx, ast_stmt *body);
 /* compose.c: around the auto-scheduler, empty each combined gradient g
  * (no schedule block of its own, C target), then rebuild its body from the
  * scheduled g_fwd and g_bwd. */
-void ad_detach_combined(ft_ctx *ctx, ast_program *p, const struct pt_node *file);
-void ad_compose_combined(ft_ctx *ctx, ast_program *p, const struct pt_node *file);
+void ad_detach_combined(ft_ctx *ctx, ast_program *p);
+void ad_compose_combined(ft_ctx *ctx, ast_program *p);
 /* body inside a VarDef (a local of g) for each region parameter of g_fwd
  * fw that used names (all when used is NULL). */
 ast_stmt *ad_region_locals(ft_ctx *ctx, const ast_func *fw, ast_stmt *body, const ft_vec *used);

@@ -22,35 +22,23 @@
 
 #include <string.h>
 
-#include "../lang/pt.h"
 #include "../transforms/sched_util.h"
 #include "../transforms/xf_util.h"
 #include "../ast/target.h"
 
-/* Whether a PT_SCHEDULE of file names function name. */
-static int has_schedule(const pt_node *file, const char *name)
-{
-    for (int i = 0; i < file->nkids; i++) {
-        const pt_node *k = file->kids[i];
-        if (k && k->kind == PT_SCHEDULE && k->name && !strcmp(k->name, name))
-            return 1;
-    }
-    return 0;
-}
-
 /* Whether f is a combined gradient the auto-scheduler should not see (not
  * on the CUDA target, where g's local tape must go through the GPU passes
  * as grad.c wrote it). */
-static int detachable(ft_ctx *ctx, const ast_func *f, const pt_node *file)
+static int detachable(ft_ctx *ctx, const ast_func *f, const ast_program *p)
 {
     return f->ad_fwd && f->ad_bwd && (ctx->target->caps & FT_CAP_HOST) &&
-           !has_schedule(file, f->name);
+           !ast_has_schedule(p, f->name);
 }
 
-void ad_detach_combined(ft_ctx *ctx, ast_program *p, const pt_node *file)
+void ad_detach_combined(ft_ctx *ctx, ast_program *p)
 {
     for (int i = 0; i < p->nfuncs; i++)
-        if (detachable(ctx, p->funcs[i], file))
+        if (detachable(ctx, p->funcs[i], p))
             p->funcs[i]->body = ast_seq(ctx, p->funcs[i]->loc, 0, NULL);
 }
 
@@ -105,10 +93,10 @@ ast_stmt *ad_region_locals(ft_ctx *ctx, const ast_func *fw, ast_stmt *body, cons
     return body;
 }
 
-void ad_compose_combined(ft_ctx *ctx, ast_program *p, const pt_node *file)
+void ad_compose_combined(ft_ctx *ctx, ast_program *p)
 {
     for (int i = 0; i < p->nfuncs; i++)
-        if (detachable(ctx, p->funcs[i], file)) {
+        if (detachable(ctx, p->funcs[i], p)) {
             p->funcs[i]->body = combined_body(ctx, p->funcs[i]);
             p->funcs[i]->ad_composed = 1;
         }

@@ -22,7 +22,6 @@
 #include "visit.h"
 
 #include "../analysis/deps.h"
-#include "../lang/pt.h"
 #include "../transforms/cleanup.h"
 #include "../transforms/simplify.h"
 #include "../transforms/xf_util.h"
@@ -1290,11 +1289,11 @@ static int add_symbol(ft_ctx *ctx, ft_vec *syms, const char *name, const char *w
     return 0;
 }
 
-/* Whether the C functions that the `grad` lines of file make (g, g_fwd,
+/* Whether the C functions that the `grad` lines of p make (g, g_fwd,
  * g_bwd and the size function g_tape_bytes each) clash with each other or
  * with an exported function of p: reported at the gradient's name, with a
  * note at the other definition, before cc would find a redefinition. */
-static int grad_names_clash(ft_ctx *ctx, const ast_program *p, const pt_node *file)
+static int grad_names_clash(ft_ctx *ctx, const ast_program *p)
 {
     static const char *const suffix[] = {"", "_fwd", "_bwd", "_tape_bytes"};
     static const char *const part[] = {"", "the forward half", "the backward half",
@@ -1303,15 +1302,13 @@ static int grad_names_clash(ft_ctx *ctx, const ast_program *p, const pt_node *fi
     int bad = 0;
     for (int i = 0; i < p->nfuncs; i++)
         add_symbol(ctx, &syms, p->funcs[i]->name, "the exported function", p->funcs[i]->loc);
-    for (int i = 0; i < file->nkids; i++) {
-        const pt_node *k = file->kids[i];
-        if (!k || k->kind != PT_GRAD)
-            continue;
-        const pt_node *g = k->kids[1];
+    for (int i = 0; i < p->ngrads; i++) {
+        const ast_grad_decl *g = &p->grads[i];
         for (int j = 0; j < 4; j++) {
             const char *what = j ? ft_fmt(ctx, "%s of the gradient '%s'", part[j], g->name)
-                                 : ft_fmt(ctx, "the gradient of '%s'", k->name);
-            if (add_symbol(ctx, &syms, ft_fmt(ctx, "%s%s", g->name, suffix[j]), what, g->loc)) {
+                                 : ft_fmt(ctx, "the gradient of '%s'", g->func);
+            if (add_symbol(ctx, &syms, ft_fmt(ctx, "%s%s", g->name, suffix[j]), what,
+                           g->name_loc)) {
                 bad = 1;
                 break;
             }
@@ -1320,32 +1317,26 @@ static int grad_names_clash(ft_ctx *ctx, const ast_program *p, const pt_node *fi
     return bad;
 }
 
-int ad_grad_program(ft_ctx *ctx, ast_program *p, const pt_node *file)
+int ad_grad_program(ft_ctx *ctx, ast_program *p)
 {
     int bad = 0;
-    if (grad_names_clash(ctx, p, file))
+    if (grad_names_clash(ctx, p))
         return 1;
-    for (int i = 0; i < file->nkids; i++) {
-        const pt_node *k = file->kids[i];
-        if (!k || k->kind != PT_GRAD)
-            continue;
-        const char *m = k->str ? k->str : "auto";
+    for (int i = 0; i < p->ngrads; i++) {
+        const ast_grad_decl *g = &p->grads[i];
+        const char *m = g->mode;
         if (strcmp(m, "auto") && strcmp(m, "all") && strcmp(m, "none")) {
-            ft_error(ctx, k->loc, "unknown tape mode `%s` (use auto, all or none)", m);
+            ft_error(ctx, g->loc, "unknown tape mode `%s` (use auto, all or none)", m);
             bad = 1;
             continue;
         }
-        ast_func *f = find_func(p, k->name);
+        ast_func *f = find_func(p, g->func);
         if (!f) {
-            ft_error(ctx, k->loc, "`grad %s`: no exported function `%s`", k->name, k->name);
+            ft_error(ctx, g->loc, "`grad %s`: no exported function `%s`", g->func, g->func);
             bad = 1;
             continue;
         }
-        const pt_node *w = k->kids[0];
-        const char **wrt = ft_alloc(ctx, sizeof *wrt * (size_t)(w->nkids + 1));
-        for (int j = 0; j < w->nkids; j++)
-            wrt[j] = w->kids[j]->name;
-        bad |= ad_grad_func(ctx, p, f, w->nkids, wrt, tape_mode(m), k->kids[1]->name, k->loc);
+        bad |= ad_grad_func(ctx, p, f, g->nwrt, g->wrt, tape_mode(m), g->name, g->loc);
     }
     return bad;
 }

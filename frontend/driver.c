@@ -60,8 +60,8 @@ static int append_schedules(ft_ctx *ctx, pt_node *file, const ft_source *sched)
     return 1;
 }
 
-/* What the passes work on: the parse tree (its `schedule` blocks and
- * `grad` lines), the parsed stdlib, and the program once lowered. */
+/* What the passes work on: the parse trees of the program and the stdlib
+ * (read by lowering only) and the program once lowered. */
 typedef struct ft_unit {
     pt_node *file;
     const pt_node **libs;
@@ -69,7 +69,8 @@ typedef struct ft_unit {
 } ft_unit;
 
 /* frontend/lower.c: names, types, shapes, constants, tensor-level code,
- * inlining of calls (the stdlib's too) and partial evaluation; then
+ * inlining of calls (the stdlib's too) and partial evaluation, the
+ * `schedule` blocks and `grad` lines as AST (lower_decls.c); then
  * transforms/sched_names.c marks the loops and locals the schedule blocks
  * name, so that the cleanups keep them as written.  Leaves: the AST of
  * every exported function, element-level, fully indexed, unique local
@@ -78,7 +79,7 @@ static int run_lower(ft_ctx *ctx, ft_unit *u)
 {
     if (!(u->p = fe_lower(ctx, u->file, ft_stdlib_count, u->libs)))
         return 1;
-    xf_name_schedule_targets(ctx, u->p, u->file);
+    xf_name_schedule_targets(ctx, u->p);
     return 0;
 }
 
@@ -96,7 +97,7 @@ static int run_promote_f64(ft_ctx *ctx, ft_unit *u)
  * like any other by the passes after), g_tape_bytes as a size function. */
 static int run_grad(ft_ctx *ctx, ft_unit *u)
 {
-    return ad_grad_program(ctx, u->p, u->file);
+    return ad_grad_program(ctx, u->p);
 }
 
 /* transforms/schedule.c: the user's `schedule` blocks.  Leaves: parallel
@@ -104,7 +105,7 @@ static int run_grad(ft_ctx *ctx, ft_unit *u)
  * each line leaves every parallel loop proved race-free, or is refused). */
 static int run_schedule(ft_ctx *ctx, ft_unit *u)
 {
-    return xf_apply_schedules(ctx, u->p, u->file);
+    return xf_apply_schedules(ctx, u->p);
 }
 
 /* transforms/sched_parallelize.c, GPU targets only.  Leaves: in functions
@@ -128,12 +129,12 @@ static int run_auto(ft_ctx *ctx, ft_unit *u)
     an_deps_cache_begin(ctx);
     if (ctx->opts.no_auto)
         return 0;
-    ad_detach_combined(ctx, u->p, u->file);
-    if (xf_auto_schedule(ctx, u->p, u->file)) {
+    ad_detach_combined(ctx, u->p);
+    if (xf_auto_schedule(ctx, u->p)) {
         an_deps_cache_end(ctx);
         return 1;               /* --verify=passes found a race */
     }
-    ad_compose_combined(ctx, u->p, u->file);
+    ad_compose_combined(ctx, u->p);
     return 0;
 }
 

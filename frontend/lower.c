@@ -782,12 +782,13 @@ ast_program *fe_lower(ft_ctx *ctx, const pt_node *file, int nlibs,
             ast_func *f = lower_func(&L, k);
             if (f)
                 ft_vec_push(ctx, &funcs, f);
-        }   /* PT_GRAD: autodiff/grad.c, after the cleanup passes */
+        }
     }
     if (ctx->nerrors > errors_before)
         return NULL;
     ast_program *p = ft_alloc(ctx, sizeof *p);
     p->nfuncs = funcs.len;
     p->funcs = (ast_func **)funcs.items;
+    fe_lower_decls(ctx, file, p);
     return p;
 }

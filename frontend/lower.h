@@ -18,4 +18,8 @@
 ast_program *fe_lower(ft_ctx *ctx, const pt_node *file, int nlibs,
                       const pt_node *const *libs);
 
+/* lower_decls.c: the `schedule` blocks and `grad` lines of file into p
+ * (p->schedules, p->grads), as written; fe_lower calls it. */
+void fe_lower_decls(ft_ctx *ctx, const pt_node *file, ast_program *p);
+
 #endif

@@ -156,30 +156,27 @@ static void mark_named(ft_ctx *ctx, ast_func *f, const char *name)
 
 /* Mark every name among the arguments of the schedule line s (keyword
  * arguments' values included). */
-static void mark_line(ft_ctx *ctx, ast_func *f, const pt_node *s)
+static void mark_line(ft_ctx *ctx, ast_func *f, const ast_sched_line *s)
 {
-    const pt_node *e = s->kind == PT_EXPRSTMT ? s->kids[0]
-                     : s->kind == PT_ASSIGN ? s->kids[1] : NULL;
-    if (!e || e->kind != PT_CALL)
+    const ast_sarg *e = s->value;
+    if (!e || e->kind != AST_SARG_CALL)
         return;
-    for (int i = 1; i < e->nkids; i++) {
-        const pt_node *a = e->kids[i];
-        if (a && a->kind == PT_KWARG)
+    for (int i = 0; i < e->nkids; i++) {
+        const ast_sarg *a = e->kids[i];
+        if (a && a->kind == AST_SARG_KW)
             a = a->kids[0];
-        if (a && a->kind == PT_NAME)
+        if (a && a->kind == AST_SARG_NAME)
             mark_named(ctx, f, a->name);
     }
 }
 
-void xf_name_schedule_targets(ft_ctx *ctx, ast_program *p, const pt_node *file)
+void xf_name_schedule_targets(ft_ctx *ctx, ast_program *p)
 {
-    for (int i = 0; i < file->nkids; i++) {
-        const pt_node *k = file->kids[i];
-        if (k->kind != PT_SCHEDULE)
-            continue;
+    for (int i = 0; i < p->nschedules; i++) {
+        const ast_schedule *k = &p->schedules[i];
         for (int j = 0; j < p->nfuncs; j++)
-            if (strcmp(p->funcs[j]->name, k->name) == 0)
-                for (int l = 0; l < k->kids[0]->nkids; l++)
-                    mark_line(ctx, p->funcs[j], k->kids[0]->kids[l]);
+            if (strcmp(p->funcs[j]->name, k->func) == 0)
+                for (int l = 0; l < k->nlines; l++)
+                    mark_line(ctx, p->funcs[j], &k->lines[l]);
     }
 }

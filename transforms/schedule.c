@@ -1,7 +1,7 @@
 /* schedule.c - the schedule language: `schedule f:` blocks.
  *
- * Requires: a lowered program (frontend/lower.c) and the parse tree's
- * PT_SCHEDULE blocks.
+ * Requires: a lowered program (frontend/lower.c) with its `schedule`
+ * blocks (p->schedules, frontend/lower_decls.c).
  * Provides: f transformed by each schedule line in order (the primitives
  * are transforms/sched_<name>.c, declared in schedule.h).
  *
@@ -32,37 +32,36 @@ typedef struct sched_line {
     const char *prim;
     ft_loc loc;
     int npos;
-    const pt_node *pos[MAX_ARGS];
+    const ast_sarg *pos[MAX_ARGS];
     int nkw;
-    const pt_node *kw[MAX_ARGS];
+    const ast_sarg *kw[MAX_ARGS];
     int nres;
     const char *res[MAX_ARGS];
     ft_loc res_loc;
 } sched_line;
 
-/* Read target = call into *ln; 0 after an error. */
-static int read_line(ft_ctx *ctx, const pt_node *s, const pt_node *call, sched_line *ln)
+/* Read the line s, whose value is call, into *ln; 0 after an error. */
+static int read_line(ft_ctx *ctx, const ast_sched_line *s, const ast_sarg *call,
+                     sched_line *ln)
 {
-    *ln = (sched_line){.prim = call->kids[0]->name, .loc = call->loc};
-    for (int i = 1; i < call->nkids; i++) {
-        const pt_node *a = call->kids[i];
+    *ln = (sched_line){.prim = call->name, .loc = call->loc};
+    for (int i = 0; i < call->nkids; i++) {
+        const ast_sarg *a = call->kids[i];
         if (ln->npos + ln->nkw >= MAX_ARGS) {
             ft_error(ctx, a->loc, "too many arguments to %s", ln->prim);
             return 0;
         }
-        if (a->kind == PT_KWARG)
+        if (a->kind == AST_SARG_KW)
             ln->kw[ln->nkw++] = a;
         else
             ln->pos[ln->npos++] = a;
     }
-    if (s->kind != PT_ASSIGN)
+    if (!s->assigns)
         return 1;
-    const pt_node *t = s->kids[0];
-    ln->res_loc = t->loc;
-    int n = t->kind == PT_TUPLE ? t->nkids : 1;
-    for (int i = 0; i < n && i < MAX_ARGS; i++) {
-        const pt_node *k = t->kind == PT_TUPLE ? t->kids[i] : t;
-        if (k->kind != PT_NAME || s->op != PT_OP_ASSIGN) {
+    ln->res_loc = s->results_loc;
+    for (int i = 0; i < s->nres && i < MAX_ARGS; i++) {
+        const ast_sarg *k = s->res[i];
+        if (k->kind != AST_SARG_NAME || !s->plain) {
             ft_error(ctx, k->loc, "the results of %s are named by plain names: "
                      "`a, b = %s(...)`", ln->prim, ln->prim);
             return 0;
@@ -91,10 +90,10 @@ static int check_shape(ft_ctx *ctx, const sched_line *ln, int npos_min, int npos
 
 /* The keyword argument name, or NULL; reports any other keyword (allowed:
  * a NULL-terminated list). */
-static const pt_node *kwarg(ft_ctx *ctx, const sched_line *ln, const char *name,
-                            const char *const *allowed, int *bad)
+static const ast_sarg *kwarg(ft_ctx *ctx, const sched_line *ln, const char *name,
+                             const char *const *allowed, int *bad)
 {
-    const pt_node *found = NULL;
+    const ast_sarg *found = NULL;
     for (int i = 0; i < ln->nkw; i++) {
         int ok = 0;
         for (int k = 0; allowed && allowed[k]; k++)
@@ -111,9 +110,9 @@ static const pt_node *kwarg(ft_ctx *ctx, const sched_line *ln, const char *name,
 
 /* The statement an argument names (a loop when want_loop); NULL after an
  * error. */
-static ast_stmt *arg_stmt(ft_ctx *ctx, ast_func *f, const pt_node *a, int want_loop)
+static ast_stmt *arg_stmt(ft_ctx *ctx, ast_func *f, const ast_sarg *a, int want_loop)
 {
-    if (a->kind != PT_NAME) {
+    if (a->kind != AST_SARG_NAME) {
         ft_error(ctx, a->loc, "expected the name of a %s (a label or an iterator)",
                  want_loop ? "loop" : "statement");
         return NULL;
@@ -130,15 +129,13 @@ static ast_stmt *arg_stmt(ft_ctx *ctx, ast_func *f, const pt_node *a, int want_l
 }
 
 /* An integer literal argument (`-3` included); 0 after an error. */
-static int arg_int(ft_ctx *ctx, const pt_node *a, int64_t *v)
+static int arg_int(ft_ctx *ctx, const ast_sarg *a, int64_t *v)
 {
-    int neg = a->kind == PT_UNARY && a->op == PT_OP_NEG;
-    const pt_node *x = neg ? a->kids[0] : a;
-    if (x->kind != PT_INT) {
+    if (a->kind != AST_SARG_INT) {
         ft_error(ctx, a->loc, "expected an integer literal");
         return 0;
     }
-    *v = neg ? -x->ival : x->ival;
+    *v = a->ival;
     return 1;
 }
 
@@ -155,12 +152,12 @@ static ast_stmt **arg_stmts(ft_ctx *ctx, ast_func *f, const sched_line *ln, int 
 
 /* ------------------------------------------------------------ primitives */
 
-/* The binding of a scope blockIdx.x .. threadIdx.z (kids[0] blockIdx or
+/* The binding of a scope blockIdx.x .. threadIdx.z (base blockIdx or
  * threadIdx), or -1 when its attribute is not x, y or z. */
-static int gpu_scope_par(const pt_node *scope)
+static int gpu_scope_par(const ast_sarg *scope)
 {
     const char *a = scope->name;
-    int thread = strcmp(scope->kids[0]->name, "threadIdx") == 0;
+    int thread = strcmp(scope->base, "threadIdx") == 0;
     if (!a || a[1] || a[0] < 'x' || a[0] > 'z')
         return -1;
     return (thread ? AST_THREAD_X : AST_BLOCK_X) + (a[0] - 'x');
@@ -168,7 +165,7 @@ static int gpu_scope_par(const pt_node *scope)
 
 /* parallelize(L, blockIdx.x) and the like (CUDA target only). */
 static int sched_parallelize_gpu(ft_ctx *ctx, ast_func *f, const sched_line *ln,
-                                 const pt_node *scope)
+                                 const ast_sarg *scope)
 {
     int par = gpu_scope_par(scope);
     if (par < 0) {
@@ -187,10 +184,9 @@ static int sched_parallelize(ft_ctx *ctx, ast_func *f, const sched_line *ln)
     kwarg(ctx, ln, "", NULL, &bad);
     if (bad || !check_shape(ctx, ln, 2, 2, 0, "a loop and a scope: parallelize(L, openmp)"))
         return 1;
-    const pt_node *scope = ln->pos[1];
-    if (scope->kind == PT_ATTR && scope->kids[0]->kind == PT_NAME &&
-        (strcmp(scope->kids[0]->name, "blockIdx") == 0 ||
-         strcmp(scope->kids[0]->name, "threadIdx") == 0)) {
+    const ast_sarg *scope = ln->pos[1];
+    if (scope->kind == AST_SARG_ATTR &&
+        (strcmp(scope->base, "blockIdx") == 0 || strcmp(scope->base, "threadIdx") == 0)) {
         if (!(ctx->target->caps & FT_CAP_GPU)) {
             ft_unsupported(ctx, scope->loc, "binding loops to CUDA blocks and threads on "
                            "the C target (build with --target cuda)");
@@ -198,7 +194,7 @@ static int sched_parallelize(ft_ctx *ctx, ast_func *f, const sched_line *ln)
         }
         return sched_parallelize_gpu(ctx, f, ln, scope);
     }
-    if (scope->kind != PT_NAME || strcmp(scope->name, "openmp") != 0) {
+    if (scope->kind != AST_SARG_NAME || strcmp(scope->name, "openmp") != 0) {
         ft_error(ctx, scope->loc, "unknown parallel scope; use openmp (or blockIdx.x, "
                  "threadIdx.x, ... on CUDA)");
         return 1;
@@ -232,9 +228,9 @@ static int sched_split(ft_ctx *ctx, ast_func *f, const sched_line *ln)
 {
     static const char *const allowed[] = {"factor", "nparts", "shift", NULL};
     int bad = 0;
-    const pt_node *fac = kwarg(ctx, ln, "factor", allowed, &bad);
-    const pt_node *np = kwarg(ctx, ln, "nparts", allowed, &bad);
-    const pt_node *shift = kwarg(ctx, ln, "shift", allowed, &bad);
+    const ast_sarg *fac = kwarg(ctx, ln, "factor", allowed, &bad);
+    const ast_sarg *np = kwarg(ctx, ln, "nparts", allowed, &bad);
+    const ast_sarg *shift = kwarg(ctx, ln, "shift", allowed, &bad);
     const char *usage = "a loop and a factor: split(L, 4) or split(L, nparts=4)";
     if (bad || !check_shape(ctx, ln, 1, 2, 2, usage))
         return 1;
@@ -294,8 +290,8 @@ static int sched_fission(ft_ctx *ctx, ast_func *f, const sched_line *ln)
 {
     static const char *const allowed[] = {"after", "before", NULL};
     int bad = 0;
-    const pt_node *after = kwarg(ctx, ln, "after", allowed, &bad);
-    const pt_node *before = kwarg(ctx, ln, "before", allowed, &bad);
+    const ast_sarg *after = kwarg(ctx, ln, "after", allowed, &bad);
+    const ast_sarg *before = kwarg(ctx, ln, "before", allowed, &bad);
     const char *usage = "a loop and a statement: fission(L, after=S) or fission(L, before=S)";
     if (bad || !check_shape(ctx, ln, 1, 1, 2, usage))
         return 1;
@@ -316,8 +312,8 @@ static int sched_move_to(ft_ctx *ctx, ast_func *f, const sched_line *ln)
     const char *usage = "a statement and where it goes: move_to(S, before=T) or "
                         "move_to(S, after=T)";
     int bad = 0;
-    const pt_node *before = kwarg(ctx, ln, "before", allowed, &bad);
-    const pt_node *after = kwarg(ctx, ln, "after", allowed, &bad);
+    const ast_sarg *before = kwarg(ctx, ln, "before", allowed, &bad);
+    const ast_sarg *after = kwarg(ctx, ln, "after", allowed, &bad);
     if (bad || !check_shape(ctx, ln, 1, 1, 0, usage))
         return 1;
     if ((before != NULL) == (after != NULL)) {
@@ -330,9 +326,9 @@ static int sched_move_to(ft_ctx *ctx, ast_func *f, const sched_line *ln)
 }
 
 /* A tensor name argument; NULL after an error. */
-static const char *arg_name(ft_ctx *ctx, const pt_node *a, const char *what)
+static const char *arg_name(ft_ctx *ctx, const ast_sarg *a, const char *what)
 {
-    if (a->kind != PT_NAME) {
+    if (a->kind != AST_SARG_NAME) {
         ft_error(ctx, a->loc, "expected the name of %s", what);
         return NULL;
     }
@@ -341,14 +337,9 @@ static const char *arg_name(ft_ctx *ctx, const pt_node *a, const char *what)
 
 /* A memory type argument (cpu, gpu, gpu/shared, gpu/local); -1 after an
  * error. */
-static int arg_mtype(ft_ctx *ctx, const pt_node *a)
+static int arg_mtype(ft_ctx *ctx, const ast_sarg *a)
 {
-    const char *text = NULL;
-    if (a->kind == PT_NAME)
-        text = a->name;
-    else if (a->kind == PT_BINARY && a->op == PT_OP_DIV && a->kids[0]->kind == PT_NAME &&
-             a->kids[1]->kind == PT_NAME)
-        text = ft_fmt(ctx, "%s/%s", a->kids[0]->name, a->kids[1]->name);
+    const char *text = a->kind == AST_SARG_NAME || a->kind == AST_SARG_PATH ? a->name : NULL;
     int mt = text ? ft_mtype_from_name(text) : -1;
     if (mt < 0)
         ft_error(ctx, a->loc, "unknown memory type; use cpu, gpu, gpu/shared or gpu/local");
@@ -393,8 +384,8 @@ static int sched_var_split(ft_ctx *ctx, ast_func *f, const sched_line *ln)
     const char *usage = "a local, a dimension and a factor: var_split(t, 0, 4) or "
                         "var_split(t, 0, nparts=4)";
     int bad = 0;
-    const pt_node *fac = kwarg(ctx, ln, "factor", allowed, &bad);
-    const pt_node *np = kwarg(ctx, ln, "nparts", allowed, &bad);
+    const ast_sarg *fac = kwarg(ctx, ln, "factor", allowed, &bad);
+    const ast_sarg *np = kwarg(ctx, ln, "nparts", allowed, &bad);
     if (bad || !check_shape(ctx, ln, 2, 3, 0, usage))
         return 1;
     if (ln->npos == 3)
@@ -425,10 +416,10 @@ static int sched_var_reorder(ft_ctx *ctx, ast_func *f, const sched_line *ln)
                             "order: var_reorder(t, [1, 0])"))
         return 1;
     const char *var = arg_name(ctx, ln->pos[0], "a local tensor");
-    const pt_node *l = ln->pos[1];
+    const ast_sarg *l = ln->pos[1];
     if (!var)
         return 1;
-    if (l->kind != PT_LIST) {
+    if (l->kind != AST_SARG_LIST) {
         ft_error(ctx, l->loc, "expected a list of dimensions, e.g. [1, 0]");
         return 1;
     }
@@ -487,20 +478,19 @@ static const struct { const char *name; sched_fn fn; } primitives[] = {
     {"as_lib", sched_one_loop},
     {NULL, NULL}};
 
-/* One schedule statement. */
-static int sched_stmt(ft_ctx *ctx, ast_func *f, const pt_node *s)
+/* One schedule line. */
+static int sched_stmt(ft_ctx *ctx, ast_func *f, const ast_sched_line *s)
 {
-    const pt_node *e = s->kind == PT_EXPRSTMT ? s->kids[0]
-                     : s->kind == PT_ASSIGN ? s->kids[1] : NULL;
-    if (e && e->kind == PT_NAME && strcmp(e->name, "auto") == 0) {
+    const ast_sarg *e = s->value;
+    if (e && e->kind == AST_SARG_NAME && strcmp(e->name, "auto") == 0) {
         ft_unsupported(ctx, e->loc, "the auto-scheduler (`auto`)");
         return 1;
     }
-    if (!e || e->kind != PT_CALL || e->kids[0]->kind != PT_NAME) {
+    if (!e || e->kind != AST_SARG_CALL) {
         ft_error(ctx, s->loc, "a schedule line is a primitive call, e.g. parallelize(L, openmp)");
         return 1;
     }
-    const char *name = e->kids[0]->name;
+    const char *name = e->name;
     for (int i = 0; primitives[i].name; i++)
         if (strcmp(name, primitives[i].name) == 0) {
             sched_line ln;
@@ -511,7 +501,7 @@ static int sched_stmt(ft_ctx *ctx, ast_func *f, const pt_node *s)
             ft_unsupported(ctx, e->loc, ft_fmt(ctx, "the schedule primitive '%s'", name));
             return 1;
         }
-    ft_error(ctx, e->kids[0]->loc, "unknown schedule primitive '%s'", name);
+    ft_error(ctx, e->name_loc, "unknown schedule primitive '%s'", name);
     return 1;
 }
 
@@ -521,7 +511,7 @@ static int sched_stmt(ft_ctx *ctx, ast_func *f, const pt_node *s)
  * (var_split by a size known at run time) can make the indices of a loop
  * vectorized or parallelized by an earlier line too hard for the analysis,
  * and the verifier would then reject the whole program. */
-static int sched_stmt_proved(ft_ctx *ctx, ast_func *f, const pt_node *s)
+static int sched_stmt_proved(ft_ctx *ctx, ast_func *f, const ast_sched_line *s)
 {
     if (ctx->opts.verify == FT_VERIFY_OFF)
         return sched_stmt(ctx, f, s);
@@ -542,7 +532,7 @@ static int sched_stmt_proved(ft_ctx *ctx, ast_func *f, const pt_node *s)
  * body must equal (ast_stmt_equal: labels, loop kinds and atomic flags
  * included) a copy taken before it, or the refusal is reported as an
  * internal error (tests/schedule/fuzz.py relies on this). */
-static int sched_stmt_checked(ft_ctx *ctx, ast_func *f, const pt_node *s)
+static int sched_stmt_checked(ft_ctx *ctx, ast_func *f, const ast_sched_line *s)
 {
     ast_stmt *before = xf_clone_stmt(ctx, f->body, 1);
     int nerrors = ctx->nerrors;
@@ -568,24 +558,21 @@ static ast_func *find_func(ast_program *p, const char *name)
     return NULL;
 }
 
-int xf_apply_schedules(ft_ctx *ctx, ast_program *p, const pt_node *file)
+int xf_apply_schedules(ft_ctx *ctx, ast_program *p)
 {
     int bad = 0;
-    for (int i = 0; i < file->nkids; i++) {
-        const pt_node *k = file->kids[i];
-        if (k->kind != PT_SCHEDULE)
-            continue;
-        ast_func *f = find_func(p, k->name);
+    for (int i = 0; i < p->nschedules; i++) {
+        const ast_schedule *k = &p->schedules[i];
+        ast_func *f = find_func(p, k->func);
         if (!f) {
             ft_error(ctx, k->loc, "schedule for '%s': there is no exported function of "
-                     "that name", k->name);
+                     "that name", k->func);
             bad = 1;
             continue;
         }
-        const pt_node *block = k->kids[0];
-        for (int j = 0; j < block->nkids; j++)
-            bad |= ctx->opts.check_refusals ? sched_stmt_checked(ctx, f, block->kids[j])
-                                            : sched_stmt_proved(ctx, f, block->kids[j]);
+        for (int j = 0; j < k->nlines; j++)
+            bad |= ctx->opts.check_refusals ? sched_stmt_checked(ctx, f, &k->lines[j])
+                                            : sched_stmt_proved(ctx, f, &k->lines[j]);
     }
     return bad;
 }

@@ -3,15 +3,15 @@
 #define FT_SCHEDULE_H
 
 #include "../ast/ast.h"
-#include "../lang/pt.h"
 
 #include <stdint.h>
 
-/* Apply every PT_SCHEDULE of file to the matching function of p, in order.
+/* Apply every `schedule` block of p (p->schedules) to its function, in
+ * order.
  * A primitive either transforms its function or is refused with a located
  * error at its schedule line, leaving the function exactly as it was.
  * Returns 0, or non-zero when any error was reported. */
-int xf_apply_schedules(ft_ctx *ctx, ast_program *p, const pt_node *file);
+int xf_apply_schedules(ft_ctx *ctx, ast_program *p);
 
 /* Each primitive below transforms f and returns 0, or reports a located
  * error at loc naming the primitive, the loops or statements and the
@@ -153,9 +153,9 @@ ast_stmt *xf_find_loop(ft_ctx *ctx, ast_func *f, const char *name, ft_loc loc);
 const char *xf_visible_tensor(ft_ctx *ctx, ast_func *f, const ast_stmt *s, const char *name);
 
 /* Before the cleanup passes: mark `named` every loop and local of p that a
- * name among the arguments of file's schedule blocks may denote (the
+ * name among the arguments of p's schedule blocks may denote (the
  * lookup above, ambiguous names all their candidates), so that the
  * cleanups keep them as the program wrote them (cleanup.h, xf_kept). */
-void xf_name_schedule_targets(ft_ctx *ctx, ast_program *p, const pt_node *file);
+void xf_name_schedule_targets(ft_ctx *ctx, ast_program *p);
 
 #endif

@@ -34,15 +34,6 @@
 #include "timer.h"
 #include "../verify_par.h"
 
-/* Whether a PT_SCHEDULE of file names function name. */
-static int has_schedule(const pt_node *file, const char *name)
-{
-    for (int i = 0; i < file->nkids; i++)
-        if (file->kids[i]->kind == PT_SCHEDULE && strcmp(file->kids[i]->name, name) == 0)
-            return 1;
-    return 0;
-}
-
 typedef int (*auto_pass)(xf_auto *a);
 
 /* A pass, its name in the --time-passes report, and the capabilities
@@ -78,12 +69,12 @@ static const auto_step passes[] = {
     {xf_auto_prefetch, "auto: prefetch", FT_CAP_HOST},
     {NULL, NULL, 0}};
 
-int xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file)
+int xf_auto_schedule(ft_ctx *ctx, ast_program *p)
 {
     int bad = 0;
     for (int i = 0; i < p->nfuncs; i++) {
         xf_auto a = {ctx, p->funcs[i], {0}};
-        if (has_schedule(file, a.f->name)) {
+        if (ast_has_schedule(p, a.f->name)) {
             xf_auto_log(&a, "auto", a.f->name, "skipped: the function has a schedule block");
             continue;
         }

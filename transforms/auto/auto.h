@@ -43,14 +43,13 @@
 #define FT_AUTO_H
 
 #include "../../ast/ast.h"
-#include "../../lang/pt.h"
 
-/* Run the auto-scheduler on every function of p that no PT_SCHEDULE of
- * file names (inside the caller's dependence cache window, deps.h: the
+/* Run the auto-scheduler on every function of p that no `schedule` block
+ * of p names (inside the caller's dependence cache window, deps.h: the
  * passes ask many questions of one version).  Its passes never fail; with --verify=passes the verifier of
  * parallel code runs after each, and a race it finds is an internal error
  * naming the pass (then nonzero is returned and the function is left as
  * that pass left it). */
-int xf_auto_schedule(ft_ctx *ctx, ast_program *p, const pt_node *file);
+int xf_auto_schedule(ft_ctx *ctx, ast_program *p);
 
 #endif
