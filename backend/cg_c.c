@@ -45,6 +45,7 @@
 #include "../transforms/xf_checks.h"
 #include "../transforms/xf_util.h"
 #include "cg_facts.h"
+#include "cg_core.h"
 #include "cg_sites.h"
 #include "visit.h"
 
@@ -119,40 +120,8 @@ typedef struct cg_emitter {
                                 each thread there: no atomics) */
     cg_sites sites;          /* the module's error sites (cg_sites.h) */
     ft_loc stmt_loc;         /* the statement whose checks are emitted */
+    cg_printer pr;           /* the shared expression printer (cg_core.h) */
 } cg_emitter;
-
-/* A substream: text emitted between cg_sub_begin and cg_sub_end is captured
- * so that declarations depending on it can be written before it. */
-typedef struct cg_sub {
-    FILE *saved;
-    char *buf;
-    size_t len;
-} cg_sub;
-
-/* Start capturing em's output. */
-static void cg_sub_begin(cg_emitter *em, cg_sub *s)
-{
-    s->saved = em->out;
-    s->buf = NULL;
-    s->len = 0;
-    FILE *f = open_memstream(&s->buf, &s->len);
-    if (!f) {
-        ft_error(em->ctx, (ft_loc){0}, "out of memory in the C backend");
-        f = s->saved;
-    }
-    em->out = f;
-}
-
-/* Stop capturing; returns the captured text (malloc'd, caller frees). */
-static char *cg_sub_end(cg_emitter *em, cg_sub *s)
-{
-    if (em->out != s->saved)
-        fclose(em->out);
-    em->out = s->saved;
-    if (!s->buf)
-        s->buf = calloc(1, 1);
-    return s->buf;
-}
 
 /* Deepest indentation written: a function with a thousand nested locals
  * (each a C block) would otherwise write lines of kilobytes of spaces,
@@ -293,8 +262,9 @@ static int cg_is_reserved(const char *s)
 }
 
 /* The C name of a user name (arena-owned when changed). */
-static const char *cg_cname(cg_emitter *em, const char *name)
+static const char *cg_cname(void *p, const char *name)
 {
+    cg_emitter *em = p;
     size_t n = strlen(name);
     int ftk = n >= 4 && strcmp(name + n - 4, "_ftk") == 0;
     if (ftk || cg_is_reserved(name))
@@ -319,13 +289,6 @@ static const char *cg_abi_dtype(ft_dtype t)
         "FT_ABI_BOOL", "FT_ABI_I32", "FT_ABI_I64", "FT_ABI_F16", "FT_ABI_F32",
         "FT_ABI_F64"};
     return names[t];
-}
-
-/* Size in bytes of one element of dtype t. */
-static int64_t cg_dtype_size(ft_dtype t)
-{
-    static const int64_t sizes[FT_DTYPE_COUNT] = {1, 4, 8, 2, 4, 8};
-    return sizes[t];
 }
 
 /* ------------------------------------------------------------- scope */
@@ -362,8 +325,9 @@ static cg_sym *cg_lookup(cg_emitter *em, const char *name, ft_loc loc)
 static void cg_expr(cg_emitter *em, const ast_expr *e, int paren);
 
 /* Print a floating literal of dtype t with full precision. */
-static void cg_float_lit(cg_emitter *em, double v, ft_dtype t)
+static void cg_float_lit(void *p, double v, ft_dtype t)
 {
+    cg_emitter *em = p;
     char buf[64];
     if (isnan(v)) {
         fputs(t == FT_F64 ? "((double)NAN)" : t == FT_F16 ? "((_Float16)NAN)" : "NAN",
@@ -374,15 +338,7 @@ static void cg_float_lit(cg_emitter *em, double v, ft_dtype t)
         fputs(v > 0 ? "INFINITY" : "(-INFINITY)", em->out);
         return;
     }
-    /* the shortest text that reads back as the same value */
-    for (int prec = t == FT_F64 ? 15 : 6; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        double back = strtod(buf, NULL);
-        if (t == FT_F64 ? back == v : (float)back == (float)v)
-            break;
-    }
-    if (!strpbrk(buf, ".e"))
-        strcat(buf, ".0");
+    cg_float_digits(buf, v, t);    /* the shortest text that reads back as v */
     const char *suf = t == FT_F64 ? "" : "f";
     if (t == FT_F16)
         fprintf(em->out, "((_Float16)%s%s)", buf, suf);
@@ -390,28 +346,6 @@ static void cg_float_lit(cg_emitter *em, double v, ft_dtype t)
         fprintf(em->out, "(%s%s)", buf, suf);
     else
         fprintf(em->out, "%s%s", buf, suf);
-}
-
-/* Print an integer literal (negative ones in parentheses, so that `-` and
- * a literal never fuse into `--`). */
-static void cg_int_lit(cg_emitter *em, int64_t v)
-{
-    if (v == INT64_MIN)
-        fputs("INT64_MIN", em->out);
-    else if (v > INT32_MAX || v < INT32_MIN)
-        fprintf(em->out, v < 0 ? "(INT64_C(%" PRId64 "))" : "INT64_C(%" PRId64 ")", v);
-    else
-        fprintf(em->out, v < 0 ? "(%" PRId64 ")" : "%" PRId64, v);
-}
-
-/* Whether C text is a plain identifier or number (needs no parentheses). */
-static int cg_is_simple(const char *s)
-{
-    for (; *s; s++)
-        if (!(*s == '_' || (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
-              (*s >= 'A' && *s <= 'Z')))
-            return 0;
-    return 1;
 }
 
 /* Print an index expression as an int64_t; paren as for cg_expr. */
@@ -509,8 +443,9 @@ static int cg_is_two(const ast_expr *e)
 }
 
 /* Print a builtin call. */
-static void cg_builtin(cg_emitter *em, const ast_expr *e)
+static void cg_builtin(void *p, const ast_expr *e)
 {
+    cg_emitter *em = p;
     static const char *const fns[AST_BUILTIN_COUNT] = {
         "fabs", "sqrt", "exp", "log", "sin", "cos", "tanh", NULL, "floor", "ceil", NULL};
     ft_dtype t = e->dtype;
@@ -534,8 +469,9 @@ static void cg_builtin(cg_emitter *em, const ast_expr *e)
 }
 
 /* Print a binary operation with C semantics matching the language's. */
-static void cg_binary(cg_emitter *em, const ast_expr *e, int paren)
+static void cg_binary(void *p, const ast_expr *e, int paren)
 {
+    cg_emitter *em = p;
     static const char *const ops[AST_BINOP_COUNT] = {
         "+", "-", "*", "/", NULL, NULL, NULL, NULL, NULL,
         "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
@@ -576,58 +512,41 @@ static const char *cg_index_scalar(cg_emitter *em, const ast_expr *e)
     return NULL;
 }
 
+/* Print load e: the scalar holding it (cg_index_scalar) or the access. */
+static void cg_load(void *p, const ast_expr *e)
+{
+    cg_emitter *em = p;
+    const char *h = cg_index_scalar(em, e);
+    if (h)
+        fputs(h, em->out);
+    else
+        cg_access(em, e->u.load.var, e->u.load.n, e->u.load.idx, e->loc, 1);
+}
+
 /* Print an expression; paren: wrap compound expressions in parentheses
  * (0 only where the context already delimits it). */
 static void cg_expr(cg_emitter *em, const ast_expr *e, int paren)
 {
-    const char *lp = paren ? "(" : "", *rp = paren ? ")" : "";
-    switch (e->kind) {
-    case AST_INT: cg_int_lit(em, e->u.ival); break;
-    case AST_FLOAT: cg_float_lit(em, e->u.fval, e->dtype); break;
-    case AST_BOOLC: fputs(e->u.ival ? "true" : "false", em->out); break;
-    case AST_VAR: fputs(cg_cname(em, e->u.name), em->out); break;
-    case AST_LOAD: {
-        const char *h = cg_index_scalar(em, e);
-        if (h)
-            fputs(h, em->out);
-        else
-            cg_access(em, e->u.load.var, e->u.load.n, e->u.load.idx, e->loc, 1);
-        break;
-    }
-    case AST_BINARY: cg_binary(em, e, paren); break;
-    case AST_UNARY:
-        fprintf(em->out, "%s%s", lp, e->u.un.op == AST_NEG ? "-" : "!");
-        cg_expr(em, e->u.un.a, 1);
-        fputs(rp, em->out);
-        break;
-    case AST_CALL: cg_builtin(em, e); break;
-    case AST_CAST:
-        fprintf(em->out, "%s(%s)", lp, cg_ctype(e->dtype));
-        cg_expr(em, e->u.cast.a, 1);
-        fputs(rp, em->out);
-        break;
-    case AST_IFEXPR:
-        fputs(lp, em->out);
-        cg_expr(em, e->u.ife.cond, 1);
-        fputs(" ? ", em->out);
-        cg_expr(em, e->u.ife.then, 1);
-        fputs(" : ", em->out);
-        cg_expr(em, e->u.ife.other, 1);
-        fputs(rp, em->out);
-        break;
-    }
+    cg_print_expr(&em->pr, e, paren);
 }
 
 /* An expression as C text (arena-owned). */
 static const char *cg_expr_str(cg_emitter *em, const ast_expr *e, int paren)
 {
-    cg_sub sub;
-    cg_sub_begin(em, &sub);
-    cg_expr(em, e, paren);
-    char *s = cg_sub_end(em, &sub);
-    const char *r = ft_strdup(em->ctx, s);
-    free(s);
-    return r;
+    return cg_print_str(&em->pr, em->ctx, e, paren);
+}
+
+/* text as one indented line (the printer's line hook). */
+static void cg_text_line(void *p, const char *text)
+{
+    cg_line(p, "%s", text);
+}
+
+/* Set up em's expression printer (cg_core.h) with the C target's hooks. */
+static void cg_printer_init(cg_emitter *em)
+{
+    em->pr = (cg_printer){&em->out, em, cg_load, cg_binary, cg_builtin, cg_float_lit,
+                          cg_cname, cg_ctype, cg_text_line};
 }
 
 /* ------------------------------------------------------- run-time checks */
@@ -642,26 +561,6 @@ static void cg_fail(cg_emitter *em, cg_failure fl)
     em->fails++;
     fprintf(em->out, " { ft__fail(&ft__err, &ft__er, %s, %d, %s, %s); goto ft__end%d; }\n",
             fl.code_name, fl.site, fl.v[0] ? fl.v[0] : "0", fl.v[1] ? fl.v[1] : "0", r->label);
-}
-
-/* Whether e contains a Load (is data-dependent). */
-static int cg_has_load(const ast_expr *e)
-{
-    switch (e->kind) {
-    case AST_LOAD: return 1;
-    case AST_BINARY: return cg_has_load(e->u.bin.a) || cg_has_load(e->u.bin.b);
-    case AST_UNARY: return cg_has_load(e->u.un.a);
-    case AST_CAST: return cg_has_load(e->u.cast.a);
-    case AST_CALL:
-        for (int i = 0; i < e->u.call.n; i++)
-            if (cg_has_load(e->u.call.args[i]))
-                return 1;
-        return 0;
-    case AST_IFEXPR:
-        return cg_has_load(e->u.ife.cond) || cg_has_load(e->u.ife.then) ||
-               cg_has_load(e->u.ife.other);
-    default: return 0;
-    }
 }
 
 /* The conditions under which a subexpression is evaluated: the branch of
@@ -806,9 +705,9 @@ static const char *cg_lvalue_str(cg_emitter *em, const char *var, int n, ast_exp
                                  ft_loc loc)
 {
     cg_sub sub;
-    cg_sub_begin(em, &sub);
+    cg_sub_begin(em->ctx, &em->out, &sub);
     cg_access(em, var, n, idx, loc, 0);
-    char *s = cg_sub_end(em, &sub);
+    char *s = cg_sub_end(&em->out, &sub);
     const char *r = ft_strdup(em->ctx, s);
     free(s);
     return r;
@@ -884,9 +783,9 @@ static int cg_region_body(cg_emitter *em, const ast_stmt *body, int parallel,
     cg_region *outer = em->region;
     em->region = &r;
     cg_sub sub;
-    cg_sub_begin(em, &sub);
+    cg_sub_begin(em->ctx, &em->out, &sub);
     cg_stmt(em, body);
-    char *text = cg_sub_end(em, &sub);
+    char *text = cg_sub_end(&em->out, &sub);
     em->region = outer;
     for (int i = 0; i < r.heap.len && !hoisted; i++)
         cg_line(em, "void *%s = NULL; size_t %s_n = 0;", (char *)r.heap.items[i],
@@ -930,9 +829,9 @@ static void cg_pf_access_guards(cg_emitter *em, const char *var, int n, ast_expr
             idx[k]->u.ival < strtoll(d, &end, 10) && *end == '\0')
             continue;   /* a constant index within a constant dimension */
         cg_sub sub;
-        cg_sub_begin(em, &sub);
+        cg_sub_begin(em->ctx, &em->out, &sub);
         cg_index_expr(em, idx[k], 1);
-        char *x = cg_sub_end(em, &sub);
+        char *x = cg_sub_end(&em->out, &sub);
         ft_vec_push(em->ctx, conds, ft_fmt(em->ctx, cg_is_simple(d) ? "(uint64_t)%s < "
                     "(uint64_t)%s" : "(uint64_t)%s < (uint64_t)(%s)", x, d));
         free(x);
@@ -1147,11 +1046,11 @@ static void cg_hoist_checks(cg_emitter *em, const ast_stmt *s, int64_t step)
     const ast_stmt *outer = em->hoist;
     int stop = 0;
     em->indent++;
-    cg_sub_begin(em, &sub);
+    cg_sub_begin(em->ctx, &em->out, &sub);
     em->hoist = s;
     cg_hoist_walk(em, s->u.loop.body, &stop);
     em->hoist = outer;
-    char *text = cg_sub_end(em, &sub);
+    char *text = cg_sub_end(&em->out, &sub);
     em->indent--;
     if (*text) {
         cg_line(em, "if (%s %s %s) {", cg_expr_str(em, s->u.loop.begin, 1), step > 0 ? "<" : ">",
@@ -1622,7 +1521,7 @@ static int cg_for_blocks(cg_emitter *em, const ast_stmt *s)
         return 0;
     int id = em->next_id++, vlanes = wide ? 4 : 8;
     cg_sub sub;
-    cg_sub_begin(em, &sub);
+    cg_sub_begin(em->ctx, &em->out, &sub);
     const char *b, *e;
     cg_block_bounds(em, s, id, vlanes, &b, &e);
     cg_line(em, "for (int64_t ft__j%d = %s; ft__j%d < ft__m%d; ft__j%d += %d) {", id, b, id, id,
@@ -1638,7 +1537,7 @@ static int cg_for_blocks(cg_emitter *em, const ast_stmt *s)
     cg_line(em, "}");
     em->indent--;
     cg_line(em, "}");
-    char *text = cg_sub_end(em, &sub);
+    char *text = cg_sub_end(&em->out, &sub);
     if (!fails)
         fputs(text, em->out);
     free(text);
@@ -1884,7 +1783,7 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
         cg_line(em, "#pragma omp parallel");
         cg_line(em, "{");
         em->indent++;
-        cg_sub_begin(em, &sub);
+        cg_sub_begin(em->ctx, &em->out, &sub);
         cg_priv_begin(em, &privs);
     }
     int can_fail;
@@ -1926,7 +1825,7 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
     em->syms.len = nsyms;
     if (par == AST_OPENMP) {
         cg_priv_end(em, &privs);
-        char *text = cg_sub_end(em, &sub);
+        char *text = cg_sub_end(&em->out, &sub);
         for (int i = 0; i < heap.len; i++)
             cg_line(em, "void *%s = NULL; size_t %s_n = 0;", (char *)heap.items[i],
                     (char *)heap.items[i]);
@@ -1976,21 +1875,6 @@ static void cg_if(cg_emitter *em, const ast_stmt *s)
         em->indent--;
     }
     cg_line(em, "}");
-}
-
-/* The product of constant dimensions, or -1 when one is not constant. */
-static int64_t cg_const_elems(const ast_stmt *s)
-{
-    int64_t n = 1;
-    for (int k = 0; k < s->u.def.ndim; k++) {
-        const ast_expr *d = s->u.def.shape[k];
-        if (d->kind != AST_INT || d->u.ival < 0 || d->u.ival > (INT64_C(1) << 31))
-            return -1;
-        n *= d->u.ival;
-        if (n > (INT64_C(1) << 31))
-            return -1;
-    }
-    return n;
 }
 
 /* Declare the storage of a local tensor of ndim >= 1: a stack array when
@@ -2050,9 +1934,9 @@ static void cg_vardef(cg_emitter *em, const ast_stmt *s)
     else
         cg_vardef_storage(em, s, sym);
     cg_sub sub;
-    cg_sub_begin(em, &sub);
+    cg_sub_begin(em->ctx, &em->out, &sub);
     cg_stmt(em, s->u.def.body);
-    char *text = cg_sub_end(em, &sub);
+    char *text = cg_sub_end(&em->out, &sub);
     if (!sym->used)
         cg_line(em, "(void)%s;", sym->cname);
     fputs(text, em->out);
@@ -2210,24 +2094,6 @@ static void cg_size_checks(cg_emitter *em, const ast_func *f)
     }
 }
 
-/* The checks that no tensor parameter of f with elements is a NULL pointer
- * (once per call, at entry, after the size checks: every dimension is a
- * size expression), each returning FT_ERR_NULL with its site recorded. */
-static void cg_null_checks(cg_emitter *em, const ast_func *f)
-{
-    for (int i = 0; i < f->nparams; i++) {
-        const ast_param *p = &f->params[i];
-        if (p->is_size)
-            continue;
-        const char **dims = ft_alloc(em->ctx, sizeof *dims * (size_t)(p->ndim + 1));
-        for (int k = 0; k < p->ndim; k++)
-            dims[k] = cg_expr_str(em, p->shape[k], 1);
-        const char *line = cg_null_check(em->ctx, &em->sites, f, p, cg_cname(em, p->name), dims);
-        if (*line)
-            cg_line(em, "%s", line);
-    }
-}
-
 /* Emit the C function for f.  When a check can fail, the call's record
  * ft__er holds the first failure, published on return (ft__done). */
 static void cg_func(cg_emitter *em, const ast_func *f)
@@ -2236,18 +2102,18 @@ static void cg_func(cg_emitter *em, const ast_func *f)
     em->syms.len = 0;
     cg_push_params(em, f);
     cg_sub sub;
-    cg_sub_begin(em, &sub);
+    cg_sub_begin(em->ctx, &em->out, &sub);
     em->indent = 1;
     int fails = em->fails;
     cg_region_body(em, f->body, 0, NULL, NULL);
     int can_fail = em->fails > fails;
     cg_line(em, can_fail ? "return ft__done(ft__err, &ft__er);" : "return ft__err;");
-    char *body = cg_sub_end(em, &sub);
+    char *body = cg_sub_end(&em->out, &sub);
 
     cg_signature(em, f);
     fputs("\n{\n", em->out);
     cg_size_checks(em, f);
-    cg_null_checks(em, f);
+    cg_print_null_checks(&em->pr, em->ctx, &em->sites, f);
     cg_opaque_params(em, f);
     cg_line(em, "int ft__err = FT_OK;");
     if (can_fail)
@@ -2776,6 +2642,7 @@ int cg_emit_c(ft_ctx *ctx, const ast_program *p, FILE *out)
         return 1;
     int nerrors = ctx->nerrors;
     cg_emitter em = {.ctx = ctx};
+    cg_printer_init(&em);
     char *buf = NULL;
     size_t len = 0;
     em.out = open_memstream(&buf, &len);
@@ -2857,6 +2724,7 @@ int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname, FILE 
     if (cg_check_names(ctx, p))
         return 1;
     cg_emitter em = {.ctx = ctx, .out = out};
+    cg_printer_init(&em);
     const char *g = cg_guard(ctx, libname);
     fprintf(out, "/* %s.h - generated by ftc: the C ABI of %s.so. */\n"
             "#ifndef %s\n#define %s\n\n#include <stdbool.h>\n#include <stdint.h>\n#include <stddef.h>\n\n"

@@ -73,6 +73,7 @@
 
 #include "../transforms/lib_gemm.h"
 #include "../runtime/ft_abi.h"
+#include "cg_core.h"
 #include "cg_sites.h"
 
 #include <inttypes.h>
@@ -136,6 +137,7 @@ typedef struct cu_emitter {
                               * the kernel being emitted (C text of sizes) */
     cg_sites sites;          /* the module's error sites (cg_sites.h) */
     ft_loc stmt_loc;         /* the statement whose checks are emitted */
+    cg_printer pr;           /* the shared expression printer (cg_core.h) */
 } cu_emitter;
 
 /* ------------------------------------------------------------ output */
@@ -157,29 +159,6 @@ static void cu_line(cu_emitter *em, const char *fmt, ...)
     va_end(ap);
     fputc('\n', em->out);
     em->synced = 0;
-}
-
-/* Start capturing em's output into a memory stream; returns the old one. */
-static FILE *cu_capture(cu_emitter *em, char **buf, size_t *len)
-{
-    FILE *saved = em->out;
-    *buf = NULL;
-    *len = 0;
-    em->out = open_memstream(buf, len);
-    if (!em->out) {
-        ft_error(em->ctx, (ft_loc){0}, "out of memory in the CUDA backend");
-        em->out = saved;
-    }
-    return saved;
-}
-
-/* Stop capturing; returns the text (malloc'd). */
-static char *cu_release(cu_emitter *em, FILE *saved, char **buf)
-{
-    if (em->out != saved)
-        fclose(em->out);
-    em->out = saved;
-    return *buf ? *buf : calloc(1, 1);
 }
 
 /* ------------------------------------------------------------- names */
@@ -227,8 +206,9 @@ static int cu_is_reserved(const char *s)
 
 /* The C++ name of a user name ("_ftk" appended to reserved ones, and to
  * names already ending in "_ftk", which keeps the map injective). */
-static const char *cu_cname(cu_emitter *em, const char *name)
+static const char *cu_cname(void *p, const char *name)
 {
+    cu_emitter *em = p;
     size_t n = strlen(name);
     if ((n >= 4 && strcmp(name + n - 4, "_ftk") == 0) || cu_is_reserved(name))
         return ft_fmt(em->ctx, "%s_ftk", name);
@@ -241,13 +221,6 @@ static const char *cu_ctype(ft_dtype t)
     static const char *const names[FT_DTYPE_COUNT] = {
         "bool", "int32_t", "int64_t", "__half", "float", "double"};
     return names[t];
-}
-
-/* Size in bytes of one element. */
-static int64_t cu_dtype_size(ft_dtype t)
-{
-    static const int64_t sizes[FT_DTYPE_COUNT] = {1, 4, 8, 2, 4, 8};
-    return sizes[t];
 }
 
 /* ------------------------------------------------------------- scope */
@@ -294,47 +267,20 @@ static void cu_push_hostval(cu_emitter *em, const char *decl, const char *arg)
 static void cu_expr(cu_emitter *em, const ast_expr *e, int paren);
 
 /* A floating literal of dtype t, read back exactly. */
-static void cu_float_lit(cu_emitter *em, double v, ft_dtype t)
+static void cu_float_lit(void *p, double v, ft_dtype t)
 {
+    cu_emitter *em = p;
     char buf[64];
     const char *T = cu_ctype(t);
     if (isnan(v) || isinf(v)) {
         fprintf(em->out, "((%s)(%s))", T, isnan(v) ? "NAN" : v > 0 ? "INFINITY" : "-INFINITY");
         return;
     }
-    for (int prec = t == FT_F64 ? 15 : 6; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        double back = strtod(buf, NULL);
-        if (t == FT_F64 ? back == v : (float)back == (float)v)
-            break;
-    }
-    if (!strpbrk(buf, ".e"))
-        strcat(buf, ".0");
+    cg_float_digits(buf, v, t);
     if (t == FT_F16)
         fprintf(em->out, "((__half)%sf)", buf);
     else
         fprintf(em->out, v < 0 ? "(%s%s)" : "%s%s", buf, t == FT_F64 ? "" : "f");
-}
-
-/* An integer literal (negative ones in parentheses). */
-static void cu_int_lit(cu_emitter *em, int64_t v)
-{
-    if (v == INT64_MIN)
-        fputs("INT64_MIN", em->out);
-    else if (v > INT32_MAX || v < INT32_MIN)
-        fprintf(em->out, v < 0 ? "(INT64_C(%" PRId64 "))" : "INT64_C(%" PRId64 ")", v);
-    else
-        fprintf(em->out, v < 0 ? "(%" PRId64 ")" : "%" PRId64, v);
-}
-
-/* Whether C text needs no parentheses. */
-static int cu_is_simple(const char *s)
-{
-    for (; *s; s++)
-        if (!(*s == '_' || (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
-              (*s >= 'A' && *s <= 'Z')))
-            return 0;
-    return 1;
 }
 
 /* The row-major linear index of idx into sym, Horner form, in int64_t. */
@@ -346,7 +292,7 @@ static void cu_linear_index(cu_emitter *em, const cu_sym *sym, int n, ast_expr *
     cu_expr(em, idx[0], 1);
     for (int k = 1; k < n; k++) {
         const char *d = sym->dims[k];
-        fprintf(em->out, cu_is_simple(d) ? " * %s + (int64_t)" : " * (%s) + (int64_t)", d);
+        fprintf(em->out, cg_is_simple(d) ? " * %s + (int64_t)" : " * (%s) + (int64_t)", d);
         cu_expr(em, idx[k], 1);
         if (k + 1 < n)
             fputc(')', em->out);
@@ -401,8 +347,9 @@ static void cu_math(cu_emitter *em, const char *fn, ft_dtype t, int n, ast_expr 
 }
 
 /* A builtin call. */
-static void cu_builtin(cu_emitter *em, const ast_expr *e)
+static void cu_builtin(void *p, const ast_expr *e)
 {
+    cu_emitter *em = p;
     static const char *const fns[AST_BUILTIN_COUNT] = {
         "fabs", "sqrt", "exp", "log", "sin", "cos", "tanh", NULL, "floor", "ceil", NULL};
     ft_dtype t = e->dtype;
@@ -421,8 +368,9 @@ static void cu_builtin(cu_emitter *em, const ast_expr *e)
 }
 
 /* A binary operation with the language's semantics. */
-static void cu_binary(cu_emitter *em, const ast_expr *e, int paren)
+static void cu_binary(void *p, const ast_expr *e, int paren)
 {
+    cu_emitter *em = p;
     static const char *const ops[AST_BINOP_COUNT] = {
         "+", "-", "*", "/", NULL, NULL, NULL, NULL, NULL,
         "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
@@ -453,73 +401,35 @@ static void cu_binary(cu_emitter *em, const ast_expr *e, int paren)
     fputs(paren ? ")" : "", em->out);
 }
 
+/* Print load e (the printer's load hook). */
+static void cu_load(void *p, const ast_expr *e)
+{
+    cu_access(p, e->u.load.var, e->u.load.n, e->u.load.idx, e->loc);
+}
+
 /* An expression; paren wraps compound ones. */
 static void cu_expr(cu_emitter *em, const ast_expr *e, int paren)
 {
-    const char *lp = paren ? "(" : "", *rp = paren ? ")" : "";
-    switch (e->kind) {
-    case AST_INT: cu_int_lit(em, e->u.ival); break;
-    case AST_FLOAT: cu_float_lit(em, e->u.fval, e->dtype); break;
-    case AST_BOOLC: fputs(e->u.ival ? "true" : "false", em->out); break;
-    case AST_VAR: fputs(cu_cname(em, e->u.name), em->out); break;
-    case AST_LOAD: cu_access(em, e->u.load.var, e->u.load.n, e->u.load.idx, e->loc); break;
-    case AST_BINARY: cu_binary(em, e, paren); break;
-    case AST_UNARY:
-        fprintf(em->out, "%s%s", lp, e->u.un.op == AST_NEG ? "-" : "!");
-        cu_expr(em, e->u.un.a, 1);
-        fputs(rp, em->out);
-        break;
-    case AST_CALL: cu_builtin(em, e); break;
-    case AST_CAST:
-        fprintf(em->out, "%s(%s)", lp, cu_ctype(e->dtype));
-        cu_expr(em, e->u.cast.a, 1);
-        fputs(rp, em->out);
-        break;
-    case AST_IFEXPR:
-        fputs(lp, em->out);
-        cu_expr(em, e->u.ife.cond, 1);
-        fputs(" ? ", em->out);
-        cu_expr(em, e->u.ife.then, 1);
-        fputs(" : ", em->out);
-        cu_expr(em, e->u.ife.other, 1);
-        fputs(rp, em->out);
-        break;
-    }
+    cg_print_expr(&em->pr, e, paren);
 }
 
 /* An expression as C text (arena-owned). */
 static const char *cu_str(cu_emitter *em, const ast_expr *e, int paren)
 {
-    char *buf;
-    size_t len;
-    FILE *saved = cu_capture(em, &buf, &len);
-    cu_expr(em, e, paren);
-    char *s = cu_release(em, saved, &buf);
-    const char *r = ft_strdup(em->ctx, s);
-    free(s);
-    return r;
+    return cg_print_str(&em->pr, em->ctx, e, paren);
 }
 
-/* Whether e reads a tensor. */
-static int cu_has_load(const ast_expr *e)
+/* text as one indented line (the printer's line hook). */
+static void cu_text_line(void *p, const char *text)
 {
-    if (!e)
-        return 0;
-    switch (e->kind) {
-    case AST_LOAD: return 1;
-    case AST_BINARY: return cu_has_load(e->u.bin.a) || cu_has_load(e->u.bin.b);
-    case AST_UNARY: return cu_has_load(e->u.un.a);
-    case AST_CAST: return cu_has_load(e->u.cast.a);
-    case AST_CALL:
-        for (int i = 0; i < e->u.call.n; i++)
-            if (cu_has_load(e->u.call.args[i]))
-                return 1;
-        return 0;
-    case AST_IFEXPR:
-        return cu_has_load(e->u.ife.cond) || cu_has_load(e->u.ife.then) ||
-               cu_has_load(e->u.ife.other);
-    default: return 0;
-    }
+    cu_line(p, "%s", text);
+}
+
+/* Set up em's expression printer (cg_core.h) with the CUDA target's hooks. */
+static void cu_printer_init(cu_emitter *em)
+{
+    em->pr = (cg_printer){&em->out, em, cu_load, cu_binary, cu_builtin, cu_float_lit,
+                          cu_cname, cu_ctype, cu_text_line};
 }
 
 /* ------------------------------------------------------- run-time checks */
@@ -593,19 +503,19 @@ static void cu_checks_access(cu_emitter *em, const char *var, int n, ast_expr **
     cu_sym *sym = cu_lookup(em, var, loc);
     for (int k = 0; sym && k < n && k < sym->ndim; k++) {
         cu_checks_expr(em, idx[k]);
-        if (!cu_has_load(idx[k]))
+        if (!cg_has_load(idx[k]))
             continue;
         for (int i = 0; i < em->indent && i < CU_MAX_INDENT; i++)
             fputs("    ", em->out);
         const char *d = sym->dims[k];
         const char *x = cu_str(em, idx[k], 1);
-        fprintf(em->out, cu_is_simple(d) ? "if (%s(uint64_t)%s >= (uint64_t)%s)"
+        fprintf(em->out, cg_is_simple(d) ? "if (%s(uint64_t)%s >= (uint64_t)%s)"
                                          : "if (%s(uint64_t)%s >= (uint64_t)(%s))",
                 cu_unless_bad(em), x, d);
         cg_failure fl = cg_site_index(em->ctx, &em->sites, em->func,
                                       cg_site_access_loc(loc, em->stmt_loc), var, k, idx[k]);
         fl.v[0] = ft_fmt(em->ctx, "(int64_t)%s", x);
-        fl.v[1] = ft_fmt(em->ctx, cu_is_simple(d) ? "%s" : "(%s)", d);
+        fl.v[1] = ft_fmt(em->ctx, cg_is_simple(d) ? "%s" : "(%s)", d);
         cu_fail(em, fl);
     }
 }
@@ -673,11 +583,10 @@ static void cu_dleaf(cu_emitter *em, const ast_stmt *s, int block_level)
     ast_expr *value = red ? s->u.red.value : s->u.store.value;
     cu_checks_access(em, var, n, idx, s->loc);
     cu_checks_expr(em, value);
-    char *buf;
-    size_t len;
-    FILE *saved = cu_capture(em, &buf, &len);
+    cg_sub sub;
+    cg_sub_begin(em->ctx, &em->out, &sub);
     cu_access(em, var, n, idx, s->loc);
-    char *lv = cu_release(em, saved, &buf);
+    char *lv = cg_sub_end(&em->out, &sub);
     cu_sym *sym = cu_lookup(em, var, s->loc);
     const char *T = sym ? cu_ctype(sym->dtype) : "float";
     const char *v = cu_str(em, value, 0);
@@ -822,21 +731,6 @@ static void cu_dseq(cu_emitter *em, const ast_stmt *s, int block_level)
     }
 }
 
-/* Whether a local of this size gets a per-thread (or shared) array. */
-static int64_t cu_const_elems(const ast_stmt *s)
-{
-    int64_t n = 1;
-    for (int k = 0; k < s->u.def.ndim; k++) {
-        const ast_expr *d = s->u.def.shape[k];
-        if (d->kind != AST_INT || d->u.ival < 0 || d->u.ival > (INT64_C(1) << 31))
-            return -1;
-        n *= d->u.ival;
-        if (n > (INT64_C(1) << 31))
-            return -1;
-    }
-    return n;
-}
-
 static int cu_names_host(cu_emitter *em, const ast_expr *e);
 
 /* A shared local of a size known at launch only (its dims name host values
@@ -883,7 +777,7 @@ static void cu_dvardef(cu_emitter *em, const ast_stmt *s, int block_level)
     }
     const char *T = cu_ctype(s->u.def.dtype);
     int shared = s->u.def.mtype == FT_MT_GPU_SHARED || (block_level && em->threads);
-    int64_t n = cu_const_elems(s);
+    int64_t n = cg_const_elems(s);
     cu_line(em, "{");
     em->indent++;
     int nsyms = em->syms.len;
@@ -902,7 +796,7 @@ static void cu_dvardef(cu_emitter *em, const ast_stmt *s, int block_level)
     } else if (s->u.def.ndim == 0) {
         sym->kind = CU_SYM_SCALAR;
         cu_line(em, "%s %s = 0;", T, sym->cname);
-    } else if (n >= 0 && n * cu_dtype_size(s->u.def.dtype) <= 4096) {
+    } else if (n >= 0 && n * cg_dtype_size(s->u.def.dtype) <= 4096) {
         for (int k = 0; k < sym->ndim; k++)
             sym->dims[k] = cu_str(em, s->u.def.shape[k], 0);
         cu_line(em, "%s %s[%" PRId64 "];", T, sym->cname, n > 0 ? n : 1);
@@ -1017,7 +911,7 @@ static void cu_red_find(cu_emitter *em, const ast_stmt *s, cu_red_scan *sc)
         else if (!cu_same_red(sc->first, s))
             sc->bad = 1;
         for (int i = 0; i < s->u.red.n; i++)
-            if (cu_has_load(s->u.red.idx[i]))
+            if (cg_has_load(s->u.red.idx[i]))
                 sc->bad = 1;
         break;
     default: break;
@@ -1134,11 +1028,10 @@ static void cu_red_close(cu_emitter *em, const ast_stmt *r, int id, int skips)
         cu_line(em, "ft__rdone%d: ;", id);
     cu_line(em, "ft__r%d = ft__block_reduce<%s>(ft__r%d, ft__op_%s(), ft__w%d);", id, T, id, op,
             id);
-    char *buf;
-    size_t len;
-    FILE *saved = cu_capture(em, &buf, &len);
+    cg_sub sub;
+    cg_sub_begin(em->ctx, &em->out, &sub);
     cu_access(em, r->u.red.var, r->u.red.n, r->u.red.idx, r->loc);
-    char *lv = cu_release(em, saved, &buf);
+    char *lv = cg_sub_end(&em->out, &sub);
     if (sym && sym->kind == CU_SYM_PTR)
         cu_line(em, "if (ft__tid0) ft__atomic_%s<%s>(&%s, ft__r%d);", op, T, lv, id);
     else
@@ -1206,8 +1099,8 @@ static void cu_dfor(cu_emitter *em, const ast_stmt *s, int block_level)
     if (s->u.loop.step)
         cu_checks_expr(em, s->u.loop.step);
     const char *step = s->u.loop.step ? cu_str(em, s->u.loop.step, 0) : "1";
-    int loads = cu_has_load(s->u.loop.begin) || cu_has_load(s->u.loop.end) ||
-                (s->u.loop.step && cu_has_load(s->u.loop.step));
+    int loads = cg_has_load(s->u.loop.begin) || cg_has_load(s->u.loop.end) ||
+                (s->u.loop.step && cg_has_load(s->u.loop.step));
     cu_vote_before(em, loads, block_level);
     /* a thread that failed a check runs no thread-level loop (no barrier
      * lies inside one): none when it failed before, none further when it
@@ -1296,7 +1189,7 @@ static void cu_dstmt_at(cu_emitter *em, const ast_stmt *s, int block_level)
     case AST_FOR: cu_dfor(em, s, block_level); break;
     case AST_IF:
         cu_checks_expr(em, s->u.branch.cond);
-        cu_vote_before(em, cu_has_load(s->u.branch.cond), block_level);
+        cu_vote_before(em, cg_has_load(s->u.branch.cond), block_level);
         cu_line(em, "if (%s%s) {", block_level ? "" : cu_unless_bad(em),
                 cu_str(em, s->u.branch.cond, 0));
         em->indent++;
@@ -1370,7 +1263,7 @@ static int cu_has_binding(const ast_stmt *s, int which)
  * host values). */
 static int cu_host_expr(const ast_expr *e)
 {
-    return !cu_has_load(e);
+    return !cg_has_load(e);
 }
 
 /* The name a host value's declaration declares ("x" of "const float *x"). */
@@ -1776,13 +1669,12 @@ static const char *cu_gemm_ptr(cu_emitter *em, const xf_gemm_operand *op, ft_loc
         zero &= op->base[d]->kind == AST_INT && op->base[d]->u.ival == 0;
     if (zero)
         return base;
-    char *buf;
-    size_t len;
-    FILE *saved = cu_capture(em, &buf, &len);
+    cg_sub sub;
+    cg_sub_begin(em->ctx, &em->out, &sub);
     fprintf(em->out, "(%s + ", base);
     cu_linear_index(em, sym, op->n, op->base);
     fputc(')', em->out);
-    char *s = cu_release(em, saved, &buf);
+    char *s = cg_sub_end(&em->out, &sub);
     const char *r = ft_strdup(em->ctx, s);
     free(s);
     return r;
@@ -1824,10 +1716,10 @@ static void cu_hlib(cu_emitter *em, const ast_stmt *s)
                  "longer a matrix product: %s", s->u.loop.iter, why);
         return;
     }
-    int host = (!g.alpha || !cu_has_load(g.alpha)) && !cu_has_load(g.m) &&
-               !cu_has_load(g.n) && !cu_has_load(g.k);
+    int host = (!g.alpha || !cg_has_load(g.alpha)) && !cg_has_load(g.m) &&
+               !cg_has_load(g.n) && !cg_has_load(g.k);
     for (int i = 0; i < g.nbatch; i++)
-        host &= !cu_has_load(g.batch[i]->u.loop.begin) && !cu_has_load(g.batch[i]->u.loop.end);
+        host &= !cg_has_load(g.batch[i]->u.loop.begin) && !cg_has_load(g.batch[i]->u.loop.end);
     if (!host) {
         cu_run r = {s, 0, 0};
         cu_serial_kernel(em, &r);
@@ -1904,23 +1796,6 @@ static void cu_hstmt(cu_emitter *em, const ast_stmt *s)
 static const char *cu_param_decl(cu_emitter *em, const ast_param *p)
 {
     return cg_param_text(em->ctx, p, cu_cname(em, p->name), cu_ctype(p->dtype));
-}
-
-/* The checks that no tensor parameter of f with elements is NULL (as the C
- * target's, cg_null_check). */
-static void cu_null_checks(cu_emitter *em, const ast_func *f)
-{
-    for (int i = 0; i < f->nparams; i++) {
-        const ast_param *p = &f->params[i];
-        if (p->is_size)
-            continue;
-        const char **dims = ft_alloc(em->ctx, sizeof *dims * (size_t)(p->ndim + 1));
-        for (int k = 0; k < p->ndim; k++)
-            dims[k] = cu_str(em, p->shape[k], 1);
-        const char *line = cg_null_check(em->ctx, &em->sites, f, p, cu_cname(em, p->name), dims);
-        if (*line)
-            cu_line(em, "%s", line);
-    }
 }
 
 /* Give each opaque (`void *`) parameter of f its typed name (as the C
@@ -2036,9 +1911,8 @@ static void cu_func(cu_emitter *em, const ast_func *f)
     em->fname = f->name;
     em->func = f;
     em->nkernels = 0;
-    char *buf;
-    size_t len;
-    FILE *saved = cu_capture(em, &buf, &len);
+    cg_sub sub;
+    cg_sub_begin(em->ctx, &em->out, &sub);
     em->indent = 2;
     cu_params_in(em, f);
     cu_regions_in(em, f);
@@ -2049,7 +1923,7 @@ static void cu_func(cu_emitter *em, const ast_func *f)
                                   "CUDA runtime failure: a kernel launch or the device failed");
     cu_line(em, "ft__err_fetch(ft__derr, &ft__err, &ft__er, %d);", fl.site);
     cu_params_out(em, f);
-    char *body = cu_release(em, saved, &buf);
+    char *body = cg_sub_end(&em->out, &sub);
     cu_signature(em, f);
     fputs("\n{\n", em->out);
     em->indent = 1;
@@ -2060,7 +1934,7 @@ static void cu_func(cu_emitter *em, const ast_func *f)
         cg_failure sz = cg_site_size(em->ctx, &em->sites, f, &f->params[i]);
         cu_line(em, "if (%s < 0) return ft__raise(FT_ERR_SIZE, %d, %s, 0);", n, sz.site, n);
     }
-    cu_null_checks(em, f);
+    cg_print_null_checks(&em->pr, em->ctx, &em->sites, f);
     cu_opaque_params(em, f);
     cg_failure nd = cg_site_plain(em->ctx, &em->sites, f, f->loc, FT_ERR_NODEVICE,
                                   "no usable CUDA device");
@@ -2502,6 +2376,7 @@ int cg_emit_cuda(ft_ctx *ctx, const ast_program *p, FILE *out)
         return 1;
     int nerrors = ctx->nerrors;
     cu_emitter em = {.ctx = ctx};
+    cu_printer_init(&em);
     char *hbuf = NULL, *kbuf = NULL;
     size_t hlen = 0, klen = 0;
     em.out = open_memstream(&hbuf, &hlen);
