@@ -124,15 +124,13 @@ char *ft_strdup(ft_ctx *ctx, const char *s)
     return ft_strndup(ctx, s, strlen(s));
 }
 
-/* printf into the arena. */
-char *ft_fmt(ft_ctx *ctx, const char *fmt, ...)
+/* vprintf into the arena. */
+static char *ft_vfmt(ft_ctx *ctx, const char *fmt, va_list ap)
 {
     char small[256];
-    va_list ap, ap2;
-    va_start(ap, fmt);
+    va_list ap2;
     va_copy(ap2, ap);
     int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
     if (n < 0)
         n = 0;
     char *p = ft_alloc(ctx, (size_t)n + 1);
@@ -141,6 +139,16 @@ char *ft_fmt(ft_ctx *ctx, const char *fmt, ...)
     else
         vsnprintf(p, (size_t)n + 1, fmt, ap2);
     va_end(ap2);
+    return p;
+}
+
+/* printf into the arena. */
+char *ft_fmt(ft_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *p = ft_vfmt(ctx, fmt, ap);
+    va_end(ap);
     return p;
 }
 
@@ -258,9 +266,15 @@ static void ft_vdiag(ft_ctx *ctx, ft_loc loc, const char *kind, const char *fmt,
 void ft_error(ft_ctx *ctx, ft_loc loc, const char *fmt, ...)
 {
     ctx->nerrors++;
+    va_list ap;
+    if (ctx->refusal && !*ctx->refusal) {
+        va_start(ap, fmt);
+        char *msg = ft_vfmt(ctx, fmt, ap);
+        va_end(ap);
+        *ctx->refusal = ft_strndup(ctx, msg, strcspn(msg, "\n"));
+    }
     if (ctx->nerrors > ctx->max_errors)
         return;
-    va_list ap;
     va_start(ap, fmt);
     ft_vdiag(ctx, loc, "error", fmt, ap);
     va_end(ap);

@@ -127,6 +127,9 @@ typedef struct ft_ctx {
     const struct ft_target *target;  /* ast/target.h: chosen once (--target) */
     struct isl_ctx *isl;     /* created on first use by ft_isl, freed with ctx */
     ft_vec timings;          /* --time-passes: ft_timing * (timer.c) */
+    const char **refusal;    /* while set (a quiet try, auto_util.h): where
+                                ft_error keeps the first error's message
+                                (its first line, arena-owned; NULL until one) */
 } ft_ctx;
 
 /* Create a context whose diagnostics go to stderr. */

@@ -14,32 +14,25 @@
 
 void xf_auto_quiet_begin(ft_ctx *ctx, xf_quiet *q)
 {
-    *q = (xf_quiet){.saved_out = ctx->diag_out, .saved_nerrors = ctx->nerrors};
+    *q = (xf_quiet){.saved_out = ctx->diag_out, .saved_nerrors = ctx->nerrors,
+                    .saved_refusal = ctx->refusal};
     q->mem = open_memstream(&q->buf, &q->len);
     if (q->mem)
         ctx->diag_out = q->mem;
     ctx->nerrors = 0;
-}
-
-/* The message of the first "error: " line of text, arena-owned. */
-static const char *first_error(ft_ctx *ctx, const char *text)
-{
-    const char *e = text ? strstr(text, "error: ") : NULL;
-    return e ? xf_auto_first_line(ctx, e + strlen("error: ")) : NULL;
+    ctx->refusal = &q->why;
 }
 
 const char *xf_auto_quiet_end(ft_ctx *ctx, xf_quiet *q)
 {
-    const char *why = NULL;
     if (q->mem) {
         fclose(q->mem);
-        why = ctx->nerrors ? first_error(ctx, q->buf) : NULL;
         free(q->buf);
     }
-    if (ctx->nerrors && !why)
-        why = "refused";
+    const char *why = !ctx->nerrors ? NULL : q->why ? q->why : "refused";
     ctx->diag_out = q->saved_out;
     ctx->nerrors = q->saved_nerrors;
+    ctx->refusal = q->saved_refusal;
     return why;
 }
 

@@ -74,16 +74,21 @@ int xf_auto_prefetch(xf_auto *a);
 
 /* ------------------------------------------------------------ quiet mode */
 
-/* Saved diagnostics state while primitives run quietly. */
+/* Saved diagnostics state while primitives run quietly; why: the first
+ * error's message, kept by ft_error (ctx->refusal). */
 typedef struct xf_quiet {
     FILE *saved_out;
     int saved_nerrors;
+    const char **saved_refusal;
+    const char *why;
     char *buf;
     size_t len;
     FILE *mem;
 } xf_quiet;
 
-/* Send diagnostics to a memory buffer instead of ctx->diag_out. */
+/* Run primitives quietly: what they print goes to a memory buffer (and
+ * is dropped), the first error's message is kept as the refusal's reason
+ * (ctx->refusal). */
 void xf_auto_quiet_begin(ft_ctx *ctx, xf_quiet *q);
 /* Restore ctx->diag_out and ctx->nerrors; returns the first error message
  * reported meanwhile (its first line, without location; arena-owned), or
