@@ -23,6 +23,7 @@
 
 #include "../analysis/deps.h"
 #include "../transforms/cleanup.h"
+#include "../transforms/sched_util.h"
 #include "../transforms/simplify.h"
 #include "../transforms/xf_util.h"
 
@@ -107,64 +108,7 @@ static const char *dname(ad_grad *g, const char *name)
 /* A deep copy of s with fresh statement IDs (labels kept when asked). */
 ast_stmt *ad_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int keep_labels)
 {
-    if (!s)
-        return NULL;
-    ast_stmt *c = NULL;
-    switch (s->kind) {
-    case AST_SEQ: {
-        ast_stmt **v = ft_alloc(ctx, sizeof *v * (size_t)(s->u.seq.n + 1));
-        for (int i = 0; i < s->u.seq.n; i++)
-            v[i] = ad_clone_stmt(ctx, s->u.seq.stmts[i], keep_labels);
-        c = ast_seq(ctx, s->loc, s->u.seq.n, v);
-        break;
-    }
-    case AST_VARDEF: {
-        ast_expr **sh = ft_alloc(ctx, sizeof *sh * (size_t)(s->u.def.ndim + 1));
-        for (int k = 0; k < s->u.def.ndim; k++)
-            sh[k] = xf_clone_expr(ctx, s->u.def.shape[k]);
-        c = ast_vardef(ctx, s->loc, s->u.def.name, s->u.def.dtype, s->u.def.ndim, sh,
-                       s->u.def.access, s->u.def.mtype,
-                       ad_clone_stmt(ctx, s->u.def.body, keep_labels));
-        break;
-    }
-    case AST_FOR:
-        c = ast_for(ctx, s->loc, s->u.loop.iter, xf_clone_expr(ctx, s->u.loop.begin),
-                    xf_clone_expr(ctx, s->u.loop.end),
-                    s->u.loop.step ? xf_clone_expr(ctx, s->u.loop.step) : NULL,
-                    ad_clone_stmt(ctx, s->u.loop.body, keep_labels));
-        c->u.loop.par = s->u.loop.par;
-        break;
-    case AST_IF:
-        c = ast_if(ctx, s->loc, xf_clone_expr(ctx, s->u.branch.cond),
-                   ad_clone_stmt(ctx, s->u.branch.then, keep_labels),
-                   ad_clone_stmt(ctx, s->u.branch.other, keep_labels));
-        break;
-    case AST_STORE: {
-        ast_expr **ix = ft_alloc(ctx, sizeof *ix * (size_t)(s->u.store.n + 1));
-        for (int k = 0; k < s->u.store.n; k++)
-            ix[k] = xf_clone_expr(ctx, s->u.store.idx[k]);
-        c = ast_store(ctx, s->loc, s->u.store.var, s->u.store.n, ix,
-                      xf_clone_expr(ctx, s->u.store.value));
-        break;
-    }
-    case AST_REDUCE: {
-        ast_expr **ix = ft_alloc(ctx, sizeof *ix * (size_t)(s->u.red.n + 1));
-        for (int k = 0; k < s->u.red.n; k++)
-            ix[k] = xf_clone_expr(ctx, s->u.red.idx[k]);
-        c = ast_reduce(ctx, s->loc, s->u.red.op, s->u.red.var, s->u.red.n, ix,
-                       xf_clone_expr(ctx, s->u.red.value));
-        c->u.red.atomic = s->u.red.atomic;
-        break;
-    }
-    case AST_ASSERT:
-        c = ast_assert(ctx, s->loc, xf_clone_expr(ctx, s->u.cond));
-        c->msg = s->msg;
-        break;
-    case AST_EVAL: c = ast_eval(ctx, s->loc, xf_clone_expr(ctx, s->u.expr)); break;
-    }
-    if (keep_labels)
-        c->label = s->label;
-    return c;
+    return xf_clone_stmt(ctx, s, keep_labels ? XF_CLONE_NEW_LABELED : XF_CLONE_NEW);
 }
 
 /* Copies of n index expressions. */

@@ -112,37 +112,37 @@ static ast_prefetch *clone_prefetches(ft_ctx *ctx, int n, const ast_prefetch *pf
     return out;
 }
 
-ast_stmt *xf_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int keep_ids)
+ast_stmt *xf_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int mode)
 {
     if (!s)
         return NULL;
     ast_stmt *c = ft_alloc(ctx, sizeof *c);
     *c = *s;
-    if (!keep_ids) {
+    if (mode != XF_CLONE_SAME)
         c->id = ctx->next_stmt_id++;
+    if (mode == XF_CLONE_NEW)
         c->label = NULL;
-    }
     switch (s->kind) {
     case AST_SEQ:
         c->u.seq.stmts = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)(s->u.seq.n ? s->u.seq.n : 1));
         for (int i = 0; i < s->u.seq.n; i++)
-            c->u.seq.stmts[i] = xf_clone_stmt(ctx, s->u.seq.stmts[i], keep_ids);
+            c->u.seq.stmts[i] = xf_clone_stmt(ctx, s->u.seq.stmts[i], mode);
         break;
     case AST_VARDEF:
         c->u.def.shape = clone_list(ctx, s->u.def.ndim, s->u.def.shape);
-        c->u.def.body = xf_clone_stmt(ctx, s->u.def.body, keep_ids);
+        c->u.def.body = xf_clone_stmt(ctx, s->u.def.body, mode);
         break;
     case AST_FOR:
         c->u.loop.begin = xf_clone_expr(ctx, s->u.loop.begin);
         c->u.loop.end = xf_clone_expr(ctx, s->u.loop.end);
         c->u.loop.step = xf_clone_expr(ctx, s->u.loop.step);
-        c->u.loop.body = xf_clone_stmt(ctx, s->u.loop.body, keep_ids);
+        c->u.loop.body = xf_clone_stmt(ctx, s->u.loop.body, mode);
         c->u.loop.pf = clone_prefetches(ctx, s->u.loop.npf, s->u.loop.pf);
         break;
     case AST_IF:
         c->u.branch.cond = xf_clone_expr(ctx, s->u.branch.cond);
-        c->u.branch.then = xf_clone_stmt(ctx, s->u.branch.then, keep_ids);
-        c->u.branch.other = xf_clone_stmt(ctx, s->u.branch.other, keep_ids);
+        c->u.branch.then = xf_clone_stmt(ctx, s->u.branch.then, mode);
+        c->u.branch.other = xf_clone_stmt(ctx, s->u.branch.other, mode);
         break;
     case AST_STORE:
         c->u.store.idx = clone_list(ctx, s->u.store.n, s->u.store.idx);
