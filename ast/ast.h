@@ -348,6 +348,24 @@ typedef struct ast_program {
 /* Whether p has a `schedule` block for the function name. */
 int ast_has_schedule(const ast_program *p, const char *name);
 
+/* ast/clone.c: copies and substitution. */
+/* A deep copy of e (arena-owned). */
+ast_expr *ast_clone_expr(ft_ctx *ctx, const ast_expr *e);
+/* A copy of e in which every AST_VAR names[k] is replaced by a copy of
+ * repl[k] (simultaneously; integer `+ 0`, `* 1` and literal arithmetic
+ * that the substitution leaves are folded). */
+ast_expr *ast_subst_vars(ft_ctx *ctx, const ast_expr *e, int n, const char **names,
+                         ast_expr **repl);
+/* A deep copy of s, every field copied: with AST_CLONE_SAME the IDs and
+ * labels are kept (a replacement); with AST_CLONE_NEW the copy gets new
+ * IDs and no labels (a duplicate); AST_CLONE_NEW_LABELED gets new IDs and
+ * keeps the labels (autodiff's copies of a function's statements). */
+enum { AST_CLONE_NEW = 0, AST_CLONE_SAME = 1, AST_CLONE_NEW_LABELED = 2 };
+ast_stmt *ast_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int mode);
+/* Replace, in place, every AST_VAR names[k] in the expressions under s by
+ * a copy of repl[k]. */
+void ast_subst_stmt(ft_ctx *ctx, ast_stmt *s, int n, const char **names, ast_expr **repl);
+
 /* Print as valid .ft source (print -> parse -> print is a fixed point). */
 void ast_print_program(FILE *out, const ast_program *p);
 void ast_print_func(FILE *out, const ast_func *f);

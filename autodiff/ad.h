@@ -162,7 +162,6 @@ void ad_explain(ad_grad *g, FILE *out);
 void ad_skip_zero_adjoints(ad_grad *g, ast_stmt *bwd);
 
 /* grad.c helpers used by materialize.c */
-ast_stmt *ad_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int keep_labels);
 ad_local *ad_find_local(ad_grad *g, const char *name);
 
 #endif

@@ -68,8 +68,8 @@ static ast_stmt *combined_body(ft_ctx *ctx, ast_func *g)
 {
     const ast_func *fw = g->ad_fwd;
     ast_stmt **v = ft_alloc(ctx, sizeof *v * 2);
-    v[0] = xf_clone_stmt(ctx, fw->body, 0);
-    v[1] = xf_clone_stmt(ctx, g->ad_bwd->body, 0);
+    v[0] = ast_clone_stmt(ctx, fw->body, AST_CLONE_NEW);
+    v[1] = ast_clone_stmt(ctx, g->ad_bwd->body, AST_CLONE_NEW);
     g->body = ast_seq(ctx, g->loc, 2, v);     /* so that xf_free_name sees both */
     rename_apart(ctx, g, v[0], v[1]);
     ft_vec used = {0};
@@ -86,7 +86,7 @@ ast_stmt *ad_region_locals(ft_ctx *ctx, const ast_func *fw, ast_stmt *body, cons
             continue;
         ast_expr **sh = ft_alloc(ctx, sizeof *sh * (size_t)(r->ndim + 1));
         for (int k = 0; k < r->ndim; k++)
-            sh[k] = xf_clone_expr(ctx, r->shape[k]);
+            sh[k] = ast_clone_expr(ctx, r->shape[k]);
         body = ast_vardef(ctx, fw->loc, r->name, r->dtype, r->ndim, sh, FT_ACC_CACHE,
                           FT_MT_CPU, body);
     }

@@ -23,7 +23,6 @@
 
 #include "../analysis/deps.h"
 #include "../transforms/cleanup.h"
-#include "../transforms/sched_util.h"
 #include "../transforms/simplify.h"
 #include "../transforms/xf_util.h"
 
@@ -103,20 +102,12 @@ static const char *dname(ad_grad *g, const char *name)
     return d;
 }
 
-/* ------------------------------------------------------------ cloning */
-
-/* A deep copy of s with fresh statement IDs (labels kept when asked). */
-ast_stmt *ad_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int keep_labels)
-{
-    return xf_clone_stmt(ctx, s, keep_labels ? XF_CLONE_NEW_LABELED : XF_CLONE_NEW);
-}
-
 /* Copies of n index expressions. */
 static ast_expr **clone_idx(ft_ctx *ctx, int n, ast_expr **idx)
 {
     ast_expr **v = ft_alloc(ctx, sizeof *v * (size_t)(n + 1));
     for (int k = 0; k < n; k++)
-        v[k] = xf_clone_expr(ctx, idx[k]);
+        v[k] = ast_clone_expr(ctx, idx[k]);
     return v;
 }
 
@@ -404,7 +395,7 @@ static ast_expr *bin(ad_grad *g, ast_binop op, ast_expr *a, ast_expr *b)
 
 static ast_expr *cl(ad_grad *g, const ast_expr *e)
 {
-    return xf_clone_expr(g->ctx, e);
+    return ast_clone_expr(g->ctx, e);
 }
 
 /* `adj if cond else 0` (then = 1) or `0 if cond else adj`. */
@@ -776,11 +767,11 @@ static ast_stmt *clone_saving(ad_grad *g, const ast_stmt *s)
     if (o) {
         ast_stmt **v = ft_alloc(g->ctx, sizeof *v * 2);
         v[0] = over_copy(g, o, 1);
-        v[1] = ad_clone_stmt(g->ctx, s, 1);
+        v[1] = ast_clone_stmt(g->ctx, s, AST_CLONE_NEW_LABELED);
         return ast_seq(g->ctx, s->loc, 2, v);
     }
     if (s->kind != AST_SEQ && s->kind != AST_VARDEF && s->kind != AST_FOR && s->kind != AST_IF)
-        return ad_clone_stmt(g->ctx, s, 1);
+        return ast_clone_stmt(g->ctx, s, AST_CLONE_NEW_LABELED);
     ast_stmt c = *s;     /* a shallow copy whose children are replaced */
     switch (s->kind) {
     case AST_SEQ: {
@@ -811,7 +802,7 @@ static ast_stmt *clone_saving(ad_grad *g, const ast_stmt *s)
         c.u.branch.other = clone_saving(g, s->u.branch.other);
         break;
     }
-    ast_stmt *r = ad_clone_stmt(g->ctx, &c, 1);
+    ast_stmt *r = ast_clone_stmt(g->ctx, &c, AST_CLONE_NEW_LABELED);
     return r;
 }
 
@@ -1009,7 +1000,7 @@ static void add_tape_bytes(ad_grad *g, ast_program *p)
  * (the combined function declares both in one scope). */
 static ast_stmt *bwd_renamed(ad_grad *g, ast_stmt *bwd)
 {
-    ast_stmt *c = ad_clone_stmt(g->ctx, bwd, 0);
+    ast_stmt *c = ast_clone_stmt(g->ctx, bwd, AST_CLONE_NEW);
     ft_vec defs = {0};
     xf_collect_vardefs(g->ctx, c, &defs);
     for (int i = 0; i < defs.len; i++) {
@@ -1030,7 +1021,7 @@ static void emit_funcs(ad_grad *g, ast_program *p, ast_stmt *bwd)
     ast_func *fs[3];
     fs[0] = new_func(g, ft_fmt(c, "%s_fwd", g->name), 0, 0, FT_ACC_OUT, fwd_body(g, g->f->body));
     fs[1] = new_func(g, ft_fmt(c, "%s_bwd", g->name), 1, 1, FT_ACC_IN,
-                     xf_normalize(c, ad_clone_stmt(c, bwd, 0)));
+                     xf_normalize(c, ast_clone_stmt(c, bwd, AST_CLONE_NEW)));
     ft_vec both = {0};
     ft_vec_push(c, &both, fwd_body(g, g->f->body));
     ft_vec_push(c, &both, bwd_renamed(g, bwd));
@@ -1154,7 +1145,7 @@ static ast_func *working_copy(ft_ctx *ctx, const ast_func *f)
 {
     ast_func *w = ft_alloc(ctx, sizeof *w);
     *w = *f;
-    w->body = ad_clone_stmt(ctx, f->body, 1);
+    w->body = ast_clone_stmt(ctx, f->body, AST_CLONE_NEW_LABELED);
     ft_vec defs = {0};
     products_to_stores(ctx, w, w->body, &defs);
     ad_split_versions(ctx, w);

@@ -72,7 +72,7 @@ static ast_expr *exact_div(ft_ctx *ctx, const ast_expr *e, int64_t k)
         if (l.coef[t] % k)
             return NULL;
         r = xf_add(ctx, r, xf_mul(ctx, ast_int(ctx, e->loc, l.coef[t] / k),
-                                  xf_clone_expr(ctx, l.atom[t])));
+                                  ast_clone_expr(ctx, l.atom[t])));
     }
     return r;
 }
@@ -91,12 +91,12 @@ static void flip(ft_ctx *ctx, ast_stmt *l)
         first = ast_binary(ctx, loc, AST_ADD, e, one);
     } else {
         ast_expr *span = ast_binary(ctx, loc, AST_SUB,
-                                    ast_binary(ctx, loc, AST_SUB, xf_clone_expr(ctx, b), e),
+                                    ast_binary(ctx, loc, AST_SUB, ast_clone_expr(ctx, b), e),
                                     ast_int(ctx, loc, 1));
         ast_expr *steps = exact_div(ctx, span, k);
         if (!steps)
             steps = ast_binary(ctx, loc, AST_FLOORDIV, span, ast_int(ctx, loc, k));
-        first = ast_binary(ctx, loc, AST_SUB, xf_clone_expr(ctx, b),
+        first = ast_binary(ctx, loc, AST_SUB, ast_clone_expr(ctx, b),
                            ast_binary(ctx, loc, AST_MUL, ast_int(ctx, loc, k), steps));
     }
     l->u.loop.begin = first;

@@ -115,13 +115,13 @@ static ast_stmt *filter(ad_grad *g, const ast_stmt *s, const ft_vec *want, ast_e
         ast_stmt *b = filter(g, s->u.def.body, want, mult, work, loops);
         if (!b)
             return NULL;
-        ast_stmt *d = ad_clone_stmt(c, s, 0);
+        ast_stmt *d = ast_clone_stmt(c, s, AST_CLONE_NEW);
         d->u.def.body = b;
         return d;
     }
     case AST_FOR: {
         ast_expr *t = ad_trip_count(c, s);
-        ast_expr *m = mult && t ? ad_mul(c, xf_clone_expr(c, mult), t) : NULL;
+        ast_expr *m = mult && t ? ad_mul(c, ast_clone_expr(c, mult), t) : NULL;
         ast_expr *w0 = *work;
         ast_stmt *b = filter(g, s->u.loop.body, want, m, work, loops);
         if (!b)
@@ -129,9 +129,9 @@ static ast_stmt *filter(ad_grad *g, const ast_stmt *s, const ft_vec *want, ast_e
         if (!m && w0 == *work)
             *work = NULL;
         *loops = 1;
-        ast_stmt *f = ast_for(c, s->loc, s->u.loop.iter, xf_clone_expr(c, s->u.loop.begin),
-                              xf_clone_expr(c, s->u.loop.end),
-                              s->u.loop.step ? xf_clone_expr(c, s->u.loop.step) : NULL, b);
+        ast_stmt *f = ast_for(c, s->loc, s->u.loop.iter, ast_clone_expr(c, s->u.loop.begin),
+                              ast_clone_expr(c, s->u.loop.end),
+                              s->u.loop.step ? ast_clone_expr(c, s->u.loop.step) : NULL, b);
         return f;
     }
     case AST_IF: {
@@ -139,7 +139,7 @@ static ast_stmt *filter(ad_grad *g, const ast_stmt *s, const ft_vec *want, ast_e
         ast_stmt *o = filter(g, s->u.branch.other, want, mult, work, loops);
         if (!t && !o)
             return NULL;
-        return ast_if(c, s->loc, xf_clone_expr(c, s->u.branch.cond),
+        return ast_if(c, s->loc, ast_clone_expr(c, s->u.branch.cond),
                       t ? t : ast_seq(c, s->loc, 0, NULL), o);
     }
     case AST_STORE: case AST_REDUCE: {
@@ -147,8 +147,8 @@ static ast_stmt *filter(ad_grad *g, const ast_stmt *s, const ft_vec *want, ast_e
         if (!xf_has_name(want, var))
             return NULL;
         if (*work)
-            *work = mult ? ad_add(c, *work, xf_clone_expr(c, mult)) : NULL;
-        return ad_clone_stmt(c, s, 0);
+            *work = mult ? ad_add(c, *work, ast_clone_expr(c, mult)) : NULL;
+        return ast_clone_stmt(c, s, AST_CLONE_NEW);
     }
     default: return NULL;
     }

@@ -87,8 +87,8 @@ ast_expr *ad_trip_count(ft_ctx *ctx, const ast_stmt *loop)
     int64_t k = st ? st->u.ival : 1;
     if (k == INT64_MIN)
         return NULL;    /* -k is no int64 */
-    ast_expr *b = xf_clone_expr(ctx, loop->u.loop.begin);
-    ast_expr *e = xf_clone_expr(ctx, loop->u.loop.end);
+    ast_expr *b = ast_clone_expr(ctx, loop->u.loop.begin);
+    ast_expr *e = ast_clone_expr(ctx, loop->u.loop.end);
     if (k == 1 && b->kind == AST_INT && b->u.ival == 0 &&
         ((e->kind == AST_INT && e->u.ival >= 0) || e->kind == AST_VAR))
         return e;    /* sizes are >= 0 */
@@ -125,7 +125,7 @@ void ad_local_shape(ad_grad *g, ad_local *l)
     ast_expr *s = ast_int(g->ctx, noloc, 1);
     for (int k = 0; s && k < l->def->u.def.ndim; k++) {
         ast_expr *d = l->def->u.def.shape[k];
-        s = only_sizes(g->f, d) ? ad_mul(g->ctx, s, xf_clone_expr(g->ctx, d)) : NULL;
+        s = only_sizes(g->f, d) ? ad_mul(g->ctx, s, ast_clone_expr(g->ctx, d)) : NULL;
     }
     l->versions = v;
     l->size = s;
@@ -138,7 +138,7 @@ static ast_expr *iteration(ft_ctx *ctx, const ast_stmt *L)
     const ast_expr *b = L->u.loop.begin, *st = L->u.loop.step;
     int64_t k = st ? st->u.ival : 1;
     if (!(b->kind == AST_INT && b->u.ival == 0))
-        i = ast_binary(ctx, noloc, AST_SUB, i, xf_clone_expr(ctx, b));
+        i = ast_binary(ctx, noloc, AST_SUB, i, ast_clone_expr(ctx, b));
     if (k != 1)
         i = ast_binary(ctx, noloc, AST_FLOORDIV, i, ast_int(ctx, noloc, k));
     return i;
@@ -167,7 +167,7 @@ static ast_stmt *nest(ft_ctx *ctx, int ndim, ast_expr **shape, const char **its,
 {
     for (int k = ndim - 1; k >= 0; k--)
         body = ast_for(ctx, noloc, its[k], ast_int(ctx, noloc, 0),
-                       xf_clone_expr(ctx, shape[k]), ast_int(ctx, noloc, 1), body);
+                       ast_clone_expr(ctx, shape[k]), ast_int(ctx, noloc, 1), body);
     return body;
 }
 
@@ -193,7 +193,7 @@ int ad_region_shape(ad_grad *g, const ad_local *l, ast_expr ***shape)
     for (int i = 0; i < l->nloops; i++)
         sh[i] = ad_trip_count(c, l->loops[i]);
     for (int k = 0; k < nd; k++)
-        sh[l->nloops + k] = xf_clone_expr(c, l->def->u.def.shape[k]);
+        sh[l->nloops + k] = ast_clone_expr(c, l->def->u.def.shape[k]);
     if (n == 0)
         sh[n++] = ast_int(c, noloc, 1);
     *shape = sh;
@@ -259,9 +259,9 @@ void ad_layout_overs(ad_grad *g, int wide)
         ad_local *o = g->overs.items[i];
         if (!o->versions)
             continue;
-        o->offset = xf_clone_expr(c, total);
+        o->offset = ast_clone_expr(c, total);
         o->region = ad_fresh(g, ft_fmt(c, "tape_%s", o->def->u.store.var));
-        total = ad_add(c, total, xf_clone_expr(c, o->versions));
+        total = ad_add(c, total, ast_clone_expr(c, o->versions));
     }
     g->tape_elems = total;
 }
@@ -275,10 +275,10 @@ void ad_layout_tape(ad_grad *g)
         ad_local *l = g->locals.items[i];
         if (l->decision != AD_SAVE)
             continue;
-        l->offset = xf_clone_expr(c, total);
+        l->offset = ast_clone_expr(c, total);
         l->region = ad_fresh(g, ft_fmt(c, "tape_%s", l->def->u.def.name));
-        total = ad_add(c, total, ad_mul(c, xf_clone_expr(c, l->versions),
-                                        xf_clone_expr(c, l->size)));
+        total = ad_add(c, total, ad_mul(c, ast_clone_expr(c, l->versions),
+                                        ast_clone_expr(c, l->size)));
     }
     g->tape_elems = total;
 }

@@ -227,7 +227,7 @@ static const char *check_message(lw *L, const char *msg, ast_expr *a, ast_expr *
 
 int lw_check(lw *L, ft_loc loc, ast_binop op, ast_expr *a, ast_expr *b, const char *msg)
 {
-    ast_expr *c = ast_binary(L->ctx, loc, op, xf_clone_expr(L->ctx, a), xf_clone_expr(L->ctx, b));
+    ast_expr *c = ast_binary(L->ctx, loc, op, ast_clone_expr(L->ctx, a), ast_clone_expr(L->ctx, b));
     int known = lw_decide(c);
     if (known == 1)
         return 1;

@@ -38,7 +38,7 @@ static lw_val *scalarize(lw *L, lw_val *v, ft_loc loc)
 static lw_val *fresh_copy(lw *L, lw_val *v)
 {
     if (v->kind == V_SCALAR)
-        return lw_scalar_val(L, xf_clone_expr(L->ctx, v->scalar));
+        return lw_scalar_val(L, ast_clone_expr(L->ctx, v->scalar));
     if (v->kind != V_LIST)
         return v;
     lw_val *c = make_val(L, V_LIST);
@@ -444,7 +444,7 @@ static ast_expr **shape_list(lw *L, const lw_val *v, ft_loc loc, int *n)
             ft_error(L->ctx, loc, "a shape is an integer or a list of integers");
             return NULL;
         }
-        shape[i] = xf_clone_expr(L->ctx, d->scalar);
+        shape[i] = ast_clone_expr(L->ctx, d->scalar);
         shape[i]->dtype = d->scalar->kind == AST_INT ? FT_I64 : shape[i]->dtype;
     }
     *n = k;
@@ -529,7 +529,7 @@ static lw_val *call_len(lw *L, const pt_node *call)
     if (a[0]->kind == V_LIST)
         return int_val(L, call->loc, a[0]->n);
     if (a[0]->kind == V_TENSOR && a[0]->t->ndim > 0)
-        return lw_scalar_val(L, xf_clone_expr(L->ctx, a[0]->t->shape[0]));
+        return lw_scalar_val(L, ast_clone_expr(L->ctx, a[0]->t->shape[0]));
     ft_error(L->ctx, call->loc, "len() takes a list or a tensor of at least 1 dimension");
     return NULL;
 }
@@ -558,7 +558,7 @@ static lw_val *call_method(lw *L, const pt_node *call)
                  "dimension %lld", n, n == 1 ? "" : "s", (long long)i);
         return NULL;
     }
-    return lw_scalar_val(L, xf_clone_expr(L->ctx, x->t->shape[i < 0 ? i + n : i]));
+    return lw_scalar_val(L, ast_clone_expr(L->ctx, x->t->shape[i < 0 ? i + n : i]));
 }
 
 static lw_val *lower_call(lw *L, const pt_node *call)

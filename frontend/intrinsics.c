@@ -37,7 +37,7 @@ static ast_expr *product(lw *L, int n, ast_expr **shape, ft_loc loc)
 {
     ast_expr *p = ast_int(L->ctx, loc, 1);
     for (int i = 0; i < n; i++)
-        p = lw_binary(L, loc, AST_MUL, p, xf_clone_expr(L->ctx, shape[i]));
+        p = lw_binary(L, loc, AST_MUL, p, ast_clone_expr(L->ctx, shape[i]));
     return p;
 }
 
@@ -57,15 +57,15 @@ static ast_stmt *reshape_body(lw *L, ast_expr **idx, void *data)
     ast_expr *flat = ast_int(L->ctx, loc, 0);
     for (int k = 0; k < d->n; k++)
         flat = lw_binary(L, loc, AST_ADD,
-                         lw_binary(L, loc, AST_MUL, flat, xf_clone_expr(L->ctx, d->shape[k])),
-                         xf_clone_expr(L->ctx, idx[k]));
+                         lw_binary(L, loc, AST_MUL, flat, ast_clone_expr(L->ctx, d->shape[k])),
+                         ast_clone_expr(L->ctx, idx[k]));
     lw_tensor *s = d->src->t;
     ast_expr **sidx = ft_alloc(L->ctx, sizeof *sidx * (size_t)(s->ndim + 1));
     for (int k = s->ndim - 1; k >= 0; k--) {
-        sidx[k] = k ? lw_binary(L, loc, AST_MOD, xf_clone_expr(L->ctx, flat), xf_clone_expr(L->ctx, s->shape[k]))
-                    : xf_clone_expr(L->ctx, flat);
+        sidx[k] = k ? lw_binary(L, loc, AST_MOD, ast_clone_expr(L->ctx, flat), ast_clone_expr(L->ctx, s->shape[k]))
+                    : ast_clone_expr(L->ctx, flat);
         if (k)
-            flat = lw_binary(L, loc, AST_FLOORDIV, flat, xf_clone_expr(L->ctx, s->shape[k]));
+            flat = lw_binary(L, loc, AST_FLOORDIV, flat, ast_clone_expr(L->ctx, s->shape[k]));
     }
     ast_expr *at = lw_elem(L, d->dst->t, idx), *v = lw_elem(L, s, sidx);
     if (!at || !v)
@@ -94,7 +94,7 @@ static int reshape_dims(lw *L, lw_val *shape, int n, ast_expr **dims, int *infer
             *infer = k;
             continue;
         }
-        dims[k] = xf_clone_expr(L->ctx, d->scalar);
+        dims[k] = ast_clone_expr(L->ctx, d->scalar);
         if (!lw_check_sizes(L, loc, "reshape", "the new shape", 1, &dims[k]))
             return 0;
     }
@@ -113,8 +113,8 @@ static int reshape_count(lw *L, ast_expr *total, ast_expr *known, int infer, ft_
     if (!lw_check(L, loc, AST_NE, known, zero, ft_fmt(L->ctx, "reshape: the sizes other than "
                   "-1 hold %s elements, so -1 stands for no size", ast_expr_text(L->ctx, known))))
         return 0;
-    ast_expr *rem = lw_binary(L, loc, AST_MOD, xf_clone_expr(L->ctx, total),
-                              xf_clone_expr(L->ctx, known));
+    ast_expr *rem = lw_binary(L, loc, AST_MOD, ast_clone_expr(L->ctx, total),
+                              ast_clone_expr(L->ctx, known));
     return lw_check(L, loc, AST_EQ, rem, zero, ft_fmt(L->ctx, "reshape: the tensor's %s "
                     "elements do not divide by %s (the sizes other than -1): the remainder "
                     "is {0}", ast_expr_text(L->ctx, total), ast_expr_text(L->ctx, known)));
@@ -134,11 +134,11 @@ static lw_val *reshape(lw *L, lw_val *x, lw_val *shape, ft_loc loc)
     ast_expr *total = product(L, x->t->ndim, x->t->shape, loc), *known = ast_int(L->ctx, loc, 1);
     for (int k = 0; k < n; k++)
         if (k != infer)
-            known = lw_binary(L, loc, AST_MUL, known, xf_clone_expr(L->ctx, dims[k]));
+            known = lw_binary(L, loc, AST_MUL, known, ast_clone_expr(L->ctx, dims[k]));
     if (!reshape_count(L, total, known, infer, loc))
         return NULL;
     if (infer >= 0)
-        dims[infer] = lw_binary(L, loc, AST_FLOORDIV, xf_clone_expr(L->ctx, total), known);
+        dims[infer] = lw_binary(L, loc, AST_FLOORDIV, ast_clone_expr(L->ctx, total), known);
     if (!x->t->is_view)
         x = lw_materialize(L, x, "t", loc);
     lw_val *out = lw_new_tensor(L, "t", x->t->dtype, n, dims, loc);
@@ -200,17 +200,17 @@ static lw_val *concat(lw *L, lw_val *list, lw_val *axis_v, ft_loc loc)
                                             "{0}, that of tensor 0 {1} (only axis %d may "
                                             "differ)", k, i, ax)))
                 return NULL;
-        len = lw_binary(L, loc, AST_ADD, len, xf_clone_expr(L->ctx, x->t->shape[ax]));
+        len = lw_binary(L, loc, AST_ADD, len, ast_clone_expr(L->ctx, x->t->shape[ax]));
     }
     shape[ax] = len;
     lw_val *out = lw_new_tensor(L, "t", first->t->dtype, nd, shape, loc);
     ast_expr *off = ast_int(L->ctx, loc, 0);
     for (int i = 0; i < list->n; i++) {
         lw_val *x = list->items[i];
-        lw_val *part = lw_slice_dim(L, out, ax, xf_clone_expr(L->ctx, off), xf_clone_expr(L->ctx, x->t->shape[ax]));
+        lw_val *part = lw_slice_dim(L, out, ax, ast_clone_expr(L->ctx, off), ast_clone_expr(L->ctx, x->t->shape[ax]));
         if (!lw_assign(L, part, PT_OP_ASSIGN, x, loc))
             return NULL;
-        off = lw_binary(L, loc, AST_ADD, off, xf_clone_expr(L->ctx, x->t->shape[ax]));
+        off = lw_binary(L, loc, AST_ADD, off, ast_clone_expr(L->ctx, x->t->shape[ax]));
     }
     return out;
 }
@@ -233,8 +233,8 @@ static ast_expr *einsum_operand(lw *L, einsum_data *d, int i, ast_expr **idx)
     int n = (int)strlen(term);
     ast_expr **oi = ft_alloc(L->ctx, sizeof *oi * (size_t)(n + 1));
     for (int k = 0; k < n; k++)
-        oi[k] = xf_clone_expr(L->ctx, idx[strchr(d->letters, term[k]) - d->letters]);
-    return d->in[i]->kind == V_SCALAR ? xf_clone_expr(L->ctx, d->in[i]->scalar)
+        oi[k] = ast_clone_expr(L->ctx, idx[strchr(d->letters, term[k]) - d->letters]);
+    return d->in[i]->kind == V_SCALAR ? ast_clone_expr(L->ctx, d->in[i]->scalar)
                                       : lw_elem(L, d->in[i]->t, oi);
 }
 

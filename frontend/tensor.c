@@ -78,7 +78,7 @@ static ast_expr **broadcast_idx(lw *L, const lw_tensor *u, int rn, ast_expr **rs
     for (int k = 0; k < u->ndim; k++) {
         int r = rn - u->ndim + k;
         ui[k] = is_one(u->shape[k]) && !is_one(rshape[r]) ? ast_int(L->ctx, u->loc, 0)
-                                                          : xf_clone_expr(L->ctx, idx[r]);
+                                                          : ast_clone_expr(L->ctx, idx[r]);
     }
     return ui;
 }
@@ -89,8 +89,8 @@ static ast_expr *plus_offset(lw *L, ast_expr *off, ast_expr *e)
     if (!off || (off->kind == AST_INT && off->u.ival == 0))
         return e;
     if (e->kind == AST_INT && e->u.ival == 0)
-        return xf_clone_expr(L->ctx, off);
-    return lw_binary(L, e->loc, AST_ADD, xf_clone_expr(L->ctx, off), e);
+        return ast_clone_expr(L->ctx, off);
+    return lw_binary(L, e->loc, AST_ADD, ast_clone_expr(L->ctx, off), e);
 }
 
 /* Element of a view: compose the view's indices into the base's. */
@@ -100,10 +100,10 @@ static ast_expr *view_elem(lw *L, const lw_tensor *t, ast_expr **idx)
     ast_expr **bidx = ft_alloc(L->ctx, sizeof *bidx * (size_t)(bn + 1));
     for (int d = 0; d < bn; d++)
         if (t->fixed[d])
-            bidx[d] = xf_clone_expr(L->ctx, t->fixed[d]);
+            bidx[d] = ast_clone_expr(L->ctx, t->fixed[d]);
     for (int k = 0; k < t->ndim; k++) {
         int d = t->vdim[k];
-        bidx[d] = plus_offset(L, t->offset[d], xf_clone_expr(L->ctx, idx[k]));
+        bidx[d] = plus_offset(L, t->offset[d], ast_clone_expr(L->ctx, idx[k]));
     }
     return ast_load(L->ctx, t->loc, t->base->ast_name, t->base->dtype, bn, bidx);
 }
@@ -132,7 +132,7 @@ ast_expr *lw_elem(lw *L, lw_tensor *t, ast_expr **idx)
     for (int i = 0; i < t->nargs; i++) {
         lw_val *v = t->args[i];
         a[i] = v->kind == V_SCALAR
-                   ? xf_clone_expr(L->ctx, v->scalar)
+                   ? ast_clone_expr(L->ctx, v->scalar)
                    : lw_elem(L, v->t, broadcast_idx(L, v->t, t->ndim, t->shape, idx));
         if (!a[i])
             return NULL;
@@ -159,8 +159,8 @@ static int dim_fits(lw *L, ast_expr *a, ast_expr *b, ft_loc loc)
     if (eq == 0)
         return 0;
     if (eq < 0)
-        lw_emit(L, ast_assert(L->ctx, loc, ast_binary(L->ctx, loc, AST_EQ, xf_clone_expr(L->ctx, a),
-                                                       xf_clone_expr(L->ctx, b))));
+        lw_emit(L, ast_assert(L->ctx, loc, ast_binary(L->ctx, loc, AST_EQ, ast_clone_expr(L->ctx, a),
+                                                       ast_clone_expr(L->ctx, b))));
     return 1;
 }
 
@@ -266,8 +266,8 @@ typedef struct lw_sub {
 static int known_above(lw *L, ast_expr *a, ast_expr *b, int64_t above)
 {
     int64_t v;
-    ast_expr *d = b ? lw_binary(L, a->loc, AST_SUB, xf_clone_expr(L->ctx, a),
-                                xf_clone_expr(L->ctx, b))
+    ast_expr *d = b ? lw_binary(L, a->loc, AST_SUB, ast_clone_expr(L->ctx, a),
+                                ast_clone_expr(L->ctx, b))
                     : a;
     return d && lw_const_int(d, &v) && v > above;
 }
@@ -301,14 +301,14 @@ static int lower_sub(lw *L, const pt_node *sub, ast_expr *dim, lw_sub *out)
     ast_expr *start = sub->kids[0] ? lw_int_expr(L, sub->kids[0], "a slice bound")
                                    : ast_int(L->ctx, sub->loc, 0);
     ast_expr *stop = sub->kids[1] ? lw_int_expr(L, sub->kids[1], "a slice bound")
-                                  : xf_clone_expr(L->ctx, dim);
+                                  : ast_clone_expr(L->ctx, dim);
     if (!start || !stop)
         return 0;
     if (!bound_in_range(L, sub->kids[0] ? sub->kids[0]->loc : sub->loc, start, dim, 1) ||
         !bound_in_range(L, sub->kids[1] ? sub->kids[1]->loc : sub->loc, stop, dim, 1))
         return 0;
     out->start = start;
-    out->len = lw_binary(L, sub->loc, AST_SUB, stop, xf_clone_expr(L->ctx, start));
+    out->len = lw_binary(L, sub->loc, AST_SUB, stop, ast_clone_expr(L->ctx, start));
     int64_t v;
     if (out->len && lw_const_int(out->len, &v) && v < 0) {
         ft_error(L->ctx, sub->loc, "this slice is empty backwards: its stop is before its start");
@@ -328,13 +328,13 @@ static lw_val *index_view(lw *L, lw_val *v, int n, const lw_sub *subs, ft_loc lo
     for (int k = 0; k < t->ndim; k++) {
         int d = t->vdim[k];
         if (k < n && !subs[k].is_slice) {
-            c->fixed[d] = plus_offset(L, c->offset[d], xf_clone_expr(L->ctx, subs[k].start));
+            c->fixed[d] = plus_offset(L, c->offset[d], ast_clone_expr(L->ctx, subs[k].start));
             continue;
         }
         if (k < n)
-            c->offset[d] = plus_offset(L, c->offset[d], xf_clone_expr(L->ctx, subs[k].start));
+            c->offset[d] = plus_offset(L, c->offset[d], ast_clone_expr(L->ctx, subs[k].start));
         c->vdim[out] = d;
-        c->shape[out++] = k < n ? xf_clone_expr(L->ctx, subs[k].len) : t->shape[k];
+        c->shape[out++] = k < n ? ast_clone_expr(L->ctx, subs[k].len) : t->shape[k];
     }
     c->ndim = out;
     return lw_tensor_val(L, c, v->writable);
@@ -437,7 +437,7 @@ lw_val *lw_new_tensor(lw *L, const char *hint, ft_dtype t, int ndim, ast_expr **
     s->loc = loc;
     s->shape = ft_alloc(L->ctx, sizeof(ast_expr *) * (size_t)(ndim + 1));
     for (int k = 0; k < ndim; k++)
-        s->shape[k] = xf_clone_expr(L->ctx, shape[k]);
+        s->shape[k] = ast_clone_expr(L->ctx, shape[k]);
     lw_open_def(L, ast_vardef(L->ctx, loc, s->ast_name, t, ndim, s->shape, FT_ACC_CACHE,
                               FT_MT_CPU, NULL));
     lw_val *v = lw_view_of(L, s, 1);
@@ -599,7 +599,7 @@ ast_stmt *lw_loop_nest(lw *L, int n, ast_expr **shape, lw_body_fn body, void *da
     }
     ast_stmt *s = body(L, idx, data);
     for (int k = n - 1; k >= 0 && s; k--)
-        s = ast_for(L->ctx, loc, it[k], ast_int(L->ctx, loc, 0), xf_clone_expr(L->ctx, shape[k]),
+        s = ast_for(L->ctx, loc, it[k], ast_int(L->ctx, loc, 0), ast_clone_expr(L->ctx, shape[k]),
                     ast_int(L->ctx, loc, 1), s);
     lw_pop_scope(L, mark);
     return s;
@@ -620,7 +620,7 @@ static ast_stmt *store_body(lw *L, ast_expr **idx, void *data)
     store_data *d = data;
     lw_val *v = d->value;
     ast_expr *ve = v->kind == V_SCALAR
-                       ? xf_clone_expr(L->ctx, v->scalar)
+                       ? ast_clone_expr(L->ctx, v->scalar)
                        : lw_elem(L, v->t, broadcast_idx(L, v->t, d->t->ndim, d->t->shape, idx));
     return store_elem(L, d->t, idx, d->red, d->rop, ve, d->loc);
 }

@@ -98,8 +98,8 @@ static ast_expr *runs_once_guard(ft_ctx *ctx, const ast_stmt *loop, int *refused
     if (b->kind == AST_INT && e->kind == AST_INT && (up ? b->u.ival < e->u.ival
                                                         : b->u.ival > e->u.ival))
         return NULL;
-    return ast_binary(ctx, loop->loc, up ? AST_LT : AST_GT, xf_clone_expr(ctx, b),
-                      xf_clone_expr(ctx, e));
+    return ast_binary(ctx, loop->loc, up ? AST_LT : AST_GT, ast_clone_expr(ctx, b),
+                      ast_clone_expr(ctx, e));
 }
 
 /* Whether the local t needs a new name once its scope covers more. */

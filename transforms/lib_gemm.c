@@ -313,7 +313,7 @@ static ast_expr *gm_stride(gm_state *st, int ndim, ast_expr **shape, int d)
 {
     ast_expr *s = ast_int(st->ctx, (ft_loc){0}, 1);
     for (int k = d + 1; k < ndim; k++)
-        s = xf_mul(st->ctx, s, xf_clone_expr(st->ctx, shape[k]));
+        s = xf_mul(st->ctx, s, ast_clone_expr(st->ctx, shape[k]));
     return s;
 }
 
@@ -348,7 +348,7 @@ static int gm_operand(gm_state *st, const char *var, int n, ast_expr **idx,
     ast_expr *begins[3] = {st->m->u.loop.begin, st->n->u.loop.begin, st->k->u.loop.begin};
     op->base = ft_alloc(st->ctx, sizeof *op->base * (size_t)(n ? n : 1));
     for (int d = 0; d < n; d++)
-        op->base[d] = xf_subst_vars(st->ctx, idx[d], 3, names, begins);
+        op->base[d] = ast_subst_vars(st->ctx, idx[d], 3, names, begins);
     return 1;
 }
 
@@ -451,7 +451,7 @@ static int gm_check_init(gm_state *st)
         covered |= match == st->m ? 1 : 2;
     }
     for (int d = 0; d < st->cn; d++) {
-        ast_expr *e = xf_subst_vars(st->ctx, in->u.store.idx[d], st->ninit, from, to);
+        ast_expr *e = ast_subst_vars(st->ctx, in->u.store.idx[d], st->ninit, from, to);
         if (!ast_expr_equal(e, st->cidx[d]))
             return gm_refuse(st, no);
     }
@@ -481,8 +481,8 @@ static int gm_summand(gm_state *st, const ast_expr **x, const ast_expr **y,
     for (int i = 0; i < nf; i++) {
         if (!gm_uses_any(fac[i], all, st->nloops)) {
             *alpha = *alpha ? ast_binary(st->ctx, fac[i]->loc, AST_MUL, *alpha,
-                                         xf_clone_expr(st->ctx, fac[i]))
-                            : xf_clone_expr(st->ctx, fac[i]);
+                                         ast_clone_expr(st->ctx, fac[i]))
+                            : ast_clone_expr(st->ctx, fac[i]);
             continue;
         }
         if (fac[i]->kind != AST_LOAD || fac[i]->u.load.n < 2)

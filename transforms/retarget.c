@@ -292,7 +292,7 @@ static ast_expr **dst_index(ft_ctx *ctx, const copy_out *c, int nd, ast_expr **i
     int n = st->u.store.n;
     ast_expr **out = ft_alloc(ctx, sizeof *out * (size_t)(n ? n : 1));
     for (int d = 0; d < n; d++)
-        out[d] = xf_subst_vars(ctx, st->u.store.idx[d], nd, c->iters, idx);
+        out[d] = ast_subst_vars(ctx, st->u.store.idx[d], nd, c->iters, idx);
     return out;
 }
 

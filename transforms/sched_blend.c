@@ -87,9 +87,9 @@ static ast_stmt *blend_body(blend_state *st, ast_stmt *body, int m)
         }
         add_remap(st, it, m);
         for (int64_t k = 0; k < st->cnt; k++) {
-            ast_stmt *c = xf_clone_stmt(st->ctx, it, 0);
+            ast_stmt *c = ast_clone_stmt(st->ctx, it, AST_CLONE_NEW);
             ast_expr *v = ast_int(st->ctx, it->loc, st->begin + k * st->step);
-            xf_subst_stmt(st->ctx, c, 1, &st->iter, &v);
+            ast_subst_stmt(st->ctx, c, 1, &st->iter, &v);
             rename_locals(st->ctx, st->f, c, k);
             ft_vec_push(st->ctx, &out, c);
         }

@@ -76,11 +76,11 @@ static ast_expr *lin_expr(ft_ctx *ctx, ft_loc loc, const an_lin *l)
     for (int i = 0; i < l->n; i++) {
         if (l->coef[i] == 0)
             continue;
-        ast_expr *t = xf_mul(ctx, ast_int(ctx, loc, l->coef[i]), xf_clone_expr(ctx, l->atom[i]));
+        ast_expr *t = xf_mul(ctx, ast_int(ctx, loc, l->coef[i]), ast_clone_expr(ctx, l->atom[i]));
         e = l->coef[i] < 0 && !(e->kind == AST_INT && e->u.ival == 0)
                 ? ast_binary(ctx, loc, AST_SUB, e,
                              xf_mul(ctx, ast_int(ctx, loc, -l->coef[i]),
-                                    xf_clone_expr(ctx, l->atom[i])))
+                                    ast_clone_expr(ctx, l->atom[i])))
                 : xf_add(ctx, e, t);
     }
     return xf_add(ctx, e, ast_int(ctx, loc, l->c));
@@ -263,7 +263,7 @@ static void close_box(cache_box *bx, ast_expr **shape, ast_expr **ext)
     ft_ctx *ctx = bx->ctx;
     for (int d = 0; d < bx->ndim; d++) {
         ft_loc l = shape[d]->loc;
-        ast_expr *last = xf_add(ctx, xf_clone_expr(ctx, shape[d]), ast_int(ctx, l, -1));
+        ast_expr *last = xf_add(ctx, ast_clone_expr(ctx, shape[d]), ast_int(ctx, l, -1));
         if (bx->whole[d] || !bx->has[d]) {
             bx->lo[d] = ast_int(ctx, l, 0);
             bx->hi[d] = last;
@@ -271,14 +271,14 @@ static void close_box(cache_box *bx, ast_expr **shape, ast_expr **ext)
         if (!an_bounds_prove(bx->b, ast_binary(ctx, l, AST_GE, bx->lo[d], ast_int(ctx, l, 0))))
             bx->lo[d] = ast_binary(ctx, l, AST_MAX, bx->lo[d], ast_int(ctx, l, 0));
         if (!an_bounds_prove(bx->b, ast_binary(ctx, l, AST_LE, bx->hi[d], last)))
-            bx->hi[d] = ast_binary(ctx, l, AST_MIN, bx->hi[d], xf_clone_expr(ctx, last));
+            bx->hi[d] = ast_binary(ctx, l, AST_MIN, bx->hi[d], ast_clone_expr(ctx, last));
         int64_t c;
         if (const_diff(ctx, bx->hi[d], bx->lo[d], &c)) {
             ext[d] = ast_int(ctx, l, c + 1 > 0 ? c + 1 : 0);
             continue;
         }
-        ext[d] = ast_binary(ctx, l, AST_SUB, xf_add(ctx, xf_clone_expr(ctx, bx->hi[d]),
-                            ast_int(ctx, l, 1)), xf_clone_expr(ctx, bx->lo[d]));
+        ext[d] = ast_binary(ctx, l, AST_SUB, xf_add(ctx, ast_clone_expr(ctx, bx->hi[d]),
+                            ast_int(ctx, l, 1)), ast_clone_expr(ctx, bx->lo[d]));
         if (!an_bounds_prove(bx->b, ast_binary(ctx, l, AST_GE, ext[d], ast_int(ctx, l, 0))))
             ext[d] = ast_binary(ctx, l, AST_MAX, ext[d], ast_int(ctx, l, 0));
     }
@@ -316,7 +316,7 @@ static ast_stmt *copy_nest(ft_ctx *ctx, ast_func *f, const cache_box *bx, ft_dty
     for (int d = 0; d < n; d++) {
         it[d] = xf_free_name(ctx, f, ft_fmt(ctx, "%s_i%d", buf, d));
         bi[d] = ast_var(ctx, l, it[d]);
-        ti[d] = xf_add(ctx, xf_clone_expr(ctx, bx->lo[d]), ast_var(ctx, l, it[d]));
+        ti[d] = xf_add(ctx, ast_clone_expr(ctx, bx->lo[d]), ast_var(ctx, l, it[d]));
     }
     ast_stmt *s;
     if (kind == COPY_FILL)
@@ -330,7 +330,7 @@ static ast_stmt *copy_nest(ft_ctx *ctx, ast_func *f, const cache_box *bx, ft_dty
         s->u.red.atomic = atomic;
     }
     for (int d = n - 1; d >= 0; d--)
-        s = ast_for(ctx, l, it[d], ast_int(ctx, l, 0), xf_clone_expr(ctx, ext[d]),
+        s = ast_for(ctx, l, it[d], ast_int(ctx, l, 0), ast_clone_expr(ctx, ext[d]),
                     ast_int(ctx, l, 1), s);
     return s;
 }
@@ -352,7 +352,7 @@ static void redirect(ft_ctx *ctx, ast_stmt *s, const cache_box *bx, const char *
         xf_access *a = acc.items[i];
         for (int d = 0; d < *a->n && d < bx->ndim; d++)
             (*a->idx)[d] = ast_binary(ctx, (*a->idx)[d]->loc, AST_SUB, (*a->idx)[d],
-                                      xf_clone_expr(ctx, bx->lo[d]));
+                                      ast_clone_expr(ctx, bx->lo[d]));
     }
     xf_rename_tensor(ctx, s, bx->var, buf);
 }

@@ -117,7 +117,7 @@ static void expand_local(ft_ctx *ctx, ast_stmt *def, ast_expr *trip, const ast_e
     for (int i = 0; i < acc.len; i++) {
         xf_access *a = acc.items[i];
         ast_expr **idx = ft_alloc(ctx, sizeof(ast_expr *) * (size_t)(*a->n + 1));
-        idx[0] = xf_clone_expr(ctx, pos);
+        idx[0] = ast_clone_expr(ctx, pos);
         for (int k = 0; k < *a->n; k++)
             idx[k + 1] = (*a->idx)[k];
         *a->idx = idx;
@@ -144,7 +144,7 @@ static ast_stmt *expand_locals(ft_ctx *ctx, ast_stmt *loop, ft_vec *defs, const 
             return NULL;
     ast_expr *pos = ast_var(ctx, loop->loc, loop->u.loop.iter);
     if (!xf_loop_from_zero(loop))
-        pos = ast_binary(ctx, loop->loc, AST_SUB, pos, xf_clone_expr(ctx, loop->u.loop.begin));
+        pos = ast_binary(ctx, loop->loc, AST_SUB, pos, ast_clone_expr(ctx, loop->u.loop.begin));
     ast_stmt *inner = defs->items[defs->len - 1];
     ast_stmt *nl = ft_alloc(ctx, sizeof *nl);
     *nl = *loop;
@@ -183,7 +183,7 @@ int xf_fission(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_stmt *at_stmt, int 
                  "before vectorizing", what, xf_sched_name(ctx, loop));
         return 1;
     }
-    ast_stmt *saved = defs.len ? xf_clone_stmt(ctx, f->body, 1) : NULL;
+    ast_stmt *saved = defs.len ? ast_clone_stmt(ctx, f->body, AST_CLONE_SAME) : NULL;
     if (defs.len && !(loop = expand_locals(ctx, loop, &defs, what, loc)))
         return 1;
     if (fission_illegal(ctx, f, loop, n, items, at, what, loc)) {
@@ -194,9 +194,9 @@ int xf_fission(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_stmt *at_stmt, int 
     int i0;
     ast_stmt *parent = xf_parent_seq(ctx, f->body, loop, &i0);
     ast_stmt *second = ast_for(ctx, loop->loc, loop->u.loop.iter,
-                               xf_clone_expr(ctx, loop->u.loop.begin),
-                               xf_clone_expr(ctx, loop->u.loop.end),
-                               xf_clone_expr(ctx, loop->u.loop.step),
+                               ast_clone_expr(ctx, loop->u.loop.begin),
+                               ast_clone_expr(ctx, loop->u.loop.end),
+                               ast_clone_expr(ctx, loop->u.loop.step),
                                ast_seq(ctx, loop->loc, n - at - 1, items + at + 1));
     second->u.loop.par = loop->u.loop.par;
     loop->u.loop.body = ast_seq(ctx, loop->loc, at + 1, items);

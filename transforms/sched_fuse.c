@@ -123,7 +123,7 @@ int xf_fuse(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, const char *na
     if (fuse_illegal(ctx, f, l1, l2, shift, what, loc))
         return 1;
     ast_expr *repl = xf_add(ctx, ast_var(ctx, l1->loc, i1), ast_int(ctx, l1->loc, shift));
-    xf_subst_stmt(ctx, l2->u.loop.body, 1, &i2, &repl);
+    ast_subst_stmt(ctx, l2->u.loop.body, 1, &i2, &repl);
     ast_stmt *both[2] = {l1->u.loop.body, l2->u.loop.body};
     l1->u.loop.body = ast_seq(ctx, l1->loc, 2, both);
     xf_make_empty(l2);

@@ -16,8 +16,8 @@
 /* begin + e * step of loop l. */
 static ast_expr *iter_at(ft_ctx *ctx, const ast_stmt *l, ast_expr *e)
 {
-    return xf_add(ctx, xf_clone_expr(ctx, l->u.loop.begin),
-                  xf_mul(ctx, e, xf_clone_expr(ctx, l->u.loop.step)));
+    return xf_add(ctx, ast_clone_expr(ctx, l->u.loop.begin),
+                  xf_mul(ctx, e, ast_clone_expr(ctx, l->u.loop.step)));
 }
 
 int xf_merge(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, const char *name, ft_loc loc)
@@ -51,10 +51,10 @@ int xf_merge(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, const char *n
     const char *m = xf_new_loop_name(ctx, f, name, ft_fmt(ctx, "%s%s", i1, i2), "");
     ast_expr *mv = ast_var(ctx, l, m);
     ast_expr *repl[2] = {
-        iter_at(ctx, l1, ast_binary(ctx, l, AST_FLOORDIV, mv, xf_clone_expr(ctx, n2))),
-        iter_at(ctx, l2, ast_binary(ctx, l, AST_MOD, mv, xf_clone_expr(ctx, n2)))};
+        iter_at(ctx, l1, ast_binary(ctx, l, AST_FLOORDIV, mv, ast_clone_expr(ctx, n2))),
+        iter_at(ctx, l2, ast_binary(ctx, l, AST_MOD, mv, ast_clone_expr(ctx, n2)))};
     const char *names[2] = {i1, i2};
-    xf_subst_stmt(ctx, l2->u.loop.body, 2, names, repl);
+    ast_subst_stmt(ctx, l2->u.loop.body, 2, names, repl);
     l1->u.loop.iter = m;
     l1->u.loop.begin = ast_int(ctx, l, 0);
     l1->u.loop.end = xf_mul(ctx, n1, n2);

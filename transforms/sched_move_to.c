@@ -192,7 +192,7 @@ static ast_stmt *guarded(ft_ctx *ctx, const ast_stmt *loop, ast_stmt *s)
         (st->u.ival > 0 ? b->u.ival < e->u.ival : b->u.ival > e->u.ival))
         return s;
     ast_expr *cond = ast_binary(ctx, s->loc, st->u.ival > 0 ? AST_LT : AST_GT,
-                                xf_clone_expr(ctx, b), xf_clone_expr(ctx, e));
+                                ast_clone_expr(ctx, b), ast_clone_expr(ctx, e));
     return ast_if(ctx, s->loc, cond, s, NULL);
 }
 
@@ -321,7 +321,7 @@ int xf_move_to(ft_ctx *ctx, ast_func *f, ast_stmt *s, ast_stmt *t, int after, ft
     ast_stmt *ps = xf_parent_seq(ctx, f->body, s, &from);
     ast_stmt *pt = xf_parent_seq(ctx, f->body, t, &to);
     if (ps != pt || !pt) {
-        ast_stmt *saved = xf_clone_stmt(ctx, f->body, 1);
+        ast_stmt *saved = ast_clone_stmt(ctx, f->body, AST_CLONE_SAME);
         if (!pt) {
             /* t alone in a body (a function of one loop): make it an item */
             ft_vec anc = {0};

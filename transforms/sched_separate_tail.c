@@ -73,10 +73,10 @@ static ast_expr *lin_expr(ft_ctx *ctx, ft_loc loc, const an_lin *l)
             continue;
         if (l->coef[i] < 0 && !(e->kind == AST_INT && e->u.ival == 0))
             e = ast_binary(ctx, loc, AST_SUB, e, xf_mul(ctx, ast_int(ctx, loc, -l->coef[i]),
-                                                        xf_clone_expr(ctx, l->atom[i])));
+                                                        ast_clone_expr(ctx, l->atom[i])));
         else
             e = xf_add(ctx, e, xf_mul(ctx, ast_int(ctx, loc, l->coef[i]),
-                                      xf_clone_expr(ctx, l->atom[i])));
+                                      ast_clone_expr(ctx, l->atom[i])));
     }
     return xf_add(ctx, e, ast_int(ctx, loc, l->c));
 }
@@ -215,8 +215,8 @@ static void enter(ft_ctx *ctx, ast_func *f, an_bounds *b, ast_stmt *s)
 /* min(max(e, lo), hi). */
 static ast_expr *clamp(ft_ctx *ctx, ast_expr *e, const ast_expr *lo, const ast_expr *hi)
 {
-    ast_expr *m = ast_binary(ctx, e->loc, AST_MAX, e, xf_clone_expr(ctx, lo));
-    return ast_binary(ctx, e->loc, AST_MIN, m, xf_clone_expr(ctx, hi));
+    ast_expr *m = ast_binary(ctx, e->loc, AST_MAX, e, ast_clone_expr(ctx, lo));
+    return ast_binary(ctx, e->loc, AST_MIN, m, ast_clone_expr(ctx, hi));
 }
 
 /* Renames the iterators of the loops met by a walk over a copy. */
@@ -237,7 +237,7 @@ static int rename_visit(ast_visitor *v, ast_stmt *s)
     const char *x = s->u.loop.iter;
     const char *y = xf_free_name(st->ctx, st->f, ft_fmt(st->ctx, "%s%s", x, st->suffix));
     ast_expr *e = ast_var(st->ctx, s->loc, y);
-    xf_subst_stmt(st->ctx, s->u.loop.body, 1, &x, &e);
+    ast_subst_stmt(st->ctx, s->u.loop.body, 1, &x, &e);
     s->u.loop.iter = y;
     return 1;
 }
@@ -248,7 +248,7 @@ static int rename_visit(ast_visitor *v, ast_stmt *s)
 static ast_stmt *part(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, ast_expr *begin,
                       ast_expr *end, const char *suffix)
 {
-    ast_stmt *c = xf_clone_stmt(ctx, loop, 0);
+    ast_stmt *c = ast_clone_stmt(ctx, loop, AST_CLONE_NEW);
     rename_state st = {.v.stmt = rename_visit, .ctx = ctx, .f = f, .suffix = suffix};
     ast_visit(c, &st.v);
     c->u.loop.begin = begin;
@@ -278,10 +278,10 @@ int xf_separate_tail(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
                             "separate the tail of", loc))
         return 1;
     ast_expr *b = loop->u.loop.begin, *e = loop->u.loop.end;
-    ast_expr *m1 = st.lo ? clamp(ctx, st.lo, b, e) : xf_clone_expr(ctx, b);
-    ast_expr *m2 = st.hi ? clamp(ctx, st.hi, m1, e) : xf_clone_expr(ctx, e);
-    ast_stmt *head = st.lo ? part(ctx, f, loop, xf_clone_expr(ctx, b), xf_clone_expr(ctx, m1), "_head") : NULL;
-    ast_stmt *tail = st.hi ? part(ctx, f, loop, xf_clone_expr(ctx, m2), xf_clone_expr(ctx, e), "_tail") : NULL;
+    ast_expr *m1 = st.lo ? clamp(ctx, st.lo, b, e) : ast_clone_expr(ctx, b);
+    ast_expr *m2 = st.hi ? clamp(ctx, st.hi, m1, e) : ast_clone_expr(ctx, e);
+    ast_stmt *head = st.lo ? part(ctx, f, loop, ast_clone_expr(ctx, b), ast_clone_expr(ctx, m1), "_head") : NULL;
+    ast_stmt *tail = st.hi ? part(ctx, f, loop, ast_clone_expr(ctx, m2), ast_clone_expr(ctx, e), "_tail") : NULL;
     for (int i = 0; i < st.guards.len; i++) {
         ast_stmt *g = st.guards.items[i];
         *g = *g->u.branch.then;

@@ -32,7 +32,7 @@ static ast_expr *split_guard(ft_ctx *ctx, ft_loc l, ast_expr *k, ast_expr *n, in
     ast_expr *g = ast_binary(ctx, l, AST_LT, k, n);
     if (shift <= 0)
         return g;
-    ast_expr *lo = ast_binary(ctx, l, AST_GE, xf_clone_expr(ctx, k), ast_int(ctx, l, 0));
+    ast_expr *lo = ast_binary(ctx, l, AST_GE, ast_clone_expr(ctx, k), ast_int(ctx, l, 0));
     return ast_binary(ctx, l, AST_AND, lo, g);
 }
 
@@ -53,7 +53,7 @@ int xf_split_shift(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int
     if (!xf_sched_depth_ok(ctx, f, loop, "split", loc))
         return 1;
     ft_loc l = loop->loc;
-    ast_expr *total = xf_add(ctx, xf_clone_expr(ctx, n), ast_int(ctx, l, shift));
+    ast_expr *total = xf_add(ctx, ast_clone_expr(ctx, n), ast_int(ctx, l, shift));
     ast_expr *inner_n = factor > 0 ? ast_int(ctx, l, factor) : xf_ceildiv(ctx, total, nparts);
     ast_expr *outer_n = factor > 0 ? xf_ceildiv(ctx, total, factor) : ast_int(ctx, l, nparts);
     const char *iter = loop->u.loop.iter;
@@ -64,12 +64,12 @@ int xf_split_shift(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int
         return 1;
     }
     /* k = o * F + i - shift; the old iterator is begin + k * step */
-    ast_expr *k = xf_add(ctx, xf_add(ctx, xf_mul(ctx, ast_var(ctx, l, o), xf_clone_expr(ctx, inner_n)),
+    ast_expr *k = xf_add(ctx, xf_add(ctx, xf_mul(ctx, ast_var(ctx, l, o), ast_clone_expr(ctx, inner_n)),
                          ast_var(ctx, l, i)), ast_int(ctx, l, -shift));
-    ast_expr *old = xf_add(ctx, xf_clone_expr(ctx, loop->u.loop.begin),
-                           xf_mul(ctx, xf_clone_expr(ctx, k), xf_clone_expr(ctx, loop->u.loop.step)));
+    ast_expr *old = xf_add(ctx, ast_clone_expr(ctx, loop->u.loop.begin),
+                           xf_mul(ctx, ast_clone_expr(ctx, k), ast_clone_expr(ctx, loop->u.loop.step)));
     ast_stmt *body = loop->u.loop.body;
-    xf_subst_stmt(ctx, body, 1, &iter, &old);
+    ast_subst_stmt(ctx, body, 1, &iter, &old);
     body = ast_if(ctx, l, split_guard(ctx, l, k, n, shift), body, NULL);
     ast_stmt *inner = ast_for(ctx, l, i, ast_int(ctx, l, 0), inner_n, ast_int(ctx, l, 1), body);
     xf_name_loop(inner, inner_name);

@@ -50,9 +50,9 @@ int xf_unroll(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
     ast_stmt **copies = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)(cnt ? cnt : 1));
     const char *iter = loop->u.loop.iter;
     for (int64_t k = 0; k < cnt; k++) {
-        ast_stmt *c = xf_clone_stmt(ctx, loop->u.loop.body, 0);
+        ast_stmt *c = ast_clone_stmt(ctx, loop->u.loop.body, AST_CLONE_NEW);
         ast_expr *v = ast_int(ctx, loop->loc, b->u.ival + k * step);
-        xf_subst_stmt(ctx, c, 1, &iter, &v);
+        ast_subst_stmt(ctx, c, 1, &iter, &v);
         rename_locals(ctx, f, c, (int)k);
         copies[k] = c;
     }

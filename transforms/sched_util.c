@@ -90,138 +90,6 @@ int xf_loop_depth_of(ft_ctx *ctx, ast_func *f, const ast_stmt *s)
     return d;
 }
 
-/* -------------------------------------------------------------- copying */
-
-static ast_expr **clone_list(ft_ctx *ctx, int n, ast_expr **es)
-{
-    ast_expr **out = ft_alloc(ctx, sizeof *out * (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++)
-        out[i] = xf_clone_expr(ctx, es[i]);
-    return out;
-}
-
-/* A deep copy of a loop's n prefetches (NULL when it has none). */
-static ast_prefetch *clone_prefetches(ft_ctx *ctx, int n, const ast_prefetch *pf)
-{
-    if (n == 0)
-        return NULL;
-    ast_prefetch *out = ft_alloc(ctx, sizeof *out * (size_t)n);
-    for (int i = 0; i < n; i++)
-        out[i] = (ast_prefetch){xf_clone_expr(ctx, pf[i].at), xf_clone_expr(ctx, pf[i].span),
-                                pf[i].write, pf[i].min_bytes};
-    return out;
-}
-
-ast_stmt *xf_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int mode)
-{
-    if (!s)
-        return NULL;
-    ast_stmt *c = ft_alloc(ctx, sizeof *c);
-    *c = *s;
-    if (mode != XF_CLONE_SAME)
-        c->id = ctx->next_stmt_id++;
-    if (mode == XF_CLONE_NEW)
-        c->label = NULL;
-    switch (s->kind) {
-    case AST_SEQ:
-        c->u.seq.stmts = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)(s->u.seq.n ? s->u.seq.n : 1));
-        for (int i = 0; i < s->u.seq.n; i++)
-            c->u.seq.stmts[i] = xf_clone_stmt(ctx, s->u.seq.stmts[i], mode);
-        break;
-    case AST_VARDEF:
-        c->u.def.shape = clone_list(ctx, s->u.def.ndim, s->u.def.shape);
-        c->u.def.body = xf_clone_stmt(ctx, s->u.def.body, mode);
-        break;
-    case AST_FOR:
-        c->u.loop.begin = xf_clone_expr(ctx, s->u.loop.begin);
-        c->u.loop.end = xf_clone_expr(ctx, s->u.loop.end);
-        c->u.loop.step = xf_clone_expr(ctx, s->u.loop.step);
-        c->u.loop.body = xf_clone_stmt(ctx, s->u.loop.body, mode);
-        c->u.loop.pf = clone_prefetches(ctx, s->u.loop.npf, s->u.loop.pf);
-        break;
-    case AST_IF:
-        c->u.branch.cond = xf_clone_expr(ctx, s->u.branch.cond);
-        c->u.branch.then = xf_clone_stmt(ctx, s->u.branch.then, mode);
-        c->u.branch.other = xf_clone_stmt(ctx, s->u.branch.other, mode);
-        break;
-    case AST_STORE:
-        c->u.store.idx = clone_list(ctx, s->u.store.n, s->u.store.idx);
-        c->u.store.value = xf_clone_expr(ctx, s->u.store.value);
-        break;
-    case AST_REDUCE:
-        c->u.red.idx = clone_list(ctx, s->u.red.n, s->u.red.idx);
-        c->u.red.value = xf_clone_expr(ctx, s->u.red.value);
-        break;
-    case AST_ASSERT: c->u.cond = xf_clone_expr(ctx, s->u.cond); break;
-    case AST_EVAL: c->u.expr = xf_clone_expr(ctx, s->u.expr); break;
-    }
-    return c;
-}
-
-typedef struct subst_args {
-    ft_ctx *ctx;
-    int n;
-    const char **names;
-    ast_expr **repl;
-} subst_args;
-
-/* Substitute in one expression slot. */
-static void subst_slot(const subst_args *a, ast_expr **slot)
-{
-    if (*slot)
-        *slot = xf_subst_vars(a->ctx, *slot, a->n, a->names, a->repl);
-}
-
-static void subst_list(const subst_args *a, int n, ast_expr **es)
-{
-    for (int i = 0; i < n; i++)
-        subst_slot(a, &es[i]);
-}
-
-/* Substitute in s and its children. */
-static void subst_rec(const subst_args *a, ast_stmt *s)
-{
-    if (!s)
-        return;
-    switch (s->kind) {
-    case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n; i++)
-            subst_rec(a, s->u.seq.stmts[i]);
-        break;
-    case AST_VARDEF:
-        subst_list(a, s->u.def.ndim, s->u.def.shape);
-        subst_rec(a, s->u.def.body);
-        break;
-    case AST_FOR:
-        subst_slot(a, &s->u.loop.begin);
-        subst_slot(a, &s->u.loop.end);
-        subst_slot(a, &s->u.loop.step);
-        subst_rec(a, s->u.loop.body);
-        break;
-    case AST_IF:
-        subst_slot(a, &s->u.branch.cond);
-        subst_rec(a, s->u.branch.then);
-        subst_rec(a, s->u.branch.other);
-        break;
-    case AST_STORE:
-        subst_list(a, s->u.store.n, s->u.store.idx);
-        subst_slot(a, &s->u.store.value);
-        break;
-    case AST_REDUCE:
-        subst_list(a, s->u.red.n, s->u.red.idx);
-        subst_slot(a, &s->u.red.value);
-        break;
-    case AST_ASSERT: subst_slot(a, &s->u.cond); break;
-    case AST_EVAL: subst_slot(a, &s->u.expr); break;
-    }
-}
-
-void xf_subst_stmt(ft_ctx *ctx, ast_stmt *s, int n, const char **names, ast_expr **repl)
-{
-    subst_args a = {ctx, n, names, repl};
-    subst_rec(&a, s);
-}
-
 const char *xf_free_name(ft_ctx *ctx, const ast_func *f, const char *want)
 {
     for (int i = 0; i < f->nparams; i++)
@@ -317,7 +185,7 @@ ast_expr *xf_trip_count(ft_ctx *ctx, const ast_stmt *loop)
         return xf_range_trips(b0->u.ival, e0->u.ival, s, &n) ? ast_int(ctx, e0->loc, n) : NULL;
     if (s == INT64_MIN)
         return NULL;    /* its size, 2^63, is no int64 */
-    ast_expr *b = xf_clone_expr(ctx, b0), *e = xf_clone_expr(ctx, e0);
+    ast_expr *b = ast_clone_expr(ctx, b0), *e = ast_clone_expr(ctx, e0);
     ast_expr *span = s > 0 ? ast_binary(ctx, e->loc, AST_SUB, e, b)
                            : ast_binary(ctx, e->loc, AST_SUB, b, e);
     if (is_int(span->u.bin.b, 0))

@@ -34,16 +34,6 @@ int xf_inside_vectorized(ft_ctx *ctx, ast_func *f, const ast_stmt *s);
 /* The loops enclosing s in f (s excluded). */
 int xf_loop_depth_of(ft_ctx *ctx, ast_func *f, const ast_stmt *s);
 
-/* A deep copy of s, every field copied: with XF_CLONE_SAME the IDs and
- * labels are kept (a replacement); with XF_CLONE_NEW the copy gets new
- * IDs and no labels (a duplicate); XF_CLONE_NEW_LABELED gets new IDs and
- * keeps the labels (autodiff's copies of a function's statements). */
-enum { XF_CLONE_NEW = 0, XF_CLONE_SAME = 1, XF_CLONE_NEW_LABELED = 2 };
-ast_stmt *xf_clone_stmt(ft_ctx *ctx, const ast_stmt *s, int mode);
-
-/* Replace, in place, every AST_VAR names[k] in the expressions under s by
- * a copy of repl[k]. */
-void xf_subst_stmt(ft_ctx *ctx, ast_stmt *s, int n, const char **names, ast_expr **repl);
 
 /* want when no parameter, local or iterator of f uses it, else a fresh
  * name derived from it. */

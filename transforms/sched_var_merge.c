@@ -30,7 +30,7 @@ int xf_var_merge(ft_ctx *ctx, ast_func *f, const char *var, int dim, ft_loc loc)
     for (int i = 0; i < acc.len; i++) {
         xf_access *a = acc.items[i];
         ast_expr **idx = *a->idx;
-        idx[dim] = xf_add(ctx, xf_mul(ctx, idx[dim], xf_clone_expr(ctx, m)), idx[dim + 1]);
+        idx[dim] = xf_add(ctx, xf_mul(ctx, idx[dim], ast_clone_expr(ctx, m)), idx[dim + 1]);
         for (int k = dim + 1; k + 1 < nd; k++)
             idx[k] = idx[k + 1];
         *a->n = nd - 1;

@@ -515,7 +515,7 @@ static int sched_stmt_proved(ft_ctx *ctx, ast_func *f, const ast_sched_line *s)
 {
     if (ctx->opts.verify == FT_VERIFY_OFF)
         return sched_stmt(ctx, f, s);
-    ast_stmt *before = xf_clone_stmt(ctx, f->body, 1);
+    ast_stmt *before = ast_clone_stmt(ctx, f->body, AST_CLONE_SAME);
     if (sched_stmt(ctx, f, s))
         return 1;
     const ast_stmt *loop = NULL;
@@ -534,7 +534,7 @@ static int sched_stmt_proved(ft_ctx *ctx, ast_func *f, const ast_sched_line *s)
  * internal error (tests/schedule/fuzz.py relies on this). */
 static int sched_stmt_checked(ft_ctx *ctx, ast_func *f, const ast_sched_line *s)
 {
-    ast_stmt *before = xf_clone_stmt(ctx, f->body, 1);
+    ast_stmt *before = ast_clone_stmt(ctx, f->body, AST_CLONE_SAME);
     int nerrors = ctx->nerrors;
     int r = sched_stmt_proved(ctx, f, s);
     if (r && !ast_stmt_equal(before, f->body)) {

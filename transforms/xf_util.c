@@ -9,16 +9,6 @@
 
 /* ------------------------------------------------------------ expressions */
 
-/* A copy of the n expressions es, each through xf_subst_vars. */
-static ast_expr **subst_list(ft_ctx *ctx, int n, ast_expr **es, int nn, const char **names,
-                             ast_expr **repl)
-{
-    ast_expr **out = ft_alloc(ctx, sizeof *out * (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++)
-        out[i] = xf_subst_vars(ctx, es[i], nn, names, repl);
-    return out;
-}
-
 int xf_range_trips(int64_t b, int64_t e, int64_t s, int64_t *n)
 {
     __int128 span = s > 0 ? (__int128)e - b : (__int128)b - e, as = s > 0 ? s : -(__int128)s;
@@ -27,73 +17,6 @@ int xf_range_trips(int64_t b, int64_t e, int64_t s, int64_t *n)
         return 0;
     *n = (int64_t)t;
     return 1;
-}
-
-/* e with integer `+ 0`, `- 0`, `* 1` and literal + - * literal folded
- * (what substituting a literal index leaves, e.g. `m - 1 - 0`). */
-static ast_expr *fold_int(ft_ctx *ctx, ast_expr *e)
-{
-    if (e->kind != AST_BINARY || !ft_dtype_is_int(e->dtype))
-        return e;
-    ast_expr *a = e->u.bin.a, *b = e->u.bin.b;
-    ast_binop op = e->u.bin.op;
-    int64_t r;
-    if (a->kind == AST_INT && b->kind == AST_INT && a->dtype == b->dtype &&
-        ((op == AST_ADD && !__builtin_add_overflow(a->u.ival, b->u.ival, &r)) ||
-         (op == AST_SUB && !__builtin_sub_overflow(a->u.ival, b->u.ival, &r)) ||
-         (op == AST_MUL && !__builtin_mul_overflow(a->u.ival, b->u.ival, &r))) &&
-        (e->dtype == FT_I64 || (int32_t)r == r)) {
-        ast_expr *c = ast_int(ctx, e->loc, r);
-        c->dtype = e->dtype;
-        return c;
-    }
-    if (b->kind == AST_INT && b->dtype == e->dtype &&
-        (((op == AST_ADD || op == AST_SUB) && b->u.ival == 0) || (op == AST_MUL && b->u.ival == 1)))
-        return a->dtype == e->dtype ? a : e;
-    if (a->kind == AST_INT && a->dtype == e->dtype &&
-        ((op == AST_ADD && a->u.ival == 0) || (op == AST_MUL && a->u.ival == 1)))
-        return b->dtype == e->dtype ? b : e;
-    return e;
-}
-
-ast_expr *xf_subst_vars(ft_ctx *ctx, const ast_expr *e, int n, const char **names,
-                        ast_expr **repl)
-{
-    if (!e)
-        return NULL;
-    ast_expr *c = ft_alloc(ctx, sizeof *c);
-    *c = *e;
-    switch (e->kind) {
-    case AST_VAR:
-        for (int k = 0; k < n; k++)
-            if (strcmp(e->u.name, names[k]) == 0)
-                return xf_clone_expr(ctx, repl[k]);
-        break;
-    case AST_LOAD:
-        c->u.load.idx = subst_list(ctx, e->u.load.n, e->u.load.idx, n, names, repl);
-        break;
-    case AST_BINARY:
-        c->u.bin.a = xf_subst_vars(ctx, e->u.bin.a, n, names, repl);
-        c->u.bin.b = xf_subst_vars(ctx, e->u.bin.b, n, names, repl);
-        return n ? fold_int(ctx, c) : c;
-    case AST_UNARY: c->u.un.a = xf_subst_vars(ctx, e->u.un.a, n, names, repl); break;
-    case AST_CALL:
-        c->u.call.args = subst_list(ctx, e->u.call.n, e->u.call.args, n, names, repl);
-        break;
-    case AST_CAST: c->u.cast.a = xf_subst_vars(ctx, e->u.cast.a, n, names, repl); break;
-    case AST_IFEXPR:
-        c->u.ife.cond = xf_subst_vars(ctx, e->u.ife.cond, n, names, repl);
-        c->u.ife.then = xf_subst_vars(ctx, e->u.ife.then, n, names, repl);
-        c->u.ife.other = xf_subst_vars(ctx, e->u.ife.other, n, names, repl);
-        break;
-    default: break;
-    }
-    return c;
-}
-
-ast_expr *xf_clone_expr(ft_ctx *ctx, const ast_expr *e)
-{
-    return xf_subst_vars(ctx, e, 0, NULL, NULL);
 }
 
 /* A visitor that looks for one thing in an expression. */
@@ -858,7 +781,7 @@ int xf_find_def(ft_ctx *ctx, ast_stmt *vardef, ft_vec *items, xf_def *d)
 
 ast_expr *xf_def_value_at(ft_ctx *ctx, const xf_def *d, const ast_expr *load)
 {
-    ast_expr *v = xf_subst_vars(ctx, d->store->u.store.value, load->u.load.n, d->iters,
+    ast_expr *v = ast_subst_vars(ctx, d->store->u.store.value, load->u.load.n, d->iters,
                                 load->u.load.idx);
     return xf_convert(ctx, v, d->vardef->u.def.dtype);
 }

@@ -20,12 +20,6 @@
  * than INT64_MAX (computed exactly, whatever the bounds: range(-2^63,
  * 2^63 - 1) has 2^64 - 1). */
 int xf_range_trips(int64_t b, int64_t e, int64_t s, int64_t *n);
-/* A deep copy of e (arena-owned). */
-ast_expr *xf_clone_expr(ft_ctx *ctx, const ast_expr *e);
-/* A copy of e in which every AST_VAR names[k] is replaced by a copy of
- * repl[k] (simultaneously). */
-ast_expr *xf_subst_vars(ft_ctx *ctx, const ast_expr *e, int n, const char **names,
-                        ast_expr **repl);
 /* Whether e mentions the iterator / size `name` (AST_VAR). */
 int xf_expr_uses_var(const ast_expr *e, const char *name);
 /* Whether e reads any tensor (contains an AST_LOAD). */

@@ -118,7 +118,7 @@ static int elementwise(ft_ctx *ctx, const ast_stmt *l1, const ast_stmt *l2, cons
         for (int k = 0; k < *x->n; k++) {
             ast_expr *e = (*x->idx)[k];
             if (i >= n1)
-                e = xf_subst_vars(ctx, e, 1, &i2, &v1);
+                e = ast_subst_vars(ctx, e, 1, &i2, &v1);
             if (!ast_expr_equal(e, (*first->idx)[k]))
                 return 0;
         }

@@ -221,7 +221,7 @@ static int jam_copies(xf_auto *a, const ast_stmt *k, ast_stmt **reds, int nred, 
     const char *ki = k->u.loop.iter;
     int n = 0;
     for (int u = 0; u < f; u++) {
-        ast_expr *v = ko ? ast_binary(ctx, k->loc, AST_ADD, xf_clone_expr(ctx, k->u.loop.begin),
+        ast_expr *v = ko ? ast_binary(ctx, k->loc, AST_ADD, ast_clone_expr(ctx, k->u.loop.begin),
                                       ast_binary(ctx, k->loc, AST_ADD,
                                                  ast_binary(ctx, k->loc, AST_MUL,
                                                             ast_int(ctx, k->loc, f),
@@ -229,9 +229,9 @@ static int jam_copies(xf_auto *a, const ast_stmt *k, ast_stmt **reds, int nred, 
                                                  ast_int(ctx, k->loc, u)))
                          : NULL;
         for (int m = 0; m < nred; m++) {
-            out[n] = xf_clone_stmt(ctx, reds[m], 0);
+            out[n] = ast_clone_stmt(ctx, reds[m], AST_CLONE_NEW);
             if (v)
-                xf_subst_stmt(ctx, out[n], 1, &ki, &v);
+                ast_subst_stmt(ctx, out[n], 1, &ki, &v);
             n++;
         }
     }
@@ -258,7 +258,7 @@ static ast_stmt *through_acc(xf_auto *a, ast_stmt **ups, int n)
     ast_stmt **items = ft_alloc(ctx, sizeof(ast_stmt *) * (size_t)(n + 2));
     ast_expr **idx = ft_alloc(ctx, sizeof(ast_expr *) * (size_t)(r->u.red.n ? r->u.red.n : 1));
     for (int d = 0; d < r->u.red.n; d++)
-        idx[d] = xf_clone_expr(ctx, r->u.red.idx[d]);
+        idx[d] = ast_clone_expr(ctx, r->u.red.idx[d]);
     items[0] = ast_store(ctx, loc, acc, 0, NULL,
                          ast_load(ctx, loc, r->u.red.var, dt, r->u.red.n, idx));
     for (int i = 0; i < n; i++) {
@@ -297,9 +297,9 @@ static ast_stmt *jam_block(xf_auto *a, ast_stmt *k, ast_stmt *j, ast_stmt **reds
     int n = jam_copies(a, k, reds, nred, f, ko, copies);
     ast_stmt *body = use_acc(a, reds, nred) ? through_acc(a, copies, n)
                                             : ast_seq(ctx, j->loc, n, copies);
-    ast_stmt *inner = ast_for(ctx, j->loc, j->u.loop.iter, xf_clone_expr(ctx, j->u.loop.begin),
-                              xf_clone_expr(ctx, j->u.loop.end),
-                              j->u.loop.step ? xf_clone_expr(ctx, j->u.loop.step)
+    ast_stmt *inner = ast_for(ctx, j->loc, j->u.loop.iter, ast_clone_expr(ctx, j->u.loop.begin),
+                              ast_clone_expr(ctx, j->u.loop.end),
+                              j->u.loop.step ? ast_clone_expr(ctx, j->u.loop.step)
                                              : ast_int(ctx, j->loc, 1),
                               body);
     inner->u.loop.par = j->u.loop.par;
@@ -313,16 +313,16 @@ static void blocks_then_rest(ft_ctx *ctx, ast_stmt *k, const char *ko, int f, as
 {
     ft_loc loc = k->loc;
     ast_expr *trips = ast_binary(ctx, loc, AST_MAX,
-                                 ast_binary(ctx, loc, AST_SUB, xf_clone_expr(ctx, k->u.loop.end),
-                                            xf_clone_expr(ctx, k->u.loop.begin)),
+                                 ast_binary(ctx, loc, AST_SUB, ast_clone_expr(ctx, k->u.loop.end),
+                                            ast_clone_expr(ctx, k->u.loop.begin)),
                                  ast_int(ctx, loc, 0));
     ast_expr *blocks = ast_binary(ctx, loc, AST_FLOORDIV, trips, ast_int(ctx, loc, f));
     ast_stmt *outer = ast_for(ctx, loc, ko, ast_int(ctx, loc, 0), blocks, ast_int(ctx, loc, 1),
                               body);
     ast_stmt *rest = ft_alloc(ctx, sizeof *rest);
     *rest = *k;
-    rest->u.loop.begin = ast_binary(ctx, loc, AST_ADD, xf_clone_expr(ctx, k->u.loop.begin),
-                                    ast_binary(ctx, loc, AST_MUL, xf_clone_expr(ctx, blocks),
+    rest->u.loop.begin = ast_binary(ctx, loc, AST_ADD, ast_clone_expr(ctx, k->u.loop.begin),
+                                    ast_binary(ctx, loc, AST_MUL, ast_clone_expr(ctx, blocks),
                                                ast_int(ctx, loc, f)));
     ast_stmt **two = ft_alloc(ctx, sizeof(ast_stmt *) * 2);
     two[0] = outer;
@@ -470,8 +470,8 @@ static const char *acc_name(xf_auto *a, const char *r, int u, ft_vec *taken)
 static ast_stmt *for_item(xf_auto *a, const ast_stmt *s, const char *ki, ast_expr *kv,
                           const char *r, const char *acc)
 {
-    ast_stmt *c = xf_clone_stmt(a->ctx, s, 0);
-    xf_subst_stmt(a->ctx, c, 1, &ki, &kv);
+    ast_stmt *c = ast_clone_stmt(a->ctx, s, AST_CLONE_NEW);
+    ast_subst_stmt(a->ctx, c, 1, &ki, &kv);
     xf_rename_tensor(a->ctx, c, r, acc);
     return c;
 }
@@ -493,9 +493,9 @@ static ast_stmt *group_block(xf_auto *a, const jam_group *g, const char *ki, ast
         items[JAM + 1 + u] = for_item(a, g->flush, ki, kv[u], r, accs[u]);
     }
     const ast_stmt *j = g->loop;
-    ast_stmt *loop = ast_for(ctx, j->loc, j->u.loop.iter, xf_clone_expr(ctx, j->u.loop.begin),
-                             xf_clone_expr(ctx, j->u.loop.end),
-                             j->u.loop.step ? xf_clone_expr(ctx, j->u.loop.step)
+    ast_stmt *loop = ast_for(ctx, j->loc, j->u.loop.iter, ast_clone_expr(ctx, j->u.loop.begin),
+                             ast_clone_expr(ctx, j->u.loop.end),
+                             j->u.loop.step ? ast_clone_expr(ctx, j->u.loop.step)
                                             : ast_int(ctx, j->loc, 1),
                              ast_seq(ctx, j->loc, JAM, sums));
     loop->u.loop.par = j->u.loop.par;
@@ -521,7 +521,7 @@ static void jam_groups(xf_auto *a, ast_stmt *k, const jam_group *g, int n)
     const char *ko = xf_fresh_name(ctx, a->f, ft_fmt(ctx, "%s_o", ki));
     ast_expr *kv[JAM];
     for (int u = 0; u < JAM; u++)
-        kv[u] = ast_binary(ctx, loc, AST_ADD, xf_clone_expr(ctx, k->u.loop.begin),
+        kv[u] = ast_binary(ctx, loc, AST_ADD, ast_clone_expr(ctx, k->u.loop.begin),
                            ast_binary(ctx, loc, AST_ADD,
                                       ast_binary(ctx, loc, AST_MUL, ast_int(ctx, loc, JAM),
                                                  ast_var(ctx, loc, ko)),

@@ -230,8 +230,8 @@ static void to_lanes(ft_ctx *ctx, ast_stmt *def, const char *x)
 static ast_stmt *lane_loop(ft_ctx *ctx, const ast_stmt *lane, const ft_vec *items)
 {
     ast_stmt *body = ast_seq(ctx, lane->loc, items->len, (ast_stmt **)items->items);
-    return ast_for(ctx, lane->loc, lane->u.loop.iter, xf_clone_expr(ctx, lane->u.loop.begin),
-                   xf_clone_expr(ctx, lane->u.loop.end), xf_clone_expr(ctx, lane->u.loop.step),
+    return ast_for(ctx, lane->loc, lane->u.loop.iter, ast_clone_expr(ctx, lane->u.loop.begin),
+                   ast_clone_expr(ctx, lane->u.loop.end), ast_clone_expr(ctx, lane->u.loop.step),
                    body);
 }
 
@@ -474,7 +474,7 @@ static void lane_sums_as_stores(xf_auto *a, ast_stmt *s, const char *x)
     ast_expr **idx = s->u.red.idx;
     ast_expr **ld = ft_alloc(ctx, sizeof(ast_expr *) * (size_t)n);
     for (int k = 0; k < n; k++)
-        ld[k] = xf_clone_expr(ctx, idx[k]);
+        ld[k] = ast_clone_expr(ctx, idx[k]);
     ast_expr *old = ast_load(ctx, s->loc, s->u.red.var, dt, n, ld);
     ast_expr *v = ast_binary(ctx, s->loc, op == AST_RED_ADD ? AST_ADD : AST_MUL, old,
                              xf_convert(ctx, s->u.red.value, dt));

@@ -100,18 +100,18 @@ static int reads_through(const ast_expr *e, const char *it)
 static ast_expr *ahead_of(pf_walk *w, const ast_expr *e)
 {
     ft_ctx *ctx = w->a->ctx;
-    ast_expr *r = xf_clone_expr(ctx, e);
+    ast_expr *r = ast_clone_expr(ctx, e);
     for (int i = w->inner.len - 1; i >= 0; i--) {
         const ast_stmt *l = w->inner.items[i];
         const char *name = l->u.loop.iter;
         ast_expr *b = l->u.loop.begin;
-        r = xf_subst_vars(ctx, r, 1, &name, &b);
+        r = ast_subst_vars(ctx, r, 1, &name, &b);
     }
     for (int i = 0; i < w->inner.len; i++)
         if (xf_expr_uses_var(r, ((const ast_stmt *)w->inner.items[i])->u.loop.iter))
             return NULL;
     const char *k = w->loop->u.loop.iter;
-    r = xf_subst_vars(ctx, r, 1, &k, &w->ahead);
+    r = ast_subst_vars(ctx, r, 1, &k, &w->ahead);
     ft_vec read = {0};
     xf_expr_loaded(ctx, r, &read);
     for (int i = 0; i < read.len; i++)

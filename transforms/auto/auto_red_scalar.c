@@ -131,7 +131,7 @@ static int try_loop(xf_auto *a, ast_stmt *l)
         if (!candidate(cur, s) || !xf_find_decl(a->ctx, a->f, cur, s->u.red.var, &dt, NULL, NULL))
             continue;
         const char *var = s->u.red.var;
-        to_scalar(a, cur, s, dt, xf_clone_expr(a->ctx, trips));
+        to_scalar(a, cur, s, dt, ast_clone_expr(a->ctx, trips));
         cur = cur->u.def.body->u.seq.stmts[1];
         xf_auto_log(a, PASS, lname, "reduction into an element of %s accumulated in the "
                     "scalar %s", var, s->u.red.var);

@@ -253,7 +253,7 @@ static void rename_flush(xf_auto *a, ast_stmt *s, const char *var, const char *b
         const char *old = l->u.loop.iter;
         const char *nw = xf_free_name(a->ctx, a->f, ft_fmt(a->ctx, "%s_w", old));
         ast_expr *e = ast_var(a->ctx, l->loc, nw);
-        xf_subst_stmt(a->ctx, l->u.loop.body, 1, &old, &e);
+        ast_subst_stmt(a->ctx, l->u.loop.body, 1, &old, &e);
         l->u.loop.iter = nw;
     }
 }
@@ -267,18 +267,18 @@ static int rewrite(xf_auto *a, rt_nest *n, int64_t tile, int ids[2])
     ast_stmt *inner = n->inner, *p = n->p;
     ft_loc loc = inner->loc;
     ast_expr *end = inner->u.loop.end;
-    ast_expr *whole = ast_binary(ctx, loc, AST_FLOORDIV, xf_clone_expr(ctx, end),
+    ast_expr *whole = ast_binary(ctx, loc, AST_FLOORDIV, ast_clone_expr(ctx, end),
                                  ast_int(ctx, loc, tile));
-    ast_stmt *rest = xf_clone_stmt(ctx, p, 0);
+    ast_stmt *rest = ast_clone_stmt(ctx, p, AST_CLONE_NEW);
     int nloops = 0;
     ast_stmt *rest_inner = only_inner(rest->u.loop.body, &nloops);
-    rest_inner->u.loop.begin = xf_mul(ctx, xf_clone_expr(ctx, whole), ast_int(ctx, loc, tile));
+    rest_inner->u.loop.begin = xf_mul(ctx, ast_clone_expr(ctx, whole), ast_int(ctx, loc, tile));
     const char *io = xf_new_loop_name(ctx, a->f, NULL, inner->u.loop.iter, "_t");
     const char *ii = xf_new_loop_name(ctx, a->f, NULL, inner->u.loop.iter, "_i");
     const char *iter = inner->u.loop.iter;
     ast_expr *at = xf_add(ctx, xf_mul(ctx, ast_var(ctx, loc, io), ast_int(ctx, loc, tile)),
                           ast_var(ctx, loc, ii));
-    xf_subst_stmt(ctx, inner->u.loop.body, 1, &iter, &at);
+    ast_subst_stmt(ctx, inner->u.loop.body, 1, &iter, &at);
     inner->u.loop.iter = ii;       /* a constant range: vectorized whole */
     inner->u.loop.begin = ast_int(ctx, loc, 0);
     inner->u.loop.end = ast_int(ctx, loc, tile);

@@ -432,7 +432,7 @@ static ast_expr **dest_index(ft_ctx *ctx, const sd_cand *c, const sd_term *t, as
     const ast_stmt *s = c->store;
     ast_expr **out = ft_alloc(ctx, sizeof(ast_expr *) * (size_t)(s->u.store.n ? s->u.store.n : 1));
     for (int k = 0; k < s->u.store.n; k++)
-        out[k] = xf_subst_vars(ctx, s->u.store.idx[k], n, names, idx);
+        out[k] = ast_subst_vars(ctx, s->u.store.idx[k], n, names, idx);
     return out;
 }
 

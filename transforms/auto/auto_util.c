@@ -271,7 +271,7 @@ int xf_auto_small_region(const ast_stmt *s, int *n)
 
 ast_stmt *xf_auto_snapshot(xf_auto *a)
 {
-    return xf_clone_stmt(a->ctx, a->f->body, 1);
+    return ast_clone_stmt(a->ctx, a->f->body, AST_CLONE_SAME);
 }
 
 void xf_auto_restore(xf_auto *a, ast_stmt *snap)
