@@ -199,12 +199,13 @@ const char *ft_pass_name(int i)
     return NULL;
 }
 
-/* After the pass name: its time, and the program printed when the user
- * asked for that dump. */
-static void pass_done(ft_ctx *ctx, const char *name, const ft_unit *u, double *t,
+/* After the pass name (ran: it ran, else the target skipped it): its
+ * time, and the program printed when the user asked for that dump. */
+static void pass_done(ft_ctx *ctx, const char *name, int ran, const ft_unit *u, double *t,
                       const char *dump_after, FILE *dump_out)
 {
-    *t = ft_time_mark(ctx, name, *t);
+    if (ran)
+        *t = ft_time_mark(ctx, name, *t);
     if (dump_after && strcmp(dump_after, name) == 0)
         ast_print_program(dump_out, u->p);
 }
@@ -223,16 +224,16 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
         return NULL;
     t = ft_time_mark(ctx, "parse stdlib", t);
     for (const ft_pass *r = ft_passes; r->name; r++) {
-        if ((ctx->target->caps & r->needs) != r->needs)
-            continue;
-        if (r->run && r->run(ctx, &u))
+        int ran = (ctx->target->caps & r->needs) == r->needs;
+        if (ran && r->run && r->run(ctx, &u))
             return NULL;
         for (const xf_step *s = r->steps; s && s->name; s++) {
-            s->run(ctx, u.p);
-            pass_done(ctx, s->name, &u, &t, dump_after, dump_out);
+            if (ran)
+                s->run(ctx, u.p);
+            pass_done(ctx, s->name, ran, &u, &t, dump_after, dump_out);
         }
         if (r->run)
-            pass_done(ctx, r->name, &u, &t, dump_after, dump_out);
+            pass_done(ctx, r->name, ran, &u, &t, dump_after, dump_out);
     }
     return u.p;
 }
