@@ -399,13 +399,6 @@ static an_range meet(an_range a, an_range b)
     return a;
 }
 
-/* Python's floor division of constants (c != 0). */
-static int64_t floordiv(int64_t a, int64_t c)
-{
-    int64_t q = a / c;
-    return (a % c != 0 && ((a < 0) != (c < 0))) ? q - 1 : q;
-}
-
 /* Interval arithmetic for the operators that are not linear. */
 static an_range range_nonlinear(an_bounds *b, const ast_expr *e)
 {
@@ -427,12 +420,12 @@ static an_range range_nonlinear(an_bounds *b, const ast_expr *e)
     case AST_FLOORDIV:
         if (!cst || c <= 0)
             return none;
-        return (an_range){x.has_lo, x.has_hi, floordiv(x.lo, c), floordiv(x.hi, c)};
+        return (an_range){x.has_lo, x.has_hi, ast_floordiv(x.lo, c), ast_floordiv(x.hi, c)};
     case AST_MOD:
         if (!cst || c <= 0)
             return none;
-        if (x.has_lo && x.has_hi && floordiv(x.lo, c) == floordiv(x.hi, c))
-            return (an_range){1, 1, x.lo - c * floordiv(x.lo, c), x.hi - c * floordiv(x.lo, c)};
+        if (x.has_lo && x.has_hi && ast_floordiv(x.lo, c) == ast_floordiv(x.hi, c))
+            return (an_range){1, 1, x.lo - c * ast_floordiv(x.lo, c), x.hi - c * ast_floordiv(x.lo, c)};
         return (an_range){1, 1, 0, c - 1};
     default: return none;
     }

@@ -369,3 +369,14 @@ int ast_has_schedule(const ast_program *p, const char *name)
             return 1;
     return 0;
 }
+
+int64_t ast_floordiv(int64_t a, int64_t c)
+{
+    return a / c - ((a % c != 0) && ((a < 0) != (c < 0)));
+}
+
+int64_t ast_mod(int64_t a, int64_t c)
+{
+    int64_t r = a % c;
+    return r != 0 && ((r < 0) != (c < 0)) ? r + c : r;
+}

@@ -348,6 +348,13 @@ typedef struct ast_program {
 /* Whether p has a `schedule` block for the function name. */
 int ast_has_schedule(const ast_program *p, const char *name);
 
+/* The language's `//` and `%` (Python's: the quotient rounded down, the
+ * remainder with the divisor's sign) of integer constants, c != 0 and not
+ * INT64_MIN // -1; what the compiler folds, as the emitted helpers
+ * (ft__floordiv_*, ft__mod_*) compute at run time. */
+int64_t ast_floordiv(int64_t a, int64_t c);
+int64_t ast_mod(int64_t a, int64_t c);
+
 /* ast/clone.c: copies and substitution. */
 /* A deep copy of e (arena-owned). */
 ast_expr *ast_clone_expr(ft_ctx *ctx, const ast_expr *e);

@@ -56,12 +56,11 @@ static ast_expr *fold_ints(lw *L, const ast_expr *e, int64_t x, int64_t y)
     case AST_MUL: if (__builtin_mul_overflow(x, y, &r)) return NULL; break;
     case AST_FLOORDIV:
         if (y == 0 || (x == INT64_MIN && y == -1)) return NULL;
-        r = x / y - ((x % y != 0) && ((x < 0) != (y < 0)));
+        r = ast_floordiv(x, y);
         break;
     case AST_MOD:
         if (y == 0 || (x == INT64_MIN && y == -1)) return NULL;
-        r = x % y;
-        if (r != 0 && ((r < 0) != (y < 0))) r += y;
+        r = ast_mod(x, y);
         break;
     case AST_MIN: r = x < y ? x : y; break;
     case AST_MAX: r = x > y ? x : y; break;

@@ -12,13 +12,6 @@
 
 /* ------------------------------------------------------ constants */
 
-/* Python's floor division and modulo of constants (c != 0). */
-static int64_t floordiv(int64_t a, int64_t c)
-{
-    int64_t q = a / c;
-    return (a % c != 0 && ((a < 0) != (c < 0))) ? q - 1 : q;
-}
-
 /* Whether v fits in dtype t (i32 or i64). */
 static int fits(ft_dtype t, int64_t v)
 {
@@ -37,7 +30,7 @@ static int fold_int(ast_binop op, int64_t a, int64_t b, int64_t *r)
     case AST_MOD:
         if (b == -1 && a == INT64_MIN)
             return 0;
-        *r = b == 0 ? 0 : op == AST_FLOORDIV ? floordiv(a, b) : a - b * floordiv(a, b);
+        *r = b == 0 ? 0 : op == AST_FLOORDIV ? ast_floordiv(a, b) : ast_mod(a, b);
         return 1;
     case AST_MIN: *r = a < b ? a : b; return 1;
     case AST_MAX: *r = a > b ? a : b; return 1;
@@ -162,9 +155,9 @@ static ast_expr *divmod(ft_ctx *ctx, an_bounds *b, ast_expr *e)
         return e;
     int64_t c = y->u.ival;
     an_range r = an_range_of(b, e->u.bin.a);
-    if (!r.has_lo || !r.has_hi || floordiv(r.lo, c) != floordiv(r.hi, c))
+    if (!r.has_lo || !r.has_hi || ast_floordiv(r.lo, c) != ast_floordiv(r.hi, c))
         return e;
-    int64_t k = floordiv(r.lo, c);
+    int64_t k = ast_floordiv(r.lo, c);
     if (e->u.bin.op == AST_FLOORDIV)
         return int_like(ctx, e, k);
     if (k == 0)

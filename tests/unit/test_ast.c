@@ -277,6 +277,29 @@ START_TEST(several_errors_reported)
 }
 END_TEST
 
+/* ast_floordiv and ast_mod against the definition: a == q * c + r with r
+ * 0 or of c's sign and |r| < |c| (checked in __int128), and Python's
+ * values at the extremes. */
+START_TEST(floordiv_mod_are_pythons)
+{
+    for (int64_t a = -9; a <= 9; a++)
+        for (int64_t c = -4; c <= 4; c++) {
+            if (c == 0)
+                continue;
+            int64_t q = ast_floordiv(a, c), r = ast_mod(a, c);
+            ck_assert_int_eq((__int128)q * c + r, a);
+            ck_assert(r == 0 || (r < 0) == (c < 0));
+            ck_assert(r < 0 ? -r < (c < 0 ? -c : c) : r < (c < 0 ? -c : c));
+        }
+    /* Python: -2**63 // 3 == -3074457345618258603, -2**63 % 3 == 1,
+     * (2**63 - 1) % -2 == -1, (2**63 - 1) // -2 == -4611686018427387904 */
+    ck_assert_int_eq(ast_floordiv(INT64_MIN, 3), INT64_C(-3074457345618258603));
+    ck_assert_int_eq(ast_mod(INT64_MIN, 3), 1);
+    ck_assert_int_eq(ast_mod(INT64_MAX, -2), -1);
+    ck_assert_int_eq(ast_floordiv(INT64_MAX, -2), INT64_C(-4611686018427387904));
+}
+END_TEST
+
 static Suite *ast_suite(void)
 {
     Suite *s = suite_create("ast");
@@ -290,6 +313,7 @@ static Suite *ast_suite(void)
     tcase_add_test(tc, parallelize_refuses_races);
     tcase_add_test(tc, parallelize_marks_atomics_only_where_needed);
     tcase_add_test(tc, several_errors_reported);
+    tcase_add_test(tc, floordiv_mod_are_pythons);
     suite_add_tcase(s, tc);
     return s;
 }
