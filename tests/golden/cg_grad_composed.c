@@ -1,35 +1,3 @@
-/* Bytes of a local tensor: negative dims count as 0; SIZE_MAX on overflow. */
-static inline size_t ft__nbytes(int n, const int64_t *dims, size_t elem)
-{
-    size_t r = elem;
-    for (int k = 0; k < n; k++) {
-        size_t d = dims[k] < 0 ? 0 : (size_t)dims[k];
-        if (__builtin_mul_overflow(r, d, &r)) return SIZE_MAX;
-    }
-    return r;
-}
-/* A heap buffer of n bytes (free() releases it); one of 4 MiB or more
- * is 2 MiB-aligned, whole 2 MiB pages, and asks for huge pages (fewer
- * page faults and TLB misses). */
-#ifdef __linux__
-int posix_memalign(void **, size_t, size_t);
-int madvise(void *, size_t, int);
-#endif
-static inline void *ft__alloc(size_t n)
-{
-#ifdef __linux__
-    const size_t huge = (size_t)2 << 20;
-    if (n >= 2 * huge && n <= SIZE_MAX - huge) {
-        const size_t r = (n + huge - 1) & ~(huge - 1);
-        void *q = NULL;
-        if (posix_memalign(&q, huge, r) != 0) return NULL;
-        madvise(q, r, 14 /* MADV_HUGEPAGE */);
-        return q;
-    }
-#endif
-    return malloc(n ? n : 1);
-}
-
 int f(int64_t n, int64_t m, const float *x, float *y)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 0, n, 0);

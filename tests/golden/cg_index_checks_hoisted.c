@@ -1,11 +1,3 @@
-/* Python's %: the sign of the divisor; x % 0 is 0 (as NumPy). */
-static inline int64_t ft__mod_i64(int64_t a, int64_t b)
-{
-    if (b == 0 || b == -1) return 0;
-    int64_t r = a % b;
-    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-
 int f(int64_t n, int64_t m, const int32_t *idx, const float *a, float *y)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 3, n, 0);

@@ -1,6 +1,3 @@
-static inline float ft__max_f32(float a, float b) { return (a > b || a != a) ? a : b; }
-#pragma omp declare reduction(ft__red_max_f32 : float : omp_out = ft__max_f32(omp_out, omp_in)) initializer(omp_priv = -INFINITY)
-
 int f(int64_t n, int64_t m, const float *a, const double *v, float *y, double *z, float *h, float *c, float *g)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 0, n, 0);

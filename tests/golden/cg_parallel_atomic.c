@@ -1,4 +1,3 @@
-
 int hist(int64_t n, int64_t nb, const float *x, const int32_t *bin, float *y, float *h, double *total)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 2, n, 0);

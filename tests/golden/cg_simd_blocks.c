@@ -1,4 +1,3 @@
-
 int f(int64_t n, int64_t m, const int32_t *idx, const float *a, float *y, double *w, float *c, float *r)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);

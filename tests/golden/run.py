@@ -12,10 +12,11 @@ Walks GOLDEN_DIR (recursively, in sorted order).  For every x.ft (except
   x.ir   `ftc build x.ft --dump-after=lower` must exit 0 and print x.ir;
          and the dump must be a fixed point of the printer: the dump, saved
          as x.ft in a temporary folder and dumped again, prints itself.
-  x.c    `ftc build x.ft --emit=c` must exit 0 and print x.c from the line
-         after the ABI text and the run-time error helpers (`/* end of the
-         run-time error helpers */`; runtime/ft_abi.h and those helpers
-         are the same in every output): helpers, functions, descriptions.
+  x.c    `ftc build x.ft --emit=c` must exit 0 and print x.c from the
+         definition of the first exported function: the functions and the
+         descriptions, not the ABI text (runtime/ft_abi.h) nor the helpers
+         (the same in every output, or chosen by what the program uses;
+         the numeric tests run them).
   x.deps `ftc build x.ft --emit=deps` must exit 0 and print x.deps (the
          dependences of every function, analysis/deps.c).
   x.cu   `ftc build x.ft --target cuda --emit=c` must exit 0 and print x.cu
@@ -91,6 +92,20 @@ def strip_dirs(text, path):
     return re.sub(r"(?m)^[^\s:]*/" + re.escape(base) + r"(?=:)", base, text)
 
 
+def after_helpers(c_text, path):
+    """The C from the definition of the program's first exported function
+    on: past the ABI text, the run-time error helpers and the helpers the
+    program needs (floor division, reductions, buffers, BLAS), whose text
+    the numeric tests check by running it.  When the .ft exports nothing
+    itself (its functions come from an included file), from the end of the
+    error helpers."""
+    text = c_text.split(C_ABI_END, 1)[-1]
+    with open(path, errors="replace") as f:
+        m = re.search(r"(?m)^\s*export\s+func\s+(\w+)", f.read())
+    at = re.search(r"(?m)^int " + re.escape(m.group(1)) + r"\(", text) if m else None
+    return text[at.start():] if at else text
+
+
 def actual(ftc, path, kind, extra):
     """The text that kind's expected file should hold for path."""
     if kind == "err":
@@ -103,7 +118,7 @@ def actual(ftc, path, kind, extra):
         if r.returncode != 0:
             raise Fail(f"`ftc build --emit={kind}` exited {r.returncode}" + tail(r.stderr))
         # the error sites name the source as given (x.ft, not any/dir/x.ft)
-        return strip_dirs(r.stdout.split(C_ABI_END, 1)[-1], path) if kind == "c" else r.stdout
+        return strip_dirs(after_helpers(r.stdout, path), path) if kind == "c" else r.stdout
     if kind == "cu":
         r = run([ftc, "build", path, "--target", "cuda", "--emit=c"] + extra)
         if r.returncode != 0:

@@ -1,12 +1,3 @@
-/* Python's //: rounds towards -inf; x // 0 is 0 (as NumPy). */
-static inline int64_t ft__floordiv_i64(int64_t a, int64_t b)
-{
-    if (b == 0) return 0;
-    if (b == -1) return (int64_t)(0 - (uint64_t)a);
-    int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
 int f(int64_t n, const float *x, float *y, float *z)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 0, n, 0);

@@ -1,4 +1,3 @@
-
 int f(int64_t n, int64_t m, const float *x, float *y)
 {
     if (n < 0) return ft__raise(FT_ERR_SIZE, 0, n, 0);
