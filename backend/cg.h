@@ -13,6 +13,9 @@
 
 /* Text of runtime/ft_abi.h, embedded into ftc at build time. */
 extern const char ft_abi_text[];
+/* backend/cuda_prelude.cuh, embedded at build time: the CUDA target's
+ * device and host helpers. */
+extern const char ft_cuda_prelude_text[];
 
 /* Write the whole C translation unit for p to out.  Returns 0, or non-zero
  * after reporting an error through ctx. */

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Embed a text file into C as `const char NAME[]` (used for runtime/ft_abi.h)."""
+"""Embed a text file into C as `const char NAME[]` (runtime/ft_abi.h,
+backend/cuda_prelude.cuh)."""
 import sys
 
 name, src, dst = sys.argv[1], sys.argv[2], sys.argv[3]
