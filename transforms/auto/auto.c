@@ -45,27 +45,59 @@ typedef struct auto_step {
 } auto_step;
 
 static const auto_step passes[] = {
+    /* writes of locals that nothing reads afterwards dropped */
     {xf_auto_dead_store, "auto: dead_store", 0},
+    /* matrix products (m*n*k >= 64^3 or sizes unknown) to BLAS */
     {xf_auto_use_lib, "auto: use_lib", FT_CAP_HOST},
+    /* `D = t + t_1 + ...` of zeroed, `+=`-accumulated locals: their
+     * updates go straight into D */
     {xf_auto_sum_dest, "auto: sum_dest", FT_CAP_HOST},
+    /* neighbouring loops over the same range fused */
     {xf_auto_fuse, "auto: fuse", 0},
+    /* a reduction into one element of a tensor over a loop accumulated in a
+     * 0-D local (vectorizable) */
     {xf_auto_red_scalar, "auto: red_scalar", FT_CAP_HOST},
+    /* a row accumulated across an outer loop kept in a local one tile at a
+     * time (the tile loops are then vectorized) */
     {xf_auto_row_tile, "auto: row_tile", FT_CAP_HOST},
+    /* a contiguous-access loop brought innermost, vectorized */
     {xf_auto_vectorize, "auto: vectorize", 0},
+    /* the outermost parallel loop of each nest on OpenMP */
     {xf_auto_parallelize, "auto: parallelize", 0},
+    /* SIMD lanes over the loop around a serial inner loop that
+     * vectorization left */
     {xf_auto_lanes, "auto: lanes", FT_CAP_HOST},
+    /* per-thread copies instead of atomics for the scatters of a parallel
+     * loop (CSR rows, dense scatters) */
     {xf_auto_privatize, "auto: privatize", FT_CAP_HOST},
+    /* an atomic reduction's loop over terms: one atomic flush */
     {xf_auto_red_cache, "auto: red_cache", FT_CAP_HOST},
+    /* unroll-and-jam of a reduction nest (register blocking) */
     {xf_auto_jam, "auto: jam", FT_CAP_HOST},
+    /* `t[e] = 0` ... `t[e] += v` as `t[e] = v` when nothing else touches t */
     {xf_auto_zero_init, "auto: zero_init", 0},
+    /* an element that a loop's iteration only accumulates into, summed in
+     * a scalar (register promotion) */
     {xf_auto_promote, "auto: promote", FT_CAP_HOST},
+    /* the parallel loop on blockIdx.x, its inner parallel loops on
+     * threadIdx.x */
     {xf_auto_gpu_bind, "auto: gpu_bind", FT_CAP_GPU},
+    /* small temporaries of bounded size on the stack */
     {xf_auto_mem_type, "auto: mem_type", 0},
+    /* very short constant loops unrolled */
     {xf_auto_unroll, "auto: unroll", 0},
+    /* fusion again: the neighbouring vectorized loops unrolling left */
     {xf_auto_fuse_late, "auto: fuse_late", 0},
+    /* a costly subexpression that statements repeat (a gradient's
+     * adjoints) computed once in a 0-D local */
     {xf_auto_cse, "auto: cse", FT_CAP_HOST},
+    /* a float element read again and again by a body that does not write
+     * its tensor, loaded once into a 0-D local */
     {xf_auto_hoist_load, "auto: hoist_load", FT_CAP_HOST},
+    /* the updates of one element in a body merged into one */
     {xf_auto_merge_red, "auto: merge_red", 0},
+    /* the rows a serial loop reaches through loaded indices (idx[k])
+     * prefetched iterations ahead */
     {xf_auto_prefetch, "auto: prefetch", FT_CAP_HOST},
     {NULL, NULL, 0}};
 
