@@ -46,6 +46,10 @@ def _torch_module(x):
     return None
 
 
+# dtype -> its name, faster than dtype.name on every call
+_NUMPY_NAMES = {np.dtype(n): n for n in _abi.DTYPE_NUMPY.values()}
+
+
 class _Arg:
     """A tensor argument as the checks see it."""
     __slots__ = ("obj", "kind", "dtype", "shape", "contiguous", "cuda", "ptr")
@@ -63,11 +67,11 @@ class _Arg:
             if not isinstance(obj, np.ndarray):
                 obj = np.from_dlpack(obj) if hasattr(obj, "__dlpack__") else obj
             self.kind = "numpy"
-            self.dtype = obj.dtype.name
+            self.dtype = _NUMPY_NAMES.get(obj.dtype) or obj.dtype.name
             self.shape = obj.shape
             self.contiguous = obj.flags.c_contiguous
             self.cuda = False
-            self.ptr = obj.ctypes.data
+            self.ptr = obj.__array_interface__["data"][0]
         self.obj = obj
 
 
