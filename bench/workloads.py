@@ -16,10 +16,14 @@ export `int NAME(int64_t sizes..., const T *inputs..., float *outputs...)`.
 """
 import ctypes
 import os
+import sys
 
 import numpy as np
 
 from data import SIGMA, SLOPE, W
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import ftc  # noqa: E402  (python/ftc: the package that loads ftc's libraries)
 
 f32, f64 = np.float32, np.float64
 
@@ -313,18 +317,32 @@ def torch_inputs(name, s, a, device=None):
 
 class CFunc:
     """fn(sizes..., inputs..., outputs...) of a shared library; for a
-    gradient (grad=True) the ABI `g(f's params..., d_outs..., d_wrts...)`."""
+    gradient (grad=True) the ABI `g(f's params..., d_outs..., d_wrts...)`.
+    A library built by ftc is called through the Python package (python/ftc:
+    every argument checked against its description table once, in
+    prepare); a hand-written one through bare ctypes in that order."""
 
     def __init__(self, lib_path, name, symbol=None, grad=False):
         self.lib = ctypes.CDLL(os.path.abspath(lib_path))
         self.fn = getattr(self.lib, symbol or name)
         self.fn.restype = ctypes.c_int
         self.name, self.grad = name, grad
+        try:
+            self.ftc_fn = ftc.load(lib_path)[symbol or name]
+        except ValueError:                  # no description table: hand-written
+            self.ftc_fn = None
 
     def prepare(self, s, a, d_outs=None):
         """Allocate the outputs (and gradients) once; return a callable and
         the dict of the arrays it writes."""
         sizes, ins, outs, wrt = SPEC[self.name]
+        if self.ftc_fn is not None:
+            kw = {k: int(s[k]) for k in sizes}
+            kw.update((k, np.ascontiguousarray(a[k])) for k in ins)
+            if self.grad:
+                kw.update(("d_" + o, np.ascontiguousarray(d_outs[o], dtype=f32)) for o in outs)
+            call = self.ftc_fn.prepare(**kw)
+            return call, call.outputs
         res = {o: np.zeros(sh, f32) for o, sh in out_shapes(self.name, s).items()}
         args = [ctypes.c_int64(int(s[k])) for k in sizes]
         keep = []

@@ -23,7 +23,7 @@ import numpy as np
 from . import _abi
 from ._compile import CompileError, compile, default_cache_dir, find_ftc  # noqa: F401
 
-__all__ = ["load", "compile", "Library", "Function", "RuntimeError", "CompileError",
+__all__ = ["load", "compile", "Library", "Function", "Prepared", "RuntimeError", "CompileError",
            "default_cache_dir", "find_ftc"]
 
 
@@ -219,6 +219,16 @@ class Function:
         return np.zeros(shape, dtype=p.dtype)
 
     def __call__(self, *args, **kwargs):
+        """Check the arguments, call, return the outputs."""
+        p = self.prepare(*args, **kwargs)
+        p()
+        outs = list(p.outputs.values())
+        return None if not outs else outs[0] if len(outs) == 1 else tuple(outs)
+
+    def prepare(self, *args, **kwargs):
+        """Check the arguments as a call does and allocate the outputs not
+        given, once; the Prepared call runs the function on those arrays
+        with no further checks (a timing loop), its .outputs holds them."""
         got = self._bind(args, kwargs)
         arrays = {}
         for p in self._tensors:
@@ -242,23 +252,32 @@ class Function:
                 raise ValueError(f"{self.name}(): parameter {p.decl}: expected shape "
                                  f"{list(want)} ({self._sizes_text(sizes)}), given "
                                  f"{list(a.shape)}")
-        return self._invoke(sizes, arrays)
+        return Prepared(self, sizes, arrays)
 
     def _sizes_text(self, sizes):
         return ", ".join(f"{k}={v}" for k, v in sizes.items()) or "no sizes"
 
-    def _invoke(self, sizes, arrays):
-        """Call the library with checked arguments; the outputs."""
-        holders = [ctypes.c_int64(sizes[p.name]) for p in self._sizes]
-        argv = (ctypes.c_void_p * max(1, len(self.params)))()
-        hs = iter(holders)
-        for k, p in enumerate(self.params):
-            argv[k] = ctypes.addressof(next(hs)) if p.is_size else arrays[p.name].ptr
-        code = self._call(argv)
+
+class Prepared:
+    """A call of a function with its arguments checked and bound (from
+    Function.prepare): calling it runs the function again on the same
+    arrays; .outputs maps each out and inout parameter to its array.  A
+    non-zero code raises ftc.RuntimeError."""
+
+    def __init__(self, fn, sizes, arrays):
+        self.function = fn
+        self.outputs = {p.name: arrays[p.name].obj for p in fn._tensors if p.access != _abi.IN}
+        self._arrays = arrays                   # keeps the objects alive
+        self._holders = [ctypes.c_int64(sizes[p.name]) for p in fn._sizes]
+        self._argv = (ctypes.c_void_p * max(1, len(fn.params)))()
+        hs = iter(self._holders)
+        for k, p in enumerate(fn.params):
+            self._argv[k] = ctypes.addressof(next(hs)) if p.is_size else arrays[p.name].ptr
+
+    def __call__(self):
+        code = self.function._call(self._argv)
         if code:
-            raise self._lib._error(self.name, code)
-        outs = [arrays[p.name].obj for p in self._tensors if p.access != _abi.IN]
-        return None if not outs else outs[0] if len(outs) == 1 else tuple(outs)
+            raise self.function._lib._error(self.function.name, code)
 
 
 class Library:

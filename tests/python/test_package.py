@@ -100,6 +100,19 @@ class Package(unittest.TestCase):
         self.assertIs(y2, out)
         np.testing.assert_array_equal(out, y)
 
+    def test_prepared_call(self):
+        x = np.array([1, 4, 9], np.float32)
+        call = self.lib.checked.prepare(x=x)        # checked once, outputs bound
+        y = call.outputs["y"]
+        call()
+        np.testing.assert_allclose(y, [1, 2, 3], rtol=1e-6)
+        x[:] = [16, 25, 36]                         # the same arrays, new values
+        call()
+        np.testing.assert_allclose(y, [4, 5, 6], rtol=1e-6)
+        x[1] = -1
+        with self.assertRaisesRegex(ftc.RuntimeError, "x must be non-negative"):
+            call()
+
     def test_docstring_and_names(self):
         self.assertEqual(self.lib.f.__doc__, "f(n: size, m: size, x: f32[n, m] in, b: f32[m] in, "
                          "y: f32[n, m] out, s: f64[n] out)")
