@@ -624,6 +624,41 @@ static int same_for_lanes(xf_auto *a, const ast_stmt *j, const ast_stmt *f,
     }
 }
 
+/* Whether s (J's body, F skipped) writes a tensor declared outside J's
+ * body at an element that J's iterations may share: an index without J's
+ * iterator as a whole index (`s = max(s, v)` into a 0-D parameter, `t[0]
+ * += v`).  Such a statement after F lands in a lane loop vectorized
+ * without a dependence analysis, so J's collisions must all be F's. */
+static int shared_outside(const ast_stmt *j, const ast_stmt *f, const ast_stmt *s)
+{
+    if (!s || s == f)
+        return 0;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            if (shared_outside(j, f, s->u.seq.stmts[i]))
+                return 1;
+        return 0;
+    case AST_VARDEF: return shared_outside(j, f, s->u.def.body);
+    case AST_IF:
+        return shared_outside(j, f, s->u.branch.then) || shared_outside(j, f, s->u.branch.other);
+    case AST_FOR: return shared_outside(j, f, s->u.loop.body);
+    case AST_STORE:
+    case AST_REDUCE: {
+        const char *var = s->kind == AST_STORE ? s->u.store.var : s->u.red.var;
+        int n = s->kind == AST_STORE ? s->u.store.n : s->u.red.n;
+        ast_expr *const *idx = s->kind == AST_STORE ? s->u.store.idx : s->u.red.idx;
+        if (xf_defines(j->u.loop.body, var))
+            return 0;
+        for (int k = 0; k < n; k++)
+            if (idx[k]->kind == AST_VAR && strcmp(idx[k]->u.name, j->u.loop.iter) == 0)
+                return 0;
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
 /* Why J (the loop right around innermost loop F) is no candidate, NULL
  * when it is one. */
 static const char *unfit(xf_auto *a, ast_stmt *j, ast_stmt *f)
@@ -655,7 +690,8 @@ static const char *unfit(xf_auto *a, ast_stmt *j, ast_stmt *f)
     if (p == AN_PAR_ERROR)
         return "the dependence analysis failed";
     if (p != AN_PAR_OK && !((p == AN_PAR_REDUCTION || p == AN_PAR_ATOMIC) &&
-                            same_for_lanes(a, j, f, f->u.loop.body)))
+                            same_for_lanes(a, j, f, f->u.loop.body) &&
+                            !shared_outside(j, f, j->u.loop.body)))
         return ft_fmt(a->ctx, "the iterations of the loop around it are not independent "
                       "(the lanes would collide): %s", w);
     return NULL;
