@@ -41,28 +41,27 @@ const char *cg_print_str(const cg_printer *pr, ft_ctx *ctx, const ast_expr *e, i
 
 void cg_print_expr(const cg_printer *pr, const ast_expr *e, int paren)
 {
-    FILE *o = *pr->out;
     const char *lp = paren ? "(" : "", *rp = paren ? ")" : "";
     switch (e->kind) {
-    case AST_INT: cg_int_lit(o, e->u.ival); break;
+    case AST_INT: cg_int_lit(*pr->out, e->u.ival); break;
     case AST_FLOAT: pr->float_lit(pr->em, e->u.fval, e->dtype); break;
-    case AST_BOOLC: fputs(e->u.ival ? "true" : "false", o); break;
-    case AST_VAR: fputs(pr->cname(pr->em, e->u.name), o); break;
+    case AST_BOOLC: fputs(e->u.ival ? "true" : "false", *pr->out); break;
+    case AST_VAR: fputs(pr->cname(pr->em, e->u.name), *pr->out); break;
     case AST_LOAD: pr->load(pr->em, e); break;
     case AST_BINARY: pr->binary(pr->em, e, paren); break;
     case AST_UNARY:
-        fprintf(o, "%s%s", lp, e->u.un.op == AST_NEG ? "-" : "!");
+        fprintf(*pr->out, "%s%s", lp, e->u.un.op == AST_NEG ? "-" : "!");
         cg_print_expr(pr, e->u.un.a, 1);
         fputs(rp, *pr->out);
         break;
     case AST_CALL: pr->call(pr->em, e); break;
     case AST_CAST:
-        fprintf(o, "%s(%s)", lp, pr->ctype(e->dtype));
+        fprintf(*pr->out, "%s(%s)", lp, pr->ctype(e->dtype));
         cg_print_expr(pr, e->u.cast.a, 1);
         fputs(rp, *pr->out);
         break;
     case AST_IFEXPR:
-        fputs(lp, o);
+        fputs(lp, *pr->out);
         cg_print_expr(pr, e->u.ife.cond, 1);
         fputs(" ? ", *pr->out);
         cg_print_expr(pr, e->u.ife.then, 1);

@@ -21,7 +21,10 @@ import unittest
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+PYDIR = os.path.join(HERE, "..", "..", "python")
+sys.path.insert(0, PYDIR)
+# for the child processes: the package of this checkout
+CHILD_ENV = dict(os.environ, PYTHONPATH=PYDIR)
 import ftc  # noqa: E402
 import ftc._compile  # noqa: E402
 
@@ -215,8 +218,7 @@ class Package(unittest.TestCase):
         code = ("import sys, ftc, ftc._compile; lib = ftc.compile(sys.argv[1], cache_dir=sys.argv[2]);"
                 "import numpy as np; y = lib.shifted(x=np.arange(4, dtype=np.float32), n=3);"
                 "print(ftc._compile.builds, float(y.sum()))")
-        env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "..", "..", "python"))
-        procs = [subprocess.Popen([sys.executable, "-c", code, src, cache], env=env,
+        procs = [subprocess.Popen([sys.executable, "-c", code, src, cache], env=CHILD_ENV,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                  for _ in range(4)]
         results = [p.communicate(timeout=300) for p in procs]
@@ -230,8 +232,7 @@ class Package(unittest.TestCase):
         code = ("import sys; sys.modules['torch'] = None; import ftc, numpy as np;"
                 "lib = ftc.compile(sys.argv[1], cache_dir=sys.argv[2]);"
                 "print(lib.shifted(x=np.arange(3, dtype=np.float32), n=2))")
-        env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "..", "..", "python"))
-        r = subprocess.run([sys.executable, "-c", code, PROG, self.cache], env=env,
+        r = subprocess.run([sys.executable, "-c", code, PROG, self.cache], env=CHILD_ENV,
                            capture_output=True, text=True, timeout=300)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("[1. 1.]", r.stdout)
