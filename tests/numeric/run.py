@@ -302,6 +302,22 @@ case("control[1]", control, 1)
 case("control[50]", control, 50)
 
 
+# tests/numeric/progs/lanes_shared.ft
+
+def lanes_shared(n, m, s0):
+    y0 = np.random.default_rng(n).uniform(-1, 1, n).astype(f32)
+    outs = ftc_run(prog("lanes_shared.ft"), "f", {"n": n, "m": m},
+                   {"y": y0, "s": np.array(s0, f32)})
+    y = y0.astype(f64) + 0.25 * m
+    close(outs, "y", y, f32)
+    close(outs, "s", np.array(max([s0] + list(y * 0.01))), f32)
+
+
+case("lanes_shared[40x70]", lanes_shared, 40, 70, -1.0)
+case("lanes_shared[33x100,s big]", lanes_shared, 33, 100, 5.0)
+case("lanes_shared[0x70]", lanes_shared, 0, 70, 2.0)
+
+
 # tests/numeric/progs/builtins.ft
 
 BUILTINS = ["abs", "sqrt", "exp", "ln", "sin", "cos", "tanh", "sigmoid",
