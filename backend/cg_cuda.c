@@ -128,6 +128,7 @@ typedef struct cu_emitter {
     ft_vec syms;             /* scope stack of cu_sym * */
     ft_vec hostvals;         /* cu_hostval *, in scope at host level */
     int threads;             /* the kernel being emitted has thread loops */
+    int heap;                /* the kernel being emitted mallocs local tensors */
     unsigned active;         /* bit per ast_par: bound indices in use */
     int nkernels;
     unsigned tdims;          /* bit per ast_par: thread indices the kernel binds */
@@ -810,6 +811,7 @@ static void cu_dvardef(cu_emitter *em, const ast_stmt *s, int block_level)
         }
         const char *bytes = cu_nbytes(em, sym->ndim, sym->dims, T);
         cu_line(em, "%s *%s = (%s *)malloc(%s);", T, sym->cname, T, bytes);
+        em->heap = 1;
         for (int i = 0; i < em->indent && i < CU_MAX_INDENT; i++)
             fputs("    ", em->out);
         fprintf(em->out, "if (!%s)", sym->cname);
@@ -1330,10 +1332,13 @@ static void cu_kernel_def(cu_emitter *em, int id, const char *extra,
     } else {
         cu_line(em, "if (*(volatile int *)ft__derr) return;");
     }
+    em->heap = 0;
     body(em, arg);
     fputs("}\n\n", em->out);
     em->out = saved;
     em->indent = saved_indent;
+    if (em->heap)   /* before its launch: device malloc's heap is 8 MiB by default */
+        cu_line(em, "ft__heap_reserve();");
 }
 
 /* The body of a single-thread kernel: statements from..to-1 of seq s (or

@@ -170,6 +170,29 @@ template <typename K> FT_HOST int64_t ft__max_threads(K k)
     if (cudaFuncGetAttributes(&a, k) != cudaSuccess || a.maxThreadsPerBlock < 1) return 1024;
     return a.maxThreadsPerBlock < 1024 ? a.maxThreadsPerBlock : 1024;
 }
+/* Device malloc's heap (local tensors sized at run time, one for each
+ * thread: thousands at once) is 8 MiB by default, which 12,288 threads of
+ * 7 locals of 256 bytes exceed.  Its size can only change before the
+ * process first launches a kernel that mallocs, so the first launch of
+ * one of ours asks for a 16th of the device's memory (at most 4 GiB); when
+ * that is refused (another library's kernel malloc'ed first) the heap
+ * stays as it is and a failed malloc still reports FT_ERR_NOMEM at the
+ * local's line.  Once a process (C++ initialises the static once, also
+ * when threads race), for the device current then. */
+FT_HOST void ft__heap_reserve(void)
+{
+    static const bool done = [] {
+        size_t now = 0, avail = 0, total = 0;
+        if (cudaDeviceGetLimit(&now, cudaLimitMallocHeapSize) == cudaSuccess &&
+            cudaMemGetInfo(&avail, &total) == cudaSuccess) {
+            size_t want = total / 16 < ((size_t)4 << 30) ? total / 16 : ((size_t)4 << 30);
+            if (want > now) cudaDeviceSetLimit(cudaLimitMallocHeapSize, want);
+        }
+        cudaGetLastError();   /* a refusal is not the next launch's failure */
+        return true;
+    }();
+    (void)done;
+}
 /* Grid and block sizes from the extents of blockIdx.x..z, threadIdx.x..z,
  * clamped to CUDA's limits and to lim threads a block (bound loops are
  * stride loops: any size works). */

@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 DEFAULT = ["subdivnet", "spmv", "histogram", "minmax", "control", "assert", "intdiv",
-           "casts", "shared_acc", "range_step", "as_lib[7x5x3]"]
+           "casts", "shared_acc", "range_step", "as_lib[7x5x3]", "spread_rows"]
 
 
 def main(argv):

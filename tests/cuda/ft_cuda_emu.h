@@ -85,6 +85,16 @@ static inline cudaError_t cudaGetDeviceCount(int *n)
     return *n ? cudaSuccess : cudaErrorNoDevice;
 }
 static inline cudaError_t cudaDeviceSetLimit(cudaLimit, size_t) { return cudaSuccess; }
+static inline cudaError_t cudaDeviceGetLimit(size_t *v, cudaLimit)
+{
+    *v = (size_t)8 << 20;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaMemGetInfo(size_t *avail, size_t *total)
+{
+    *avail = *total = (size_t)16 << 30;
+    return cudaSuccess;
+}
 
 /* Atomics on host memory (GCC builtins). */
 template <typename T> static inline T atomicCAS(T *p, T expect, T desired)

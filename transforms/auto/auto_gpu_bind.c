@@ -21,6 +21,12 @@
  * and the loops of its body are candidates for the threads.  Of a loop
  * whose iterations collide in reductions (a product's k loop) whose body is
  * one loop with independent iterations, the inner loop is bound instead.
+ * When L's whole body is its one thread loop and that loop may run longer
+ * than a block (a 2-D parallel nest: Longformer's heads x positions), the
+ * thread loop is split by BLOCK_THREADS and its outer part bound to
+ * blockIdx.y, so that the grid has a block for every BLOCK_THREADS
+ * iterations and not only one for each of L's (8 heads ran on 8 of the
+ * GPU's 132 multiprocessors).
  */
 #include "auto_util.h"
 
@@ -30,6 +36,7 @@
 
 enum {
     MIN_THREADS = 32,          /* a constant loop shorter than a warp stays serial */
+    BLOCK_THREADS = 128,       /* threads a block when a thread loop is spread over blocks */
     SHARED_MAX = 32 * 1024     /* bytes of block-level locals allowed */
 };
 
@@ -190,6 +197,41 @@ static const char *bind(xf_auto *a, ast_stmt *loop, ast_par par)
     return NULL;
 }
 
+/* The ID of the loop to bind to threadIdx.x for thread loop m (ID mid) of
+ * L, L already on blockIdx.x: m itself, or, when L's body is m alone and m
+ * may run longer than BLOCK_THREADS, the inner loop of m split by
+ * BLOCK_THREADS with the outer one (m) on blockIdx.y; mid unchanged when
+ * that is refused (the AST as it was). */
+static int spread_over_blocks(xf_auto *a, int lid, int mid)
+{
+    ast_stmt *L = xf_auto_loop_by_id(a->ctx, a->f, lid);
+    ast_stmt *m = xf_auto_loop_by_id(a->ctx, a->f, mid);
+    int64_t n = 0;
+    if (!L || !m || sole_loop(L) != m ||
+        (xf_auto_const_trips(a->ctx, m, &n) && n <= BLOCK_THREADS))
+        return mid;
+    ast_stmt *snap = xf_auto_snapshot(a);
+    m->u.loop.par = AST_SERIAL;     /* a vectorized loop: threads replace its lanes, as in bind */
+    xf_quiet q;
+    xf_auto_quiet_begin(a->ctx, &q);
+    int bad = xf_split(a->ctx, a->f, m, BLOCK_THREADS, 0, NULL, NULL, m->loc);
+    const char *why = xf_auto_quiet_end(a->ctx, &q);
+    m = bad ? NULL : xf_auto_loop_by_id(a->ctx, a->f, mid);
+    ast_stmt *inner = m ? sole_loop(m) : NULL;
+    if (!bad)
+        why = inner ? bind(a, m, AST_BLOCK_Y) : "the split loops were not found";
+    if (bad || why) {
+        xf_auto_restore(a, snap);
+        xf_auto_log(a, PASS, xf_auto_name(a, xf_auto_loop_by_id(a->ctx, a->f, mid)),
+                    "not spread over blockIdx.y: %s", why ? why : "the split was refused");
+        return mid;
+    }
+    xf_auto_label_later(a, m);
+    xf_auto_log(a, PASS, xf_auto_name(a, m), "split by %d, the outer loop bound to blockIdx.y",
+                BLOCK_THREADS);
+    return inner->id;
+}
+
 /* Rebind openmp loop L (ID id) to blocks and its inner loops to threads;
  * 1 when done. */
 static int bind_nest(xf_auto *a, int id)
@@ -221,6 +263,8 @@ static int bind_nest(xf_auto *a, int id)
         xf_auto_log(a, PASS, lname, "kept on openmp: not bound to blockIdx.x: %s", why);
         return 0;
     }
+    if (nt == 1)
+        tid[0] = spread_over_blocks(a, id, tid[0]);
     int bound = 0;
     for (int i = 0; i < nt; i++) {
         ast_stmt *m = xf_auto_loop_by_id(a->ctx, a->f, tid[i]);
