@@ -109,6 +109,7 @@ template <> __device__ void ft__atomic_min<int64_t>(int64_t *p, int64_t v) { ato
 template <> __device__ void ft__atomic_max<int64_t>(int64_t *p, int64_t v) { atomicMax((long long *)p, (long long)v); }
 /* The identity of reduction op (0 add, 1 mul, 2 min, 3 max) on T. */
 template <typename T> struct ft__lim;
+template <> struct ft__lim<bool> { static FT_HD bool lo() { return false; } static FT_HD bool hi() { return true; } };
 template <> struct ft__lim<int32_t> { static FT_HD int32_t lo() { return INT32_MIN; } static FT_HD int32_t hi() { return INT32_MAX; } };
 template <> struct ft__lim<int64_t> { static FT_HD int64_t lo() { return INT64_MIN; } static FT_HD int64_t hi() { return INT64_MAX; } };
 template <> struct ft__lim<float> { static FT_HD float lo() { return -INFINITY; } static FT_HD float hi() { return INFINITY; } };

@@ -284,23 +284,6 @@ static void close_box(cache_box *bx, ast_expr **shape, ast_expr **ext)
     }
 }
 
-/* The identity of a reduction op in dtype t. */
-static ast_expr *identity(ft_ctx *ctx, ft_loc l, ast_reduce_op op, ft_dtype t)
-{
-    int fl = ft_dtype_is_float(t);
-    double big = fl ? INFINITY : t == FT_I32 ? (double)INT32_MAX : (double)INT64_MAX;
-    switch (op) {
-    case AST_RED_ADD: return fl ? ast_float(ctx, l, 0.0, t) : xf_convert(ctx, ast_int(ctx, l, 0), t);
-    case AST_RED_MUL: return fl ? ast_float(ctx, l, 1.0, t) : xf_convert(ctx, ast_int(ctx, l, 1), t);
-    case AST_RED_MIN:
-        return fl ? ast_float(ctx, l, big, t) : xf_convert(ctx, ast_int(ctx, l, (int64_t)big), t);
-    case AST_RED_MAX:
-        return fl ? ast_float(ctx, l, -big, t)
-                  : xf_convert(ctx, ast_int(ctx, l, t == FT_I32 ? INT32_MIN : INT64_MIN), t);
-    }
-    return NULL;
-}
-
 /* What one copy loop nest does with buffer element c and tensor element
  * lo + c. */
 typedef enum copy_kind { COPY_FILL, COPY_INIT, COPY_FLUSH, COPY_FLUSH_REDUCE } copy_kind;
@@ -322,7 +305,7 @@ static ast_stmt *copy_nest(ft_ctx *ctx, ast_func *f, const cache_box *bx, ft_dty
     if (kind == COPY_FILL)
         s = ast_store(ctx, l, buf, n, bi, ast_load(ctx, l, bx->var, dt, n, ti));
     else if (kind == COPY_INIT)
-        s = ast_store(ctx, l, buf, n, bi, identity(ctx, l, bx->op, dt));
+        s = ast_store(ctx, l, buf, n, bi, xf_red_identity(ctx, l, bx->op, dt));
     else if (kind == COPY_FLUSH)
         s = ast_store(ctx, l, bx->var, n, ti, ast_load(ctx, l, buf, dt, n, bi));
     else {

@@ -904,3 +904,19 @@ int xf_cleanup_affordable(ft_ctx *ctx, ast_func *f, const char *pass)
                 (long long)max);
     return 0;
 }
+
+ast_expr *xf_red_identity(ft_ctx *ctx, ft_loc l, ast_reduce_op op, ft_dtype t)
+{
+    int fl = ft_dtype_is_float(t);
+    int64_t hi = t == FT_BOOL ? 1 : t == FT_I32 ? INT32_MAX : INT64_MAX;
+    int64_t lo = t == FT_BOOL ? 0 : t == FT_I32 ? INT32_MIN : INT64_MIN;
+    switch (op) {
+    case AST_RED_ADD: return xf_convert(ctx, fl ? ast_float(ctx, l, 0.0, t) : ast_int(ctx, l, 0), t);
+    case AST_RED_MUL: return xf_convert(ctx, fl ? ast_float(ctx, l, 1.0, t) : ast_int(ctx, l, 1), t);
+    case AST_RED_MIN:
+        return fl ? ast_float(ctx, l, INFINITY, t) : xf_convert(ctx, ast_int(ctx, l, hi), t);
+    case AST_RED_MAX:
+        return fl ? ast_float(ctx, l, -INFINITY, t) : xf_convert(ctx, ast_int(ctx, l, lo), t);
+    }
+    return NULL;
+}

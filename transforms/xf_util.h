@@ -34,6 +34,10 @@ int xf_expr_checked(const ast_expr *e);
  * when it already has dtype t, a literal of dtype t when exact, else a
  * cast. */
 ast_expr *xf_convert(ft_ctx *ctx, ast_expr *e, ft_dtype t);
+
+/* The identity of reduction op in dtype t: 0, 1, the largest value (min)
+ * or the smallest (max): +-inf, the integer limits, true / false. */
+ast_expr *xf_red_identity(ft_ctx *ctx, ft_loc l, ast_reduce_op op, ft_dtype t);
 /* Add the names of the tensors e reads to names (no duplicates). */
 void xf_expr_loaded(ft_ctx *ctx, const ast_expr *e, ft_vec *names);
 /* Whether names (a vector of strings) holds name. */

@@ -310,7 +310,7 @@ def close(outs, name, ref, dtype, rtol):
         return
     g, r = got.astype(np.float64), ref.astype(np.float64)
     if not np.array_equal(np.isfinite(g), np.isfinite(r)) or \
-            not np.array_equal(g[~np.isfinite(r)], r[~np.isfinite(r)]):
+            not np.array_equal(g[~np.isfinite(r)], r[~np.isfinite(r)], equal_nan=True):
         raise Fail(f"{name}: non-finite values differ")
     fin = np.isfinite(r)
     if not fin.any():

@@ -21,6 +21,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness as H                     # noqa: E402
+import stdlib_ops as OPS                # noqa: E402
 import run as base                      # noqa: E402  (close, exact, Fail)
 
 Fail, close, exact, get = base.Fail, base.close, base.exact, base.get
@@ -593,6 +594,98 @@ def compose_int(n, m):
 for n, m, k in [(1, 1, 1), (3, 4, 5), (8, 1, 2)]:
     case(f"compose[{n}x{m}x{k}]", compose, n, m, k)
     case(f"compose/int[{n}x{m}]", compose_int, n, m)
+
+
+# Issue 21's operators at ranks 0-4 (tests/numeric/stdlib_ops.py writes the
+# programs: every operator, allocating and in-place).
+
+def _build_run(src, name, inputs):
+    path = os.path.join(WORK, name + ".ft")
+    with open(path, "w") as fh:
+        fh.write(src)
+    return H.ftc_run(FTC, build(path, {}), "f", {}, inputs, verbose=base.VERBOSE)
+
+
+def ops(rank, shape, dtype, empty=False):
+    bad = OPS.run_case(_build_run, rank, shape, dtype, empty)
+    if bad:
+        raise Fail(f"{len(bad)} outputs differ: " + "; ".join(bad))
+
+
+OPS.yield_check = check
+for rank, shape, dtype in [(0, (), "f32"), (1, (7,), "f32"), (2, (3, 5), "f32"),
+                           (2, (4, 3), "f64"), (3, (2, 3, 4), "f32"), (4, (2, 1, 3, 2), "f32")]:
+    case(f"ops/rank{rank}_{dtype}{list(shape)}", ops, rank, shape, dtype)
+case("ops/rank2_f32[0, 4]", ops, 2, (0, 4), "f32", empty=True)
+
+
+# losses.ft: losses and layers against torch.nn.functional (float64).
+
+def losses(n, c):
+    import torch
+    import torch.nn.functional as F
+    rng = rng_for("losses", n, c)
+    ins = {"x": rng.uniform(-3, 3, (n, c)).astype(f32), "t": rng.integers(0, c, n).astype(i64),
+           "p": rng.dirichlet(np.ones(c), n).astype(f32), "q": rng.uniform(-1, 1, (n, c)).astype(f32),
+           "v": rng.uniform(-3, 3, c).astype(f32), "k": np.array(c - 1, i32)}
+    outs = ftc_run("losses.ft", "losses", ins)
+    T = {k: torch.tensor(v.astype(f64) if v.dtype.kind == "f" else v.astype(i64))
+         for k, v in ins.items()}
+    x, t = T["x"], T["t"]
+    ls = F.log_softmax(x, -1)
+    refs = {"ls": ls, "ls0": F.log_softmax(x, 0), "lsi": ls,
+            "mse": F.mse_loss(x, T["q"]), "mse_s": F.mse_loss(x, T["q"], reduction="sum"),
+            "mse_n": F.mse_loss(x, T["q"], reduction="none"),
+            "nll": F.nll_loss(ls, t), "nll_s": F.nll_loss(ls, t, reduction="sum"),
+            "nll_n": F.nll_loss(ls, t, reduction="none"), "ce": F.cross_entropy(x, t),
+            "ce_s": F.cross_entropy(x, t, reduction="sum"),
+            "ce_n": F.cross_entropy(x, t, reduction="none"), "ce_p": F.cross_entropy(x, T["p"]),
+            "ce_pn": F.cross_entropy(x, T["p"], reduction="none"),
+            "ce1": F.cross_entropy(T["v"], T["k"]),
+            "nll1": F.nll_loss(T["v"][None], T["k"][None])}
+    for name, ref in refs.items():
+        check(outs, name, ref.numpy(), f32)
+
+
+def losses_bad_target():
+    """A class index out of range: a located run-time error, not a read out
+    of bounds."""
+    rng = rng_for("losses_bad")
+    ins = {"x": rng.uniform(-1, 1, (2, 3)).astype(f32), "t": np.array([1, 3], i64),
+           "p": np.full((2, 3), 1 / 3, f32), "q": np.zeros((2, 3), f32),
+           "v": np.zeros(3, f32), "k": np.array(0, i32)}
+    try:
+        ftc_run("losses.ft", "losses", ins)
+    except Fail as e:
+        if "target class out of range: input has 3 classes" not in str(e) or "target = 3" not in str(e):
+            raise Fail(f"want the target's range error, got: {e}")
+        return
+    raise Fail("target 3 of 3 classes was accepted")
+
+
+def layers(b, n, c, o):
+    import torch
+    import torch.nn.functional as F
+    rng = rng_for("layers", b, n, c, o)
+    ins = {"x": rng.uniform(-2, 2, (b, n, c)).astype(f32), "w": rng.uniform(0.5, 1.5, c).astype(f32),
+           "bias": rng.uniform(-1, 1, c).astype(f32), "w2": rng.uniform(0.5, 1.5, (n, c)).astype(f32),
+           "lw": rng.uniform(-1, 1, (o, c)).astype(f32), "lb": rng.uniform(-1, 1, o).astype(f32)}
+    outs = ftc_run("losses.ft", "layers", ins)
+    T = {k: torch.tensor(v.astype(f64)) for k, v in ins.items()}
+    x = T["x"]
+    refs = {"ln": F.layer_norm(x, (c,), T["w"], T["bias"]), "ln_plain": F.layer_norm(x, (c,)),
+            "ln2": F.layer_norm(x, (n, c), T["w2"], eps=1e-3),
+            "ln_w": F.layer_norm(x, (c,), T["w"]), "li": F.linear(x, T["lw"], T["lb"]),
+            "li_nob": F.linear(x, T["lw"])}
+    for name, ref in refs.items():
+        check(outs, name, ref.numpy(), f32)
+
+
+for n, c in [(1, 1), (4, 6), (9, 3)]:
+    case(f"losses[{n}x{c}]", losses, n, c)
+case("losses/bad_target", losses_bad_target)
+for shape in [(2, 3, 5, 4), (1, 1, 3, 1)]:
+    case(f"layers[{'x'.join(map(str, shape))}]", layers, *shape)
 
 
 # --- main ------------------------------------------------------------------

@@ -516,7 +516,7 @@ static int lift_collisions(xf_auto *a, ast_stmt *l, const char **why)
         ast_stmt *loop = ft_alloc(ctx, sizeof *loop);
         *loop = *l;
         ast_stmt *items[3] = {
-            ast_store(ctx, loc, acc, 0, NULL, xf_auto_red_identity(ctx, loc, r->u.red.op, dts[i])),
+            ast_store(ctx, loc, acc, 0, NULL, xf_red_identity(ctx, loc, r->u.red.op, dts[i])),
             loop, flush};
         *l = *ast_vardef(ctx, loc, acc, dts[i], 0, NULL, FT_ACC_CACHE, FT_MT_CPU,
                          ast_seq(ctx, loc, 3, items));

@@ -181,7 +181,7 @@ static void promote(xf_auto *a, ast_stmt *l, const promo *p, ft_dtype dt)
         r->u.red.idx = NULL;
         r->u.red.atomic = AST_RED_PLAIN;
     }
-    ast_stmt *items[3] = {ast_store(ctx, loc, acc, 0, NULL, xf_auto_red_identity(ctx, loc, op, dt)),
+    ast_stmt *items[3] = {ast_store(ctx, loc, acc, 0, NULL, xf_red_identity(ctx, loc, op, dt)),
                           l->u.loop.body, flush};
     l->u.loop.body = ast_vardef(ctx, loc, acc, dt, 0, NULL, FT_ACC_CACHE, FT_MT_CPU,
                                 ast_seq(ctx, loc, 3, items));

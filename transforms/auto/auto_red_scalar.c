@@ -41,22 +41,6 @@ enum { SHORT_TRIPS = 4 };
 
 static const char *const PASS = "auto_red_scalar";
 
-ast_expr *xf_auto_red_identity(ft_ctx *ctx, ft_loc l, ast_reduce_op op, ft_dtype t)
-{
-    int fl = ft_dtype_is_float(t);
-    switch (op) {
-    case AST_RED_ADD: return xf_convert(ctx, fl ? ast_float(ctx, l, 0.0, t) : ast_int(ctx, l, 0), t);
-    case AST_RED_MUL: return xf_convert(ctx, fl ? ast_float(ctx, l, 1.0, t) : ast_int(ctx, l, 1), t);
-    case AST_RED_MIN:
-        return fl ? ast_float(ctx, l, INFINITY, t)
-                  : xf_convert(ctx, ast_int(ctx, l, t == FT_I32 ? INT32_MAX : INT64_MAX), t);
-    case AST_RED_MAX:
-        return fl ? ast_float(ctx, l, -INFINITY, t)
-                  : xf_convert(ctx, ast_int(ctx, l, t == FT_I32 ? INT32_MIN : INT64_MIN), t);
-    }
-    return NULL;
-}
-
 /* Whether reduction item s of innermost loop l updates one element for all
  * of l's iterations (its indices read no tensor and do not mention l's
  * iterator: only outer iterators and sizes) and may be accumulated in a
@@ -93,7 +77,7 @@ static void to_scalar(xf_auto *a, ast_stmt *l, ast_stmt *s, ft_dtype dt, ast_exp
     ast_stmt *loop = ft_alloc(ctx, sizeof *loop);
     *loop = *l;
     ast_expr *pos = ast_binary(ctx, loc, AST_GT, trips, ast_int(ctx, loc, 0));
-    ast_expr *start = xf_auto_red_identity(ctx, loc, s->u.red.op, dt);
+    ast_expr *start = xf_red_identity(ctx, loc, s->u.red.op, dt);
     ast_stmt *items[3] = {ast_store(ctx, loc, acc, 0, NULL, start), loop,
                           ast_if(ctx, loc, pos, flush, NULL)};
     ast_stmt *def = ast_vardef(ctx, loc, acc, dt, 0, NULL, FT_ACC_CACHE, FT_MT_CPU,

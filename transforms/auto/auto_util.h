@@ -59,9 +59,6 @@ int xf_auto_privatizable(xf_auto *a, ast_stmt *loop);
 int xf_auto_red_scalar(xf_auto *a);
 int xf_auto_row_tile(xf_auto *a);
 int xf_auto_promote(xf_auto *a);
-/* The identity of reduction op in dtype t, a scalar sum's start
- * (auto_red_scalar.c). */
-ast_expr *xf_auto_red_identity(ft_ctx *ctx, ft_loc l, ast_reduce_op op, ft_dtype t);
 int xf_auto_gpu_bind(xf_auto *a);
 int xf_auto_mem_type(xf_auto *a);
 int xf_auto_use_lib(xf_auto *a);
