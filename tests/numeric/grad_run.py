@@ -129,7 +129,7 @@ def coef_case(name, sizes, arrays):
 
 CASES = []
 for fn in ("ew_binary", "ew_unary", "creation", "reductions", "linalg",
-           "softmax_intrinsics", "conv", "pools"):
+           "softmax_intrinsics", "conv", "pools", "activations", "statistics", "losses"):
     CASES.append((f"stdlib/{fn}", lambda fn=fn: stdlib_case(fn, 1)))
 BENCH_CASES = [
     ("subdivnet", data.make_subdivnet, dict(n_faces=20, in_feats=4, out_feats=3),
