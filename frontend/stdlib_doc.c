@@ -530,10 +530,10 @@ static void print_listing(const fe_doc_list *l, const char **keys, int nkeys, FI
 }
 
 /* Print text as the content of a Markdown table cell: line breaks become
- * spaces, '|' is escaped, and '*' too outside `code`. */
-static void md_cell(FILE *out, const char *text)
+ * spaces, '|' is escaped, and '*' too outside `code` (code: whether text
+ * starts inside a code span). */
+static void md_cell(FILE *out, const char *text, int code)
 {
-    int code = 0;
     for (const char *p = text; *p; p++) {
         if (*p == '`')
             code = !code;
@@ -559,7 +559,7 @@ static void md_summary(FILE *out, const char *doc)
     if (b.s && !b.oom) {
         while (b.n && b.s[b.n - 1] == ' ')
             b.s[--b.n] = 0;
-        md_cell(out, b.s);
+        md_cell(out, b.s, 0);
     }
     free(b.s);
 }
@@ -570,9 +570,9 @@ static void md_row(FILE *out, const fe_doc_list *l, const fe_doc *d)
     const fe_doc *base = fe_doc_inplace_of(l, d);
     const char *like = doc_like(l, d);
     fprintf(out, "| `%s` | `", d->name);
-    md_cell(out, d->sig);
+    md_cell(out, d->sig, 1);
     fputs("` | ", out);
-    md_cell(out, like ? like : "");
+    md_cell(out, like ? like : "", 0);
     fputs(" | ", out);
     if (base)
         fprintf(out, "in-place form of `%s` (writes out)", base->name);
