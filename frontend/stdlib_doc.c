@@ -482,16 +482,19 @@ static int group_order(const fe_doc_list *l, const char **keys)
 }
 
 /* A group's heading: "element-wise (stdlib/elementwise.ft)"; code marks
- * the place in backquotes (Markdown). */
+ * the place in backquotes (Markdown).  A file fe_groups lacks is titled by
+ * its name less folder and ".ft". */
 static void print_group_title(FILE *out, const char *key, int code)
 {
-    const char *title = key, *where = key, *q = code ? "`" : "";
+    const char *title = strrchr(key, '/') ? strrchr(key, '/') + 1 : key, *where = key;
+    const char *q = code ? "`" : "";
+    int tlen = (int)strcspn(title, ".");
     for (int i = 0; i < FE_NGROUPS; i++)
         if (!strcmp(fe_groups[i].key, key))
-            title = fe_groups[i].title, where = fe_groups[i].where;
+            title = fe_groups[i].title, where = fe_groups[i].where, tlen = (int)strlen(title);
     if (strncmp(where, "stdlib/", 7))
         q = "";
-    fprintf(out, "%s (%s%s%s)\n", title, q, where, q);
+    fprintf(out, "%.*s (%s%s%s)\n", tlen, title, q, where, q);
 }
 
 /* ------------------------------------------------------------ listing */
