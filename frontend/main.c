@@ -1,4 +1,4 @@
-/* main.c - the `ftc` command line: build, check and run.
+/* main.c - the `ftc` command line: build, check, run, gradcheck and stdlib.
  *
  * main only parses the options into a `cli` struct and dispatches to one
  * function per command.  The pipeline of every command is
@@ -19,6 +19,7 @@
 #include "ast/target.h"
 #include "backend/cg.h"
 #include "frontend/driver.h"
+#include "frontend/stdlib_doc.h"
 #include "runtime/rt.h"
 #include "runtime/cleanup.h"
 #include "autodiff/ad.h"
@@ -30,8 +31,10 @@
 
 enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2 };
 
-/* Commands, as bits so that a flag can list the commands that accept it. */
-enum { CMD_BUILD = 1, CMD_CHECK = 2, CMD_RUN = 4, CMD_GRADCHECK = 8, CMD_ALL = 15 };
+/* Commands, as bits so that a flag can list the commands that accept it;
+ * CMD_ALL is every command that compiles a program (not `ftc stdlib`). */
+enum { CMD_BUILD = 1, CMD_CHECK = 2, CMD_RUN = 4, CMD_GRADCHECK = 8, CMD_ALL = 15,
+       CMD_STDLIB = 16 };
 
 /* Everything the command line said.  Strings point into argv except the
  * -D names, which are malloc-owned (freed by cli_free). */
@@ -46,6 +49,7 @@ typedef struct cli {
     const ft_target *target;    /* --target NAME (NULL: C) */
     int explain_tapes, promote_f64;   /* --explain-tapes, --promote-f64 */
     int check_refusals;         /* --check-refusals */
+    int markdown;               /* stdlib --markdown */
     int time_passes;            /* --time-passes */
     int verify;                 /* FT_VERIFY_* + 1; 0: not given */
     const char *test_break;     /* --test-break */
@@ -70,7 +74,7 @@ typedef enum cli_flag_id {
     F_PRINT, F_NO_PRINT, F_TARGET, F_ARCH, F_EXPLAIN_TAPES, F_PROMOTE_F64,
     F_CHECK_REFUSALS, F_TIME_PASSES, F_VERIFY, F_VERIFY_PASSES, F_NO_VERIFY, F_TEST_BREAK,
     F_TOL, F_THREADS, F_MAX_STMTS, F_MAX_INLINE, F_MAX_LOOP_DEPTH, F_MAX_EXPR_SIZE,
-    F_MAX_CLEANUP_WORK, F_MAX_LOCALS, F_MAX_DEP_PAIRS
+    F_MAX_CLEANUP_WORK, F_MAX_LOCALS, F_MAX_DEP_PAIRS, F_MARKDOWN
 } cli_flag_id;
 
 typedef struct cli_flag {
@@ -108,6 +112,7 @@ static const cli_flag cli_flags[] = {
     {"--max-cleanup-work", F_MAX_CLEANUP_WORK, 1, CMD_ALL},
     {"--max-locals", F_MAX_LOCALS, 1, CMD_ALL},
     {"--max-dep-pairs", F_MAX_DEP_PAIRS, 1, CMD_ALL},
+    {"--markdown", F_MARKDOWN, 0, CMD_STDLIB},
 };
 
 static const char usage_text[] =
@@ -117,6 +122,7 @@ static const char usage_text[] =
     "  ftc check PROG.ft [-D ...] [--schedule S.fts]\n"
     "  ftc gradcheck PROG.ft FUNC wrt X [Y]... [name=value]... [--seed S] [--tol T] [--threads N] [-D ...]\n"
     "  ftc run PROG.ft|LIB.so FUNC [name=value]... [--random] [--seed S] [--bench N] [--out-dir DIR] [--print|--no-print] [-D ...] [--cc ...] [--cflags ...]\n"
+    "  ftc stdlib [NAME] [--markdown]\n"
     "  ftc PROG.ft [build options]   (the same as ftc build PROG.ft ...)\n"
     "  ftc --help\n"
     "  ftc --version\n";
@@ -130,6 +136,10 @@ static const char help_text[] =
     "          removed afterwards) or of a library built by `ftc build`\n"
     "  gradcheck  compare FUNC's gradient wrt X... with central differences\n"
     "          (in f64; arguments as for run, random data for those not given)\n"
+    "  stdlib  list every standard-library operator (and intrinsic and builtin)\n"
+    "          with its signature and PyTorch/NumPy equivalent; `ftc stdlib NAME`\n"
+    "          shows one operator's doc, in-place form and file:line;\n"
+    "          --markdown prints the list as lang/reference.md's section\n"
     "\n"
     "options:\n"
     "  -o PATH            output library (default: lib<stem>.so in the current folder);\n"
@@ -371,6 +381,7 @@ static void cli_set_switch(cli *c, const cli_flag *f)
     case F_EXPLAIN_TAPES: c->explain_tapes = 1; break;
     case F_PROMOTE_F64: c->promote_f64 = 1; break;
     case F_CHECK_REFUSALS: c->check_refusals = 1; break;
+    case F_MARKDOWN: c->markdown = 1; break;
     case F_TIME_PASSES: c->time_passes = 1; break;
     case F_VERIFY: c->verify = 1 + FT_VERIFY_FINAL; break;
     case F_VERIFY_PASSES: c->verify = 1 + FT_VERIFY_PASSES; break;
@@ -459,11 +470,11 @@ static int cli_parse(cli *c, int argc, char **argv)
  * given applies to it and that the positionals fit it. */
 static int cli_check(cli *c)
 {
-    static const char *const names[] = {"build", "check", "run", "gradcheck"};
-    static const int need[] = {1, 1, 2, 4};
+    static const char *const names[] = {"build", "check", "run", "gradcheck", "stdlib"};
+    static const int need[] = {1, 1, 2, 4, 0};
     if (c->npos == 0)
-        return cli_error(EXIT_USAGE, "no command given; expected build, check or run "
-                         "(see ftc --help)");
+        return cli_error(EXIT_USAGE, "no command given; expected build, check, run, "
+                         "gradcheck or stdlib (see ftc --help)");
     size_t len0 = strlen(c->pos[0]);
     if (len0 > 3 && !strcmp(c->pos[0] + len0 - 3, ".ft")) {
         /* `ftc prog.ft --dump-after=lower` means `ftc build prog.ft ...` */
@@ -471,18 +482,22 @@ static int cli_check(cli *c)
         c->pos[0] = "build";
     }
     int k = 0;
-    while (k < 4 && strcmp(c->pos[0], names[k]))
+    while (k < 5 && strcmp(c->pos[0], names[k]))
         k++;
-    if (k == 4)
-        return cli_error(EXIT_USAGE, "unknown command '%s'; expected build, check or run "
-                         "(see ftc --help)", c->pos[0]);
+    if (k == 5)
+        return cli_error(EXIT_USAGE, "unknown command '%s'; expected build, check, run, "
+                         "gradcheck or stdlib (see ftc --help)", c->pos[0]);
     c->cmd = 1 << k;
     for (int i = 0; i < c->nflags; i++)
         if (!(c->flag_cmds[i] & c->cmd))
             return cli_error(EXIT_USAGE, "option '%s' does not apply to `ftc %s`; see "
                              "ftc --help", c->flag_args[i], names[k]);
     int got = c->npos - 1;
-    if (got < need[k] || (c->cmd != CMD_RUN && c->cmd != CMD_GRADCHECK && got > need[k]))
+    if (c->cmd == CMD_STDLIB && got > 1)
+        return cli_error(EXIT_USAGE, "`ftc stdlib` expects at most one NAME, got %d arguments; "
+                         "see ftc --help", got);
+    if (got < need[k] || (c->cmd != CMD_RUN && c->cmd != CMD_GRADCHECK && c->cmd != CMD_STDLIB
+                          && got > need[k]))
         return cli_error(EXIT_USAGE, "`ftc %s` expects %s, got %d argument%s; see ftc --help",
                          names[k], c->cmd == CMD_RUN ? "PROG.ft|LIB.so FUNC [name=value]..."
                                                      : "one PROG.ft",
@@ -915,7 +930,9 @@ int main(int argc, char **argv)
         printf("ftc %s\n", FTC_VERSION);
     else if (!r && !(r = cli_check(&c))) {
         rt_cleanup_install();
-        r = c.cmd == CMD_BUILD ? cmd_build(&c) : c.cmd == CMD_CHECK ? cmd_check(&c)
+        r = c.cmd == CMD_STDLIB ? fe_stdlib_cmd(c.npos > 1 ? c.pos[1] : NULL, c.markdown,
+                                                stdout, stderr)
+          : c.cmd == CMD_BUILD ? cmd_build(&c) : c.cmd == CMD_CHECK ? cmd_check(&c)
           : c.cmd == CMD_GRADCHECK ? cmd_gradcheck(&c) : cmd_run(&c);
     }
     cli_free(&c);
