@@ -681,8 +681,30 @@ def layers(b, n, c, o):
         check(outs, name, ref.numpy(), f32)
 
 
+def norms(n, c, h, w):
+    import torch
+    import torch.nn.functional as F
+    rng = rng_for("norms", n, c, h, w)
+    ins = {"x": rng.uniform(-2, 2, (n, c, h, w)).astype(f32),
+           "x2": rng.uniform(-2, 2, (n, c)).astype(f32),
+           "rm": rng.uniform(-1, 1, c).astype(f32), "rv": rng.uniform(0.5, 2, c).astype(f32),
+           "g": rng.uniform(0.5, 1.5, c).astype(f32), "b": rng.uniform(-1, 1, c).astype(f32)}
+    outs = ftc_run("losses.ft", "norms", ins)
+    T = {k: torch.tensor(v.astype(f64)) for k, v in ins.items()}
+    refs = {"bn": F.batch_norm(T["x"], T["rm"], T["rv"], T["g"], T["b"]),
+            "bn_plain": F.batch_norm(T["x"], T["rm"], T["rv"]),
+            "bn_t": F.batch_norm(T["x"], T["rm"].clone(), T["rv"].clone(), T["g"], T["b"],
+                                 training=True, eps=1e-3),
+            "bn_t2": F.batch_norm(T["x2"], T["rm"].clone(), T["rv"].clone(), T["g"],
+                                  training=True)}
+    for name, ref in refs.items():
+        check(outs, name, ref.numpy(), f32)
+
+
 for n, c in [(1, 1), (4, 6), (9, 3)]:
     case(f"losses[{n}x{c}]", losses, n, c)
+for shape in [(2, 3, 4, 5), (3, 1, 1, 2)]:
+    case(f"norms[{'x'.join(map(str, shape))}]", norms, *shape)
 case("losses/bad_target", losses_bad_target)
 for shape in [(2, 3, 5, 4), (1, 1, 3, 1)]:
     case(f"layers[{'x'.join(map(str, shape))}]", layers, *shape)
