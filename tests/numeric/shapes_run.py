@@ -33,7 +33,7 @@ import tempfile
 
 BINARY = ["add", "sub", "mul", "truediv", "floordiv", "mod", "maximum", "minimum", "pow"]
 UNARY_INPLACE = ["neg_", "abs_", "sqrt_", "exp_", "ln_", "sin_", "cos_", "tanh_", "sigmoid_",
-                 "floor_", "ceil_", "square_", "relu_"]
+                 "floor_", "ceil_", "square_", "tan_", "erf_", "log1p_", "expm1_", "relu_"]
 REDUCTIONS = ["sum", "prod", "reduce_max", "reduce_min"]
 POOLS = ["max_pool2d", "avg_pool2d"]
 
@@ -438,6 +438,10 @@ export func ew(n: size, m: size, a: f32[n, m] in, b: f32[m] in, c: f32[n, 1] in,
     floor_(a, z)
     ceil_(a, z)
     square_(a, z)
+    tan_(a, z)
+    erf_(b, z)
+    log1p_(c, z)
+    expm1_(a, z)
     relu_(z, z)
 
 export func creation(n: size, m: size, v: f32[m] in, y: f32[n, m] out, z: f32[n, m] out):
