@@ -428,6 +428,34 @@ def builtins_int_float():
     close(outs, "y", ref, f32)
 
 
+# tests/numeric/progs/matmul_op.ft: a @ b against numpy.matmul in float64
+
+def matmul_op(func, sa, sb, sizes):
+    rng = np.random.default_rng(len(sa) * 10 + len(sb))
+    a, b = rng.uniform(-1, 1, sa), rng.uniform(-1, 1, sb)
+    outs = ftc_run(prog("matmul_op.ft"), func, sizes, {"a": a, "b": b})
+    close(outs, "y", np.matmul(a, b), f64, 1e-13)
+
+
+def matmul_prec(n):
+    rng = np.random.default_rng(n)
+    a, b, c = (rng.uniform(-1, 1, (n, n)) for _ in range(3))
+    outs = ftc_run(prog("matmul_op.ft"), "mm_prec", {"n": n}, {"a": a, "b": b, "c": c})
+    close(outs, "y", (a @ b) * c + a, f64, 1e-13)
+    close(outs, "z", ((c * a) @ b) @ c, f64, 1e-13)
+    close(outs, "w", a - b @ (c ** 2), f64, 1e-13)
+
+
+case("matmul_op/1x1", matmul_op, "mm_11", (5,), (5,), {"n": 5})
+case("matmul_op/1x2", matmul_op, "mm_12", (5,), (5, 3), {"n": 5, "m": 3})
+case("matmul_op/2x1", matmul_op, "mm_21", (3, 5), (5,), {"n": 5, "m": 3})
+case("matmul_op/2x2", matmul_op, "mm_22", (4, 6), (6, 3), {"m": 4, "k": 6, "n": 3})
+case("matmul_op/3x2", matmul_op, "mm_32", (2, 4, 6), (6, 3), {"t": 2, "m": 4, "k": 6, "n": 3})
+case("matmul_op/3x3_bcast", matmul_op, "mm_33", (3, 4, 6), (1, 6, 5),
+     {"t": 3, "m": 4, "k": 6, "n": 5})
+case("matmul_op/prec", matmul_prec, 4)
+
+
 # tests/numeric/progs/sigmoid32.ft: the C backend's inlined f32 sigmoid
 # (backend/cg_c.c, cg_sigmoid_f32), ulp by ulp against NumPy in float64
 
