@@ -14,7 +14,7 @@ static const char *const binop_texts[AST_BINOP_COUNT] = {
     "<", "<=", ">", ">=", "==", "!=", "and", "or"};
 static const char *const builtin_names[AST_BUILTIN_COUNT] = {
     "abs", "sqrt", "exp", "ln", "sin", "cos", "tanh", "sigmoid", "floor",
-    "ceil", "square"};
+    "ceil", "square", "tan", "erf", "log1p", "expm1"};
 
 const char *ft_dtype_name(ft_dtype t) { return dtype_names[t]; }
 const char *ft_mtype_name(ft_mtype m) { return mtype_names[m]; }

@@ -55,7 +55,8 @@ typedef enum ast_unop { AST_NEG, AST_NOT } ast_unop;
 
 typedef enum ast_builtin {
     AST_ABS, AST_SQRT, AST_EXP, AST_LN, AST_SIN, AST_COS, AST_TANH,
-    AST_SIGMOID, AST_FLOOR, AST_CEIL, AST_SQUARE,
+    AST_SIGMOID, AST_FLOOR, AST_CEIL, AST_SQUARE, AST_TAN, AST_ERF, AST_LOG1P,
+    AST_EXPM1,
     AST_BUILTIN_COUNT
 } ast_builtin;
 

@@ -436,6 +436,19 @@ static void contrib_call(ad_grad *g, const ast_expr *e, ast_expr *adj, ft_vec *o
         d = bin(g, AST_MUL, bin(g, AST_MUL, adj, cl(g, e)), bin(g, AST_SUB, flit(g, 1, t), cl(g, e)));
         break;
     case AST_SQUARE: d = bin(g, AST_MUL, bin(g, AST_MUL, adj, flit(g, 2, t)), cl(g, a)); break;
+    case AST_TAN:       /* 1 + tan^2 */
+        d = bin(g, AST_MUL, adj, bin(g, AST_ADD, flit(g, 1, t), bin(g, AST_MUL, cl(g, e), cl(g, e))));
+        break;
+    case AST_ERF:       /* 2 / sqrt(pi) * exp(-a^2) */
+        d = bin(g, AST_MUL, bin(g, AST_MUL, adj, flit(g, M_2_SQRTPI, t)),
+                ast_call(g->ctx, noloc, AST_EXP, 1,
+                         (ast_expr *[]){ast_unary(g->ctx, noloc, AST_NEG,
+                                                  bin(g, AST_MUL, cl(g, a), cl(g, a)))}));
+        break;
+    case AST_LOG1P: d = bin(g, AST_DIV, adj, bin(g, AST_ADD, flit(g, 1, t), cl(g, a))); break;
+    case AST_EXPM1:     /* exp(a), not expm1(a) + 1 */
+        d = bin(g, AST_MUL, adj, ast_call(g->ctx, noloc, AST_EXP, 1, (ast_expr *[]){cl(g, a)}));
+        break;
     default: return;    /* floor, ceil: zero almost everywhere */
     }
     contrib(g, a, d, out);

@@ -447,7 +447,8 @@ static void cg_builtin(void *p, const ast_expr *e)
 {
     cg_emitter *em = p;
     static const char *const fns[AST_BUILTIN_COUNT] = {
-        "fabs", "sqrt", "exp", "log", "sin", "cos", "tanh", NULL, "floor", "ceil", NULL};
+        "fabs", "sqrt", "exp", "log", "sin", "cos", "tanh", NULL, "floor", "ceil", NULL,
+        "tan", "erf", "log1p", "expm1"};
     ft_dtype t = e->dtype;
     ast_builtin f = e->u.call.f;
     ast_expr **args = e->u.call.args;

@@ -179,7 +179,7 @@ static const char *const cu_reserved[] = {
     "blockDim", "gridDim", "half", "signbit", "isnan", "isinf", "isfinite", "errno",
     "exit", "div", "index", "y0", "y1", "yn", "j0", "j1", "jn", "gamma", "log", "exp",
     "sqrt", "sin", "cos", "tan", "tanh", "floor", "ceil", "pow", "fabs", "round", "trunc",
-    "fmin", "fmax", "erf", "rint", "log2", "log10", "exp2", "sinh", "cosh", "atan",
+    "fmin", "fmax", "erf", "log1p", "expm1", "rint", "log2", "log10", "exp2", "sinh", "cosh", "atan",
     "atan2", "asin", "acos", "fma", "hypot", "cbrt", "clock", "time",
 };
 
@@ -352,7 +352,8 @@ static void cu_builtin(void *p, const ast_expr *e)
 {
     cu_emitter *em = p;
     static const char *const fns[AST_BUILTIN_COUNT] = {
-        "fabs", "sqrt", "exp", "log", "sin", "cos", "tanh", NULL, "floor", "ceil", NULL};
+        "fabs", "sqrt", "exp", "log", "sin", "cos", "tanh", NULL, "floor", "ceil", NULL,
+        "tan", "erf", "log1p", "expm1"};
     ft_dtype t = e->dtype;
     ast_builtin f = e->u.call.f;
     int isf = ft_dtype_is_float(t);

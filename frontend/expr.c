@@ -371,6 +371,20 @@ static lw_sym *stdlib_func(lw *L, const char *name, ft_loc loc)
     return NULL;
 }
 
+/* a @ b: the call matmul(a, b) of the standard library (PyTorch's rank
+ * rules and shape checks live there), even where the program defines its
+ * own matmul, as `a + b` is always addition.  The call is located at the
+ * `@`, so a failed check points at the operator. */
+static lw_val *lower_matmul(lw *L, const pt_node *n)
+{
+    lw_sym *f = stdlib_func(L, "matmul", n->loc);
+    if (!f)
+        return NULL;
+    pt_node *callee = pt_new(L->ctx, PT_NAME, n->loc);
+    callee->name = "matmul";
+    return lw_call_func(L, f, pt_new3(L->ctx, PT_CALL, n->loc, callee, n->kids[0], n->kids[1]));
+}
+
 /* min/max: of several values element-wise, or of one tensor (a
  * reduction by the stdlib's reduce_min/reduce_max). */
 static lw_val *call_minmax(lw *L, const pt_node *call, ast_binop op)
@@ -659,7 +673,7 @@ static lw_val *lower_node(lw *L, const pt_node *n)
     case PT_LIST: return lower_list(L, n);
     case PT_NAME: return lower_name(L, n);
     case PT_INDEX: return lower_index(L, n);
-    case PT_BINARY: return lower_binary(L, n);
+    case PT_BINARY: return n->op == PT_OP_MATMUL ? lower_matmul(L, n) : lower_binary(L, n);
     case PT_UNARY: return lower_unary(L, n);
     case PT_CALL: return lower_call(L, n);
     case PT_ATTR: return lower_attr(L, n);

@@ -217,7 +217,7 @@ static const char *ps_expected(pt_pstate *ps, int stateno, int bad, char *buf,
 %right NOT.
 %nonassoc EQ NE LT LE GT GE.
 %left PLUS MINUS.
-%left STAR SLASH DSLASH PERCENT.
+%left STAR SLASH DSLASH PERCENT AT.
 %right UMINUS.
 %right POW.
 
@@ -397,6 +397,8 @@ expr(A) ::= expr(X) STAR(K) expr(Y).    { A = ps_binary(ps, PT_OP_MUL, K, X, Y);
 expr(A) ::= expr(X) SLASH(K) expr(Y).   { A = ps_binary(ps, PT_OP_DIV, K, X, Y); }
 expr(A) ::= expr(X) DSLASH(K) expr(Y).  { A = ps_binary(ps, PT_OP_FLOORDIV, K, X, Y); }
 expr(A) ::= expr(X) PERCENT(K) expr(Y). { A = ps_binary(ps, PT_OP_MOD, K, X, Y); }
+/* a @ b: matmul(a, b) (frontend/expr.c); `@` also introduces a memory type */
+expr(A) ::= expr(X) AT(K) expr(Y).      { A = ps_binary(ps, PT_OP_MATMUL, K, X, Y); }
 expr(A) ::= MINUS(K) expr(X). [UMINUS]  { A = ps_unary(ps, PT_OP_NEG, K, X); }
 expr(A) ::= PLUS(K) expr(X). [UMINUS]   { A = ps_unary(ps, PT_OP_POS, K, X); }
 expr(A) ::= expr(X) POW(K) expr(Y).     { A = ps_binary(ps, PT_OP_POW, K, X, Y); }

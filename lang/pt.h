@@ -66,6 +66,7 @@ typedef enum pt_op {
     PT_OP_NONE,
     PT_OP_ASSIGN,
     PT_OP_ADD, PT_OP_SUB, PT_OP_MUL, PT_OP_DIV, PT_OP_FLOORDIV, PT_OP_MOD,
+    PT_OP_MATMUL,     /* a @ b */
     PT_OP_POW,
     PT_OP_LT, PT_OP_LE, PT_OP_GT, PT_OP_GE, PT_OP_EQ, PT_OP_NE,
     PT_OP_AND, PT_OP_OR,

@@ -94,7 +94,7 @@ static void gen_leaf(gen *g, int cx)
 static void gen_expr(gen *g, int cx, int d)
 {
     static const char *const un[] = {"sin", "cos", "tanh", "exp", "abs", "sqrt", "sigmoid",
-                                     "square", "ln"};
+                                     "square", "ln", "tan", "erf", "log1p", "expm1"};
     static const char *const bin[] = {" + ", " - ", " * ", " / "};
     unsigned k = d <= 0 ? 0 : fz_pick(g->s, 10);
     switch (k) {
@@ -102,7 +102,7 @@ static void gen_expr(gen *g, int cx, int d)
         gen_leaf(g, cx);
         return;
     case 3: case 4:
-        fprintf(g->o, "%s(", gen_one(g, un, 9));
+        fprintf(g->o, "%s(", gen_one(g, un, 13));
         gen_expr(g, cx, d - 1);
         fputc(')', g->o);
         return;

@@ -128,7 +128,7 @@ def coef_case(name, sizes, arrays):
 
 
 CASES = []
-for fn in ("ew_binary", "ew_unary", "creation", "reductions", "linalg",
+for fn in ("ew_binary", "ew_unary", "ew_special", "creation", "reductions", "linalg",
            "softmax_intrinsics", "conv", "pools", "activations", "statistics", "losses"):
     CASES.append((f"stdlib/{fn}", lambda fn=fn: stdlib_case(fn, 1)))
 BENCH_CASES = [

@@ -19,6 +19,7 @@ writes each out/inout tensor as DIR/NAME.npy with the declared dtype, and
 `--no-print` keeps stdout quiet.  Sizes are always passed explicitly.
 """
 import atexit
+import math
 import os
 import re
 import shutil
@@ -350,14 +351,18 @@ for _m in (1, 127, 128, 129, 300):
 # tests/numeric/progs/builtins.ft
 
 BUILTINS = ["abs", "sqrt", "exp", "ln", "sin", "cos", "tanh", "sigmoid",
-            "floor", "ceil", "square", "min", "max"]
+            "floor", "ceil", "square", "min", "max", "tan", "erf", "log1p", "expm1"]
+
+# math.erf element by element (NumPy has no erf; SciPy is not a dependency)
+np_erf = np.vectorize(math.erf, otypes=[f64])
 
 
 def builtins_ref(x, p):
     x, p = x.astype(f64), p.astype(f64)
     return [np.abs(x), np.sqrt(p), np.exp(x), np.log(p), np.sin(x), np.cos(x),
             np.tanh(x), 1 / (1 + np.exp(-x)), np.floor(x), np.ceil(x), np.square(x),
-            np.minimum(x, p), np.maximum(x, p)]
+            np.minimum(x, p), np.maximum(x, p), np.tan(x / 4), np_erf(x), np.log1p(p),
+            np.expm1(x)]
 
 
 def builtins(func, dtype, rtol):
@@ -368,8 +373,9 @@ def builtins(func, dtype, rtol):
                         rng.uniform(0.01, 50, 60)]).astype(dtype)
     outs = ftc_run(prog("builtins.ft"), func, {"n": len(x)}, {"x": x, "p": p})
     y = get(outs, "y")
-    if y.shape != (13, len(x)) or y.dtype != np.dtype(dtype):
-        raise Fail(f"y: got {y.dtype}{list(y.shape)}, want {np.dtype(dtype)}[13, {len(x)}]")
+    if y.shape != (len(BUILTINS), len(x)) or y.dtype != np.dtype(dtype):
+        raise Fail(f"y: got {y.dtype}{list(y.shape)}, want {np.dtype(dtype)}"
+                   f"[{len(BUILTINS)}, {len(x)}]")
     bad = []
     for k, (name, ref) in enumerate(zip(BUILTINS, builtins_ref(x, p))):
         try:
@@ -387,6 +393,67 @@ def builtins_int():
     exact(outs, "y", np.stack([np.abs(a), a * a, np.minimum(a, 3), np.maximum(a, -3)]), i32)
     a64 = a.astype(i64)
     exact(outs, "z", np.stack([np.abs(b), b * b, np.minimum(b, a64), np.maximum(b, a64)]), i64)
+
+
+SMALL = ["tan", "erf", "log1p", "expm1"]
+
+
+def builtins_small(func, dtype, rtol):
+    """tan erf log1p expm1 near 0, each element within rtol of NumPy's
+    float64 value (math.erf for erf): ln(1 + x) and exp(x) - 1 lose every
+    digit at x = 1e-8 (in f32 they give 0), so a builtin computed that way
+    fails; the relative error of the whole array would not see it."""
+    x = np.array([1e-8, -1e-8, 3e-12, -3e-12, 1e-30, 2.5e-5, -2.5e-5, 1e-3, -1e-3, 0.3, -0.3,
+                  0.9, -0.9], dtype=dtype)
+    y = get(ftc_run(prog("builtins.ft"), func, {"n": len(x)}, {"x": x}), "y")
+    if y.shape != (4, len(x)) or y.dtype != np.dtype(dtype):
+        raise Fail(f"y: got {y.dtype}{list(y.shape)}, want {np.dtype(dtype)}[4, {len(x)}]")
+    x64 = x.astype(f64)
+    refs = [np.tan(x64), np_erf(x64), np.log1p(x64), np.expm1(x64)]
+    for name, got, ref in zip(SMALL, y.astype(f64), refs):
+        err = np.abs(got - ref) / np.abs(ref)
+        if not err.max() <= rtol:
+            k = int(np.argmax(err))
+            raise Fail(f"{name}({x[k]!r}) = {got[k]!r}, want {ref[k]!r} "
+                       f"(relative error {err[k]:.1e} > {rtol:.0e})")
+
+
+def builtins_int_float():
+    """tan erf log1p expm1 of an i32 compute in f32 (the f32 of the integer)."""
+    a = np.array([0, 1, -1, 2, 3, 5, 10, 7], dtype=i32)
+    outs = ftc_run(prog("builtins.ft"), "builtins_int_float", {"n": len(a)}, {"a": a})
+    x = a.astype(f64)
+    with np.errstate(divide="ignore"):     # log1p(-1) is -inf, in ftc too
+        ref = np.stack([np.tan(x), np_erf(x), np.log1p(x), np.expm1(x)])
+    close(outs, "y", ref, f32)
+
+
+# tests/numeric/progs/matmul_op.ft: a @ b against numpy.matmul in float64
+
+def matmul_op(func, sa, sb, sizes):
+    rng = np.random.default_rng(len(sa) * 10 + len(sb))
+    a, b = rng.uniform(-1, 1, sa), rng.uniform(-1, 1, sb)
+    outs = ftc_run(prog("matmul_op.ft"), func, sizes, {"a": a, "b": b})
+    close(outs, "y", np.matmul(a, b), f64, 1e-13)
+
+
+def matmul_prec(n):
+    rng = np.random.default_rng(n)
+    a, b, c = (rng.uniform(-1, 1, (n, n)) for _ in range(3))
+    outs = ftc_run(prog("matmul_op.ft"), "mm_prec", {"n": n}, {"a": a, "b": b, "c": c})
+    close(outs, "y", (a @ b) * c + a, f64, 1e-13)
+    close(outs, "z", ((c * a) @ b) @ c, f64, 1e-13)
+    close(outs, "w", a - b @ (c ** 2), f64, 1e-13)
+
+
+case("matmul_op/1x1", matmul_op, "mm_11", (5,), (5,), {"n": 5})
+case("matmul_op/1x2", matmul_op, "mm_12", (5,), (5, 3), {"n": 5, "m": 3})
+case("matmul_op/2x1", matmul_op, "mm_21", (3, 5), (5,), {"n": 5, "m": 3})
+case("matmul_op/2x2", matmul_op, "mm_22", (4, 6), (6, 3), {"m": 4, "k": 6, "n": 3})
+case("matmul_op/3x2", matmul_op, "mm_32", (2, 4, 6), (6, 3), {"t": 2, "m": 4, "k": 6, "n": 3})
+case("matmul_op/3x3_bcast", matmul_op, "mm_33", (3, 4, 6), (1, 6, 5),
+     {"t": 3, "m": 4, "k": 6, "n": 5})
+case("matmul_op/prec", matmul_prec, 4)
 
 
 # tests/numeric/progs/sigmoid32.ft: the C backend's inlined f32 sigmoid
@@ -423,6 +490,9 @@ case("sigmoid/f32", sigmoid32)
 case("builtins/f32", builtins, "builtins32", f32, RTOL)
 case("builtins/f64", builtins, "builtins64", f64, 1e-12)
 case("builtins/int", builtins_int)
+case("builtins/small_f32", builtins_small, "builtins_small32", f32, 1e-6)
+case("builtins/small_f64", builtins_small, "builtins_small64", f64, 1e-14)
+case("builtins/int_float", builtins_int_float)
 
 
 # tests/numeric/progs/casts.ft

@@ -33,7 +33,7 @@ import tempfile
 
 BINARY = ["add", "sub", "mul", "truediv", "floordiv", "mod", "maximum", "minimum", "pow"]
 UNARY_INPLACE = ["neg_", "abs_", "sqrt_", "exp_", "ln_", "sin_", "cos_", "tanh_", "sigmoid_",
-                 "floor_", "ceil_", "square_", "relu_"]
+                 "floor_", "ceil_", "square_", "tan_", "erf_", "log1p_", "expm1_", "relu_"]
 REDUCTIONS = ["sum", "prod", "reduce_max", "reduce_min"]
 POOLS = ["max_pool2d", "avg_pool2d"]
 
@@ -163,36 +163,38 @@ def reductions():
 
 
 def linalg():
-    """matmul, matmul_."""
-    for op in ["matmul", "matmul_"]:
-        call = (lambda a, b: f"y = matmul({a}, {b})") if op == "matmul" else \
-            (lambda a, b: f"matmul_({a}, {b}, y)")
-        yield Compile(f"{op}/inner", op, "a: f32[3, 4] in, b: f32[3, 4] in, y: f32[3, 4] out",
+    """matmul, matmul_ and the operator a @ b (matmul's checks, at the `@`)."""
+    calls = {"matmul": lambda a, b: f"y = matmul({a}, {b})",
+             "matmul_": lambda a, b: f"matmul_({a}, {b}, y)",
+             "matmul@": lambda a, b: f"y = {a} @ {b}"}       # the operator: matmul's errors
+    for form, call in calls.items():
+        op = form.rstrip("@")
+        yield Compile(f"{form}/inner", op, "a: f32[3, 4] in, b: f32[3, 4] in, y: f32[3, 4] out",
                       call("a", "b"), "inner dimensions differ: a has 4 columns, b has 3 rows")
-        yield Compile(f"{op}/inner_1d", op, "a: f32[4] in, b: f32[3] in, y: f32 out",
+        yield Compile(f"{form}/inner_1d", op, "a: f32[4] in, b: f32[3] in, y: f32 out",
                       call("a", "b"), "inner dimensions differ: a has 4 columns, b has 3 rows")
-        yield Compile(f"{op}/inner_vec", op, "a: f32[2, 4] in, b: f32[3] in, y: f32[2] out",
+        yield Compile(f"{form}/inner_vec", op, "a: f32[2, 4] in, b: f32[3] in, y: f32[2] out",
                       call("a", "b"), "inner dimensions differ: a has 4 columns, b has 3 rows")
-        yield Compile(f"{op}/inner_sym", op, "n: size, m: size, a: f32[n, m + 1] in, "
+        yield Compile(f"{form}/inner_sym", op, "n: size, m: size, a: f32[n, m + 1] in, "
                       "b: f32[m, n] in, y: f32[n, n] out", call("a", "b"),
                       "inner dimensions differ: a has m + 1 columns, b has m rows")
-        yield Compile(f"{op}/0d", op, "a: f32 in, b: f32[3] in, y: f32 out", call("a", "b"),
-                      "the operands need at least 1 dimension: a has 0, b has 1")
-        yield Compile(f"{op}/0d_b", op, "a: f32[3] in, b: f32 in, y: f32 out", call("a", "b"),
-                      "the operands need at least 1 dimension: a has 1, b has 0")
-        yield Compile(f"{op}/batch", op, "a: f32[2, 3, 4] in, b: f32[3, 4, 5] in, "
+        yield Compile(f"{form}/0d", op, "a: f32 in, b: f32[3] in, y: f32 out", call("a", "b"),
+                      "a, the left operand, is 0-D: both operands need at least 1 dimension")
+        yield Compile(f"{form}/0d_b", op, "a: f32[3] in, b: f32 in, y: f32 out", call("a", "b"),
+                      "b, the right operand, is 0-D: both operands need at least 1 dimension")
+        yield Compile(f"{form}/batch", op, "a: f32[2, 3, 4] in, b: f32[3, 4, 5] in, "
                       "y: f32[2, 3, 5] out", call("a", "b"), "batch dimensions do not broadcast: "
                       "dimension 0 of a has size 2, dimension 0 of b has size 3")
-        yield Compile(f"{op}/batch_inner", op, "a: f32[7, 2, 3, 4] in, b: f32[5, 1, 4, 5] in, "
+        yield Compile(f"{form}/batch_inner", op, "a: f32[7, 2, 3, 4] in, b: f32[5, 1, 4, 5] in, "
                       "y: f32[7, 2, 3, 5] out", call("a", "b"), "batch dimensions do not "
                       "broadcast: dimension 0 of a has size 7, dimension 0 of b has size 5")
-        yield Run(f"{op}/inner", op, "n: size, m: size, a: f32[n, m] in, b: f32[n, m] in, "
+        yield Run(f"{form}/inner", op, "n: size, m: size, a: f32[n, m] in, b: f32[n, m] in, "
                   "y: f32[n, m] out", call("a", "b"), {"n": 3, "m": 4}, [{"n": 3, "m": 3}],
                   ["4", "3"])
-        yield Run(f"{op}/inner_large", op, "n: size, m: size, a: f32[n, m] in, "
+        yield Run(f"{form}/inner_large", op, "n: size, m: size, a: f32[n, m] in, "
                   "b: f32[n, m] in, y: f32[n, m] out", call("a", "b"), {"n": 2, "m": 20000},
                   [{"n": 2, "m": 2}], ["20000", "2"])
-        yield Run(f"{op}/batch", op, "t: size, s: size, a: f32[t, 2, 3] in, b: f32[s, 3, 2] in, "
+        yield Run(f"{form}/batch", op, "t: size, s: size, a: f32[t, 2, 3] in, b: f32[s, 3, 2] in, "
                   "y: f32[t, 2, 2] out", call("a", "b"), {"t": 2, "s": 3},
                   [{"t": 2, "s": 2}, {"t": 2, "s": 1}], ["2", "3"])
     yield Compile("matmul_/out_ndim", "matmul_", "a: f32[3, 4] in, b: f32[4, 5] in, "
@@ -438,6 +440,10 @@ export func ew(n: size, m: size, a: f32[n, m] in, b: f32[m] in, c: f32[n, 1] in,
     floor_(a, z)
     ceil_(a, z)
     square_(a, z)
+    tan_(a, z)
+    erf_(b, z)
+    log1p_(c, z)
+    expm1_(a, z)
     relu_(z, z)
 
 export func creation(n: size, m: size, v: f32[m] in, y: f32[n, m] out, z: f32[n, m] out):
@@ -496,8 +502,11 @@ def sh(cmd, timeout=300):
 
 def program(c):
     """The text of a one-call program for case c, and the column of the
-    call (the innermost where the operator is called twice)."""
+    call (the innermost where the operator is called twice; the `@` of
+    a @ b)."""
     text = f"export func f({c.params}):\n    {c.call}\n"
+    if " @ " in c.call:                  # a @ b: at the operator
+        return text, 4 + c.call.index(" @ ") + 2
     name = "max" if c.name.startswith("max/") else "min" if c.name.startswith("min/") else c.op
     col = 4 + [m.start() for m in re.finditer(r"\b" + re.escape(name) + r"\(", c.call)][-1] + 1
     return text, col

@@ -108,7 +108,9 @@ def case(name, fn, *args, **kw):
 
 BIN = ["add", "sub", "mul", "truediv", "floordiv", "mod", "maximum", "minimum", "pow"]
 UN = ["neg", "abs", "sqrt", "exp", "ln", "sin", "cos", "tanh", "sigmoid", "floor", "ceil",
-      "square", "relu"]
+      "square", "relu", "tan", "erf", "log1p", "expm1"]
+UN_FLOAT = ["tan", "erf", "log1p", "expm1"]     # also of integers, in f32
+np_erf = base.np_erf                            # math.erf element by element
 
 
 def bin_refs(a, b, p):
@@ -123,7 +125,7 @@ def un_refs(x, p):
     xd, pd = x.astype(f64), p.astype(f64)
     return [-xd, np.abs(xd), np.sqrt(pd), np.exp(xd), np.log(pd), np.sin(xd), np.cos(xd),
             np.tanh(xd), 1 / (1 + np.exp(-xd)), np.floor(xd), np.ceil(xd), np.square(xd),
-            np.maximum(xd, 0)]
+            np.maximum(xd, 0), np.tan(xd * 0.5), np_erf(xd), np.log1p(pd), np.expm1(xd)]
 
 
 def binary(func, sa, sb, sizes=None):
@@ -231,6 +233,18 @@ case("elementwise/un_bcast[3x4]", un_bcast, 3, 4)
 case("elementwise/un_bcast[1x5]", un_bcast, 1, 5)
 case("elementwise/un_int[1]", un_int, 1)
 case("elementwise/un_int[13]", un_int, 13)
+
+
+def un_int_float(n):
+    a = rng_for("un_int_float", n).integers(0, 9, n).astype(i32)
+    outs = ftc_run("elementwise.ft", "un_int_float", {"a": a})
+    ad = a.astype(f64)
+    refs = [np.tan(ad), np_erf(ad), np.log1p(ad), np.expm1(ad)]
+    check_stack(outs, "y", UN_FLOAT, refs, f32)
+    check_stack(outs, "z", UN_FLOAT, refs, f32)
+
+
+case("elementwise/un_int_float[9]", un_int_float, 9)
 
 
 # creation.ft

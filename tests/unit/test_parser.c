@@ -18,6 +18,7 @@ static const char *op_str(int op)
     static const char *const s[] = {
         [PT_OP_NONE] = "?", [PT_OP_ASSIGN] = "=", [PT_OP_ADD] = "+", [PT_OP_SUB] = "-",
         [PT_OP_MUL] = "*", [PT_OP_DIV] = "/", [PT_OP_FLOORDIV] = "//", [PT_OP_MOD] = "%",
+        [PT_OP_MATMUL] = "@",
         [PT_OP_POW] = "**", [PT_OP_LT] = "<", [PT_OP_LE] = "<=", [PT_OP_GT] = ">",
         [PT_OP_GE] = ">=", [PT_OP_EQ] = "==", [PT_OP_NE] = "!=", [PT_OP_AND] = "and",
         [PT_OP_OR] = "or", [PT_OP_NEG] = "neg", [PT_OP_POS] = "pos", [PT_OP_NOT] = "not",
@@ -340,6 +341,26 @@ START_TEST(test_precedence)
 }
 END_TEST
 
+/* a @ b: Python's precedence, that of `*`, left-associative; `@` after a
+ * parameter's or a var's type is still a memory type (test_func_params,
+ * test_var) */
+START_TEST(test_matmul_operator)
+{
+    expect_expr("a @ b", "(BINARY @ a b)");
+    expect_expr("a @ b @ c", "(BINARY @ (BINARY @ a b) c)");
+    expect_expr("a @ b * c", "(BINARY * (BINARY @ a b) c)");
+    expect_expr("a * b @ c", "(BINARY @ (BINARY * a b) c)");
+    expect_expr("a + b @ c", "(BINARY + a (BINARY @ b c))");
+    expect_expr("a @ b - c", "(BINARY - (BINARY @ a b) c)");
+    expect_expr("-a @ b", "(BINARY @ (UNARY neg a) b)");
+    expect_expr("a @ b ** 2", "(BINARY @ a (BINARY ** b 2))");
+    expect_expr("x[i] @ w.T", "(BINARY @ (INDEX x i) (ATTR T w))");
+    expect_expr("a @ (b + c)", "(BINARY @ a (BINARY + b c))");
+    expect_body("    var t: f32[n] @ gpu = a @ b\n",
+                "(BLOCK (VAR t (TYPE f32 (DIMS n) (MTYPE gpu)) (BINARY @ a b)))");
+}
+END_TEST
+
 START_TEST(test_postfix)
 {
     expect_expr("a[i, j]", "(INDEX a i j)");
@@ -595,6 +616,7 @@ static Suite *parser_suite(void)
     tcase_add_test(tc, test_labels);
     tcase_add_test(tc, test_literals);
     tcase_add_test(tc, test_precedence);
+    tcase_add_test(tc, test_matmul_operator);
     tcase_add_test(tc, test_postfix);
     tcase_add_test(tc, test_example_program);
     tcase_add_test(tc, test_locations);

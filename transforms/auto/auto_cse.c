@@ -7,8 +7,8 @@
  * scope list (xf_scope_list: the statements that run one after the other,
  * through sequences and VarDefs), a subexpression E of the value of a
  * Store or Reduce item that
- *   - is costly: it calls exp, ln, sigmoid, tanh, sin, cos or sqrt, or
- *     divides or raises to a power (floats);
+ *   - is costly: it calls exp, ln, sigmoid, tanh, sin, cos, sqrt, tan, erf,
+ *     log1p or expm1, or divides or raises to a power (floats);
  *   - appears again, in the same item or in a later one, with no item
  *     between writing (or redeclaring) a tensor that E reads (the item that
  *     writes it may still hold a use: its value is read before the write);
@@ -72,7 +72,8 @@ static int costly_node(const ast_expr *e)
         return 0;
     switch (e->u.call.f) {
     case AST_EXP: case AST_LN: case AST_SIN: case AST_COS: case AST_TANH:
-    case AST_SIGMOID: case AST_SQRT:
+    case AST_SIGMOID: case AST_SQRT: case AST_TAN: case AST_ERF: case AST_LOG1P:
+    case AST_EXPM1:
         return 1;
     default: return 0;
     }
