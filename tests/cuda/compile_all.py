@@ -4,7 +4,7 @@ workload (forward and gradient) emits CUDA that nvcc compiles.
 
     python3 tests/cuda/compile_all.py PATH/TO/ftc SOURCE_ROOT [-j N] [-k SUBSTRING]
 
-For each .ft in examples/, tests/numeric/stdlib/, tests/numeric/progs/,
+For each .ft in examples/ (and its folders), tests/numeric/stdlib/, tests/numeric/progs/,
 tests/cuda/progs/ and bench/ft/, and for each bench/ft/NAME.ft's gradient
 (the file with its `# bench-grad: grad ...` line appended, as bench/run
 builds it), runs `ftc build X.ft --target cuda --emit=c -o X.cu` and then
@@ -53,7 +53,7 @@ def grad_sources(root, tmp):
 
 def programs(root, tmp):
     """[(name, path)] of every program to compile."""
-    pats = ["examples/*.ft", "tests/numeric/stdlib/*.ft", "tests/numeric/progs/*.ft",
+    pats = ["examples/*.ft", "examples/*/*.ft", "tests/numeric/stdlib/*.ft", "tests/numeric/progs/*.ft",
             "bench/ft/*.ft", "tests/cuda/progs/*.ft"]
     progs = [(os.path.relpath(p, root), p)
              for pat in pats for p in sorted(glob.glob(os.path.join(root, pat)))]
