@@ -320,6 +320,13 @@ static const fe_builtin_doc fe_builtin_docs[] = {
     {"builtin", "floor", "(x)", "Rounded down.\n", "torch.floor, np.floor"},
     {"builtin", "ceil", "(x)", "Rounded up.\n", "torch.ceil, np.ceil"},
     {"builtin", "square", "(x)", "x * x.\n", "torch.square, np.square"},
+    {"builtin", "tan", "(x)", "Tangent; integers compute in f32.\n", "torch.tan, np.tan"},
+    {"builtin", "erf", "(x)", "The error function 2 / sqrt(pi) * integral of exp(-t^2) from 0 "
+     "to x;\nintegers compute in f32.\n", "torch.erf, scipy.special.erf"},
+    {"builtin", "log1p", "(x)", "ln(1 + x), exact for small x; integers compute in f32.\n",
+     "torch.log1p, np.log1p"},
+    {"builtin", "expm1", "(x)", "e ** x - 1, exact for small x; integers compute in f32.\n",
+     "torch.expm1, np.expm1"},
     {"builtin", "max", "(a, b) or (x, axis=None, keepdims=False)",
      "With two arguments the element-wise maximum (`maximum`); with one tensor\n"
      "the largest element over axis (`reduce_max`).\n",
