@@ -972,6 +972,36 @@ case("shape/scatter_add_bad_index", gs_bad, "scatters", "i3", (1, 2, 0), 9,
 
 
 
+def splits(n):
+    rng = rng_for("splits", n)
+    x = rng.standard_normal((5, n)).astype(f32)
+    xi = rng.integers(-9, 9, (2, 3, 4)).astype(i32)
+    outs = ftc_run("shape.ft", "splits", dict(x=x, xi=xi))
+    xd = x.astype(f64)
+    p = np.split(xd, [2, 4])
+    q = np.split(xd, [1, 1], -1)
+    c = torch_chunk(xd, 2, 0)
+    r = np.split(xi, [1], -1)
+    t = torch_chunk(xi, 3, 1)
+    shape_check(outs, {
+        "p0": (p[0], f32), "p1": (p[1], f32), "p2": (p[2], f32), "q0": (q[0], f32),
+        "q1": (q[2], f32), "nq": (3, i64), "c0": (c[0], f32), "c1": (c[1], f32),
+        "nc": (len(torch_chunk(xd, 4, 0)), i64), "r0": (r[0], i32), "r1": (r[1], i32),
+        "t0": (t[0], i32), "t2": (t[2], i32), "w0": (xd, f32)})
+
+
+def torch_chunk(x, chunks, axis):
+    """torch.chunk's parts: ceil(n / chunks) elements each, the last fewer."""
+    n = x.shape[axis]
+    size = max(-(-n // chunks), 1)
+    return np.split(x, list(range(size, n, size)), axis)
+
+
+for n in [1, 3]:
+    case(f"shape/split[5x{n}]", splits, n)
+
+
+
 # --- main ------------------------------------------------------------------
 
 def main():
