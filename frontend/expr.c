@@ -609,6 +609,18 @@ static lw_val *lower_call(lw *L, const pt_node *call)
         lw_val **a = positional_args(L, call, "is_list", 1, 1);
         return a ? lw_scalar_val(L, ast_boolc(L->ctx, call->loc, a[0]->kind == V_LIST)) : NULL;
     }
+    if (strcmp(name, "is_const") == 0) {
+        /* Whether v is known at compile time: a number, a list, a string,
+         * None or a dtype (not a size parameter's expression, not a tensor). */
+        lw_val **a = positional_args(L, call, "is_const", 1, 1);
+        if (!a)
+            return NULL;
+        int k = a[0]->kind == V_SCALAR
+            ? (a[0]->scalar->kind == AST_INT || a[0]->scalar->kind == AST_FLOAT ||
+               a[0]->scalar->kind == AST_BOOLC)
+            : a[0]->kind != V_TENSOR;
+        return lw_scalar_val(L, ast_boolc(L->ctx, call->loc, k));
+    }
     if (strcmp(name, "range") == 0) {
         ft_error(L->ctx, call->loc, "range() is only allowed in a for loop");
         return NULL;

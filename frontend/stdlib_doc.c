@@ -451,10 +451,11 @@ static const fe_group fe_groups[] = {
     {"stdlib/reduction.ft", "reduction", "stdlib/reduction.ft"},
     {"stdlib/linalg.ft", "linear algebra", "stdlib/linalg.ft"},
     {"stdlib/nn.ft", "neural networks", "stdlib/nn.ft"},
+    {"stdlib/shape.ft", "shape", "stdlib/shape.ft"},
     {"intrinsic", "intrinsics", "built into the compiler"},
     {"builtin", "builtins", "built into the compiler, element-wise on tensors"},
 };
-enum { FE_NGROUPS = sizeof fe_groups / sizeof *fe_groups, FE_NFILE_GROUPS = 5 };
+enum { FE_NGROUPS = sizeof fe_groups / sizeof *fe_groups, FE_NFILE_GROUPS = 6 };
 
 /* The group d belongs to: its file, or its kind. */
 static const char *group_key(const fe_doc *d) { return d->file ? d->file : d->kind; }

@@ -724,6 +724,284 @@ for shape in [(2, 3, 5, 4), (1, 1, 3, 1)]:
     case(f"layers[{'x'.join(map(str, shape))}]", layers, *shape)
 
 
+# shape.ft: shape operators against NumPy float64 (torch's gather and
+# scatter_add semantics written with np.take_along_axis and np.add.at).
+
+def shape_check(outs, refs):
+    """Compare every output of REFS {name: (array, dtype)}; all failures
+    together."""
+    bad = []
+    for name, (ref, dtype) in refs.items():
+        try:
+            check(outs, name, np.asarray(ref), dtype)
+        except Fail as e:
+            bad.append(str(e))
+    if bad:
+        raise Fail("; ".join(bad))
+
+
+def squeezes(n, m):
+    rng = rng_for("squeezes", n, m)
+    x = rng.standard_normal((n, 1, m)).astype(f32)
+    s = np.array(rng.standard_normal(), f32)
+    x4 = rng.standard_normal((2, 1, 3, 1))
+    xn = rng.integers(-9, 9, (n, 2)).astype(i32)
+    outs = ftc_run("shape.ft", "squeezes", dict(x=x, s=s, x4=x4, xn=xn))
+    xd = x.astype(f64)
+    shape_check(outs, {
+        "u0": (np.expand_dims(xd, 0), f32), "u3": (np.expand_dims(xd, -1), f32),
+        "um": (np.expand_dims(xd, -3), f32), "us": (np.expand_dims(float(s), 0), f32),
+        "u4": (np.expand_dims(x4, 4), f64), "q0": (np.squeeze(xd, 1), f32),
+        "q1": (np.squeeze(xd, 1), f32), "qs": (np.float64(s), f32),
+        "q4": (np.squeeze(x4), f64), "q4a": (np.squeeze(x4, -3), f64),
+        "q4b": (np.squeeze(x4, -1), f64), "qn": (np.squeeze(xn, 0), i32)})
+
+
+def squeeze_not_one():
+    """squeeze(xn, 0) with n = 2 at run time: a located error."""
+    rng = rng_for("squeeze_not_one")
+    ins = dict(x=np.zeros((2, 1, 3), f32), s=np.array(1, f32), x4=np.zeros((2, 1, 3, 1)),
+               xn=np.zeros((2, 2), i32))
+    try:
+        ftc_run("shape.ft", "squeezes", ins)
+    except Fail as e:
+        if "squeeze: dimension 0 has size 2; only a dimension of size 1 can be squeezed" not in str(e):
+            raise Fail(f"want squeeze's size error, got: {e}")
+        return
+    raise Fail("squeeze of a dimension of size 2 was accepted")
+
+
+def expands(n, m):
+    rng = rng_for("expands", n, m)
+    a = rng.standard_normal((1, m)).astype(f32)
+    b = rng.integers(-9, 9, m).astype(i32)
+    s = np.array(rng.standard_normal())
+    c = rng.standard_normal((n, 1)).astype(f32)
+    outs = ftc_run("shape.ft", "expands", dict(a=a, b=b, s=s, c=c))
+    ad = a.astype(f64)
+    shape_check(outs, {
+        "e0": (np.broadcast_to(ad, (n, m)), f32), "e1": (np.broadcast_to(ad, (2, n, m)), f32),
+        "e2": (np.broadcast_to(b, (3, m)), i32), "e3": (np.broadcast_to(s, (2, 3)), f64),
+        "e4": (np.broadcast_to(c.astype(f64), (n, 4)), f32),
+        "e5": (np.broadcast_to(b, (1, 2, 1, m)), i32)})
+
+
+def stacks(n, m):
+    rng = rng_for("stacks", n, m)
+    a, b, c = (rng.standard_normal((n, m)).astype(f32) for _ in range(3))
+    ai = rng.integers(-9, 9, (n, m)).astype(i32)
+    s, t = (np.array(rng.standard_normal(), f32) for _ in range(2))
+    outs = ftc_run("shape.ft", "stacks", dict(a=a, b=b, c=c, ai=ai, s=s, t=t))
+    a, b, c = (v.astype(f64) for v in (a, b, c))
+    shape_check(outs, {
+        "s0": (np.stack([a, b, c]), f32), "s1": (np.stack([a, b, c], 1), f32),
+        "s2": (np.stack([a, b], 2), f32), "sm": (np.stack([c, a], -2), f32),
+        "si": (np.stack([ai, ai * 2]), i32), "sx": (np.stack([ai, b], -1), f32),
+        "ss": (np.stack([float(s), float(t)]), f32), "s1l": (np.stack([c]), f32)})
+
+
+def flips(n, m, k):
+    rng = rng_for("flips", n, m, k)
+    x = rng.standard_normal((n, m, k)).astype(f32)
+    xi = rng.integers(-9, 9, (n, m)).astype(i32)
+    s = np.array(rng.standard_normal())
+    x4 = rng.standard_normal((2, 3, 1, 2))
+    outs = ftc_run("shape.ft", "flips", dict(x=x, xi=xi, s=s, x4=x4))
+    xd = x.astype(f64)
+    shape_check(outs, {
+        "f0": (np.flip(xd, 0), f32), "f02": (np.flip(xd, (0, 2)), f32),
+        "fm": (np.flip(xd, -1), f32), "fa": (np.flip(xd), f32),
+        "fi": (np.flip(xi, (-1, 0)), i32), "fs": (s, f64), "f4": (np.flip(x4, (1, 3, 2)), f64)})
+
+
+def rolls(n, m):
+    rng = rng_for("rolls", n, m)
+    x = rng.standard_normal((n, m)).astype(f32)
+    v = rng.standard_normal(n)
+    xi = rng.integers(-9, 9, (n, m)).astype(i32)
+    outs = ftc_run("shape.ft", "rolls", dict(x=x, v=v, xi=xi))
+    xd = x.astype(f64)
+    shape_check(outs, {
+        "r0": (np.roll(xd, 1, 0), f32), "r1": (np.roll(xd, -2, -1), f32),
+        "rb": (np.roll(xd, (2, 7), (0, 1)), f32), "rn": (np.roll(xd, 3), f32),
+        "rv": (np.roll(v, 5, 0), f64), "rvb": (np.roll(v, -1), f64),
+        "ri": (np.roll(xi, (1, -1), (1, 0)), i32), "rz": (xd, f32)})
+
+
+def tris(n, m):
+    rng = rng_for("tris", n, m)
+    x = rng.standard_normal((n, m)).astype(f32)
+    x3 = rng.standard_normal((2, n, m))
+    xi = rng.integers(-9, 9, (n, m)).astype(i32)
+    x4 = rng.standard_normal((2, 1, 3, 4)).astype(f32)
+    outs = ftc_run("shape.ft", "tris", dict(x=x, x3=x3, xi=xi, x4=x4))
+    xd, x4d = x.astype(f64), x4.astype(f64)
+    shape_check(outs, {
+        "l0": (np.tril(xd), f32), "l1": (np.tril(xd, 1), f32), "lm": (np.tril(xd, -1), f32),
+        "u0": (np.triu(xd), f32), "u1": (np.triu(xd, 2), f32), "um": (np.triu(xd, -2), f32),
+        "l3": (np.tril(x3), f64), "u3": (np.triu(x3, 1), f64), "li": (np.tril(xi, -1), i32),
+        "ui": (np.triu(xi), i32), "l4": (np.tril(x4d, 1), f32), "u4": (np.triu(x4d, -1), f32)})
+
+
+def cums(n, m):
+    rng = rng_for("cums", n, m)
+    x = rng.uniform(0.5, 1.5, (n, m)).astype(f32) * rng.choice([-1, 1], (n, m)).astype(f32)
+    xi = rng.integers(-3, 4, (n, m)).astype(i32)
+    v = rng.uniform(0.5, 1.5, n)
+    s = np.array(rng.standard_normal(), f32)
+    x3 = rng.standard_normal((2, n, 3)).astype(f32)
+    outs = ftc_run("shape.ft", "cums", dict(x=x, xi=xi, v=v, s=s, x3=x3))
+    xd = x.astype(f64)
+    shape_check(outs, {
+        "c0": (np.cumsum(xd, 0), f32), "c1": (np.cumsum(xd, 1), f32),
+        "cm": (np.cumsum(xd, -1), f32), "ci": (np.cumsum(xi.astype(i64), 0), i64),
+        "cv": (np.cumsum(v), f64), "cs": (np.float64(s), f32),
+        "c3": (np.cumsum(x3.astype(f64), -2), f32), "p0": (np.cumprod(xd, 0), f32),
+        "p1": (np.cumprod(xd, 1), f32), "pi": (np.cumprod(xi.astype(i64), -1), i64),
+        "pv": (np.cumprod(v), f64)})
+
+
+def scatter_add_ref(x, axis, index, src):
+    """torch.scatter_add in float64: out[..., index[i..], ...] += src[i..]
+    over index's elements."""
+    out = np.array(x, copy=True)
+    for pos in np.ndindex(*index.shape):
+        tgt = list(pos)
+        tgt[axis] = index[pos]
+        out[tuple(tgt)] += src[pos]
+    return out
+
+
+def gather_ref(x, axis, index):
+    """torch.gather: out[pos] = x[pos with index[pos] along axis]."""
+    out = np.empty(index.shape, x.dtype)
+    for pos in np.ndindex(*index.shape):
+        src = list(pos)
+        src[axis] = index[pos]
+        out[pos] = x[tuple(src)]
+    return out
+
+
+def gs_inputs(n, m, k, bad=None):
+    rng = rng_for("gs", n, m, k)
+    ins = dict(x=rng.standard_normal((n, m)).astype(f32),
+               i0=rng.integers(0, max(n, 1), (k, m)).astype(i64),
+               i1=rng.integers(0, max(m, 1), (n, k)).astype(i32),
+               v=rng.standard_normal(n), iv=rng.integers(0, max(n, 1), k).astype(i64),
+               x3=rng.standard_normal((2, n, m)).astype(f32),
+               i3=rng.integers(0, max(m, 1), (2, n, k)).astype(i64),
+               xi=rng.integers(-9, 9, (n, m)).astype(i32), ism=np.array([[n - 1]], i64))
+    ins["s0"] = rng.standard_normal((k, m)).astype(f32)
+    ins["s1"] = rng.standard_normal((n, k)).astype(f32)
+    ins["sv"] = rng.standard_normal(k)
+    ins["s3"] = rng.standard_normal((2, n, k)).astype(f32)
+    ins["si"] = rng.integers(-9, 9, (n, k)).astype(i32)
+    if bad:
+        name, pos, val = bad
+        ins[name][pos] = val
+    return ins
+
+
+GATHER_INS = ("x", "i0", "i1", "v", "iv", "x3", "i3", "xi", "ism")
+
+
+def gathers(n, m, k):
+    ins = gs_inputs(n, m, k)
+    outs = ftc_run("shape.ft", "gathers", {q: ins[q] for q in GATHER_INS})
+    x = ins["x"].astype(f64)
+    refs = {"g0": (np.take_along_axis(x, ins["i0"], 0), f32),
+            "g1": (np.take_along_axis(x, ins["i1"].astype(i64), -1), f32),
+            "gv": (np.take_along_axis(ins["v"], ins["iv"], 0), f64),
+            "g3": (np.take_along_axis(ins["x3"].astype(f64), ins["i3"], 2), f32),
+            "gi": (gather_ref(ins["xi"], 1, ins["i1"]), i32),
+            "gsm": (gather_ref(x, 1, ins["ism"]), f32)}
+    shape_check(outs, refs)
+
+
+def scatters(n, m, k):
+    ins = gs_inputs(n, m, k)
+    outs = ftc_run("shape.ft", "scatters", {q: v for q, v in ins.items()})
+    x = ins["x"].astype(f64)
+    s1 = ins["s1"].astype(f64)
+    shape_check(outs, {
+        "a0": (scatter_add_ref(x, 0, ins["i0"], ins["s0"].astype(f64)), f32),
+        "a1": (scatter_add_ref(x, 1, ins["i1"], s1), f32),
+        "av": (scatter_add_ref(ins["v"], 0, ins["iv"], ins["sv"]), f64),
+        "a3": (scatter_add_ref(ins["x3"].astype(f64), 2, ins["i3"], ins["s3"].astype(f64)), f32),
+        "ai": (scatter_add_ref(ins["xi"], 1, ins["i1"], ins["si"]), i32),
+        "asm": (scatter_add_ref(x, 0, ins["ism"], s1), f32)})
+
+
+def gs_bad(func, name, pos, val, want):
+    """An index out of range: a located run-time error, not a silent read
+    or write."""
+    ins = gs_inputs(3, 4, 2, (name, pos, val))
+    if func == "gathers":
+        ins = {q: ins[q] for q in GATHER_INS}
+    try:
+        ftc_run("shape.ft", func, ins)
+    except Fail as e:
+        if want not in str(e) or "shape.ft:" not in str(e):
+            raise Fail(f"want {want!r} at the call in shape.ft, got: {e}")
+        return
+    raise Fail(f"{name}{list(pos)} = {val} was accepted")
+
+
+for n, m in [(1, 1), (3, 4), (0, 2)]:
+    if n == 1:
+        case(f"shape/squeeze[{n}x{m}]", squeezes, n, m)
+    case(f"shape/expand[{n}x{m}]", expands, n, m)
+    case(f"shape/stack[{n}x{m}]", stacks, n, m)
+    case(f"shape/roll[{n}x{m}]", rolls, n, m)
+    case(f"shape/tril[{n}x{m}]", tris, n, m)
+    case(f"shape/cumsum[{n}x{m}]", cums, n, m)
+case("shape/squeeze[1x0]", squeezes, 1, 0)
+case("shape/squeeze_not_one", squeeze_not_one)
+case("shape/tril[5x3]", tris, 5, 3)
+case("shape/cumsum[7x1]", cums, 7, 1)
+for n, m, k in [(1, 1, 1), (2, 3, 4), (3, 5, 1), (0, 3, 2), (3, 4, 0)]:
+    case(f"shape/flip[{n}x{m}x{k}]", flips, n, m, k)
+    if n > 0:      # (an x with no rows has no index to gather or scatter at)
+        case(f"shape/gather[{n}x{m}x{k}]", gathers, n, m, k)
+    if n > 0 and k > 0:
+        case(f"shape/scatter_add[{n}x{m}x{k}]", scatters, n, m, k)
+case("shape/gather_bad_index", gs_bad, "gathers", "i1", (2, 1), 4, "index out of bounds")
+case("shape/gather_negative_index", gs_bad, "gathers", "i0", (0, 0), -1, "index out of bounds")
+case("shape/scatter_add_bad_index", gs_bad, "scatters", "i3", (1, 2, 0), 9,
+     "index out of bounds")
+
+
+
+def splits(n):
+    rng = rng_for("splits", n)
+    x = rng.standard_normal((5, n)).astype(f32)
+    xi = rng.integers(-9, 9, (2, 3, 4)).astype(i32)
+    outs = ftc_run("shape.ft", "splits", dict(x=x, xi=xi))
+    xd = x.astype(f64)
+    p = np.split(xd, [2, 4])
+    q = np.split(xd, [1, 1], -1)
+    c = torch_chunk(xd, 2, 0)
+    r = np.split(xi, [1], -1)
+    t = torch_chunk(xi, 3, 1)
+    shape_check(outs, {
+        "p0": (p[0], f32), "p1": (p[1], f32), "p2": (p[2], f32), "q0": (q[0], f32),
+        "q1": (q[2], f32), "nq": (3, i64), "c0": (c[0], f32), "c1": (c[1], f32),
+        "nc": (len(torch_chunk(xd, 4, 0)), i64), "r0": (r[0], i32), "r1": (r[1], i32),
+        "t0": (t[0], i32), "t2": (t[2], i32), "w0": (xd, f32)})
+
+
+def torch_chunk(x, chunks, axis):
+    """torch.chunk's parts: ceil(n / chunks) elements each, the last fewer."""
+    n = x.shape[axis]
+    size = max(-(-n // chunks), 1)
+    return np.split(x, list(range(size, n, size)), axis)
+
+
+for n in [1, 3]:
+    case(f"shape/split[5x{n}]", splits, n)
+
+
+
 # --- main ------------------------------------------------------------------
 
 def main():
