@@ -130,7 +130,7 @@ def coef_case(name, sizes, arrays):
 CASES = []
 for fn in ("ew_binary", "ew_unary", "ew_special", "creation", "reductions", "linalg",
            "softmax_intrinsics", "conv", "pools", "activations", "statistics", "losses",
-           "shape"):
+           "shape", "nn_more"):
     CASES.append((f"stdlib/{fn}", lambda fn=fn: stdlib_case(fn, 1)))
 BENCH_CASES = [
     ("subdivnet", data.make_subdivnet, dict(n_faces=20, in_feats=4, out_feats=3),

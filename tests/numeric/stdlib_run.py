@@ -1002,6 +1002,199 @@ for n in [1, 3]:
 
 
 
+# nn_more.ft: embedding, pad, group_norm, adaptive_avg_pool2d, interpolate,
+# conv_transpose2d, dropout against torch.nn.functional (float64).
+
+def _torch(ins):
+    import torch
+    return {k: torch.tensor(v.astype(f64) if v.dtype.kind == "f" else v.astype(i64))
+            for k, v in ins.items()}
+
+
+def check_all(outs, refs, dtype=f32):
+    bad = []
+    for name, ref in refs.items():
+        try:
+            check(outs, name, ref.numpy() if hasattr(ref, "numpy") else ref, dtype)
+        except Fail as e:
+            bad.append(str(e))
+    if bad:
+        raise Fail("; ".join(bad))
+
+
+def nn_embed(n, m, k, d):
+    import torch.nn.functional as F
+    rng = rng_for("nn_embed", n, m, k, d)
+    ins = {"idx": rng.integers(0, k, (n, m)).astype(i64), "v": rng.integers(0, k, n).astype(i32),
+           "w": rng.uniform(-2, 2, (k, d)).astype(f32)}
+    outs = ftc_run("nn_more.ft", "embed", ins)
+    T = _torch(ins)
+    e = F.embedding(T["idx"], T["w"])
+    check_all(outs, {"e": e, "e_": e, "e1": F.embedding(T["v"], T["w"])})
+
+
+def nn_embed_bad():
+    """An index out of range: a located run-time error naming the rows."""
+    ins = {"idx": np.array([[0, 4]], i64), "v": np.array([1], i32),
+           "w": np.zeros((4, 2), f32)}
+    try:
+        ftc_run("nn_more.ft", "embed", ins)
+    except Fail as e:
+        if "embedding: index out of range: weight has 4 rows" not in str(e) or "input = 4" not in str(e):
+            raise Fail(f"want embedding's range error, got: {e}")
+        return
+    raise Fail("index 4 of 4 rows was accepted")
+
+
+def nn_pads(n, m):
+    import torch.nn.functional as F
+    rng = rng_for("nn_pads", n, m)
+    ins = {"x": rng.uniform(-2, 2, (n, m)).astype(f32), "x3": rng.uniform(-2, 2, (2, n, m)).astype(f32)}
+    outs = ftc_run("nn_more.ft", "pads", ins)
+    T = _torch(ins)
+    x, x3 = T["x"], T["x3"]
+    c2 = F.pad(x, [2, 1, 1, 0], value=-1.5)
+    refs = {"c1": F.pad(x, [1, 2], value=7), "c2": c2, "c2_": c2, "c3": F.pad(x3, [0, -1]),
+            "r1": F.pad(x[None], [1, 2, 2, 0], mode="replicate")[0],
+            "r2": F.pad(x3, [1, 2, 2, 0], mode="replicate")}
+    check_all(outs, refs)
+    if n >= 3 and m >= 3:
+        check_all(ftc_run("nn_more.ft", "pads_reflect", ins),
+                  {"f1": F.pad(x, [1, 2], mode="reflect"),
+                   "f2": F.pad(x[None], [1, 2, 2, 0], mode="reflect")[0],
+                   "f2_": F.pad(x3, [1, 2, 2, 0], mode="reflect")})
+
+
+def nn_gnorm(n, c, h, w, g):
+    import torch.nn.functional as F
+    rng = rng_for("nn_gnorm", n, c, h, w, g)
+    ins = {"x": rng.uniform(-2, 2, (n, c, h, w)).astype(f32), "x2": rng.uniform(-2, 2, (n, c)).astype(f32),
+           "g": rng.uniform(0.5, 1.5, c).astype(f32), "b": rng.uniform(-1, 1, c).astype(f32)}
+    outs = ftc_run("nn_more.ft", "gnorm", ins, defines={"GN": g})
+    T = _torch(ins)
+    y = F.group_norm(T["x"], g, T["g"], T["b"])
+    check_all(outs, {"y": y, "y_": y, "y1": F.group_norm(T["x"], 1, eps=1e-3),
+                     "yc": F.group_norm(T["x"], c, None, T["b"]),
+                     "y2": F.group_norm(T["x2"], g, T["g"])})
+
+
+def nn_apool(n, c, h, w, oh, ow):
+    import torch.nn.functional as F
+    rng = rng_for("nn_apool", n, c, h, w, oh, ow)
+    ins = {"x": rng.uniform(-2, 2, (n, c, h, w)).astype(f32), "x3": rng.uniform(-2, 2, (c, h, w)).astype(f32)}
+    outs = ftc_run("nn_more.ft", "apool", ins, {"oh": oh, "ow": ow})
+    T = _torch(ins)
+    a = F.adaptive_avg_pool2d(T["x"], [oh, ow])
+    check_all(outs, {"a": a, "a_": a, "a1": F.adaptive_avg_pool2d(T["x"], 1),
+                     "a3": F.adaptive_avg_pool2d(T["x3"], oh)})
+
+
+def nn_interp(n, c, h, w, oh, ow):
+    import torch
+    import torch.nn.functional as F
+    rng = rng_for("nn_interp", n, c, h, w, oh, ow)
+    x = rng.uniform(-2, 2, (n, c, h, w))
+    ins = {"x": x.astype(f32), "xd": x}
+    outs = ftc_run("nn_more.ft", "interp", ins, {"oh": oh, "ow": ow})
+    T = _torch(ins)
+    # nearest: torch computes its scale in f32 whatever the dtype
+    near = F.interpolate(torch.tensor(ins["x"]), [oh, ow]).numpy()
+    exact(outs, "near", near, f32)
+    exact(outs, "near_", near, f32)
+    bil = F.interpolate(T["x"], [oh, ow], mode="bilinear")
+    check_all(outs, {"bil": bil, "bil_": bil,
+                     "bila": F.interpolate(T["x"], [oh, ow], mode="bilinear", align_corners=True),
+                     "sq": F.interpolate(T["x"], oh, mode="bilinear")})
+    check_all(outs, {"bild": F.interpolate(T["xd"], [oh, ow], mode="bilinear"),
+                     "bilad": F.interpolate(T["xd"], [oh, ow], mode="bilinear",
+                                            align_corners=True)}, f64)
+
+
+def nn_convt(consts):
+    import torch.nn.functional as F
+    k = {"G": 2, "N": 2, "C": 4, "H": 5, "W": 3, "O": 6, "KH": 3, "KW": 2, **consts}
+    rng = rng_for("nn_convt", tuple(sorted(consts.items())))
+    N, C, H, W, O, KH, KW, G = (k[c] for c in ("N", "C", "H", "W", "O", "KH", "KW", "G"))
+    ins = {"x": rng.uniform(-1, 1, (N, C, H, W)).astype(f32),
+           "w": rng.uniform(-1, 1, (C, O // G, KH, KW)).astype(f32),
+           "b": rng.uniform(-1, 1, O).astype(f32), "x3": rng.uniform(-1, 1, (C, H, W)).astype(f32)}
+    outs = ftc_run("nn_more.ft", "convt", ins, defines=consts)
+    T = _torch(ins)
+    x, w, b = T["x"], T["w"], T["b"]
+    y = F.conv_transpose2d(x, w)
+    s = F.conv_transpose2d(x, w, b, stride=2, padding=(1, 0), output_padding=1, groups=G)
+    check_all(outs, {"y": y, "y_": y, "s": s, "s_": s,
+                     "p": F.conv_transpose2d(x, w, stride=(2, 3), padding=1, output_padding=(1, 0),
+                                             dilation=(2, 1)),
+                     "u": F.conv_transpose2d(T["x3"], w, b[:O // G])})
+
+
+M31 = 2**31 - 1
+
+
+def drop_u(k, seed):
+    """stdlib/nn.ft's _drop_u in Python: uniform in [0, 1) of (seed, k)."""
+    def rnd(h, c, a):
+        return ((h * h + c) % M31 * a + seed % M31) % M31
+    h = (k % M31 * 48271 + seed % M31 * 16807 + k // M31 + 12345) % M31
+    h = rnd(rnd(rnd(h, 1013904223, 69621), 507048114, 40692), 97, 48271)
+    return h / M31
+
+
+def nn_drop(n, m):
+    rng = rng_for("nn_drop", n, m)
+    x = nonzero(rng, (n, m))
+    outs = ftc_run("nn_more.ft", "drop", {"x": x, "s": np.array(7, i64)})
+    xd = x.astype(f64)
+    d, ds, d9 = get(outs, "d"), get(outs, "ds"), get(outs, "d9")
+    exact(outs, "d_", d, f32)                 # the same seed: the same mask
+    exact(outs, "ev", x, f32)
+    exact(outs, "ev_", x, f32)
+    exact(outs, "all", np.zeros_like(x), f32)
+    exact(outs, "none", x, f32)
+    for name, p, seed in [("d", 0.3, 7), ("ds", 0.3, 8), ("d9", 0.9, 7)]:
+        got = get(outs, name)
+        keep = got != 0
+        # exact zeros, survivors scaled by 1 / (1 - p)
+        close({name: got[keep]}, name, xd[keep] / (1 - p), f32)
+        want = np.array([drop_u(k, seed) >= p for k in range(n * m)]).reshape(n, m)
+        if not (keep == want).all():
+            raise Fail(f"{name}: mask differs from the hash's at {int((keep != want).sum())} elements")
+        if n * m >= 10000:
+            frac, sd = keep.mean(), np.sqrt(p * (1 - p) / (n * m))
+            if abs(frac - (1 - p)) > 5 * sd:
+                raise Fail(f"{name}: kept {frac:.4f}, want {1 - p} +- {5 * sd:.4f}")
+    if n * m >= 100:
+        same = ((d != 0) == (ds != 0)).mean()   # seeds 7 and 8: independent masks
+        if abs(same - 0.58) > 0.1:
+            raise Fail(f"seeds 7 and 8 agree on {same:.3f} of the mask, want about 0.58")
+        kept = d != 0                              # neighbours independent
+        agree = (kept[:, 1:] == kept[:, :-1]).mean() if m > 1 else 0.58
+        if abs(agree - 0.58) > 0.1:
+            raise Fail(f"neighbours agree on {agree:.3f} of the mask, want about 0.58")
+
+
+for shape in [(1, 1, 1, 1), (3, 4, 5, 2), (2, 7, 9, 3)]:
+    case(f"nn_more/embedding[{'x'.join(map(str, shape))}]", nn_embed, *shape)
+case("nn_more/embedding_bad_index", nn_embed_bad)
+for shape in [(1, 1), (3, 3), (4, 7), (6, 5)]:
+    case(f"nn_more/pad[{'x'.join(map(str, shape))}]", nn_pads, *shape)
+for shape in [(2, 4, 3, 5, 2), (1, 2, 1, 2, 1), (3, 6, 2, 3, 3), (2, 6, 1, 7, 2)]:
+    case(f"nn_more/group_norm[{'x'.join(map(str, shape))}]", nn_gnorm, *shape)
+for shape in [(2, 3, 7, 5, 3, 2), (1, 1, 1, 1, 1, 1), (1, 2, 5, 9, 5, 4), (2, 1, 4, 4, 6, 7),
+              (1, 2, 10, 11, 4, 3)]:
+    case(f"nn_more/adaptive_avg_pool2d[{'x'.join(map(str, shape))}]", nn_apool, *shape)
+for shape in [(2, 3, 5, 4, 7, 3), (1, 1, 1, 1, 3, 2), (1, 2, 3, 7, 1, 1), (1, 2, 3, 5, 9, 10),
+              (1, 1, 4, 6, 4, 6), (1, 1, 7, 5, 20, 13), (2, 1, 6, 3, 12, 6)]:
+    case(f"nn_more/interpolate[{'x'.join(map(str, shape))}]", nn_interp, *shape)
+for consts in [{}, {"N": 1, "C": 1, "H": 2, "W": 1, "O": 1, "KH": 1, "KW": 3, "G": 1},
+               {"N": 1, "C": 6, "H": 4, "W": 7, "O": 9, "KH": 2, "KW": 3, "G": 3}]:
+    label = ",".join(f"{k}={v}" for k, v in consts.items()) or "default"
+    case(f"nn_more/conv_transpose2d[{label}]", nn_convt, consts)
+for shape in [(1, 1), (3, 5), (300, 101)]:
+    case(f"nn_more/dropout[{'x'.join(map(str, shape))}]", nn_drop, *shape)
+
+
 # --- main ------------------------------------------------------------------
 
 def main():
