@@ -10,7 +10,6 @@ Builds through the Python package (python/ftc), runs the .ft gradient as a
 torch.autograd function (ftc.torch.function) and torch's modules on the
 same tensors.  Prints one line per check; exits 1 when one fails.
 """
-import math
 import os
 import sys
 import tempfile

@@ -6,7 +6,6 @@ once each and compared with NumPy in float64 (PyTorch for the losses and
 layers, as torch.nn.functional computes them).  Imported by
 stdlib_run.py, whose cases these are."""
 import math
-import os
 
 import numpy as np
 
@@ -170,10 +169,10 @@ def run_case(build_run, rank, shape, dt, empty=False):
         try:
             with np.errstate(all="ignore"):     # NaN where NumPy warns: a 1-item variance
                 want = np.asarray(ref(xd, pd, np.asarray(c)))
-            yield_check(outs, name, want, NP[rdt])
+            CHECK(outs, name, want, NP[rdt])
         except Exception as e:          # noqa: BLE001  (a Fail: collected, reported together)
             bad.append(f"{label}: {e}")
     return bad
 
 
-yield_check = None      # set by stdlib_run.py: check(outs, name, ref, dtype)
+CHECK = None      # set by stdlib_run.py: its check(outs, name, ref, dtype)
