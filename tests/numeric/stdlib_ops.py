@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 f32, f64 = np.float32, np.float64
-NP = {"f32": f32, "f64": f64, "i64": np.int64, "bool": np.bool_}
+NP = {"f32": f32, "f64": f64, "i32": np.int32, "i64": np.int64, "bool": np.bool_}
 _erf = np.vectorize(math.erf, otypes=[f64])
 
 
@@ -77,6 +77,61 @@ ARG = [
     ("any", "any(c, AXIS)", "any_(c, OUT, AXIS)", lambda x, c, a, k: c.any(a, keepdims=k), "bool"),
 ]
 
+# Integer inputs (x: integers -4..4, zeros included; c: bools): the
+# operators that apply to them, (label, allocating, in-place with OUT,
+# reference from x and c, result dtype: "X" for x's own).
+INT_EW = [
+    ("clamp", "clamp(x, -2, 3)", "clamp_(x, OUT, -2, 3)", lambda x, c: np.clip(x, -2, 3), "X"),
+    ("clamp_min", "clamp(x, min=0)", "clamp_(x, OUT, 0)", lambda x, c: np.maximum(x, 0), "X"),
+    ("sign", "sign(x)", "sign_(x, OUT)", lambda x, c: np.sign(x), "X"),
+    ("where", "where(c, x, -x)", "where_(c, x, -x, OUT)", lambda x, c: np.where(c, x, -x), "X"),
+    ("reciprocal", "reciprocal(x + 5)", "reciprocal_(x + 5, OUT)", lambda x, c: 1 / (x + 5),
+     "f64"),
+    ("logical_and", "logical_and(x, c)", "", lambda x, c: (x != 0) & c, "bool"),
+    ("logical_or", "logical_or(x, x < 0)", "", lambda x, c: x != 0, "bool"),
+    ("logical_not", "logical_not(x)", "", lambda x, c: x == 0, "bool"),
+]
+# Reductions of integer x over its last axis: (label, call, in-place,
+# reference from x and c, result dtype); integers average in f64, as NumPy.
+INT_RED = [
+    ("mean", "mean(x, -1)", "mean_(x, OUT, -1)", lambda x, c: x.mean(-1), "f64"),
+    ("variance", "variance(x, -1, unbiased=False)", "variance_(x, OUT, -1, unbiased=False)",
+     lambda x, c: x.var(-1), "f64"),
+    ("std", "std(x, -1)", "std_(x, OUT, -1)", lambda x, c: x.std(-1, ddof=1), "f64"),
+    ("logsumexp", "logsumexp(x, -1)", "logsumexp_(x, OUT, -1)",
+     lambda x, c: np.log(np.exp(x).sum(-1)), "f64"),
+    ("norm1", "norm(x, 1, -1)", "norm_(x, OUT, 1, -1)", lambda x, c: np.abs(x).sum(-1), "X"),
+    ("norm2", "norm(x, 2, -1)", "norm_(x, OUT, 2, -1)",
+     lambda x, c: np.sqrt((x * x).sum(-1)), "f64"),
+    ("norminf", "norm(x, inf, -1)", "norm_(x, OUT, inf, -1)", lambda x, c: np.abs(x).max(-1), "X"),
+    ("argmax", "argmax(x, -1)", "argmax_(x, OUT, -1)", lambda x, c: np.argmax(x, -1), "i64"),
+    ("argmin", "argmin(x, -1)", "argmin_(x, OUT, -1)", lambda x, c: np.argmin(x, -1), "i64"),
+    ("all", "all(x, -1)", "all_(x, OUT, -1)", lambda x, c: x.all(-1), "bool"),
+    ("any", "any(x, -1)", "any_(x, OUT, -1)", lambda x, c: x.any(-1), "bool"),
+]
+# Operands of different ranks broadcast together (NumPy's rules): x and p
+# [n, m], r [m], col [n, 1], s 0-D, c [m] bools: (label, allocating,
+# in-place with OUT, reference).
+BCAST = [
+    ("where", "where(c, x, col)", "where_(c, x, col, OUT)", lambda x, p, r, col, s, c:
+     np.where(c, x, col)),
+    ("where_0d", "where(c, s, col)", "where_(c, s, col, OUT)", lambda x, p, r, col, s, c:
+     np.where(c, s, col)),
+    ("where_rows", "where(x > col, r, s)", "where_(x > col, r, s, OUT)",
+     lambda x, p, r, col, s, c: np.where(x > col, r, s)),
+    ("clamp", "clamp(x, col, r + 1)", "clamp_(x, OUT, col, r + 1)", lambda x, p, r, col, s, c:
+     np.minimum(np.maximum(x, col), r + 1)),
+    ("clamp_min", "clamp(x, min=r)", "clamp_(x, OUT, r)", lambda x, p, r, col, s, c:
+     np.maximum(x, r)),
+    ("pow", "pow(p, col)", "pow_(p, col, OUT)", lambda x, p, r, col, s, c: p ** col),
+    ("leaky_relu", "leaky_relu(x - r)", "leaky_relu_(x - r, OUT)", lambda x, p, r, col, s, c:
+     np.where(x > r, x - r, 0.01 * (x - r))),
+]
+BCAST_LOGIC = [
+    ("logical_and", "logical_and(c, x > col)", lambda x, p, r, col, s, c: c & (x > col)),
+    ("logical_or", "logical_or(x > s, c)", lambda x, p, r, col, s, c: (x > s) | c),
+]
+
 
 def _arg(fn, x, axis, keepdims):
     if axis is None:
@@ -140,9 +195,7 @@ def program(rank, dt, empty):
                      (f"ri{k}", f"{label}_{text}", lambda x, p, c, r=ref, a=axis, kd=keep:
                       r(x, c, a, kd), rdt)]
             k += 1
-    src = ("export func f(" + ",\n        ".join(params) + "):\n    " +
-           "\n    ".join(body) + "\n")
-    return src, refs
+    return _function(params, body), refs
 
 
 def _kept(rank, axis, keep):
@@ -163,16 +216,95 @@ def run_case(build_run, rank, shape, dt, empty=False):
     c = rng.random(shape) > 0.5
     outs = build_run(src, f"ops_r{rank}_{dt}{'_empty' if empty else ''}",
                      {"x": x, "p": p, "c": np.asarray(c)})
-    xd, pd = x.astype(f64), p.astype(f64)
+    return _compare(outs, refs, (x.astype(f64), p.astype(f64), np.asarray(c)))
+
+
+def _shape_text(dims):
+    return f"[{', '.join(dims)}]" if dims else ""
+
+
+def int_program(rank, dt):
+    """Function f over integer x of `rank` (>= 1) dimensions of dtype dt:
+    INT_EW's operators (both forms where there is an in-place one) and
+    INT_RED's over the last axis; the (output, label, reference, dtype)
+    list."""
+    dims = [f"n{i}" for i in range(rank)]
+    shape, rshape = _shape_text(dims), _shape_text(dims[:-1])
+    params = [f"{d}: size" for d in dims] + [f"x: {dt}{shape} in", f"c: bool{shape} in"]
+    body, refs = [], []
+    for table, t, outs in ((INT_EW, shape, "e"), (INT_RED, rshape, "r")):
+        for k, (label, alloc, inplace, ref, rdt) in enumerate(table):
+            rdt = dt if rdt == "X" else rdt
+            name, iname = f"{outs}{k}", f"{outs}i{k}"
+            forms = [(name, f"{name} = {alloc}", label)]
+            if inplace:
+                forms.append((iname, inplace.replace("OUT", iname), label + "_"))
+            for out, stmt, lab in forms:
+                params.append(f"{out}: {rdt}{t} out")
+                body.append(stmt)
+                refs.append((out, lab, ref, rdt))
+    return _function(params, body), refs
+
+
+def bcast_program():
+    """Function f over operands of different ranks (BCAST's shapes); the
+    (output, label, reference, dtype) list."""
+    params = ["n: size", "m: size", "x: f32[n, m] in", "p: f32[n, m] in", "r: f32[m] in",
+              "col: f32[n, 1] in", "s: f32 in", "c: bool[m] in"]
+    body, refs = [], []
+    for k, (label, alloc, inplace, ref) in enumerate(BCAST):
+        params += [f"b{k}: f32[n, m] out", f"bi{k}: f32[n, m] out"]
+        body += [f"b{k} = {alloc}", inplace.replace("OUT", f"bi{k}")]
+        refs += [(f"b{k}", label, ref, "f32"), (f"bi{k}", label + "_", ref, "f32")]
+    for k, (label, expr, ref) in enumerate(BCAST_LOGIC):
+        params.append(f"bl{k}: bool[n, m] out")
+        body.append(f"bl{k} = {expr}")
+        refs.append((f"bl{k}", label, ref, "bool"))
+    return _function(params, body), refs
+
+
+def _function(params, body):
+    return ("export func f(" + ",\n        ".join(params) + "):\n    " +
+            "\n    ".join(body) + "\n")
+
+
+def _compare(outs, refs, args):
+    """CHECK every output against its reference on ARGS (float64 or the
+    integers themselves); the list of failures."""
     bad = []
     for name, label, ref, rdt in refs:
         try:
-            with np.errstate(all="ignore"):     # NaN where NumPy warns: a 1-item variance
-                want = np.asarray(ref(xd, pd, np.asarray(c)))
+            with np.errstate(all="ignore"):
+                want = np.asarray(ref(*args))
             CHECK(outs, name, want, NP[rdt])
         except Exception as e:          # noqa: BLE001  (a Fail: collected, reported together)
             bad.append(f"{label}: {e}")
     return bad
+
+
+def run_int_case(build_run, rank, shape, dt):
+    """int_program's outputs on random integers of `shape`, checked."""
+    src, refs = int_program(rank, dt)
+    rng = np.random.default_rng(rank * 7 + (dt == "i64"))
+    x = rng.integers(-4, 5, shape).astype(NP[dt])
+    c = rng.random(shape) > 0.5
+    outs = build_run(src, f"ops_int_r{rank}_{dt}", {"x": x, "c": c})
+    return _compare(outs, refs, (x.astype(np.int64), c))
+
+
+def run_bcast_case(build_run, n, m):
+    """bcast_program's outputs on random [n, m], [m], [n, 1] and 0-D
+    operands, checked."""
+    src, refs = bcast_program()
+    rng = np.random.default_rng(n * 100 + m)
+    ins = {"x": rng.uniform(-2, 2, (n, m)), "p": rng.uniform(0.5, 2, (n, m)),
+           "r": rng.uniform(-1, 1, m), "col": rng.uniform(-1, 1, (n, 1)),
+           "s": np.asarray(rng.uniform(-1, 1))}
+    ins = {k: v.astype(f32) for k, v in ins.items()}
+    ins["c"] = rng.random(m) > 0.5
+    outs = build_run(src, f"ops_bcast_{n}x{m}", ins)
+    args = [ins[k].astype(f64) for k in ("x", "p", "r", "col", "s")] + [ins["c"]]
+    return _compare(outs, refs, args)
 
 
 CHECK = None      # set by stdlib_run.py: its check(outs, name, ref, dtype)

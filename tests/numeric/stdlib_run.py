@@ -620,8 +620,10 @@ def _build_run(src, name, inputs):
     return H.ftc_run(FTC, build(path, {}), "f", {}, inputs, verbose=base.VERBOSE)
 
 
-def ops(rank, shape, dtype, empty=False):
-    bad = OPS.run_case(_build_run, rank, shape, dtype, empty)
+def ops(run, *args):
+    """One of stdlib_ops.py's generated programs, RUN(build_run, *ARGS)
+    giving its list of failures."""
+    bad = run(_build_run, *args)
     if bad:
         raise Fail(f"{len(bad)} outputs differ: " + "; ".join(bad))
 
@@ -629,8 +631,13 @@ def ops(rank, shape, dtype, empty=False):
 OPS.CHECK = check
 for rank, shape, dtype in [(0, (), "f32"), (1, (7,), "f32"), (2, (3, 5), "f32"),
                            (2, (4, 3), "f64"), (3, (2, 3, 4), "f32"), (4, (2, 1, 3, 2), "f32")]:
-    case(f"ops/rank{rank}_{dtype}{list(shape)}", ops, rank, shape, dtype)
-case("ops/rank2_f32[0, 4]", ops, 2, (0, 4), "f32", empty=True)
+    case(f"ops/rank{rank}_{dtype}{list(shape)}", ops, OPS.run_case, rank, shape, dtype)
+case("ops/rank2_f32[0, 4]", ops, OPS.run_case, 2, (0, 4), "f32", True)
+
+for rank, shape, dtype in [(1, (7,), "i32"), (2, (3, 5), "i64"), (3, (2, 3, 4), "i32")]:
+    case(f"ops/int_rank{rank}_{dtype}{list(shape)}", ops, OPS.run_int_case, rank, shape, dtype)
+for n, m in [(1, 1), (3, 5), (4, 1)]:
+    case(f"ops/broadcast[{n}x{m}]", ops, OPS.run_bcast_case, n, m)
 
 
 def check_all(outs, refs, dtype=f32):
