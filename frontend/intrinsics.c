@@ -372,6 +372,16 @@ lw_val *lw_intrinsic(lw *L, const char *name, const pt_node *call, int *handled)
     args a;
     if (!*handled || !get_args(L, call, name, &a))
         return NULL;
+    if (k == 3 && a.n == 2 && !a.axis) {        /* concat(tensors, axis) */
+        a.axis = a.v[1];
+        a.n = 1;
+    }
+    static const int most[] = {16, 2, 1, 1};    /* positional arguments taken */
+    if (a.n > most[k] || (a.axis && k != 3)) {
+        ft_error(L->ctx, call->loc, "%s(): too many arguments (see `ftc stdlib %s`)", name,
+                 name);
+        return NULL;
+    }
     switch (k) {
     case 0: return einsum(L, &a, call->loc);
     case 1: return reshape(L, a.n > 0 ? a.v[0] : NULL, a.n > 1 ? a.v[1] : NULL, call->loc);

@@ -112,11 +112,56 @@ static ast_expr *fold_bools(lw *L, const ast_expr *e, int x, int y)
     }
 }
 
+/* Fold a conversion of a literal to a number type (float to integer
+ * truncates, as C; NULL where C leaves it undefined: out of range, NaN). */
+static ast_expr *fold_cast(lw *L, const ast_expr *e, const ast_expr *a)
+{
+    if (!lw_is_literal(a))
+        return NULL;
+    double v = a->kind == AST_INT ? (double)a->u.ival : a->u.fval;
+    if (ft_dtype_is_float(e->dtype))
+        return ast_float(L->ctx, e->loc, e->dtype == FT_F32 ? (double)(float)v : v, e->dtype);
+    if (!ft_dtype_is_int(e->dtype))
+        return NULL;
+    int64_t lo = e->dtype == FT_I32 ? INT32_MIN : INT64_MIN;
+    double hi = e->dtype == FT_I32 ? 2147483648.0 : 9223372036854775808.0;
+    int64_t r;
+    if (a->kind == AST_INT)
+        r = a->u.ival;
+    else if (!(v > (double)lo - 1 && v < hi))
+        return NULL;
+    else
+        r = (int64_t)v;
+    if (r < lo || (e->dtype == FT_I32 && r > INT32_MAX))
+        return NULL;
+    ast_expr *k = ast_int(L->ctx, e->loc, r);
+    k->dtype = e->dtype;
+    return k;
+}
+
+/* Fold floor or ceil of a float literal (they keep its dtype). */
+static ast_expr *fold_round(lw *L, const ast_expr *e, const ast_expr *a)
+{
+    if (a->kind != AST_FLOAT)
+        return NULL;
+    double r = e->u.call.f == AST_FLOOR ? floor(a->u.fval) : ceil(a->u.fval);
+    return ast_float(L->ctx, e->loc, r, a->dtype);
+}
+
 /* Fold an expression of literals to a literal, or return NULL. */
 ast_expr *lw_fold(lw *L, ast_expr *e)
 {
     if (lw_is_literal(e) || e->kind == AST_BOOLC)
         return e;
+    if (e->kind == AST_CAST) {
+        ast_expr *a = lw_fold(L, e->u.cast.a);
+        return a ? fold_cast(L, e, a) : NULL;
+    }
+    if (e->kind == AST_CALL && e->u.call.n == 1 &&
+        (e->u.call.f == AST_FLOOR || e->u.call.f == AST_CEIL)) {
+        ast_expr *a = lw_fold(L, e->u.call.args[0]);
+        return a ? fold_round(L, e, a) : NULL;
+    }
     if (e->kind == AST_UNARY) {
         ast_expr *a = lw_fold(L, e->u.un.a);
         if (a && e->u.un.op == AST_NOT && a->kind == AST_BOOLC)

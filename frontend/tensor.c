@@ -164,7 +164,11 @@ static int dim_fits(lw *L, ast_expr *a, ast_expr *b, ft_loc loc)
     return 1;
 }
 
-/* The broadcast shape of the tensor operands (NULL after an error). */
+/* The broadcast shape of the tensor operands (NULL after an error).  A
+ * conflict is reported as operand i not broadcasting to the shape, unless
+ * the conflicting size came from an operand of fewer dimensions: then
+ * that operand does not broadcast to i's shape (where(c[3], a[3, 4], 0)
+ * names [3] and [3, 4], not a shape [3, 3] no operand has). */
 static ast_expr **broadcast_shape(lw *L, int nargs, lw_val **args, int *ndim, ft_loc loc)
 {
     int n = 0;
@@ -172,22 +176,29 @@ static ast_expr **broadcast_shape(lw *L, int nargs, lw_val **args, int *ndim, ft
         if (lw_val_ndim(args[i]) > n)
             n = lw_val_ndim(args[i]);
     ast_expr **shape = ft_alloc(L->ctx, sizeof *shape * (size_t)(n + 1));
+    int *owner = ft_alloc(L->ctx, sizeof *owner * (size_t)(n + 1));
     for (int i = 0; i < nargs; i++) {
         int k = lw_val_ndim(args[i]);
         for (int j = 0; j < k; j++) {
             ast_expr *d = args[i]->t->shape[j], **r = &shape[n - k + j];
-            if (!*r || is_one(*r))
+            if (!*r || is_one(*r)) {
                 *r = d;
+                owner[n - k + j] = i;
+            }
         }
     }
     for (int i = 0; i < nargs; i++) {
         int k = lw_val_ndim(args[i]);
         for (int j = 0; j < k; j++)
             if (!dim_fits(L, args[i]->t->shape[j], shape[n - k + j], loc)) {
+                lw_val *o = args[owner[n - k + j]];
+                int ok = lw_val_ndim(o);
+                const char *from = ok < k ? shape_text(L, ok, o->t->shape)
+                                          : shape_text(L, k, args[i]->t->shape);
+                const char *to = ok < k ? shape_text(L, k, args[i]->t->shape)
+                                        : shape_text(L, n, shape);
                 lw_contract_error(L, loc, ft_fmt(L->ctx, "shapes do not match: cannot "
-                                                 "broadcast %s to %s",
-                                                 shape_text(L, k, args[i]->t->shape),
-                                                 shape_text(L, n, shape)));
+                                                 "broadcast %s to %s", from, to));
                 return NULL;
             }
     }

@@ -1994,6 +1994,8 @@ def intrinsics(n, k, m):
     c = rng.standard_normal((n, 3)).astype(f32)
     outs = ftc_run(prog("intrinsics.ft"), "cc", {}, {"a": x[:, :2].copy(), "b": c})
     exact(outs, "y", np.concatenate([x[:, :2], c], axis=1), f32)
+    exact(outs, "z", np.concatenate([x[:, :2], c], axis=1), f32)
+    exact(outs, "w", np.concatenate([x[:, :2], x[:, :2]]), f32)
 
 
 for shape in [(1, 1, 1), (3, 4, 5), (17, 9, 2)]:

@@ -392,6 +392,10 @@ def intrinsics():
     k = "a: f32[3, 4] in, y: f32[6, 4] out"
     yield c("concat/axis", "concat", k, "y = concat([a, a], axis=2)",
             "concat: axis 2 is out of range: the tensors have 2 dimensions")
+    yield c("concat/axis_twice", "concat", k, "y = concat([a, a], 1, axis=1)",
+            "concat(): too many arguments (see `ftc stdlib concat`)")
+    yield c("reshape/axis", "reshape", m34, "y = reshape(a, [3, 4], axis=0)",
+            "reshape(): too many arguments (see `ftc stdlib reshape`)")
     yield c("concat/rank", "concat", k + ", b: f32[3] in", "y = concat([a, b])",
             "concat: tensor 1 has 1 dimension, tensor 0 has 2")
     yield c("concat/size", "concat", k + ", b: f32[3, 5] in", "y = concat([a, b])",
@@ -413,7 +417,200 @@ def intrinsics():
               "empty: size 0 of the shape is negative: -3")
 
 
+# Issue 21's operators: (name, params, call, message) of calls whose shapes
+# or options break the contract at compile time; the operator is the
+# name's part before "/".
+OPS21 = [
+    ("silu_/dim", "a: f32[3, 5] in, y: f32[3, 4] out", "silu_(a, y)",
+     "x does not broadcast to out: dimension 1 of x has size 5, dimension 1 of out has size 4"),
+    ("leaky_relu_/ndim", "a: f32[2, 3, 4] in, y: f32[3, 4] out", "leaky_relu_(a, y)",
+     "x has 3 dimensions, more than out's 2"),
+    ("elu_/dim", "a: f32[3, 5] in, y: f32[3, 4] out", "elu_(a, y)",
+     "x does not broadcast to out: dimension 1 of x has size 5, dimension 1 of out has size 4"),
+    ("softplus_/dim", "a: f32[5] in, y: f32[3, 4] out", "softplus_(a, y)",
+     "x does not broadcast to out: dimension 0 of x has size 5, dimension 1 of out has size 4"),
+    ("gelu_/dim", "a: f32[3, 5] in, y: f32[3, 4] out", "gelu_(a, y)",
+     "x does not broadcast to out: dimension 1 of x has size 5, dimension 1 of out has size 4"),
+    ("gelu/approximate", "a: f32[3] in, y: f32[3] out", 'y = gelu(a, approximate="fast")',
+     'approximate is "none" or "tanh", not "fast"'),
+    ("clamp/no_limit", "a: f32[3] in, y: f32[3] out", "y = clamp(a)",
+     "at least one of min and max must be given"),
+    ("clamp/broadcast", "a: f32[3, 4] in, lo: f32[3] in, y: f32[3, 4] out", "y = clamp(a, lo)",
+     "shapes do not match: cannot broadcast [3] to [3, 4]"),
+    ("clamp_/dim", "a: f32[3, 5] in, y: f32[3, 4] out", "clamp_(a, y, 0)",
+     "x does not broadcast to out: dimension 1 of x has size 5, dimension 1 of out has size 4"),
+    ("where/broadcast", "c: bool[3] in, a: f32[3, 4] in, y: f32[3, 4] out", "y = where(c, a, 0)",
+     "shapes do not match: cannot broadcast [3] to [3, 4]"),
+    ("where_/condition", "c: bool[5] in, a: f32[3, 4] in, y: f32[3, 4] out", "where_(c, a, 0, y)",
+     "condition does not broadcast to out: dimension 0 of condition has size 5, dimension 1 "
+     "of out has size 4"),
+    ("sign_/dim", "a: f32[3, 5] in, y: f32[3, 4] out", "sign_(a, y)",
+     "x does not broadcast to out: dimension 1 of x has size 5, dimension 1 of out has size 4"),
+    ("reciprocal_/ndim", "a: f32[1, 3, 4] in, y: f32[3, 4] out", "reciprocal_(a, y)",
+     "x has 3 dimensions, more than out's 2"),
+    ("rsqrt_/dim", "a: f32[3, 5] in, y: f32[3, 4] out", "rsqrt_(a, y)",
+     "x does not broadcast to out: dimension 1 of x has size 5, dimension 1 of out has size 4"),
+    ("logical_and/broadcast", "a: bool[3, 4] in, b: bool[3] in, y: bool[3, 4] out",
+     "y = logical_and(a, b)", "shapes do not match: cannot broadcast [3] to [3, 4]"),
+    ("mean/axis", "a: f32[3, 4] in, y: f32[3] out", "y = mean(a, 2)",
+     "axis 2 is out of range: x has 2 dimensions"),
+    ("mean_/out_dim", "a: f32[3, 4] in, y: f32[4] out", "mean_(a, y, 1)",
+     "dimension 0 of out has size 4, that of the result 3"),
+    ("variance/axis_neg", "a: f32[3, 4] in, y: f32[3] out", "y = variance(a, -3)",
+     "axis -3 is out of range: x has 2 dimensions"),
+    ("variance_/out_dim", "a: f32[3, 4] in, y: f32[4] out", "variance_(a, y, 1)",
+     "dimension 0 of out has size 4, that of the result 3"),
+    ("std_/out_ndim", "a: f32[3, 4] in, y: f32[3, 1] out", "std_(a, y, 1)",
+     "out has 2 dimensions, the result 1"),
+    ("logsumexp/axis_twice", "a: f32[3, 4] in, y: f32[3] out", "y = logsumexp(a, [1, -1])",
+     "axis 1 is repeated"),
+    ("logsumexp_/out_dim", "a: f32[3, 4] in, y: f32[4] out", "logsumexp_(a, y, 1)",
+     "dimension 0 of out has size 4, that of the result 3"),
+    ("norm/p", "a: f32[3, 4] in, y: f32[3] out", "y = norm(a, 3, 1)",
+     "p is 1, 2 or inf, not 3"),
+    ("norm_/out_dim", "a: f32[3, 4] in, y: f32[4] out", "norm_(a, y, 2, 1)",
+     "dimension 0 of out has size 4, that of the result 3"),
+    ("all/axis", "a: bool[3, 4] in, y: bool[3] out", "y = all(a, 2)",
+     "axis 2 is out of range: x has 2 dimensions"),
+    ("any_/out_dim", "a: bool[3, 4] in, y: bool[4] out", "any_(a, y, 1)",
+     "dimension 0 of out has size 4, that of the result 3"),
+    ("argmax/axis_list", "a: f32[3, 4] in, y: i64[3] out", "y = argmax(a, [0, 1])",
+     "axis is one int or None (the flattened x)"),
+    ("argmax/axis", "a: f32[3, 4] in, y: i64[3] out", "y = argmax(a, 2)",
+     "axis 2 is out of range: x has 2 dimensions"),
+    ("argmax/empty", "a: f32[3, 0] in, y: i64[3] out", "y = argmax(a, 1)",
+     "x has no element to choose from over axis (size 0)"),
+    ("argmin_/out_dim", "a: f32[3, 4] in, y: i64[4] out", "argmin_(a, y, 1)",
+     "dimension 0 of out has size 4, that of the result 3"),
+    ("log_softmax/axis", "a: f32[3, 4] in, y: f32[3, 4] out", "y = log_softmax(a, 2)",
+     "axis 2 is out of range: x has 2 dimensions"),
+    ("log_softmax_/out_dim", "a: f32[3, 4] in, y: f32[3, 5] out", "log_softmax_(a, y)",
+     "dimension 1 of out has size 5, that of the result 4"),
+    ("cross_entropy/target", "a: f32[3, 4] in, t: i64[4] in, y: f32 out",
+     "y = cross_entropy(a, t)", "dimension 0 of target has size 4, that of input 3"),
+    ("cross_entropy/target_ndim", "a: f32[3, 4] in, t: i64[3, 1] in, y: f32 out",
+     "y = cross_entropy(a, t)",
+     "target has 2 dimensions, input 2: target is [N] for input [N, C], 0-D for [C]"),
+    ("cross_entropy/probs", "a: f32[3, 4] in, t: f32[3, 5] in, y: f32 out",
+     "y = cross_entropy(a, t)", "dimension 1 of target has size 5, that of input 4"),
+    ("cross_entropy/reduction", "a: f32[3, 4] in, t: i64[3] in, y: f32 out",
+     'y = cross_entropy(a, t, reduction="avg")',
+     'reduction is "mean", "sum" or "none", not "avg"'),
+    ("nll_loss/target", "a: f32[3, 4] in, t: i64[4] in, y: f32 out", "y = nll_loss(a, t)",
+     "dimension 0 of target has size 4, that of input 3"),
+    ("nll_loss/ndim", "a: f32[2, 3, 4] in, t: i64[2] in, y: f32 out", "y = nll_loss(a, t)",
+     "input has 3 dimensions; the class scores are [N, C] or [C]"),
+    ("mse_loss/shape", "a: f32[3, 4] in, t: f32[3, 5] in, y: f32 out", "y = mse_loss(a, t)",
+     "shapes do not match: cannot broadcast [3, 5] to [3, 4]"),
+    ("layer_norm/shape", "a: f32[3, 4] in, y: f32[3, 4] out", "y = layer_norm(a, [5])",
+     "normalized_shape[0] is 5, x's dimension 1 has size 4"),
+    ("layer_norm/weight", "a: f32[3, 4] in, w: f32[5] in, y: f32[3, 4] out",
+     "y = layer_norm(a, [4], w)", "shapes do not match: cannot broadcast [5] to [3, 4]"),
+    ("batch_norm/mean", "a: f32[2, 3, 4] in, m: f32[4] in, v: f32[3] in, y: f32[2, 3, 4] out",
+     "y = batch_norm(a, m, v)", "running_mean has 4 items, x 3 channels"),
+    ("batch_norm/ndim", "a: f32[3] in, m: f32[3] in, y: f32[3] out", "y = batch_norm(a, m, m)",
+     "x has 1 dimension; it is [N, C, ...] (2 to 5)"),
+    ("linear/inner", "a: f32[3, 4] in, w: f32[5, 3] in, y: f32[3, 5] out", "y = linear(a, w)",
+     "inner dimensions differ: a has 4 columns, b has 3 rows"),
+    ("linear/bias", "a: f32[3, 4] in, w: f32[5, 4] in, b: f32[4] in, y: f32[3, 5] out",
+     "y = linear(a, w, b)", "shapes do not match: cannot broadcast [4] to [3, 5]"),
+    ("embedding/weight", "i: i64[3] in, w: f32[5] in, y: f32[3, 5] out", "y = embedding(i, w)",
+     "weight has 1 dimension; it is [num_embeddings, embedding_dim]"),
+    ("pad/count", "a: f32[3, 4] in, y: f32[3, 6] out", "y = pad(a, [1, 1, 1])",
+     "pad has 3 items; it is [before, after] per dimension, the last dimension first"),
+    ("pad/reflect", "a: f32[3, 4] in, y: f32[3, 12] out", 'y = pad(a, [4, 4], mode="reflect")',
+     'pad[0] is 4, not less than dimension 1\'s size 4 ("reflect")'),
+    ("pad/mode", "a: f32[3, 4] in, y: f32[3, 6] out", 'y = pad(a, [1, 1], mode="wrap")',
+     'mode is "constant", "reflect" or "replicate", not "wrap"'),
+    ("group_norm/groups", "a: f32[2, 6, 4] in, y: f32[2, 6, 4] out", "y = group_norm(a, 4)",
+     "x has 6 channels, which 4 groups do not divide"),
+    ("interpolate/mode", "a: f32[1, 1, 3, 4] in, y: f32[1, 1, 6, 8] out",
+     'y = interpolate(a, [6, 8], mode="bicubic")',
+     'mode is "nearest" or "bilinear", not "bicubic"'),
+    ("conv_transpose2d/channels",
+     "a: f32[1, 3, 4, 4] in, w: f32[4, 2, 3, 3] in, y: f32[1, 2, 6, 6] out",
+     "y = conv_transpose2d(a, w)", "channels differ: x has 3 channels, w 4 (its first dimension)"),
+    ("interpolate/scale_factor_sym", "n: size, a: f32[1, 1, n, 2] in, y: f32[1, 1, 3, 3] out",
+     "y = interpolate(a, scale_factor=1.5)",
+     "scale_factor 1.5 is fractional and x's size n is known only at run time; give size "
+     "instead"),
+    ("interpolate/both", "a: f32[1, 1, 2, 2] in, y: f32[1, 1, 4, 4] out",
+     "y = interpolate(a, [4, 4], 2)", "give one of size and scale_factor"),
+    ("interpolate/scale_factor", "a: f32[1, 1, 2, 2] in, y: f32[1, 1, 4, 4] out",
+     "y = interpolate(a, scale_factor=[2, 0])", "scale_factor is 0; it must be above 0"),
+    ("dropout/p", "a: f32[3, 4] in, s: i64 in, y: f32[3, 4] out", "y = dropout(a, 1.5, s)",
+     "p is 1.5; a probability is in 0 .. 1"),
+    ("unsqueeze/axis", "a: f32[3, 4] in, y: f32[3, 4, 1] out", "y = unsqueeze(a, 4)",
+     "axis 4 is out of range: the result has 3 dimensions"),
+    ("squeeze/not_one", "a: f32[3, 4] in, y: f32[3] out", "y = squeeze(a, 1)",
+     "dimension 1 has size 4; only a dimension of size 1 can be squeezed"),
+    ("expand/size", "a: f32[3, 4] in, y: f32[2, 3, 4] out", "y = expand(a, [2, 3, 5])",
+     "dimension 1 of x has size 4, which does not expand to 5 (only a size 1 does)"),
+    ("stack/shapes", "a: f32[3, 4] in, b: f32[3, 5] in, y: f32[2, 3, 4] out", "y = stack([a, b])",
+     "dimension 1 of tensor 1 has size 5, that of tensor 0 4"),
+    ("flip/axis", "a: f32[3, 4] in, y: f32[3, 4] out", "y = flip(a, 2)",
+     "axis 2 is out of range: x has 2 dimensions"),
+    ("roll/axis", "a: f32[3, 4] in, y: f32[3, 4] out", "y = roll(a, 1, 3)",
+     "axis 3 is out of range: x has 2 dimensions"),
+    ("tril/ndim", "a: f32[3] in, y: f32[3] out", "y = tril(a)",
+     "x has 1 dimension; it takes matrices (its last two dimensions)"),
+    ("triu_/out_dim", "a: f32[3, 4] in, y: f32[3, 5] out", "triu_(a, y)",
+     "dimension 1 of out has size 5, that of the result 4"),
+    ("cumsum/axis", "a: f32[3, 4] in, y: f32[3, 4] out", "y = cumsum(a, 2)",
+     "axis 2 is out of range: x has 2 dimensions"),
+    ("cumprod_/out_dim", "a: f32[3, 4] in, y: f32[3, 5] out", "cumprod_(a, y, 1)",
+     "dimension 1 of out has size 5, that of the result 4"),
+    ("gather/ndim", "a: f32[3, 4] in, i: i64[3] in, y: f32[3] out", "y = gather(a, 1, i)",
+     "index has 1 dimension, x 2; they must have as many"),
+    ("gather/dim", "a: f32[3, 4] in, i: i64[5, 2] in, y: f32[5, 2] out", "y = gather(a, 1, i)",
+     "dimension 0 of index has size 5, more than x's 3"),
+    ("scatter_add/src",
+     "a: f32[3, 4] in, i: i64[3, 2] in, s: f32[2, 2] in, y: f32[3, 4] out",
+     "y = scatter_add(a, 1, i, s)", "dimension 0 of index has size 3, more than src's 2"),
+    ("split/size", "a: f32[3, 4] in, y: f32[3, 2] out", "y = split(a, 0, 1)[0]",
+     "split_size is 0; it must be at least 1"),
+    ("chunk/count", "a: f32[3, 4] in, y: f32[3, 2] out", "y = chunk(a, 0, 1)[0]",
+     "chunks is 0; it must be at least 1"),
+]
+
+
+def issue21():
+    """Issue 21's operators: the compile-time cases of OPS21, and run-time
+    ones on symbolic shapes."""
+    for name, params, call, msg in OPS21:
+        yield Compile(name, name.split("/")[0], params, call, msg)
+    yield Run("where_/condition", "where_", "n: size, m: size, c: bool[m] in, a: f32[n] in, "
+              "y: f32[n] out", "where_(c, a, 0, y)", {"n": 3, "m": 2},
+              [{"n": 3, "m": 3}, {"n": 3, "m": 1}], ["2", "3"])
+    yield Run("silu_/x_dim", "silu_", "n: size, m: size, a: f32[m] in, y: f32[n] out",
+              "silu_(a, y)", {"n": 3, "m": 2}, [{"n": 3, "m": 3}, {"n": 3, "m": 1}], ["2", "3"])
+    yield Run("mean_/out_dim", "mean_", "n: size, m: size, a: f32[n, 4] in, y: f32[m] out",
+              "mean_(a, y, 1)", {"n": 3, "m": 5}, [{"n": 3, "m": 3}], ["5", "3"])
+    yield Run("argmax/empty", "argmax", "n: size, a: f32[3, n] in, y: i64[3] out",
+              "y = argmax(a, 1)", {"n": 0}, [{"n": 1}], ["0"])
+    yield Run("cross_entropy/target", "cross_entropy", "n: size, m: size, a: f32[n, 4] in, "
+              "t: i64[m] in, y: f32 out", "y = cross_entropy(a, t)", {"n": 3, "m": 2},
+              [{"n": 3, "m": 3}], ["2", "3"])
+    yield Run("linear/inner", "linear", "n: size, k: size, a: f32[2, n] in, w: f32[3, k] in, "
+              "y: f32[2, 3] out", "y = linear(a, w)", {"n": 4, "k": 5}, [{"n": 4, "k": 4}],
+              ["4", "5"])
+    yield Run("layer_norm/shape", "layer_norm", "n: size, m: size, a: f32[2, n] in, "
+              "y: f32[2, n] out", "y = layer_norm(a, [m])", {"n": 4, "m": 3},
+              [{"n": 4, "m": 4}], ["3", "4"])
+    yield Run("stack/shapes", "stack", "n: size, m: size, a: f32[n] in, b: f32[m] in, "
+              "y: f32[2, n] out", "y = stack([a, b])", {"n": 4, "m": 3}, [{"n": 4, "m": 4}],
+              ["3", "4"])
+    yield Run("gather/dim", "gather", "n: size, k: size, a: f32[n, 4] in, i: i64[k, 2] in, "
+              "y: f32[k, 2] out", "y = gather(a, 1, i)", {"n": 2, "k": 3},
+              [{"n": 3, "k": 3}], ["3", "2"])
+    yield Run("expand/size", "expand", "n: size, m: size, a: f32[n] in, y: f32[2, m] out",
+              "y = expand(a, [2, m])", {"n": 3, "m": 4}, [{"n": 4, "m": 4}, {"n": 1, "m": 4}],
+              ["3", "4"])
+
 # Every operator on symbolic shapes that agree: no check may be emitted.
+# (Left out: the checks of data, not shapes: the class indices of
+# cross_entropy and nll_loss, embedding's and gather's indices; and those
+# a size parameter decides, as n > 0 for argmax over a dimension of size n.)
 PROVED = """
 export func ew(n: size, m: size, a: f32[n, m] in, b: f32[m] in, c: f32[n, 1] in,
     y: f32[n, m] out, z: f32[n, m] out):
@@ -483,6 +680,63 @@ export func conv(x: f32[2, 4, 8, 8] in, w: f32[6, 2, 3, 3] in, b: f32[6] in,
     z = conv2d(x, w, bias=b, stride=[2, 2], padding=1, groups=2)
     max_pool2d_(x, p, 2)
     q = avg_pool2d(x, [2, 2], padding=1, stride=[2, 2])[:, :, 0:4, 0:4]
+
+export func ew21(n: size, m: size, a: f32[n, m] in, b: f32[m] in, c: f32[n, 1] in, k: bool[m] in,
+    y: f32[n, m] out, z: f32[n, m] out, l: bool[n, m] out):
+    y = silu(a) + leaky_relu(b) + elu(c) + softplus(a) + gelu(a) + clamp(a, c, b) + where(k, a, c)
+    y += sign(a) + reciprocal(b) + rsqrt(c) + pow(a, b)
+    l = logical_and(k, a > c) or logical_not(k)
+    silu_(a, z)
+    leaky_relu_(b, z)
+    elu_(c, z)
+    softplus_(a, z)
+    gelu_(a, z, "tanh")
+    clamp_(a, z, min=c)
+    clamp_(a, z, b, c)
+    where_(k, a, c, z)
+    sign_(a, z)
+    reciprocal_(b, z)
+    rsqrt_(c, z)
+
+export func red21(n: size, m: size, x: f32[n, m] in, x4: f32[n, 4] in, y: f32[n] out,
+    z: f32[m] out, i: i64[n] out, j: i64[n, 1] out, s: f32 out, t: bool[n] out):
+    y = mean(x, 1) + variance(x, -1) + std(x, 1, unbiased=False) + logsumexp(x, 1)
+    y += norm(x, 1, 1)
+    mean_(x, z, 0)
+    variance_(x, z, 0)
+    std_(x, z, 0)
+    logsumexp_(x, z, 0)
+    norm_(x, z, inf, 0)
+    s = norm(x) + mean(x)
+    t = all(x > 0, 1) or any(x > 1, -1)
+    i = argmax(x4, 1)
+    argmin_(x4, j, 1, keepdims=True)
+
+export func nn21(n: size, c: size, d: size, x: f32[n, c] in, p: f32[n, c] in, w: f32[d, c] in,
+    b: f32[d] in, g: f32[c] in, y: f32[n, c] out, l: f32 out, o: f32[n, d] out):
+    y = log_softmax(x) + layer_norm(x, [c], g, g)
+    log_softmax_(x, y)
+    l = cross_entropy(x, p) + mse_loss(x, p)
+    o = linear(x, w, b) + x @ transpose(w, [1, 0])
+
+export func nn21_more(n: size, c: size, x: f32[n, c, 4, 6] in, g: f32[c] in, sd: i64 in,
+    k: f32[c, 2, 3, 3] in, y: f32[n, c, 4, 6] out, p: f32[n, c, 6, 10] out,
+    a: f32[n, c, 2, 3] out, it: f32[n, c, 8, 12] out, ct: f32[n, 2, 6, 8] out):
+    y = batch_norm(x, g, g, g, g) + group_norm(x, 1, g, g) + dropout(x, 0.25, sd)
+    p = pad(x, [2, 2, 1, 1])
+    a = adaptive_avg_pool2d(x, [2, 3])
+    it = interpolate(x, [8, 12])
+    ct = conv_transpose2d(x, k)
+
+export func shape21(n: size, m: size, x: f32[n, m] in, v: f32[m] in, idx: i64[n, m] in,
+    y: f32[n, m] out, u: f32[1, n, m] out, st: f32[2, n, m] out, e: f32[n, m] out,
+    h: f32[n, 3] out):
+    u = unsqueeze(x, 0)
+    y = squeeze(u, 0) + flip(x, 1) + roll(x, 1, 0) + tril(x) + triu(x, 1) + cumsum(x, 1)
+    y += cumprod(x, 0) + scatter_add(x, 1, idx, x)
+    e = expand(v, [n, m])
+    st = stack([x, x])
+    h = split(concat([x, x], 1)[:, 0:4], [1, 3], 1)[1]
 """
 
 
@@ -595,7 +849,7 @@ def main():
         del args[i:i + 2]
     FTC = os.path.abspath(args[0])
     cases = [c for gen in (elementwise, creation, reductions, linalg, softmax, conv, pools,
-                           intrinsics)
+                           intrinsics, issue21)
              for c in gen()]
     names = [(type(c).__name__, c.name) for c in cases]
     dup = {n for n in names if names.count(n) > 1}

@@ -127,6 +127,17 @@ BCAST = [
     ("leaky_relu", "leaky_relu(x - r)", "leaky_relu_(x - r, OUT)", lambda x, p, r, col, s, c:
      np.where(x > r, x - r, 0.01 * (x - r))),
 ]
+# In-place forms whose operand q [k] is 1 only at run time (k a size
+# parameter): repeated over out [n, m] as NumPy's `out=` does.
+BCAST_RT = [
+    ("silu_", "silu_(q, OUT)", lambda x, p, r, col, s, c, q: q / (1 + np.exp(-q))),
+    ("gelu_", "gelu_(q, OUT, \"tanh\")", lambda x, p, r, col, s, c, q:
+     0.5 * q * (1 + np.tanh(math.sqrt(2 / math.pi) * (q + 0.044715 * q ** 3)))),
+    ("clamp_", "clamp_(x, OUT, q, r + 1)", lambda x, p, r, col, s, c, q:
+     np.minimum(np.maximum(x, q), r + 1)),
+    ("where_", "where_(x > 0, q, col, OUT)", lambda x, p, r, col, s, c, q:
+     np.where(x > 0, q, col)),
+]
 BCAST_LOGIC = [
     ("logical_and", "logical_and(c, x > col)", lambda x, p, r, col, s, c: c & (x > col)),
     ("logical_or", "logical_or(x > s, c)", lambda x, p, r, col, s, c: (x > s) | c),
@@ -249,17 +260,23 @@ def int_program(rank, dt):
 def bcast_program():
     """Function f over operands of different ranks (BCAST's shapes); the
     (output, label, reference, dtype) list."""
-    params = ["n: size", "m: size", "x: f32[n, m] in", "p: f32[n, m] in", "r: f32[m] in",
-              "col: f32[n, 1] in", "s: f32 in", "c: bool[m] in"]
+    params = ["n: size", "m: size", "k: size", "x: f32[n, m] in", "p: f32[n, m] in",
+              "r: f32[m] in", "col: f32[n, 1] in", "s: f32 in", "c: bool[m] in", "q: f32[k] in"]
     body, refs = [], []
+    for k, (label, inplace, ref) in enumerate(BCAST_RT):
+        params.append(f"bq{k}: f32[n, m] out")
+        body.append(inplace.replace("OUT", f"bq{k}"))
+        refs.append((f"bq{k}", label + " (size 1 at run time)",
+                     lambda *a, r=ref: np.broadcast_to(r(*a), a[0].shape), "f32"))
     for k, (label, alloc, inplace, ref) in enumerate(BCAST):
         params += [f"b{k}: f32[n, m] out", f"bi{k}: f32[n, m] out"]
         body += [f"b{k} = {alloc}", inplace.replace("OUT", f"bi{k}")]
-        refs += [(f"b{k}", label, ref, "f32"), (f"bi{k}", label + "_", ref, "f32")]
+        refs += [(f"b{k}", label, lambda *a, r=ref: r(*a[:6]), "f32"),
+                 (f"bi{k}", label + "_", lambda *a, r=ref: r(*a[:6]), "f32")]
     for k, (label, expr, ref) in enumerate(BCAST_LOGIC):
         params.append(f"bl{k}: bool[n, m] out")
         body.append(f"bl{k} = {expr}")
-        refs.append((f"bl{k}", label, ref, "bool"))
+        refs.append((f"bl{k}", label, lambda *a, r=ref: r(*a[:6]), "bool"))
     return _function(params, body), refs
 
 
@@ -293,8 +310,8 @@ def run_int_case(build_run, rank, shape, dt):
 
 
 def run_bcast_case(build_run, n, m):
-    """bcast_program's outputs on random [n, m], [m], [n, 1] and 0-D
-    operands, checked."""
+    """bcast_program's outputs on random [n, m], [m], [n, 1], 0-D and
+    [k] (k = 1) operands, checked."""
     src, refs = bcast_program()
     rng = np.random.default_rng(n * 100 + m)
     ins = {"x": rng.uniform(-2, 2, (n, m)), "p": rng.uniform(0.5, 2, (n, m)),
@@ -302,8 +319,10 @@ def run_bcast_case(build_run, n, m):
            "s": np.asarray(rng.uniform(-1, 1))}
     ins = {k: v.astype(f32) for k, v in ins.items()}
     ins["c"] = rng.random(m) > 0.5
+    ins["q"] = rng.uniform(-2, 2, 1).astype(f32)
     outs = build_run(src, f"ops_bcast_{n}x{m}", ins)
     args = [ins[k].astype(f64) for k in ("x", "p", "r", "col", "s")] + [ins["c"]]
+    args.append(ins["q"].astype(f64))
     return _compare(outs, refs, args)
 
 

@@ -1099,6 +1099,24 @@ def nn_interp(n, c, h, w, oh, ow):
                                             align_corners=True)}, f64)
 
 
+def nn_interp_sf(n, c, h, w):
+    import torch
+    import torch.nn.functional as F
+    rng = rng_for("nn_interp_sf", n, c, h, w)
+    ins = {"x": rng.uniform(-2, 2, (n, c, h, w)).astype(f32),
+           "x5": rng.uniform(-2, 2, (2, 3, 5, 7)).astype(f32)}
+    outs = ftc_run("nn_more.ft", "interp_sf", ins)
+    x, x5 = torch.tensor(ins["x"]), torch.tensor(ins["x5"])
+    exact(outs, "s2", F.interpolate(x, scale_factor=2).numpy(), f32)
+    exact(outs, "f", F.interpolate(x5, scale_factor=1.5).numpy(), f32)
+    T = _torch(ins)
+    check_all(outs, {"s23": F.interpolate(T["x"], scale_factor=[2, 3], mode="bilinear"),
+                     "s23_": F.interpolate(T["x"], scale_factor=[2, 3], mode="bilinear",
+                                           align_corners=True),
+                     "fb": F.interpolate(T["x5"], scale_factor=1.5, mode="bilinear"),
+                     "fb_": F.interpolate(T["x5"], scale_factor=[0.7, 2.2], mode="bilinear")})
+
+
 def nn_convt(consts):
     import torch.nn.functional as F
     k = {"G": 2, "N": 2, "C": 4, "H": 5, "W": 3, "O": 6, "KH": 3, "KW": 2, **consts}
@@ -1176,6 +1194,8 @@ for shape in [(2, 3, 7, 5, 3, 2), (1, 1, 1, 1, 1, 1), (1, 2, 5, 9, 5, 4), (2, 1,
 for shape in [(2, 3, 5, 4, 7, 3), (1, 1, 1, 1, 3, 2), (1, 2, 3, 7, 1, 1), (1, 2, 3, 5, 9, 10),
               (1, 1, 4, 6, 4, 6), (1, 1, 7, 5, 20, 13), (2, 1, 6, 3, 12, 6)]:
     case(f"nn_more/interpolate[{'x'.join(map(str, shape))}]", nn_interp, *shape)
+for shape in [(1, 1, 1, 1), (2, 3, 4, 5)]:
+    case(f"nn_more/interpolate_scale_factor[{'x'.join(map(str, shape))}]", nn_interp_sf, *shape)
 for consts in [{}, {"N": 1, "C": 1, "H": 2, "W": 1, "O": 1, "KH": 1, "KW": 3, "G": 1},
                {"N": 1, "C": 6, "H": 4, "W": 7, "O": 9, "KH": 2, "KW": 3, "G": 3}]:
     label = ",".join(f"{k}={v}" for k, v in consts.items()) or "default"
