@@ -496,6 +496,10 @@ OPS21 = [
     ("cross_entropy/reduction", "a: f32[3, 4] in, t: i64[3] in, y: f32 out",
      'y = cross_entropy(a, t, reduction="avg")',
      'reduction is "mean", "sum" or "none", not "avg"'),
+    ("cross_entropy/weight", "a: f32[3, 4] in, t: i64[3] in, w: f32[5] in, y: f32 out",
+     "y = cross_entropy(a, t, w)", "dimension 0 of weight has size 5, that of input's classes 4"),
+    ("cross_entropy/label_smoothing", "a: f32[3, 4] in, t: i64[3] in, y: f32 out",
+     "y = cross_entropy(a, t, label_smoothing=1.5)", "label_smoothing is 1.5; it is in 0 .. 1"),
     ("nll_loss/target", "a: f32[3, 4] in, t: i64[4] in, y: f32 out", "y = nll_loss(a, t)",
      "dimension 0 of target has size 4, that of input 3"),
     ("nll_loss/ndim", "a: f32[2, 3, 4] in, t: i64[2] in, y: f32 out", "y = nll_loss(a, t)",
@@ -716,7 +720,7 @@ export func nn21(n: size, c: size, d: size, x: f32[n, c] in, p: f32[n, c] in, w:
     b: f32[d] in, g: f32[c] in, y: f32[n, c] out, l: f32 out, o: f32[n, d] out):
     y = log_softmax(x) + layer_norm(x, [c], g, g)
     log_softmax_(x, y)
-    l = cross_entropy(x, p) + mse_loss(x, p)
+    l = cross_entropy(x, p) + mse_loss(x, p) + cross_entropy(x, p, g, label_smoothing=0.1)
     o = linear(x, w, b) + x @ transpose(w, [1, 0])
 
 export func nn21_more(n: size, c: size, x: f32[n, c, 4, 6] in, g: f32[c] in, sd: i64 in,

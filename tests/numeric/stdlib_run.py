@@ -696,6 +696,36 @@ def losses(n, c):
         check(outs, name, ref.numpy(), f32)
 
 
+def ce_more(n, c):
+    """cross_entropy and nll_loss with weight, ignore_index and
+    label_smoothing against torch (float64)."""
+    import torch
+    import torch.nn.functional as F
+    rng = rng_for("ce_more", n, c)
+    t = rng.integers(0, c, n)
+    ins = {"x": rng.uniform(-3, 3, (n, c)).astype(f32), "t": t.astype(i64),
+           "t255": np.where(rng.random(n) < 0.4, 255, t).astype(i64),
+           "w": rng.uniform(0.2, 2, c).astype(f32), "p": rng.dirichlet(np.ones(c), n).astype(f32),
+           "v": rng.uniform(-3, 3, c).astype(f32), "k": np.array(c - 1, i32)}
+    outs = ftc_run("losses.ft", "ce_more", ins)
+    T = _torch(ins)
+    x, t, w, p, t255 = T["x"], T["t"], T["w"], T["p"], T["t255"]
+    v, k = T["v"][None], T["k"][None]
+    ce = F.cross_entropy
+    check_all(outs, {
+        "a": ce(x, t, w, ignore_index=1), "b": ce(x, t, label_smoothing=0.1),
+        "d": ce(x, t, w, ignore_index=2, reduction="none", label_smoothing=0.2),
+        "e": ce(x, p, w, label_smoothing=0.3),
+        "e_n": ce(x, p, reduction="none", label_smoothing=0.5),
+        "g": F.nll_loss(F.log_softmax(x, -1), t, w, ignore_index=0),
+        "g_s": F.nll_loss(x, t, w, reduction="sum"),
+        "h": ce(x, t, w, ignore_index=0, reduction="sum", label_smoothing=0.25),
+        "i255": ce(x, t255, ignore_index=255, label_smoothing=0.1),
+        "i255_n": F.nll_loss(x, t255, w, ignore_index=255, reduction="none"),
+        "one": ce(v, k, w, label_smoothing=0.2),
+        "one_s": ce(v, k, w, ignore_index=c - 1, reduction="sum")})
+
+
 def losses_bad_target():
     """A class index out of range: a located run-time error, not a read out
     of bounds."""
@@ -747,6 +777,7 @@ def norms(n, c, h, w):
 
 for n, c in [(1, 1), (4, 6), (9, 3)]:
     case(f"losses[{n}x{c}]", losses, n, c)
+    case(f"losses/ce_more[{n}x{c}]", ce_more, n, c)
 for shape in [(2, 3, 4, 5), (3, 1, 1, 2)]:
     case(f"norms[{'x'.join(map(str, shape))}]", norms, *shape)
 case("losses/bad_target", losses_bad_target)
