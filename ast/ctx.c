@@ -51,7 +51,8 @@ ft_ctx *ft_ctx_new(void)
                                    .expr_size = FT_BUDGET_EXPR_SIZE,
                                    .locals = FT_BUDGET_LOCALS,
                                    .dep_pairs = FT_BUDGET_DEP_PAIRS,
-                                   .cleanup_work = FT_BUDGET_CLEANUP_WORK};
+                                   .cleanup_work = FT_BUDGET_CLEANUP_WORK,
+                                   .fuse_work = FT_BUDGET_FUSE_WORK};
 #ifndef NDEBUG
     ctx->opts.verify = FT_VERIFY_FINAL;     /* built with assertions: check */
 #endif

@@ -77,13 +77,16 @@ typedef struct ft_budget {
                               function, each counted once per local whose
                               scope holds it, that the cleanup passes take
                               on (their work grows with it) */
+    int64_t fuse_work;     /* --max-fuse-work: statements of a function
+                              summed over auto_fuse's tries in it (each
+                              copies the function) */
 } ft_budget;
 
 enum {
     FT_BUDGET_STMTS = 200000, FT_BUDGET_INLINE = 100000,
     FT_BUDGET_LOOP_DEPTH = 32, FT_BUDGET_EXPR_SIZE = 2000,
     FT_BUDGET_CLEANUP_WORK = 2000000, FT_BUDGET_LOCALS = 1000,
-    FT_BUDGET_DEP_PAIRS = 4000000,
+    FT_BUDGET_DEP_PAIRS = 4000000, FT_BUDGET_FUSE_WORK = 50000,
 };
 
 typedef struct ft_options {

@@ -74,7 +74,7 @@ typedef enum cli_flag_id {
     F_PRINT, F_NO_PRINT, F_TARGET, F_ARCH, F_EXPLAIN_TAPES, F_PROMOTE_F64,
     F_CHECK_REFUSALS, F_TIME_PASSES, F_VERIFY, F_VERIFY_PASSES, F_NO_VERIFY, F_TEST_BREAK,
     F_TOL, F_THREADS, F_MAX_STMTS, F_MAX_INLINE, F_MAX_LOOP_DEPTH, F_MAX_EXPR_SIZE,
-    F_MAX_CLEANUP_WORK, F_MAX_LOCALS, F_MAX_DEP_PAIRS, F_MARKDOWN
+    F_MAX_CLEANUP_WORK, F_MAX_LOCALS, F_MAX_DEP_PAIRS, F_MAX_FUSE_WORK, F_MARKDOWN
 } cli_flag_id;
 
 typedef struct cli_flag {
@@ -110,6 +110,7 @@ static const cli_flag cli_flags[] = {
     {"--max-loop-depth", F_MAX_LOOP_DEPTH, 1, CMD_ALL},
     {"--max-expr-size", F_MAX_EXPR_SIZE, 1, CMD_ALL},
     {"--max-cleanup-work", F_MAX_CLEANUP_WORK, 1, CMD_ALL},
+    {"--max-fuse-work", F_MAX_FUSE_WORK, 1, CMD_ALL},
     {"--max-locals", F_MAX_LOCALS, 1, CMD_ALL},
     {"--max-dep-pairs", F_MAX_DEP_PAIRS, 1, CMD_ALL},
     {"--markdown", F_MARKDOWN, 0, CMD_STDLIB},
@@ -205,6 +206,9 @@ static const char help_budgets[] =
     "  --max-cleanup-work N  the cleanup passes (retarget, prop_temps, ...) skip a\n"
     "                     function whose statements, each counted once per local\n"
     "                     declared around it, exceed N (default %d)\n"
+    "  --max-fuse-work N  statements of a function summed over auto_fuse's tries\n"
+    "                     in it (each copies the function); past it auto_fuse\n"
+    "                     stops (default %d)\n"
     "                     Past these budgets an optimisation is skipped (said with\n"
     "                     -v) or the program refused with a located error naming\n"
     "                     the flag\n"
@@ -351,6 +355,7 @@ static int cli_set_value(cli *c, const cli_flag *f, const char *v)
     case F_MAX_CLEANUP_WORK: return cli_budget(f, v, &c->budget.cleanup_work);
     case F_MAX_LOCALS: return cli_budget(f, v, &c->budget.locals);
     case F_MAX_DEP_PAIRS: return cli_budget(f, v, &c->budget.dep_pairs);
+    case F_MAX_FUSE_WORK: return cli_budget(f, v, &c->budget.fuse_work);
     case F_THREADS:
         if (parse_i64(v, &n) || n < 1 || n > 4096)
             return cli_error(EXIT_USAGE, "--threads %s: expected a thread count from 1 to 4096",
@@ -543,6 +548,7 @@ static void cli_to_ctx(const cli *c, ft_ctx *ctx)
     b->loop_depth = c->budget.loop_depth ? c->budget.loop_depth : b->loop_depth;
     b->expr_size = c->budget.expr_size ? c->budget.expr_size : b->expr_size;
     b->cleanup_work = c->budget.cleanup_work ? c->budget.cleanup_work : b->cleanup_work;
+    b->fuse_work = c->budget.fuse_work ? c->budget.fuse_work : b->fuse_work;
     b->locals = c->budget.locals ? c->budget.locals : b->locals;
     b->dep_pairs = c->budget.dep_pairs ? c->budget.dep_pairs : b->dep_pairs;
     const char *env = getenv("FTC_VERIFY");
@@ -906,7 +912,7 @@ static void print_help(void)
     fputs(help_text, stdout);
     printf(help_budgets, FT_BUDGET_STMTS, FT_BUDGET_INLINE, FT_BUDGET_LOOP_DEPTH,
            FT_BUDGET_EXPR_SIZE, FT_BUDGET_LOCALS, FT_BUDGET_DEP_PAIRS,
-           FT_BUDGET_CLEANUP_WORK);
+           FT_BUDGET_CLEANUP_WORK, FT_BUDGET_FUSE_WORK);
     fputs("\npasses for --dump-after:", stdout);
     for (int i = 0; ft_pass_name(i); i++)
         printf("%s %s", i ? "," : "", ft_pass_name(i));

@@ -10,7 +10,12 @@
  * Legality: L2 directly follows L1 in a sequence, both have the same
  * constant step and trip count and ranges that differ by a constant shift,
  * and running each instance of L2 at its fused iteration, after L1's body,
- * keeps every dependence (xf_check_order).
+ * keeps every dependence (xf_check_order).  Without a shift, a pair of
+ * loops whose shared tensors are all indexed by the iterator itself, in one
+ * dimension, on both sides is legal without the analysis (aligned): any two
+ * accesses of one element are then in one iteration, where L1's body still
+ * runs first.  Element-wise statements, fused one after the other, took
+ * the analysis 12 ms a fusion.
  */
 #include "schedule.h"
 
@@ -20,6 +25,7 @@
 #include "cleanup.h"
 #include "sched_util.h"
 #include "xf_util.h"
+#include "visit.h"
 
 /* a - b as a constant in *out; 0 when it is not one. */
 static int const_diff(ft_ctx *ctx, const ast_expr *a, const ast_expr *b, int64_t *out)
@@ -75,10 +81,107 @@ static int neighbours(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, cons
     return 1;
 }
 
+/* The tensors a body accesses, and whether it holds what aligned() cannot
+ * see through: an EVAL, a BLAS nest, a loop or local that rebinds the
+ * iterator. */
+typedef struct body_names {
+    ast_visitor v;
+    ft_ctx *ctx;
+    const char *iter;
+    ft_vec names;             /* const char *, each once */
+    int opaque;
+} body_names;
+
+static void add_name(body_names *b, const char *name)
+{
+    for (int i = 0; i < b->names.len; i++)
+        if (strcmp(b->names.items[i], name) == 0)
+            return;
+    ft_vec_push(b->ctx, &b->names, (void *)name);
+}
+
+static int names_stmt(ast_visitor *v, ast_stmt *s)
+{
+    body_names *b = (body_names *)v;
+    if (s->kind == AST_EVAL ||
+        (s->kind == AST_FOR && (s->u.loop.par == AST_LIB || !strcmp(s->u.loop.iter, b->iter))) ||
+        (s->kind == AST_VARDEF && !strcmp(s->u.def.name, b->iter)))
+        b->opaque = 1;
+    if (s->kind == AST_STORE)
+        add_name(b, s->u.store.var);
+    if (s->kind == AST_REDUCE)
+        add_name(b, s->u.red.var);
+    return 1;
+}
+
+static void names_expr(ast_visitor *v, ast_expr *e)
+{
+    if (e->kind == AST_LOAD)
+        add_name((body_names *)v, e->u.load.var);
+}
+
+/* The tensors loop l's body accesses; NULL when it is opaque. */
+static ft_vec *loop_names(ft_ctx *ctx, ast_stmt *l, body_names *b)
+{
+    *b = (body_names){.v = {names_stmt, names_expr}, .ctx = ctx, .iter = l->u.loop.iter};
+    ast_visit(l->u.loop.body, &b->v);
+    return b->opaque ? NULL : &b->names;
+}
+
+/* Whether accesses a (in L1's body, iterator i1) and b (L2's, i2) of one
+ * tensor index some dimension by the bare iterator on both sides: they
+ * touch one element only in one iteration. */
+static int same_iteration(const xf_access *a, const xf_access *b, const char *i1,
+                          const char *i2)
+{
+    for (int d = 0; d < *a->n && d < *b->n; d++) {
+        const ast_expr *x = (*a->idx)[d], *y = (*b->idx)[d];
+        if (x->kind == AST_VAR && y->kind == AST_VAR && !strcmp(x->u.name, i1) &&
+            !strcmp(y->u.name, i2))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether tensor var's accesses in the two bodies (one at least a write)
+ * all meet in one iteration only. */
+static int aligned_tensor(ft_ctx *ctx, ast_stmt *l1, ast_stmt *l2, const char *var)
+{
+    ft_vec a1 = {0}, a2 = {0};
+    xf_collect_accesses(ctx, l1->u.loop.body, var, &a1);
+    xf_collect_accesses(ctx, l2->u.loop.body, var, &a2);
+    for (int i = 0; i < a1.len; i++)
+        for (int j = 0; j < a2.len; j++) {
+            const xf_access *x = a1.items[i], *y = a2.items[j];
+            if ((x->stmt || y->stmt) &&
+                !same_iteration(x, y, l1->u.loop.iter, l2->u.loop.iter))
+                return 0;
+        }
+    return 1;
+}
+
+/* Whether fusing l1 and l2 (no shift) keeps every dependence because every
+ * tensor both bodies access is aligned (see the head of the file). */
+static int aligned(ft_ctx *ctx, ast_stmt *l1, ast_stmt *l2)
+{
+    body_names b1, b2;
+    ft_vec *n1 = loop_names(ctx, l1, &b1), *n2 = loop_names(ctx, l2, &b2);
+    if (!n1 || !n2)
+        return 0;
+    for (int i = 0; i < n1->len; i++)
+        for (int j = 0; j < n2->len; j++)
+            if (!strcmp(n1->items[i], n2->items[j]) &&
+                !aligned_tensor(ctx, l1, l2, n1->items[i]))
+                return 0;
+    return 1;
+}
+
 /* Check the fused order keeps every dependence; 1 when it does not. */
 static int fuse_illegal(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, int64_t shift,
                         const char *what, ft_loc loc)
 {
+    if (shift == 0 && aligned(ctx, l1, l2))
+        return 0;
     int k = xf_loop_depth_of(ctx, f, l1);
     int at = -1;
     ast_stmt *seq = xf_parent_seq(ctx, f->body, l1, &at);

@@ -1106,7 +1106,9 @@ def nn_apool(n, c, h, w, oh, ow):
     T = _torch(ins)
     a = F.adaptive_avg_pool2d(T["x"], [oh, ow])
     check_all(outs, {"a": a, "a_": a, "a1": F.adaptive_avg_pool2d(T["x"], 1),
-                     "a3": F.adaptive_avg_pool2d(T["x3"], oh)})
+                     "a3": F.adaptive_avg_pool2d(T["x3"], oh),
+                     "an": F.adaptive_avg_pool2d(T["x"], [None, ow]),
+                     "an_": F.adaptive_avg_pool2d(T["x"], [oh, None])})
 
 
 def nn_interp(n, c, h, w, oh, ow):

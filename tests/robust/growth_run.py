@@ -217,8 +217,26 @@ def case_dep_pairs(d):
     expect_budget_error(d, "pairs.ft", s, "--max-dep-pairs", line=1)
 
 
+def case_fuse_work(d):
+    """60 lines `y = y * 0.5 + x` under a `grad` line: auto_fuse tried
+    pair after pair, each try copying and cleaning up the whole function
+    (120 lines: 850 tries, 9 s and 3 GB); it stops at --max-fuse-work,
+    says so with -v, and y is what the lines compute."""
+    s = ("export func f(n: size, x: f32[n] in, y: f32[n] inout):\n"
+         + "    y = y * 0.5 + x\n" * 60 + "grad f wrt x -> g\n")
+    path = write(d, "fuse.ft", s)
+    rc, err = ftc(["build", path, "--emit=c", "-o", os.path.join(d, "fuse.c"), "-v"], d)
+    assert rc == 0, err[-2000:]
+    assert "no further tries" in err and "--max-fuse-work 50000" in err, err[-2000:]
+    rng = np.random.default_rng(18)
+    x, y0 = rng.random(5, np.float32), rng.random(5, np.float32)
+    y = run_f(d, "fuse_run.ft", s, {"x": x, "y": y0})["y"]
+    want = y0.astype(np.float64) * 0.5 ** 60 + x * (2 - 2.0 ** -59)
+    assert np.allclose(y, want, rtol=1e-5), (y, want)
+
+
 CASES = [case_auto_unroll, case_inline_calls, case_shared_argument, case_temps, case_splits,
-         case_sched_unroll, case_caret, case_merged_updates, case_dep_pairs]
+         case_sched_unroll, case_caret, case_merged_updates, case_dep_pairs, case_fuse_work]
 
 
 def main():
