@@ -579,37 +579,38 @@ OPS21 = [
 
 
 def issue21():
-    """Issue 21's operators: the compile-time cases of OPS21, and run-time
-    ones on symbolic shapes."""
+    """Issue 21's operators: the compile-time cases of OPS21, the run-time
+    ones of RUNS21."""
     for name, params, call, msg in OPS21:
         yield Compile(name, name.split("/")[0], params, call, msg)
-    yield Run("where_/condition", "where_", "n: size, m: size, c: bool[m] in, a: f32[n] in, "
-              "y: f32[n] out", "where_(c, a, 0, y)", {"n": 3, "m": 2},
-              [{"n": 3, "m": 3}, {"n": 3, "m": 1}], ["2", "3"])
-    yield Run("silu_/x_dim", "silu_", "n: size, m: size, a: f32[m] in, y: f32[n] out",
-              "silu_(a, y)", {"n": 3, "m": 2}, [{"n": 3, "m": 3}, {"n": 3, "m": 1}], ["2", "3"])
-    yield Run("mean_/out_dim", "mean_", "n: size, m: size, a: f32[n, 4] in, y: f32[m] out",
-              "mean_(a, y, 1)", {"n": 3, "m": 5}, [{"n": 3, "m": 3}], ["5", "3"])
-    yield Run("argmax/empty", "argmax", "n: size, a: f32[3, n] in, y: i64[3] out",
-              "y = argmax(a, 1)", {"n": 0}, [{"n": 1}], ["0"])
-    yield Run("cross_entropy/target", "cross_entropy", "n: size, m: size, a: f32[n, 4] in, "
-              "t: i64[m] in, y: f32 out", "y = cross_entropy(a, t)", {"n": 3, "m": 2},
-              [{"n": 3, "m": 3}], ["2", "3"])
-    yield Run("linear/inner", "linear", "n: size, k: size, a: f32[2, n] in, w: f32[3, k] in, "
-              "y: f32[2, 3] out", "y = linear(a, w)", {"n": 4, "k": 5}, [{"n": 4, "k": 4}],
-              ["4", "5"])
-    yield Run("layer_norm/shape", "layer_norm", "n: size, m: size, a: f32[2, n] in, "
-              "y: f32[2, n] out", "y = layer_norm(a, [m])", {"n": 4, "m": 3},
-              [{"n": 4, "m": 4}], ["3", "4"])
-    yield Run("stack/shapes", "stack", "n: size, m: size, a: f32[n] in, b: f32[m] in, "
-              "y: f32[2, n] out", "y = stack([a, b])", {"n": 4, "m": 3}, [{"n": 4, "m": 4}],
-              ["3", "4"])
-    yield Run("gather/dim", "gather", "n: size, k: size, a: f32[n, 4] in, i: i64[k, 2] in, "
-              "y: f32[k, 2] out", "y = gather(a, 1, i)", {"n": 2, "k": 3},
-              [{"n": 3, "k": 3}], ["3", "2"])
-    yield Run("expand/size", "expand", "n: size, m: size, a: f32[n] in, y: f32[2, m] out",
-              "y = expand(a, [2, m])", {"n": 3, "m": 4}, [{"n": 4, "m": 4}, {"n": 1, "m": 4}],
-              ["3", "4"])
+    for name, params, call, bad, good, sizes in RUNS21:
+        yield Run(name, name.split("/")[0], params, call, bad, good, sizes)
+
+
+# Issue 21's operators on symbolic shapes: (name, params, call, sizes that
+# break the contract, sizes that keep it, the sizes the message shows).
+RUNS21 = [
+    ("where_/condition", "n: size, m: size, c: bool[m] in, a: f32[n] in, y: f32[n] out",
+     "where_(c, a, 0, y)", {"n": 3, "m": 2}, [{"n": 3, "m": 3}, {"n": 3, "m": 1}], ["2", "3"]),
+    ("silu_/x_dim", "n: size, m: size, a: f32[m] in, y: f32[n] out", "silu_(a, y)",
+     {"n": 3, "m": 2}, [{"n": 3, "m": 3}, {"n": 3, "m": 1}], ["2", "3"]),
+    ("mean_/out_dim", "n: size, m: size, a: f32[n, 4] in, y: f32[m] out", "mean_(a, y, 1)",
+     {"n": 3, "m": 5}, [{"n": 3, "m": 3}], ["5", "3"]),
+    ("argmax/empty", "n: size, a: f32[3, n] in, y: i64[3] out", "y = argmax(a, 1)",
+     {"n": 0}, [{"n": 1}], ["0"]),
+    ("cross_entropy/target", "n: size, m: size, a: f32[n, 4] in, t: i64[m] in, y: f32 out",
+     "y = cross_entropy(a, t)", {"n": 3, "m": 2}, [{"n": 3, "m": 3}], ["2", "3"]),
+    ("linear/inner", "n: size, k: size, a: f32[2, n] in, w: f32[3, k] in, y: f32[2, 3] out",
+     "y = linear(a, w)", {"n": 4, "k": 5}, [{"n": 4, "k": 4}], ["4", "5"]),
+    ("layer_norm/shape", "n: size, m: size, a: f32[2, n] in, y: f32[2, n] out",
+     "y = layer_norm(a, [m])", {"n": 4, "m": 3}, [{"n": 4, "m": 4}], ["3", "4"]),
+    ("stack/shapes", "n: size, m: size, a: f32[n] in, b: f32[m] in, y: f32[2, n] out",
+     "y = stack([a, b])", {"n": 4, "m": 3}, [{"n": 4, "m": 4}], ["3", "4"]),
+    ("gather/dim", "n: size, k: size, a: f32[n, 4] in, i: i64[k, 2] in, y: f32[k, 2] out",
+     "y = gather(a, 1, i)", {"n": 2, "k": 3}, [{"n": 3, "k": 3}], ["3", "2"]),
+    ("expand/size", "n: size, m: size, a: f32[n] in, y: f32[2, m] out", "y = expand(a, [2, m])",
+     {"n": 3, "m": 4}, [{"n": 4, "m": 4}, {"n": 1, "m": 4}], ["3", "4"]),
+]
 
 # Every operator on symbolic shapes that agree: no check may be emitted.
 # (Left out: the checks of data, not shapes: the class indices of
