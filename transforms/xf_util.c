@@ -574,6 +574,23 @@ static void flatten_into(ft_ctx *ctx, ast_stmt *s, ft_vec *out)
     ft_vec_push(ctx, out, xf_normalize(ctx, s));
 }
 
+/* Append the items of s, already normalized, to out: the statements of
+ * its unlabelled sequences, or s itself (nothing when it is empty).  No
+ * second normalization: absorb_after_vardef re-normalizing a VarDef's body
+ * at every level of nested VarDefs (a gradient's tape versions) made
+ * 100 overwrites of one tensor under `grad` allocate 1 GB, 200 7 GB. */
+static void items_of(ft_ctx *ctx, ast_stmt *s, ft_vec *out)
+{
+    if (xf_is_empty(s))
+        return;
+    if (s->kind == AST_SEQ && !s->label) {
+        for (int i = 0; i < s->u.seq.n; i++)
+            items_of(ctx, s->u.seq.stmts[i], out);
+        return;
+    }
+    ft_vec_push(ctx, out, s);
+}
+
 /* items[from..] as one statement (an empty sequence when none). */
 static ast_stmt *seq_of(ft_ctx *ctx, ft_loc loc, ft_vec *items, int from)
 {
@@ -583,7 +600,8 @@ static ast_stmt *seq_of(ft_ctx *ctx, ft_loc loc, ft_vec *items, int from)
     return ast_seq(ctx, loc, n, (ast_stmt **)items->items + from);
 }
 
-/* Fold the statements after the first VarDef of items into its body. */
+/* Fold the statements after the first VarDef of items (normalized
+ * statements) into its body. */
 static ast_stmt *absorb_after_vardef(ft_ctx *ctx, ft_loc loc, ft_vec *items)
 {
     for (int i = 0; i < items->len; i++) {
@@ -591,7 +609,7 @@ static ast_stmt *absorb_after_vardef(ft_ctx *ctx, ft_loc loc, ft_vec *items)
         if (d->kind != AST_VARDEF || i == items->len - 1)
             continue;
         ft_vec body = {0};
-        flatten_into(ctx, d->u.def.body, &body);
+        items_of(ctx, d->u.def.body, &body);
         for (int k = i + 1; k < items->len; k++)
             ft_vec_push(ctx, &body, items->items[k]);
         d->u.def.body = absorb_after_vardef(ctx, d->loc, &body);
