@@ -706,7 +706,8 @@ def ce_more(n, c):
     ins = {"x": rng.uniform(-3, 3, (n, c)).astype(f32), "t": t.astype(i64),
            "t255": np.where(rng.random(n) < 0.4, 255, t).astype(i64),
            "w": rng.uniform(0.2, 2, c).astype(f32), "p": rng.dirichlet(np.ones(c), n).astype(f32),
-           "v": rng.uniform(-3, 3, c).astype(f32), "k": np.array(c - 1, i32)}
+           "v": rng.uniform(-3, 3, c).astype(f32), "k": np.array(c - 1, i32),
+           "w0": np.where(np.arange(c) % 2 == 0, 0, 1.5).astype(f32)}  # classes of weight 0
     outs = ftc_run("losses.ft", "ce_more", ins)
     T = _torch(ins)
     x, t, w, p, t255 = T["x"], T["t"], T["w"], T["p"], T["t255"]
@@ -723,7 +724,8 @@ def ce_more(n, c):
         "i255": ce(x, t255, ignore_index=255, label_smoothing=0.1),
         "i255_n": F.nll_loss(x, t255, w, ignore_index=255, reduction="none"),
         "one": ce(v, k, w, label_smoothing=0.2),
-        "one_s": ce(v, k, w, ignore_index=c - 1, reduction="sum")})
+        "one_s": ce(v, k, w, ignore_index=c - 1, reduction="sum"),
+        "z": ce(x, t255, T["w0"], ignore_index=255, reduction="none", label_smoothing=0.3)})
 
 
 def losses_bad_target():
