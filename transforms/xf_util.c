@@ -561,34 +561,21 @@ int xf_item_writes_any(const ast_stmt *item, const ft_vec *names)
 
 /* ------------------------------------------------------------ structure */
 
-/* Append the normalized s to out, flattening unlabelled sequences. */
-static void flatten_into(ft_ctx *ctx, ast_stmt *s, ft_vec *out)
+/* Append s to out, flattening unlabelled sequences, each item normalized
+ * (normalize) or already normal.  absorb_after_vardef passes a VarDef's
+ * body, already normalized, without normalizing it again: at every level
+ * of nested VarDefs (a gradient's tape versions) that made 100 overwrites
+ * of one tensor under `grad` allocate 1 GB, 200 7 GB. */
+static void flatten_into(ft_ctx *ctx, ast_stmt *s, ft_vec *out, int normalize)
 {
     if (xf_is_empty(s))
         return;
     if (s->kind == AST_SEQ && !s->label) {
         for (int i = 0; i < s->u.seq.n; i++)
-            flatten_into(ctx, s->u.seq.stmts[i], out);
+            flatten_into(ctx, s->u.seq.stmts[i], out, normalize);
         return;
     }
-    ft_vec_push(ctx, out, xf_normalize(ctx, s));
-}
-
-/* Append the items of s, already normalized, to out: the statements of
- * its unlabelled sequences, or s itself (nothing when it is empty).  No
- * second normalization: absorb_after_vardef re-normalizing a VarDef's body
- * at every level of nested VarDefs (a gradient's tape versions) made
- * 100 overwrites of one tensor under `grad` allocate 1 GB, 200 7 GB. */
-static void items_of(ft_ctx *ctx, ast_stmt *s, ft_vec *out)
-{
-    if (xf_is_empty(s))
-        return;
-    if (s->kind == AST_SEQ && !s->label) {
-        for (int i = 0; i < s->u.seq.n; i++)
-            items_of(ctx, s->u.seq.stmts[i], out);
-        return;
-    }
-    ft_vec_push(ctx, out, s);
+    ft_vec_push(ctx, out, normalize ? xf_normalize(ctx, s) : s);
 }
 
 /* items[from..] as one statement (an empty sequence when none). */
@@ -609,7 +596,7 @@ static ast_stmt *absorb_after_vardef(ft_ctx *ctx, ft_loc loc, ft_vec *items)
         if (d->kind != AST_VARDEF || i == items->len - 1)
             continue;
         ft_vec body = {0};
-        items_of(ctx, d->u.def.body, &body);
+        flatten_into(ctx, d->u.def.body, &body, 0);
         for (int k = i + 1; k < items->len; k++)
             ft_vec_push(ctx, &body, items->items[k]);
         d->u.def.body = absorb_after_vardef(ctx, d->loc, &body);
@@ -627,7 +614,7 @@ ast_stmt *xf_normalize(ft_ctx *ctx, ast_stmt *s)
     case AST_SEQ: {
         ft_vec items = {0};
         for (int i = 0; i < s->u.seq.n; i++)
-            flatten_into(ctx, s->u.seq.stmts[i], &items);
+            flatten_into(ctx, s->u.seq.stmts[i], &items, 1);
         if (items.len == 0) {
             s->u.seq.n = 0;
             return s;
@@ -642,7 +629,7 @@ ast_stmt *xf_normalize(ft_ctx *ctx, ast_stmt *s)
     }
     case AST_VARDEF: {
         ft_vec items = {0};
-        flatten_into(ctx, s->u.def.body, &items);
+        flatten_into(ctx, s->u.def.body, &items, 1);
         s->u.def.body = items.len ? absorb_after_vardef(ctx, s->loc, &items)
                                   : ast_seq(ctx, s->loc, 0, NULL);
         return s;
