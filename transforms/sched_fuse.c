@@ -23,6 +23,7 @@
 
 #include "../analysis/bounds.h"
 #include "cleanup.h"
+#include "lib_gemm.h"
 #include "sched_util.h"
 #include "xf_util.h"
 #include "visit.h"
@@ -81,51 +82,27 @@ static int neighbours(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, cons
     return 1;
 }
 
-/* The tensors a body accesses, and whether it holds what aligned() cannot
- * see through: an EVAL, a BLAS nest, a loop or local that rebinds the
- * iterator. */
-typedef struct body_names {
+/* Whether s holds an EVAL (aligned() leaves those to the analysis). */
+typedef struct eval_find {
     ast_visitor v;
-    ft_ctx *ctx;
-    const char *iter;
-    ft_vec names;             /* const char *, each once */
-    int opaque;
-} body_names;
+    int found;
+} eval_find;
 
-static void add_name(body_names *b, const char *name)
+static int eval_cb(ast_visitor *v, ast_stmt *s)
 {
-    for (int i = 0; i < b->names.len; i++)
-        if (strcmp(b->names.items[i], name) == 0)
-            return;
-    ft_vec_push(b->ctx, &b->names, (void *)name);
-}
-
-static int names_stmt(ast_visitor *v, ast_stmt *s)
-{
-    body_names *b = (body_names *)v;
-    if (s->kind == AST_EVAL ||
-        (s->kind == AST_FOR && (s->u.loop.par == AST_LIB || !strcmp(s->u.loop.iter, b->iter))) ||
-        (s->kind == AST_VARDEF && !strcmp(s->u.def.name, b->iter)))
-        b->opaque = 1;
-    if (s->kind == AST_STORE)
-        add_name(b, s->u.store.var);
-    if (s->kind == AST_REDUCE)
-        add_name(b, s->u.red.var);
+    ((eval_find *)v)->found |= s->kind == AST_EVAL;
     return 1;
 }
 
-static void names_expr(ast_visitor *v, ast_expr *e)
+/* Whether aligned() can see through loop l's body: no EVAL, no BLAS nest,
+ * no loop or local that rebinds l's iterator. */
+static int plain_body(ast_stmt *l)
 {
-    if (e->kind == AST_LOAD)
-        add_name((body_names *)v, e->u.load.var);
-}
-
-/* The tensors loop l's body accesses; NULL when it is opaque. */
-static ft_vec *loop_names(ft_ctx *ctx, ast_stmt *l, body_names *b)
-{
-    *b = (body_names){.v = {names_stmt, names_expr}, .ctx = ctx, .iter = l->u.loop.iter};
-    ast_visit(l->u.loop.body, &b->v);
-    return b->opaque ? NULL : &b->names;
+    eval_find e = {.v.stmt = eval_cb};
+    ast_visit(l->u.loop.body, &e.v);
+    return !e.found && !xf_has_lib_loop(l->u.loop.body) &&
+           !xf_binds_iter(l->u.loop.body, l->u.loop.iter) &&
+           !xf_defines(l->u.loop.body, l->u.loop.iter);
 }
 
 /* Whether accesses a (in L1's body, iterator i1) and b (L2's, i2) of one
@@ -164,15 +141,15 @@ static int aligned_tensor(ft_ctx *ctx, ast_stmt *l1, ast_stmt *l2, const char *v
  * tensor both bodies access is aligned (see the head of the file). */
 static int aligned(ft_ctx *ctx, ast_stmt *l1, ast_stmt *l2)
 {
-    body_names b1, b2;
-    ft_vec *n1 = loop_names(ctx, l1, &b1), *n2 = loop_names(ctx, l2, &b2);
-    if (!n1 || !n2)
+    if (!plain_body(l1) || !plain_body(l2))
         return 0;
-    for (int i = 0; i < n1->len; i++)
-        for (int j = 0; j < n2->len; j++)
-            if (!strcmp(n1->items[i], n2->items[j]) &&
-                !aligned_tensor(ctx, l1, l2, n1->items[i]))
-                return 0;
+    ft_vec names = {0};
+    xf_stmt_written(ctx, l1->u.loop.body, &names);
+    xf_stmt_loaded(ctx, l1->u.loop.body, &names);
+    for (int i = 0; i < names.len; i++)
+        if (xf_accesses(l2->u.loop.body, names.items[i]) &&
+            !aligned_tensor(ctx, l1, l2, names.items[i]))
+            return 0;
     return 1;
 }
 
