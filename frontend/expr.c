@@ -408,16 +408,9 @@ static lw_val *call_minmax(lw *L, const pt_node *call, ast_binop op)
 /* A conversion of a scalar; of a literal, folded into a literal. */
 static ast_expr *cast_scalar(lw *L, ft_loc loc, ft_dtype t, ast_expr *e)
 {
-    if (e->kind == AST_FLOAT && ft_dtype_is_float(t))
-        return ast_float(L->ctx, loc, e->u.fval, t);
-    if (e->kind == AST_INT && ft_dtype_is_float(t))
-        return ast_float(L->ctx, loc, (double)e->u.ival, t);
-    if (e->kind == AST_INT && ft_dtype_is_int(t)) {
-        ast_expr *k = ast_int(L->ctx, loc, t == FT_I32 ? (int32_t)e->u.ival : e->u.ival);
-        k->dtype = t;
-        return k;
-    }
-    return ast_cast(L->ctx, loc, t, e);
+    ast_expr *c = ast_cast(L->ctx, loc, t, e);
+    ast_expr *k = lw_fold(L, c);
+    return k ? k : c;
 }
 
 /* f32(x), i32(x), ...: a conversion. */

@@ -112,29 +112,27 @@ static ast_expr *fold_bools(lw *L, const ast_expr *e, int x, int y)
     }
 }
 
-/* Fold a conversion of a literal to a number type (float to integer
- * truncates, as C; NULL where C leaves it undefined: out of range, NaN). */
+/* Fold a conversion of a literal to a number type: a float keeps the
+ * literal's value, an integer to i32 wraps, a float to an integer
+ * truncates (NULL where C leaves that undefined: out of range, NaN). */
 static ast_expr *fold_cast(lw *L, const ast_expr *e, const ast_expr *a)
 {
     if (!lw_is_literal(a))
         return NULL;
     double v = a->kind == AST_INT ? (double)a->u.ival : a->u.fval;
     if (ft_dtype_is_float(e->dtype))
-        return ast_float(L->ctx, e->loc, e->dtype == FT_F32 ? (double)(float)v : v, e->dtype);
+        return ast_float(L->ctx, e->loc, v, e->dtype);
     if (!ft_dtype_is_int(e->dtype))
         return NULL;
-    int64_t lo = e->dtype == FT_I32 ? INT32_MIN : INT64_MIN;
-    double hi = e->dtype == FT_I32 ? 2147483648.0 : 9223372036854775808.0;
-    int64_t r;
-    if (a->kind == AST_INT)
-        r = a->u.ival;
-    else if (!(v > (double)lo - 1 && v < hi))
-        return NULL;
-    else
+    int64_t r = a->u.ival;
+    if (a->kind == AST_FLOAT) {
+        double lo = e->dtype == FT_I32 ? -2147483649.0 : -9223372036854775808.0;
+        double hi = e->dtype == FT_I32 ? 2147483648.0 : 9223372036854775808.0;
+        if (!(v > lo && v < hi))
+            return NULL;
         r = (int64_t)v;
-    if (r < lo || (e->dtype == FT_I32 && r > INT32_MAX))
-        return NULL;
-    ast_expr *k = ast_int(L->ctx, e->loc, r);
+    }
+    ast_expr *k = ast_int(L->ctx, e->loc, e->dtype == FT_I32 ? (int32_t)r : r);
     k->dtype = e->dtype;
     return k;
 }
@@ -287,7 +285,9 @@ ast_expr *lw_builtin(lw *L, ft_loc loc, ast_builtin f, ast_expr *a)
         else
             a = ast_cast(L->ctx, a->loc, FT_F32, a);
     }
-    return ast_call(L->ctx, loc, f, 1, &a);
+    ast_expr *e = ast_call(L->ctx, loc, f, 1, &a);
+    ast_expr *k = lw_fold(L, e);     /* floor(2.5) is 2.0 */
+    return k ? k : e;
 }
 
 /* A linear form: constant + sum of coeff * term, terms compared

@@ -726,11 +726,14 @@ export func nn21(n: size, c: size, d: size, x: f32[n, c] in, p: f32[n, c] in, w:
 
 export func nn21_more(n: size, c: size, x: f32[n, c, 4, 6] in, g: f32[c] in, sd: i64 in,
     k: f32[c, 2, 3, 3] in, y: f32[n, c, 4, 6] out, p: f32[n, c, 6, 10] out,
-    a: f32[n, c, 2, 3] out, it: f32[n, c, 8, 12] out, ct: f32[n, 2, 6, 8] out):
+    a: f32[n, c, 2, 3] out, it: f32[n, c, 8, 12] out, ct: f32[n, 2, 6, 8] out,
+    it2: f32[n, c, 6, 9] out, it3: f32[n, c, 6, 9] out):
     y = batch_norm(x, g, g, g, g) + group_norm(x, 1, g, g) + dropout(x, 0.25, sd)
     p = pad(x, [2, 2, 1, 1])
     a = adaptive_avg_pool2d(x, [2, 3])
     it = interpolate(x, [8, 12])
+    interpolate_(x, it2, scale_factor=1.5, mode="bilinear")
+    it3 = interpolate(x, scale_factor=1.5)
     ct = conv_transpose2d(x, k)
 
 export func shape21(n: size, m: size, x: f32[n, m] in, v: f32[m] in, idx: i64[n, m] in,
