@@ -192,6 +192,9 @@ struct ast_stmt {
                                   * differs (a shadowing `var t` is t_1,
                                   * `var u = x * 2` takes over a temporary),
                                   * else NULL; schedules name it by either */
+            const char *layout;  /* `layout "L->P"` as declared (text) or
+                                  * NULL; applied by transforms/layout.c,
+                                  * which leaves shape physical */
         } def;
         struct {
             const char *iter; ast_expr *begin, *end, *step; ast_par par;
@@ -246,6 +249,11 @@ typedef struct ast_param {
                             * parameter for the analyses and the schedules,
                             * then one of the function's regions (not in the
                             * C ABI); NULL otherwise */
+    const char *layout;    /* `layout "L->P"` (text) or NULL: row-major */
+    ast_expr **lshape;     /* with a layout, after transforms/layout.c: the
+                            * logical shape (layout's ndim entries; shape is
+                            * then physical); NULL before and without one */
+    int lndim;
 } ast_param;
 
 typedef struct ast_func {

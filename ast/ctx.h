@@ -98,7 +98,8 @@ typedef struct ft_options {
     int promote_f64;         /* --promote-f64: compute in f64 (gradcheck) */
     int ndefines;            /* -D NAME=VALUE overrides of `const` */
     const char **define_names;
-    int64_t *define_values;
+    const char **define_values;  /* the texts after '=': an integer, or a
+                                  * string for a const whose value is one */
     const char *arch;        /* --arch: the nvcc -arch value (NULL: sm_90) */
     int check_refusals;      /* --check-refusals: a refused schedule line must
                                 leave its function unchanged (testing) */

@@ -46,6 +46,7 @@
 #include "../transforms/xf_util.h"
 #include "cg_facts.h"
 #include "cg_core.h"
+#include "cg_desc.h"
 #include "cg_sites.h"
 #include "visit.h"
 
@@ -279,15 +280,6 @@ static const char *cg_ctype(ft_dtype t)
 {
     static const char *const names[FT_DTYPE_COUNT] = {
         "bool", "int32_t", "int64_t", "_Float16", "float", "double"};
-    return names[t];
-}
-
-/* The ft_abi.h code of a dtype. */
-static const char *cg_abi_dtype(ft_dtype t)
-{
-    static const char *const names[FT_DTYPE_COUNT] = {
-        "FT_ABI_BOOL", "FT_ABI_I32", "FT_ABI_I64", "FT_ABI_F16", "FT_ABI_F32",
-        "FT_ABI_F64"};
     return names[t];
 }
 
@@ -2246,118 +2238,6 @@ static void cg_sizefn(cg_emitter *em, const ast_sizefn *s)
     fputs("}\n\n", em->out);
 }
 
-/* The call wrapper of f: ft__args[k] points to an int64_t for a size, is
- * the data pointer for a tensor (reserved names here and in the shapes
- * function, so a size or function named `args` or `dims` cannot clash). */
-static void cg_call_wrapper(cg_emitter *em, const ast_func *f)
-{
-    fprintf(em->out, "static int ft__call_%s(void *const *ft__args)\n{\n", f->name);
-    if (!f->nparams)
-        cg_line(em, "    (void)ft__args;");
-    fprintf(em->out, "    return %s(", f->name);
-    for (int i = 0; i < f->nparams; i++) {
-        const ast_param *p = &f->params[i];
-        if (i)
-            fputs(",\n        ", em->out);
-        if (p->is_size)
-            fprintf(em->out, "*(const int64_t *)ft__args[%d]", i);
-        else
-            fprintf(em->out, "(%s%s *)ft__args[%d]", p->access == FT_ACC_IN ? "const " : "",
-                    cg_ctype(p->dtype), i);
-    }
-    fputs(");\n}\n\n", em->out);
-}
-
-/* The shapes function of f: every tensor dimension from the sizes. */
-static void cg_shapes_fn(cg_emitter *em, const ast_func *f)
-{
-    fprintf(em->out, "static void ft__shapes_%s(const int64_t *ft__sizes, "
-            "int64_t *ft__dims)\n{\n", f->name);
-    em->indent = 1;
-    int nsizes = 0, ndims = 0;
-    for (int i = 0; i < f->nparams; i++) {
-        if (!f->params[i].is_size)
-            continue;
-        const char *cn = cg_cname(em, f->params[i].name);
-        cg_line(em, "const int64_t %s = ft__sizes[%d];", cn, nsizes++);
-        cg_line(em, "(void)%s;", cn);
-    }
-    if (!nsizes)
-        cg_line(em, "(void)ft__sizes;");
-    for (int i = 0; i < f->nparams; i++)
-        for (int k = 0; !f->params[i].is_size && k < f->params[i].ndim; k++)
-            cg_line(em, "ft__dims[%d] = %s;", ndims++, cg_expr_str(em, f->params[i].shape[k], 0));
-    if (!ndims)
-        cg_line(em, "(void)ft__dims;");
-    em->indent = 0;
-    fputs("}\n\n", em->out);
-}
-
-/* The parameter descriptions of f (and the shape texts they point to). */
-static void cg_param_descs(cg_emitter *em, const ast_func *f)
-{
-    for (int i = 0; i < f->nparams; i++) {
-        const ast_param *p = &f->params[i];
-        if (p->is_size || !p->ndim)
-            continue;
-        fprintf(em->out, "static const char *const ft__shape_%s_%d[] = {", f->name, i);
-        for (int k = 0; k < p->ndim; k++) {
-            fputs(k ? ", " : "", em->out);
-            cg_str_lit(em->out, ast_expr_text(em->ctx, p->shape[k]));
-        }
-        fputs("};\n", em->out);
-    }
-    if (!f->nparams)
-        return;
-    fprintf(em->out, "static const ft_param_desc ft__params_%s[] = {\n", f->name);
-    for (int i = 0; i < f->nparams; i++) {
-        const ast_param *p = &f->params[i];
-        static const char *const acc[] = {"FT_ABI_IN", "FT_ABI_OUT", "FT_ABI_INOUT",
-                                          "FT_ABI_IN"};
-        fputs("    {", em->out);
-        cg_str_lit(em->out, p->name);
-        if (p->is_size)
-            fputs(", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},\n", em->out);
-        else if (!p->ndim)
-            fprintf(em->out, ", FT_PARAM_TENSOR, %s, %s, %d, 0, NULL},\n",
-                    cg_abi_dtype(p->dtype), acc[p->access], (int)p->mtype);
-        else
-            fprintf(em->out, ", FT_PARAM_TENSOR, %s, %s, %d, %d, ft__shape_%s_%d},\n",
-                    cg_abi_dtype(p->dtype), acc[p->access], (int)p->mtype, p->ndim,
-                    f->name, i);
-    }
-    fputs("};\n\n", em->out);
-}
-
-/* The module's description table, exported as `ft_module_desc`.  The C
- * object has another name, because ft_abi.h already uses `ft_module_desc`
- * for the typedef, and takes the symbol name through an asm label. */
-static void cg_module_desc(cg_emitter *em, const ast_program *p)
-{
-    cg_sites_emit(em->out, &em->sites);
-    cg_error_accessors(em->out, &em->sites, cg_error_fn_name(em->ctx, p), 0);
-    if (p->nfuncs) {
-        fputs("static const ft_func_desc ft__funcs[] = {\n", em->out);
-        for (int i = 0; i < p->nfuncs; i++) {
-            const ast_func *f = p->funcs[i];
-            fputs("    {", em->out);
-            cg_str_lit(em->out, f->name);
-            if (f->nparams)
-                fprintf(em->out, ", %d, ft__params_%s, ", f->nparams, f->name);
-            else
-                fputs(", 0, NULL, ", em->out);
-            fprintf(em->out, "ft__call_%s, ft__shapes_%s},\n", f->name, f->name);
-        }
-        fputs("};\n\n", em->out);
-    }
-    fprintf(em->out,
-            "__attribute__((visibility(\"default\")))\n"
-            "const ft_module_desc ft_module = {\n"
-            "    FT_ABI_VERSION, %d, %s, %d, %s, ft__last_error\n};\n",
-            p->nfuncs, p->nfuncs ? "ft__funcs" : "NULL", em->sites.items.len,
-            em->sites.items.len ? "ft__sites" : "NULL");
-}
-
 /* ------------------------------------------------------------ prelude */
 
 /* The prelude's ft__alloc(n): a heap buffer that free() releases.  One of
@@ -2657,13 +2537,11 @@ int cg_emit_c(ft_ctx *ctx, const ast_program *p, FILE *out)
             cg_func_composed(&em, f);
         else
             cg_func(&em, f);
-        cg_call_wrapper(&em, f);
-        cg_shapes_fn(&em, f);
-        cg_param_descs(&em, f);
+        cg_desc_func(&em.pr, ctx, em.out, f);
     }
     for (int i = 0; i < p->nsizefns; i++)
         cg_sizefn(&em, p->sizefns[i]);
-    cg_module_desc(&em, p);
+    cg_desc_module(em.out, ctx, p, &em.sites, 0);
     fclose(em.out);
     cg_prelude(&em, out);
     fputs(buf ? buf : "", out);
@@ -2686,6 +2564,15 @@ static const char *cg_guard(ft_ctx *ctx, const char *libname)
     return g;
 }
 
+/* "[d0, d1, ...]": the dimensions of a parameter in the header. */
+static void cg_header_dims(ft_ctx *ctx, FILE *o, int n, ast_expr *const *shape)
+{
+    fputc('[', o);
+    for (int k = 0; k < n; k++)
+        fprintf(o, "%s%s", k ? ", " : "", ast_expr_text(ctx, shape[k]));
+    fputc(']', o);
+}
+
 /* The doc comment of one function in the header. */
 static void cg_header_doc(cg_emitter *em, const ast_func *f)
 {
@@ -2701,15 +2588,19 @@ static void cg_header_doc(cg_emitter *em, const ast_func *f)
             continue;
         }
         fprintf(o, " *   %s: %s", p->name, ft_dtype_name(p->dtype));
-        if (p->ndim) {
-            fputc('[', o);
-            for (int k = 0; k < p->ndim; k++)
-                fprintf(o, "%s%s", k ? ", " : "", ast_expr_text(em->ctx, p->shape[k]));
-            fputc(']', o);
-        }
-        fprintf(o, " %s%s%s, row-major\n", ft_access_name(p->access),
-                p->mtype != FT_MT_CPU ? " @ " : "",
+        if (p->lshape)
+            cg_header_dims(em->ctx, o, p->lndim, p->lshape);
+        else if (p->ndim)
+            cg_header_dims(em->ctx, o, p->ndim, p->shape);
+        fprintf(o, " %s%s%s", ft_access_name(p->access), p->mtype != FT_MT_CPU ? " @ " : "",
                 p->mtype != FT_MT_CPU ? ft_mtype_name(p->mtype) : "");
+        if (p->lshape) {
+            fprintf(o, " %s, stored as ", p->layout);
+            cg_header_dims(em->ctx, o, p->ndim, p->shape);
+            fputc('\n', o);
+        } else {
+            fputs(", row-major\n", o);
+        }
     }
     fputs(" * Returns FT_OK (0), FT_ERR_SIZE (1) for a negative size, FT_ERR_ASSERT (2)\n"
           " * for a failed assert, FT_ERR_INDEX (3) for a data-dependent index out of\n"
@@ -2717,7 +2608,8 @@ static void cg_header_doc(cg_emitter *em, const ast_func *f)
           " * FT_ERR_NULL (6) for a NULL tensor that has elements; the library's\n"
           " * _last_error helper (below) says which check failed.  Every tensor\n"
           " * pointer must point to as many valid elements as its shape says, row-\n"
-          " * major and contiguous (it may be NULL only when that number is 0). */\n", o);
+          " * major and contiguous, or the physical array of its layout\n"
+          " * (it may be NULL only when that number is 0). */\n", o);
 }
 
 int cg_emit_header(ft_ctx *ctx, const ast_program *p, const char *libname, FILE *out)

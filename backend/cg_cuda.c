@@ -74,6 +74,7 @@
 #include "../transforms/lib_gemm.h"
 #include "../runtime/ft_abi.h"
 #include "cg_core.h"
+#include "cg_desc.h"
 #include "cg_sites.h"
 
 #include <inttypes.h>
@@ -1960,91 +1961,6 @@ static void cu_func(cu_emitter *em, const ast_func *f)
     em->indent = 0;
 }
 
-/* The call wrapper, shapes function and parameter descriptions of f. */
-static void cu_func_desc(cu_emitter *em, const ast_func *f)
-{
-    FILE *o = em->out;
-    fprintf(o, "static int ft__call_%s(void *const *ft__args)\n{\n", f->name);
-    if (!f->nparams)
-        fputs("    (void)ft__args;\n", o);
-    fprintf(o, "    return %s(", f->name);
-    for (int i = 0; i < f->nparams; i++) {
-        const ast_param *p = &f->params[i];
-        fputs(i ? ",\n        " : "", o);
-        if (p->is_size)
-            fprintf(o, "*(const int64_t *)ft__args[%d]", i);
-        else
-            fprintf(o, "(%s%s *)ft__args[%d]", p->access == FT_ACC_IN ? "const " : "",
-                    cu_ctype(p->dtype), i);
-    }
-    fputs(");\n}\n\n", o);
-    fprintf(o, "static void ft__shapes_%s(const int64_t *ft__sizes, int64_t *ft__dims)\n{\n",
-            f->name);
-    fputs("    (void)ft__sizes; (void)ft__dims;\n", o);
-    int nsizes = 0, ndims = 0;
-    for (int i = 0; i < f->nparams; i++)
-        if (f->params[i].is_size)
-            fprintf(o, "    const int64_t %s = ft__sizes[%d]; (void)%s;\n",
-                    cu_cname(em, f->params[i].name), nsizes++, cu_cname(em, f->params[i].name));
-    for (int i = 0; i < f->nparams; i++)
-        for (int k = 0; !f->params[i].is_size && k < f->params[i].ndim; k++)
-            fprintf(o, "    ft__dims[%d] = %s;\n", ndims++, cu_str(em, f->params[i].shape[k], 0));
-    fputs("}\n\n", o);
-    for (int i = 0; i < f->nparams; i++) {
-        const ast_param *p = &f->params[i];
-        if (p->is_size || !p->ndim)
-            continue;
-        fprintf(o, "static const char *const ft__shape_%s_%d[] = {", f->name, i);
-        for (int k = 0; k < p->ndim; k++) {
-            fputs(k ? ", \"" : "\"", o);
-            for (const char *c = ast_expr_text(em->ctx, p->shape[k]); *c; c++)
-                fprintf(o, *c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
-            fputc('"', o);
-        }
-        fputs("};\n", o);
-    }
-    if (!f->nparams)
-        return;
-    static const char *const acc[] = {"FT_ABI_IN", "FT_ABI_OUT", "FT_ABI_INOUT", "FT_ABI_IN"};
-    static const char *const dt[] = {"FT_ABI_BOOL", "FT_ABI_I32", "FT_ABI_I64", "FT_ABI_F16",
-                                     "FT_ABI_F32", "FT_ABI_F64"};
-    fprintf(o, "static const ft_param_desc ft__params_%s[] = {\n", f->name);
-    for (int i = 0; i < f->nparams; i++) {
-        const ast_param *p = &f->params[i];
-        if (p->is_size)
-            fprintf(o, "    {\"%s\", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},\n",
-                    p->name);
-        else if (!p->ndim)
-            fprintf(o, "    {\"%s\", FT_PARAM_TENSOR, %s, %s, %d, 0, NULL},\n", p->name,
-                    dt[p->dtype], acc[p->access], (int)p->mtype);
-        else
-            fprintf(o, "    {\"%s\", FT_PARAM_TENSOR, %s, %s, %d, %d, ft__shape_%s_%d},\n",
-                    p->name, dt[p->dtype], acc[p->access], (int)p->mtype, p->ndim, f->name, i);
-    }
-    fputs("};\n\n", o);
-}
-
-/* The module's description table `ft_module`. */
-static void cu_module_desc(cu_emitter *em, const ast_program *p)
-{
-    cg_sites_emit(em->out, &em->sites);
-    cg_error_accessors(em->out, &em->sites, cg_error_fn_name(em->ctx, p), 1);
-    if (p->nfuncs) {
-        fputs("static const ft_func_desc ft__funcs[] = {\n", em->out);
-        for (int i = 0; i < p->nfuncs; i++) {
-            const ast_func *f = p->funcs[i];
-            fprintf(em->out, "    {\"%s\", %d, %s%s, ft__call_%s, ft__shapes_%s},\n", f->name,
-                    f->nparams, f->nparams ? "ft__params_" : "NULL",
-                    f->nparams ? f->name : "", f->name, f->name);
-        }
-        fputs("};\n\n", em->out);
-    }
-    fprintf(em->out, "extern \"C\" __attribute__((visibility(\"default\")))\n"
-            "const ft_module_desc ft_module = {\n    FT_ABI_VERSION, %d, %s, %d, %s, "
-            "ft__last_error\n};\n", p->nfuncs, p->nfuncs ? "ft__funcs" : "NULL",
-            em->sites.items.len, em->sites.items.len ? "ft__sites" : "NULL");
-}
-
 /* The prelude: includes, the ABI text, the device helpers. */
 static void cu_prelude(FILE *o)
 {
@@ -2134,11 +2050,11 @@ int cg_emit_cuda(ft_ctx *ctx, const ast_program *p, FILE *out)
     }
     for (int i = 0; i < p->nfuncs; i++) {
         cu_func(&em, p->funcs[i]);
-        cu_func_desc(&em, p->funcs[i]);
+        cg_desc_func(&em.pr, ctx, em.out, p->funcs[i]);
     }
     for (int i = 0; i < p->nsizefns; i++)
         cu_sizefn(&em, p->sizefns[i]);
-    cu_module_desc(&em, p);
+    cg_desc_module(em.out, ctx, p, &em.sites, 1);
     fclose(em.out);
     fclose(em.kern);
     cu_prelude(out);

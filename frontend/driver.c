@@ -83,6 +83,15 @@ static int run_lower(ft_ctx *ctx, ft_unit *u)
     return 0;
 }
 
+/* transforms/layout.c: `layout "L->P"` clauses.  Leaves: each laid-out
+ * parameter and local stored physically (a parameter's logical shape in
+ * lshape, for the ABI), accesses rewritten, loops over a blocked
+ * dimension split by its block, pad elements of an `out` written 0. */
+static int run_layout(ft_ctx *ctx, ft_unit *u)
+{
+    return xf_apply_layouts(ctx, u->p);
+}
+
 /* autodiff/promote.c, --promote-f64 only (gradcheck).  Leaves: every f32
  * tensor and value f64. */
 static int run_promote_f64(ft_ctx *ctx, ft_unit *u)
@@ -175,6 +184,7 @@ typedef struct ft_pass {
  * from the cleaned functions. */
 static const ft_pass ft_passes[] = {
     {"lower", run_lower, NULL, 0},
+    {"layout", run_layout, NULL, 0},
     {"promote_f64", run_promote_f64, NULL, 0},
     {"cleanup", NULL, xf_cleanup_steps, 0},    /* transforms/cleanup.c */
     {"grad", run_grad, NULL, 0},

@@ -100,6 +100,11 @@ static int check_typed(lw *L, const pt_node *p, const lw_val *v, ft_loc loc)
     const pt_node *type = p->kids[0];
     if (!type)
         return 1;
+    if (type->nkids > 2 && type->kids[2]) {
+        ft_error(L->ctx, type->kids[2]->loc, "a layout is declared on a parameter of an "
+                 "exported function or on a `var`; '%s' takes its argument's layout", p->name);
+        return 0;
+    }
     int dt = ft_dtype_from_name(type->name);
     int nd = type->kids[0] ? type->kids[0]->nkids : 0;
     if (dt >= 0 && (v->kind == V_SCALAR || v->kind == V_TENSOR) &&

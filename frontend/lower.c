@@ -11,8 +11,11 @@
  * run reports as many mistakes as it can.
  */
 #include "lw.h"
+#include "layout.h"
 #include "../ast/visit.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- names */
@@ -423,6 +426,40 @@ static int type_mtype(lw *L, const pt_node *type)
     return mt;
 }
 
+/* The layout a PT_TYPE declares, as text checked for ndim dimensions
+ * (runtime/layout.c): NULL when it declares none; *ok = 0 after an error,
+ * located at the fault inside a literal. */
+static const char *type_layout(lw *L, const pt_node *type, int ndim, int *ok)
+{
+    const pt_node *y = type->nkids > 2 ? type->kids[2] : NULL;
+    if (!y)
+        return NULL;
+    const char *text = y->str, *of = "";
+    if (y->kind == PT_NAME) {
+        lw_val *v = lw_expr(L, y);
+        if (v && v->kind != V_STRING)
+            ft_error(L->ctx, y->loc, "the layout '%s' is not a string: a layout is written "
+                     "\"L->P\", e.g. \"NCHW->NHWC\"", y->name);
+        if (!v || v->kind != V_STRING) {
+            *ok = 0;
+            return NULL;
+        }
+        text = v->str;
+        of = ft_fmt(L->ctx, " (const %s)", y->name);
+    }
+    rt_layout l;
+    char err[160];
+    int col = 0;
+    if (!rt_layout_parse(text, ndim, &l, err, sizeof err, &col))
+        return text;
+    ft_loc at = y->loc;
+    if (y->kind == PT_STRING)
+        at.col += col + 1;
+    ft_error(L->ctx, at, "bad layout \"%s\"%s: %s", text, of, err);
+    *ok = 0;
+    return NULL;
+}
+
 /* A dimension list of a type, as integer expressions; NULL after errors. */
 static ast_expr **lower_dims(lw *L, const pt_node *dims, const char *of)
 {
@@ -454,9 +491,13 @@ static void lower_typed_var(lw *L, const pt_node *n, lw_val *init)
             s->shape[k] = ast_int(L->ctx, n->loc, 1);
         return;
     }
-    lw_open_def(L, ast_vardef(L->ctx, n->loc, s->ast_name, s->dtype, ndim, shape,
-                              FT_ACC_CACHE, (ft_mtype)mt, NULL));
-    if (init)
+    int ok = 1;
+    const char *layout = type_layout(L, type, ndim, &ok);
+    ast_stmt *def = ast_vardef(L->ctx, n->loc, s->ast_name, s->dtype, ndim, shape,
+                               FT_ACC_CACHE, (ft_mtype)mt, NULL);
+    def->u.def.layout = layout;
+    lw_open_def(L, def);
+    if (init && ok)
         lw_assign(L, lw_view_of(L, s, 1), PT_OP_ASSIGN, init, n->kids[1]->loc);
 }
 
@@ -618,6 +659,10 @@ static int lower_param(lw *L, const pt_node *n, ast_param *p)
             ft_error(L->ctx, n->loc, "a size parameter is always an input");
             return 0;
         }
+        if (type->nkids > 2 && type->kids[2]) {
+            ft_error(L->ctx, type->kids[2]->loc, "a size parameter has no layout");
+            return 0;
+        }
         p->is_size = 1;
         p->dtype = FT_I64;
         lw_sym *s = lw_declare(L, SYM_SIZE, n->name, n->loc);
@@ -645,9 +690,12 @@ static int lower_param_shapes(lw *L, const pt_node *params, ast_param *ps)
     int ok = 1;
     for (int i = 0; i < params->nkids; i++) {
         const pt_node *type = params->kids[i]->kids[0];
-        if (ps[i].is_size || !type || type->nkids == 0 || !type->kids[0])
+        if (ps[i].is_size || !type)
             continue;
         const pt_node *dims = type->kids[0];
+        ps[i].layout = type_layout(L, type, dims ? dims->nkids : 0, &ok);
+        if (!dims)
+            continue;
         L->shape_of = ps[i].name;
         ast_expr **shape = lower_dims(L, dims, ps[i].name);
         L->shape_of = NULL;
@@ -706,7 +754,7 @@ static ast_func *lower_func(lw *L, const pt_node *fn)
 }
 
 /* The -D override for name, if any (marking it used). */
-static int find_define(lw *L, const char *name, int64_t *v, char *used)
+static int find_define(lw *L, const char *name, const char **v, char *used)
 {
     for (int i = 0; i < L->ctx->opts.ndefines; i++)
         if (strcmp(L->ctx->opts.define_names[i], name) == 0) {
@@ -717,13 +765,35 @@ static int find_define(lw *L, const char *name, int64_t *v, char *used)
     return 0;
 }
 
+/* The value -D NAME=text gives const n: a string when n's own value is a
+ * string literal, else a 64-bit integer (NULL after an error). */
+static lw_val *define_value(lw *L, const pt_node *n, const char *text)
+{
+    if (n->kids[0]->kind == PT_STRING) {
+        lw_val *v = lw_expr(L, n->kids[0]);
+        v->str = text;
+        return v;
+    }
+    char *end;
+    errno = 0;
+    long long x = strtoll(text, &end, 0);
+    if (!*text || *end || errno) {
+        ft_error(L->ctx, n->loc, "-D %s=%s: const %s is a number; the value must be a "
+                 "64-bit integer", n->name, text, n->name);
+        return NULL;
+    }
+    return lw_scalar_val(L, ast_int(L->ctx, n->loc, x));
+}
+
 /* `const NAME = expr`: a compile-time value, or the -D value. */
 static void lower_const(lw *L, const pt_node *n, char *used, int file_id)
 {
-    int64_t dv;
+    const char *dv;
     lw_val *v;
     if (used && find_define(L, n->name, &dv, used)) {
-        v = lw_scalar_val(L, ast_int(L->ctx, n->loc, dv));
+        v = define_value(L, n, dv);
+        if (!v)
+            v = lw_scalar_val(L, ast_int(L->ctx, n->loc, 0));
     } else {
         L->const_name = n->name;
         v = lw_expr(L, n->kids[0]);

@@ -59,7 +59,7 @@ typedef struct cli {
     const char *dump_after, *schedule;
     int ndefines;
     const char **define_names;  /* malloc-owned, each name malloc-owned */
-    int64_t *define_values;
+    const char **define_values; /* into argv */
     int nflags;                 /* the flags given, to check they fit the command */
     const char **flag_args;     /* malloc-owned array of argv pointers */
     int *flag_cmds;             /* malloc-owned: the commands accepting each */
@@ -71,7 +71,7 @@ typedef struct cli {
 typedef enum cli_flag_id {
     F_HELP, F_VERSION, F_OUT, F_DEFINE, F_NO_AUTO, F_CC, F_CFLAGS, F_VERBOSE,
     F_EMIT, F_DUMP_AFTER, F_SCHEDULE, F_RANDOM, F_SEED, F_BENCH, F_OUT_DIR,
-    F_PRINT, F_NO_PRINT, F_TARGET, F_ARCH, F_EXPLAIN_TAPES, F_PROMOTE_F64,
+    F_PRINT, F_NO_PRINT, F_LOGICAL_OUT, F_TARGET, F_ARCH, F_EXPLAIN_TAPES, F_PROMOTE_F64,
     F_CHECK_REFUSALS, F_TIME_PASSES, F_VERIFY, F_VERIFY_PASSES, F_NO_VERIFY, F_TEST_BREAK,
     F_TOL, F_THREADS, F_MAX_STMTS, F_MAX_INLINE, F_MAX_LOOP_DEPTH, F_MAX_EXPR_SIZE,
     F_MAX_CLEANUP_WORK, F_MAX_LOCALS, F_MAX_DEP_PAIRS, F_MAX_FUSE_WORK, F_MARKDOWN
@@ -96,6 +96,7 @@ static const cli_flag cli_flags[] = {
     {"--random", F_RANDOM, 0, CMD_RUN},     {"--seed", F_SEED, 1, CMD_RUN | CMD_GRADCHECK},
     {"--bench", F_BENCH, 1, CMD_RUN},       {"--out-dir", F_OUT_DIR, 1, CMD_RUN},
     {"--print", F_PRINT, 0, CMD_RUN},       {"--no-print", F_NO_PRINT, 0, CMD_RUN},
+    {"--logical-out", F_LOGICAL_OUT, 0, CMD_RUN},
     {"--target", F_TARGET, 1, CMD_BUILD | CMD_RUN | CMD_GRADCHECK},
     {"--explain-tapes", F_EXPLAIN_TAPES, 0, CMD_BUILD | CMD_CHECK | CMD_GRADCHECK},
     {"--promote-f64", F_PROMOTE_F64, 0, CMD_BUILD | CMD_CHECK | CMD_RUN},
@@ -122,7 +123,7 @@ static const char usage_text[] =
     "  ftc build PROG.ft --target cuda [--arch sm_90] [build options]\n"
     "  ftc check PROG.ft [-D ...] [--schedule S.fts]\n"
     "  ftc gradcheck PROG.ft FUNC wrt X [Y]... [name=value]... [--seed S] [--tol T] [--threads N] [-D ...]\n"
-    "  ftc run PROG.ft|LIB.so FUNC [name=value]... [--random] [--seed S] [--bench N] [--out-dir DIR] [--print|--no-print] [-D ...] [--cc ...] [--cflags ...]\n"
+    "  ftc run PROG.ft|LIB.so FUNC [name=value]... [--random] [--seed S] [--bench N] [--out-dir DIR] [--print|--no-print] [--logical-out] [-D ...] [--cc ...] [--cflags ...]\n"
     "  ftc stdlib [NAME] [--markdown]\n"
     "  ftc PROG.ft [build options]   (the same as ftc build PROG.ft ...)\n"
     "  ftc --help\n"
@@ -145,7 +146,8 @@ static const char help_text[] =
     "options:\n"
     "  -o PATH            output library (default: lib<stem>.so in the current folder);\n"
     "                     with --emit=c, a path ending in .c receives the C\n"
-    "  -D NAME=VALUE      override `const NAME` with a 64-bit integer (also -DNAME=VALUE)\n"
+    "  -D NAME=VALUE      override `const NAME` (an integer, or a string for a const\n"
+    "                     whose value is a string: -D XL=NCHW->NHWC; also -DNAME=VALUE)\n"
     "  --no-auto          do not run the auto-scheduler\n"
     "  --cc CC            C compiler for the library (default $FTC_CC, else cc)\n"
     "  --cflags FLAGS     flags replacing the default -O3 -march=native -fopenmp\n"
@@ -188,6 +190,9 @@ static const char help_text[] =
     "  --print, --no-print  print the outputs or not (default: print; up to 20\n"
     "                     elements in full, larger ones as shape, sum, min, max and\n"
     "                     the first 5 values)\n"
+    "  --logical-out      outputs with a layout clause printed and written in their\n"
+    "                     logical shape (default: the physical array, as stored);\n"
+    "                     an input's .npy may have either shape\n"
     ;
 
 /* The budget options (printf: their defaults), then the end of --help. */
@@ -268,11 +273,9 @@ static int cli_define(cli *c, const char *text)
     for (size_t i = 1; ok && i < n; i++)
         ok = text[i] == '_' || (text[i] >= '0' && text[i] <= '9') ||
              (text[i] >= 'A' && text[i] <= 'Z') || (text[i] >= 'a' && text[i] <= 'z');
-    int64_t v;
+    const char *v = eq ? eq + 1 : NULL;
     if (!ok)
         return cli_error(EXIT_USAGE, "-D '%s': expected NAME=VALUE, e.g. -D W=64", text);
-    if (parse_i64(eq + 1, &v))
-        return cli_error(EXIT_USAGE, "-D %s: the value must be a 64-bit integer", text);
     for (int i = 0; i < c->ndefines; i++) {
         if (strlen(c->define_names[i]) == n && !strncmp(c->define_names[i], text, n)) {
             c->define_values[i] = v;
@@ -282,7 +285,7 @@ static int cli_define(cli *c, const char *text)
     const char **names = realloc(c->define_names, sizeof *names * (size_t)(c->ndefines + 1));
     if (names)
         c->define_names = names;
-    int64_t *vals = realloc(c->define_values, sizeof *vals * (size_t)(c->ndefines + 1));
+    const char **vals = realloc(c->define_values, sizeof *vals * (size_t)(c->ndefines + 1));
     if (vals)
         c->define_values = vals;
     char *name = names && vals ? strndup(text, n) : NULL;
@@ -383,6 +386,7 @@ static void cli_set_switch(cli *c, const cli_flag *f)
     case F_RANDOM: c->run.random = 1; break;
     case F_PRINT: c->run.print = 1; break;
     case F_NO_PRINT: c->run.print = 0; break;
+    case F_LOGICAL_OUT: c->run.logical_out = 1; break;
     case F_EXPLAIN_TAPES: c->explain_tapes = 1; break;
     case F_PROMOTE_F64: c->promote_f64 = 1; break;
     case F_CHECK_REFUSALS: c->check_refusals = 1; break;

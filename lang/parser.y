@@ -97,36 +97,87 @@ static void ps_check_range(pt_pstate *ps, pt_node *e)
                  "`for i in range(n):`, `range(begin, end[, step])`");
 }
 
-/* The parameter whose type spelled `dtype dims access mtype`.  A lone word
+/* The words after a type's dims (`type_tail`): [ACCESS] [@ MTYPE]
+ * [layout L], ACCESS only on a parameter (param).  Sets *acc, *mtype and
+ * *layout (a PT_STRING or the PT_NAME of a const); 0 after an error. */
+static int ps_type_tail(pt_pstate *ps, const pt_node *tail, int param, int *acc,
+                        pt_node **mtype, pt_node **layout)
+{
+    int n = tail ? tail->nkids : 0, i = 0;
+    pt_node **k = tail ? tail->kids : NULL;
+    if (i < n && k[i]->kind == PT_NAME && strcmp(k[i]->name, "layout") != 0) {
+        const char *w = k[i]->name;
+        *acc = !strcmp(w, "in") ? PT_ACC_IN : !strcmp(w, "out") ? PT_ACC_OUT
+             : !strcmp(w, "inout") ? PT_ACC_INOUT : PT_ACC_NONE;
+        if (*acc == PT_ACC_NONE || !param) {
+            if (param)
+                ft_error(CTX, k[i]->loc, "expected 'in', 'out' or 'inout' after the parameter's "
+                         "type, not '%s'", w);
+            else
+                ft_error(CTX, k[i]->loc, "unexpected '%s' after the type of a local (a `var` "
+                         "takes [@ MTYPE] [layout \"L->P\"])", w);
+            return 0;
+        }
+        i++;
+    }
+    if (i < n && k[i]->kind == PT_MTYPE)
+        *mtype = k[i++];
+    if (i < n && k[i]->kind == PT_NAME && strcmp(k[i]->name, "layout") == 0) {
+        if (i + 1 >= n || (k[i + 1]->kind != PT_STRING && k[i + 1]->kind != PT_NAME)) {
+            ft_error(CTX, k[i]->loc, "expected a layout string or the name of a const after "
+                     "'layout', e.g. layout \"NCHW->NHWC\"");
+            return 0;
+        }
+        *layout = k[i + 1];
+        i += 2;
+    }
+    if (i < n) {
+        ft_error(CTX, k[i]->loc, "unexpected %s after the type; the order is %s[@ MTYPE] "
+                 "[layout \"L->P\"]", k[i]->kind == PT_STRING ? "string"
+                 : k[i]->kind == PT_MTYPE ? "memory type" : ft_fmt(CTX, "'%s'", k[i]->name),
+                 param ? "ACCESS " : "");
+        return 0;
+    }
+    return 1;
+}
+
+/* The type `dtype dims tail` (PT_TYPE: kids dims, mtype, layout); NULL
+ * after an error in the tail. */
+static pt_node *ps_type(pt_pstate *ps, lx_token dtype, pt_node *dims, pt_node *tail,
+                        int param, int *acc)
+{
+    pt_node *mtype = NULL, *layout = NULL;
+    if (!ps_type_tail(ps, tail, param, acc, &mtype, &layout))
+        return NULL;
+    pt_node *t = pt_new3(CTX, PT_TYPE, dtype.loc, dims, mtype, layout);
+    t->name = dtype.text;
+    return t;
+}
+
+/* The parameter whose type spelled `dtype dims tail`.  A lone word
  * `out` or `inout` (`func f(x: out)`) is an access, not a dtype. */
-static pt_node *ps_param_type(pt_pstate *ps, lx_token dtype, pt_node *dims, int acc,
-                              pt_node *mtype)
+static pt_node *ps_param_type(pt_pstate *ps, lx_token dtype, pt_node *dims, pt_node *tail)
 {
     pt_node *p = pt_new(CTX, PT_PARAM, dtype.loc);
-    if (!dims && acc == PT_ACC_NONE && !mtype &&
-        (strcmp(dtype.text, "out") == 0 || strcmp(dtype.text, "inout") == 0)) {
+    if (!dims && !tail && (strcmp(dtype.text, "out") == 0 || strcmp(dtype.text, "inout") == 0)) {
         p->op = dtype.text[0] == 'o' ? PT_ACC_OUT : PT_ACC_INOUT;
         pt_add(CTX, p, NULL);
         return p;
     }
-    pt_node *t = pt_new2(CTX, PT_TYPE, dtype.loc, dims, mtype);
-    t->name = dtype.text;
+    int acc = PT_ACC_NONE;
+    pt_node *t = ps_type(ps, dtype, dims, tail, 1, &acc);
     p->op = acc;
     pt_add(CTX, p, t);
     return p;
 }
 
-/* The access word after a parameter's type: `in` is a keyword, `out` and
- * `inout` are plain names (so `out` stays usable as a parameter name). */
-static int ps_access(pt_pstate *ps, lx_token w)
+/* A word after a type, for type_tail. */
+static pt_node *ps_tail_add(pt_pstate *ps, pt_node *tail, pt_node *item)
 {
-    if (strcmp(w.text, "out") == 0)
-        return PT_ACC_OUT;
-    if (strcmp(w.text, "inout") == 0)
-        return PT_ACC_INOUT;
-    ft_error(CTX, w.loc, "expected 'in', 'out' or 'inout' after the parameter's type, "
-             "not '%s'", w.text);
-    return PT_ACC_NONE;
+    if (!tail)
+        tail = pt_new(CTX, PT_NAMELIST, item->loc);
+    pt_add(CTX, tail, item);
+    return tail;
 }
 
 /* A statement after which recovery skipped a bad line: clear Lemon's count of
@@ -281,14 +332,19 @@ param(A) ::= NAME(N) ASSIGN expr(E). { A = ps_named(ps, PT_PARAM, N); pt_add(CTX
                                       pt_add(CTX, A, E); }
 param(A) ::= NAME(N) COLON IN.      { A = ps_named(ps, PT_PARAM, N); pt_add(CTX, A, NULL);
                                       pt_add(CTX, A, NULL); A->op = PT_ACC_IN; }
-param(A) ::= NAME(N) COLON NAME(D) dims_opt(S) access_opt(C) mtype_opt(M).
-                                    { A = ps_param_type(ps, D, S, C, M); pt_add(CTX, A, NULL);
+param(A) ::= NAME(N) COLON NAME(D) dims_opt(S) type_tail(T).
+                                    { A = ps_param_type(ps, D, S, T); pt_add(CTX, A, NULL);
                                       A->name = N.text; A->loc = N.loc; }
 
-%type access_opt {int}
-access_opt(A) ::= .                 { A = PT_ACC_NONE; }
-access_opt(A) ::= IN.               { A = PT_ACC_IN; }
-access_opt(A) ::= NAME(W).          { A = ps_access(ps, W); }
+/* the words after a type: [ACCESS] [@ MTYPE] [layout "L->P" | layout NAME],
+ * read by ps_type_tail (one list, so that the words need no lookahead) */
+type_tail(A) ::= .                  { A = NULL; }
+type_tail(A) ::= type_tail(L) IN(W).  { A = ps_tail_add(ps, L, ps_named(ps, PT_NAME, W)); }
+type_tail(A) ::= type_tail(L) NAME(W). { A = ps_tail_add(ps, L, ps_named(ps, PT_NAME, W)); }
+type_tail(A) ::= type_tail(L) STRING(T).
+                                    { pt_node *s = pt_new(CTX, PT_STRING, T.loc); s->str = T.text;
+                                      A = ps_tail_add(ps, L, s); }
+type_tail(A) ::= type_tail(L) mtype(M). { A = ps_tail_add(ps, L, M); }
 
 /* [dim, ...] after a dtype */
 dims_opt(A) ::= .                   { A = NULL; }
@@ -298,9 +354,8 @@ dims_opt(A) ::= LBRACKET(L) exprlist(E) COMMA RBRACKET.
                                     { A = pt_new(CTX, PT_DIMS, L.loc); ps_take_kids(ps, A, E); }
 
 /* @ cpu | @ gpu | @ gpu/shared | @ gpu/local */
-mtype_opt(A) ::= .                  { A = NULL; }
-mtype_opt(A) ::= AT NAME(M).        { A = ps_named(ps, PT_MTYPE, M); }
-mtype_opt(A) ::= AT NAME(M) SLASH NAME(S).
+mtype(A) ::= AT NAME(M).            { A = ps_named(ps, PT_MTYPE, M); }
+mtype(A) ::= AT NAME(M) SLASH NAME(S).
                                     { A = ps_named(ps, PT_MTYPE, M);
                                       A->name = ft_fmt(CTX, "%s/%s", M.text, S.text); }
 
@@ -358,8 +413,8 @@ simple(A) ::= RETURN(K).            { A = pt_new1(CTX, PT_RETURN, K.loc, NULL); 
 simple(A) ::= RETURN(K) expr(E).    { A = pt_new1(CTX, PT_RETURN, K.loc, E); }
 simple(A) ::= PASS(K).              { A = pt_new(CTX, PT_PASS, K.loc); }
 
-vartype(A) ::= NAME(D) dims_opt(S) mtype_opt(M).
-                                    { A = pt_new2(CTX, PT_TYPE, D.loc, S, M); A->name = D.text; }
+vartype(A) ::= NAME(D) dims_opt(S) type_tail(T).
+                                    { int acc = PT_ACC_NONE; A = ps_type(ps, D, S, T, 0, &acc); }
 
 tuple(A) ::= expr(X) COMMA expr(Y). { A = pt_new2(CTX, PT_TUPLE, X->loc, X, Y); }
 tuple(A) ::= tuple(L) COMMA expr(Y). { A = L; pt_add(CTX, A, Y); }

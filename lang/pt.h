@@ -19,7 +19,8 @@ typedef enum pt_kind {
     PT_PARAM,     /* name; kids[0]: PT_TYPE or NULL (untyped), kids[1]: default
                      value or NULL; op: access (PT_ACC_NONE/IN/OUT/INOUT) */
     PT_TYPE,      /* name: dtype word ("f32", "size", ...); kids[0]: PT_DIMS or
-                     NULL (scalar); kids[1]: PT_MTYPE or NULL */
+                     NULL (scalar); kids[1]: PT_MTYPE or NULL; kids[2]:
+                     the layout (PT_STRING, or PT_NAME of a const) or NULL */
     PT_DIMS,      /* kids: dim exprs */
     PT_MTYPE,     /* name: "cpu", "gpu", "gpu/shared", "gpu/local" */
     PT_SCHEDULE,  /* name: function; kids: PT_BLOCK of schedule statements */

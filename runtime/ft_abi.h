@@ -27,12 +27,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FT_ABI_VERSION 2
+#define FT_ABI_VERSION 3
 #define FT_MODULE_SYMBOL "ft_module"
 
 /* Parameter kinds. */
 #define FT_PARAM_SIZE 0     /* an int64_t size, passed by value */
-#define FT_PARAM_TENSOR 1   /* a pointer to row-major contiguous data */
+#define FT_PARAM_TENSOR 1   /* a pointer to contiguous data: row-major, or
+                               * physical under a layout (see layout) */
 
 /* dtype codes: the same order as ft_dtype in ast/ast.h. */
 #define FT_ABI_BOOL 0
@@ -89,6 +90,13 @@ typedef struct ft_param_desc {
     int mtype;                       /* 0 cpu, 1 gpu, 2 gpu/shared, 3 gpu/local */
     int ndim;                        /* 0 for sizes and scalars */
     const char *const *shape_text;   /* ndim .ft expressions of the sizes */
+    /* Version 3: a parameter declared `layout "L->P"` holds its physical
+     * array (runtime/layout.h): layout is that text and ndim/shape_text
+     * are the physical dimensions; lndim/lshape_text are always the
+     * logical ones (the physical ones when layout is NULL: row-major). */
+    const char *layout;
+    int lndim;
+    const char *const *lshape_text;
 } ft_param_desc;
 
 typedef struct ft_func_desc {
@@ -102,6 +110,8 @@ typedef struct ft_func_desc {
      * parameters in parameter order; dims receives the dimensions of every
      * tensor parameter, in parameter order, flattened. */
     void (*shapes)(const int64_t *sizes, int64_t *dims);
+    /* The same for the logical dimensions (lndim of each tensor). */
+    void (*logical_shapes)(const int64_t *sizes, int64_t *dims);
 } ft_func_desc;
 
 typedef struct ft_module_desc {

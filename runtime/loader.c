@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "layout.h"
 
 struct rt_lib {
     void *handle;                   /* dlopen handle of the library */
@@ -39,6 +40,27 @@ static void rt_pin_libgomp(void)
         dlclose(h);
 }
 
+/* Check a parameter's logical shape and layout (ABI version 3): without a
+ * layout the logical dimensions are the physical ones; with one, it
+ * parses for lndim dimensions and gives ndim physical ones. */
+static int rt_check_layout(const ft_func_desc *fn, const ft_param_desc *p, char *err,
+                           size_t errlen)
+{
+    rt_layout l;
+    int ok = p->lndim >= 0 && p->lndim <= RT_MAX_DIMS && (p->lndim == 0 || p->lshape_text);
+    if (ok && !p->layout)
+        ok = p->lndim == p->ndim;
+    else if (ok)
+        ok = p->kind == FT_PARAM_TENSOR &&
+             !rt_layout_parse(p->layout, p->lndim, &l, NULL, 0, NULL) && l.nphys == p->ndim;
+    for (int d = 0; ok && d < p->lndim; d++)
+        ok = p->lshape_text[d] != NULL;
+    if (!ok)
+        rt_errf(err, errlen, "the layout or logical shape of parameter '%s' of '%s' is "
+                "corrupt; rebuild the library with this ftc", p->name, fn->name);
+    return !ok;
+}
+
 /* Check one parameter's description: valid kind, dtype, access and ndim. */
 static int rt_check_param(const ft_func_desc *fn, const ft_param_desc *p,
                           char *err, size_t errlen)
@@ -59,7 +81,7 @@ static int rt_check_param(const ft_func_desc *fn, const ft_param_desc *p,
             return 1;
         }
     }
-    return 0;
+    return rt_check_layout(fn, p, err, errlen);
 }
 
 /* Check the whole description table so that later code can trust it. */
@@ -79,7 +101,7 @@ static int rt_check_desc(const ft_module_desc *m, char *err, size_t errlen)
     for (int i = 0; i < m->nfuncs; i++) {
         const ft_func_desc *fn = &m->funcs[i];
         if (!fn->name || fn->nparams < 0 || (fn->nparams > 0 && !fn->params) ||
-            !fn->call || !fn->shapes) {
+            !fn->call || !fn->shapes || !fn->logical_shapes) {
             rt_errf(err, errlen, "the description of function %d is corrupt; rebuild "
                     "the library", i);
             return 1;

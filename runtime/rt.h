@@ -94,6 +94,7 @@ typedef struct rt_run_opts {
     int bench;               /* --bench N: run N timed repeats (0: once) */
     int print;               /* print outputs (small ones whole, big ones summarised) */
     int64_t default_size;    /* > 0: a size neither given nor inferred (gradcheck: 4) */
+    int logical_out;         /* --logical-out: laid-out outputs written logical */
 } rt_run_opts;
 
 /* The arguments of one call of fn, prepared as `ftc run` prepares them
@@ -108,6 +109,7 @@ rt_call *rt_prepare(const rt_lib *lib, const ft_func_desc *fn, int nargs, char *
                     const rt_run_opts *opts, FILE *out, FILE *err);
 int64_t rt_call_size(const rt_call *c, int k);    /* size parameter k */
 rt_array *rt_call_array(rt_call *c, int k);       /* tensor parameter k */
+const int64_t *rt_call_ldims(const rt_call *c, int k);   /* k's logical shape */
 int rt_call_given(const rt_call *c, int k);       /* whether k was given */
 void rt_call_free(rt_call *c);
 

@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "rt.h"
+#include "layout.h"
 
 /* What rt_run knows about one parameter. */
 typedef struct rt_pstate {
@@ -42,6 +43,7 @@ typedef struct rt_pstate {
     rt_array arr;           /* tensors: the data */
     void *orig;             /* inout under --bench: the data before any call */
     const int64_t *dims;    /* tensors: the expected shape (into rt_call.dims) */
+    const int64_t *ldims;   /* tensors: the logical shape (into rt_call.ldims) */
     void *dev;              /* `@ gpu` tensors: the device copy of arr */
 } rt_pstate;
 
@@ -53,6 +55,7 @@ struct rt_call {
     FILE *out, *err;
     rt_pstate *ps;          /* fn->nparams entries */
     int64_t *dims;          /* all tensor dimensions, flattened */
+    int64_t *ldims;         /* all logical tensor dimensions, flattened */
     void **args;            /* what desc->call receives */
     rt_cuda *cu;            /* the CUDA runtime, when a tensor is `@ gpu` */
 };
@@ -344,7 +347,7 @@ static int rt_read_input(rt_call *c, rt_pstate *p)
                        "save it with .astype(np.%s) (ftc does not convert)", d->name,
                        rt_dtype_name(d->dtype), rt_dtype_name(p->arr.dtype), p->value,
                        rt_dtype_numpy_name(d->dtype));
-    if (p->arr.ndim != d->ndim)
+    if (p->arr.ndim != d->ndim && !(d->layout && p->arr.ndim == d->lndim))
         return rt_fail(c, "parameter '%s': expected a %d-D shape %s, got %s from '%s'",
                        d->name, d->ndim, rt_shape_text(buf, sizeof buf, d),
                        rt_dims_text(got, sizeof got, p->arr.ndim, p->arr.dims), p->value);
@@ -398,10 +401,13 @@ static int rt_infer_sizes(rt_call *c)
         const rt_pstate *p = &c->ps[k];
         if (p->d->kind != FT_PARAM_TENSOR || !p->arr.data)
             continue;
-        for (int dim = 0; dim < p->d->ndim; dim++)
+        /* a laid-out tensor of the logical rank is read as logical */
+        const char *const *text = p->d->layout && p->arr.ndim == p->d->lndim
+                                ? p->d->lshape_text : p->d->shape_text;
+        for (int dim = 0; dim < p->arr.ndim; dim++)
             for (int s = 0; s < n; s++)
                 if (c->ps[s].d->kind == FT_PARAM_SIZE &&
-                    rt_text_is(p->d->shape_text[dim], c->ps[s].d->name) &&
+                    rt_text_is(text[dim], c->ps[s].d->name) &&
                     rt_infer_one(c, &c->ps[s], p, dim))
                     return 1;
     }
@@ -420,9 +426,64 @@ static int rt_infer_sizes(rt_call *c)
 
 /* ----------------------------------------------------------- 4. shapes */
 
+/* Whether array a has exactly the n dimensions dims. */
+static int rt_dims_are(const rt_array *a, int n, const int64_t *dims)
+{
+    if (a->ndim != n)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (a->dims[i] != dims[i])
+            return 0;
+    return 1;
+}
+
+/* Replace laid-out tensor p's array by its physical one (to_phys: packed
+ * from the logical one, pads 0) or by its logical one (unpacked). */
+static int rt_relayout(rt_call *c, rt_pstate *p, int to_phys)
+{
+    const ft_param_desc *d = p->d;
+    int nd = to_phys ? d->ndim : d->lndim;
+    const int64_t *dims = to_phys ? p->dims : p->ldims;
+    size_t esize = rt_dtype_size(d->dtype);
+    rt_layout l;
+    rt_array a = {.dtype = d->dtype, .ndim = nd};
+    memcpy(a.dims, dims, sizeof(int64_t) * (size_t)nd);
+    a.nbytes = (size_t)rt_count(nd, dims) * esize;
+    if (rt_layout_parse(d->layout, d->lndim, &l, NULL, 0, NULL) ||
+        !(a.data = malloc(a.nbytes ? a.nbytes : 1)))
+        return rt_fail(c, "parameter '%s': cannot %s it %s layout %s", d->name,
+                       to_phys ? "pack" : "unpack", to_phys ? "into" : "from", d->layout);
+    if (to_phys)
+        rt_layout_pack(&l, p->ldims, esize, p->arr.data, a.data);
+    else
+        rt_layout_unpack(&l, p->ldims, esize, p->arr.data, a.data);
+    free(p->arr.data);
+    p->arr = a;
+    return 0;
+}
+
+/* A laid-out tensor p read from a file: an array of the logical shape is
+ * packed into the physical layout (pads 0); one of the physical shape is
+ * taken as it is; anything else is an error naming both shapes. */
+static int rt_check_laid_out(rt_call *c, rt_pstate *p)
+{
+    char want[256], lwant[256], got[256];
+    const ft_param_desc *d = p->d;
+    if (rt_dims_are(&p->arr, d->lndim, p->ldims))
+        return rt_relayout(c, p, 1);
+    if (rt_dims_are(&p->arr, d->ndim, p->dims))
+        return 0;
+    return rt_fail(c, "parameter '%s' (layout %s): expected the logical shape %s or the "
+                   "physical shape %s, got %s", d->name, d->layout,
+                   rt_dims_text(lwant, sizeof lwant, d->lndim, p->ldims),
+                   rt_dims_text(want, sizeof want, d->ndim, p->dims),
+                   rt_dims_text(got, sizeof got, p->arr.ndim, p->arr.dims));
+}
+
 /* Check one tensor's evaluated shape: no negative dimension, and for a
- * tensor read from a file, exactly the file's shape. */
-static int rt_check_shape(rt_call *c, const rt_pstate *p)
+ * tensor read from a file, exactly the file's shape (for a laid-out one,
+ * rt_check_laid_out). */
+static int rt_check_shape(rt_call *c, rt_pstate *p)
 {
     char decl[256], want[256], got[256];
     const ft_param_desc *d = p->d;
@@ -433,6 +494,8 @@ static int rt_check_shape(rt_call *c, const rt_pstate *p)
                        "for these sizes", d->name, decl, want);
     if (!p->arr.data)
         return 0;
+    if (d->layout)
+        return rt_check_laid_out(c, p);
     for (int i = 0; i < d->ndim; i++)
         if (p->arr.dims[i] != p->dims[i])
             return rt_fail(c, "parameter '%s': expected shape %s = %s, got %s", d->name,
@@ -443,12 +506,15 @@ static int rt_check_shape(rt_call *c, const rt_pstate *p)
 /* Step 4: evaluate every tensor's shape, then check the tensors read. */
 static int rt_check_shapes(rt_call *c)
 {
-    int n = c->fn->nparams, ndims = 0, nsizes = 0;
+    int n = c->fn->nparams, ndims = 0, nldims = 0, nsizes = 0;
     int64_t *sizes = calloc((size_t)n + 1, sizeof *sizes);
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
         ndims += c->ps[k].d->kind == FT_PARAM_TENSOR ? c->ps[k].d->ndim : 0;
+        nldims += c->ps[k].d->kind == FT_PARAM_TENSOR ? c->ps[k].d->lndim : 0;
+    }
     c->dims = calloc((size_t)ndims + 1, sizeof *c->dims);
-    if (!sizes || !c->dims) {
+    c->ldims = calloc((size_t)nldims + 1, sizeof *c->ldims);
+    if (!sizes || !c->dims || !c->ldims) {
         free(sizes);
         return rt_fail(c, "out of memory");
     }
@@ -456,13 +522,16 @@ static int rt_check_shapes(rt_call *c)
         if (c->ps[k].d->kind == FT_PARAM_SIZE)
             sizes[nsizes++] = c->ps[k].size;
     c->fn->shapes(sizes, c->dims);
+    c->fn->logical_shapes(sizes, c->ldims);
     free(sizes);
-    int64_t *at = c->dims;
+    int64_t *at = c->dims, *lat = c->ldims;
     for (int k = 0; k < n; k++) {
         if (c->ps[k].d->kind != FT_PARAM_TENSOR)
             continue;
         c->ps[k].dims = at;
+        c->ps[k].ldims = lat;
         at += c->ps[k].d->ndim;
+        lat += c->ps[k].d->lndim;
     }
     for (int k = 0; k < n; k++)
         if (c->ps[k].d->kind == FT_PARAM_TENSOR && rt_check_shape(c, &c->ps[k]))
@@ -817,6 +886,10 @@ static int rt_outputs(rt_call *c)
     const char *dir = c->opts->out_dir;
     if (dir && rt_mkdirs(c, dir))
         return 1;
+    for (int k = 0; c->opts->logical_out && k < c->fn->nparams; k++)
+        if (c->ps[k].d->kind == FT_PARAM_TENSOR && c->ps[k].d->access != FT_ABI_IN &&
+            c->ps[k].d->layout && rt_relayout(c, &c->ps[k], 0))
+            return 1;
     for (int k = 0; c->opts->print && k < c->fn->nparams; k++) {
         const rt_pstate *p = &c->ps[k];
         if (p->d->kind == FT_PARAM_TENSOR && p->d->access != FT_ABI_IN)
@@ -851,6 +924,7 @@ void rt_call_free(rt_call *c)
     rt_cuda_close(c->cu);
     free(c->ps);
     free(c->dims);
+    free(c->ldims);
     free(c->args);
     free(c);
 }
@@ -890,6 +964,11 @@ int64_t rt_call_size(const rt_call *c, int k)
 rt_array *rt_call_array(rt_call *c, int k)
 {
     return &c->ps[k].arr;
+}
+
+const int64_t *rt_call_ldims(const rt_call *c, int k)
+{
+    return c->ps[k].ldims;
 }
 
 /* Whether parameter k of c was given a value on the command line. */

@@ -56,6 +56,10 @@ int xf_vector_par_ok(ft_ctx *ctx, const ast_func *f, const ast_stmt *loop, int r
  * the body. */
 int xf_unroll(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
 
+/* transforms/layout.c: the declared layouts of parameters and locals
+ * applied (accesses physical, blocked loops split); nonzero after errors. */
+int xf_apply_layouts(ft_ctx *ctx, ast_program *p);
+
 /* split(L, factor) (factor > 0, nparts 0) or split(L, nparts=P): an outer
  * and an inner loop, named outer/inner when not NULL. */
 int xf_split(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int64_t nparts,

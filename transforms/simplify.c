@@ -147,13 +147,60 @@ static ast_expr *decide(ft_ctx *ctx, an_bounds *b, ast_expr *e)
     return e;
 }
 
-/* x // c and x % c when x stays within one multiple of c. */
+static ast_expr *simplify_binary(ft_ctx *ctx, an_bounds *b, ast_expr *e);
+
+/* (c*a + r) // c as a + r // c and (c*a + r) % c as r % c (for c > 0 and
+ * any integer r: floor division), where c*a gathers every term of the
+ * linear form whose coefficient c divides; (x // c1) // c2 as
+ * x // (c1*c2) and (x % c1) % c2 as x % c2 when c2 divides c1.  They take
+ * a blocked index (B*o + i) // B, the layout pass's, back to o.  NULL
+ * when none applies. */
+static ast_expr *divmod_terms(ft_ctx *ctx, an_bounds *b, ast_expr *e, int64_t c)
+{
+    ast_expr *x = e->u.bin.a;
+    int mod = e->u.bin.op == AST_MOD;
+    if (x->kind == AST_BINARY && x->u.bin.op == e->u.bin.op && x->u.bin.b->kind == AST_INT &&
+        x->u.bin.b->u.ival > 0 &&
+        (mod ? x->u.bin.b->u.ival % c == 0 : x->u.bin.b->u.ival <= INT64_MAX / c))
+        return simplify_binary(ctx, b, ast_binary(ctx, e->loc, e->u.bin.op, x->u.bin.a,
+                               ast_int(ctx, e->loc, mod ? c : c * x->u.bin.b->u.ival)));
+    an_lin l, q = {0}, r = {0};
+    if (e->dtype != FT_I64 || !an_lin_of(ctx, x, &l) || !atoms_i64(&l))
+        return NULL;
+    q.coef = ft_alloc(ctx, sizeof *q.coef * (size_t)(l.n + 1));
+    q.atom = ft_alloc(ctx, sizeof *q.atom * (size_t)(l.n + 1));
+    r.coef = ft_alloc(ctx, sizeof *r.coef * (size_t)(l.n + 1));
+    r.atom = ft_alloc(ctx, sizeof *r.atom * (size_t)(l.n + 1));
+    for (int i = 0; i < l.n; i++) {
+        an_lin *to = l.coef[i] % c == 0 ? &q : &r;
+        to->coef[to->n] = l.coef[i] % c == 0 ? l.coef[i] / c : l.coef[i];
+        to->atom[to->n++] = l.atom[i];
+    }
+    q.c = ast_floordiv(l.c, c);
+    r.c = l.c - q.c * c;
+    if (q.n == 0)
+        return NULL;
+    ast_expr *re = lin_expr(ctx, &r, x), *qe = lin_expr(ctx, &q, x);
+    if (!re || !qe)
+        return NULL;
+    ast_expr *rest = simplify_binary(ctx, b, ast_binary(ctx, e->loc, e->u.bin.op, re,
+                                                        ast_int(ctx, e->loc, c)));
+    if (mod)
+        return rest;
+    return simplify_binary(ctx, b, ast_binary(ctx, e->loc, AST_ADD, qe, rest));
+}
+
+/* x // c and x % c when x stays within one multiple of c, or by
+ * divmod_terms. */
 static ast_expr *divmod(ft_ctx *ctx, an_bounds *b, ast_expr *e)
 {
     const ast_expr *y = e->u.bin.b;
     if (y->kind != AST_INT || y->u.ival <= 0)
         return e;
     int64_t c = y->u.ival;
+    ast_expr *t = divmod_terms(ctx, b, e, c);
+    if (t)
+        return t;
     an_range r = an_range_of(b, e->u.bin.a);
     if (!r.has_lo || !r.has_hi || ast_floordiv(r.lo, c) != ast_floordiv(r.hi, c))
         return e;

@@ -100,6 +100,9 @@ class _Param:
             mt = f" @ {_abi.MTYPE_NAMES[d.mtype]}" if d.mtype else ""
             self.decl = (f"{self.name}: {_abi.DTYPE_FT[d.dtype]}{dims} "
                          f"{_abi.ACCESS_NAMES[d.access]}{mt}")
+            if d.layout:     # the array passed is the physical one (ABI 3)
+                logical = ", ".join(d.lshape_text[k].decode() for k in range(d.lndim))
+                self.decl += f" (layout {d.layout.decode()} of [{logical}])"
 
 
 class Function:

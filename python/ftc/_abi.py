@@ -2,7 +2,7 @@
 ctypes structures, and the facts about it the loader needs."""
 import ctypes
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 MODULE_SYMBOL = "ft_module"
 
 PARAM_SIZE, PARAM_TENSOR = 0, 1
@@ -28,7 +28,9 @@ ERRORS = {
 class ParamDesc(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("kind", ctypes.c_int), ("dtype", ctypes.c_int),
                 ("access", ctypes.c_int), ("mtype", ctypes.c_int), ("ndim", ctypes.c_int),
-                ("shape_text", ctypes.POINTER(ctypes.c_char_p))]
+                ("shape_text", ctypes.POINTER(ctypes.c_char_p)),
+                ("layout", ctypes.c_char_p), ("lndim", ctypes.c_int),
+                ("lshape_text", ctypes.POINTER(ctypes.c_char_p))]
 
 
 CALL_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_void_p))
@@ -39,7 +41,7 @@ SHAPES_FN = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_int64),
 class FuncDesc(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("nparams", ctypes.c_int),
                 ("params", ctypes.POINTER(ParamDesc)), ("call", CALL_FN),
-                ("shapes", SHAPES_FN)]
+                ("shapes", SHAPES_FN), ("logical_shapes", SHAPES_FN)]
 
 
 class SiteDesc(ctypes.Structure):

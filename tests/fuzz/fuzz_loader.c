@@ -37,8 +37,9 @@ typedef struct ld_table {
     ft_func_desc funcs[LD_MAX_FUNCS];
     ft_param_desc params[LD_MAX_FUNCS][LD_MAX_PARAMS];
     const char *shape[LD_MAX_FUNCS][LD_MAX_PARAMS][RT_MAX_DIMS + 2];
+    const char *lshape[LD_MAX_FUNCS][LD_MAX_PARAMS][RT_MAX_DIMS + 2];
     ft_site_desc sites[LD_MAX_SITES];
-    char strs[64][LD_MAX_STR];    /* every string of the table */
+    char strs[128][LD_MAX_STR];   /* every string of the table */
     int nstrs;
 } ld_table;
 
@@ -74,7 +75,7 @@ static void ld_shapes(const int64_t *sizes, int64_t *dims) { (void)sizes; (void)
  * bytes from the stream; NULL sometimes. */
 static const char *ld_string(ld_table *t, fz_stream *s, int nullable)
 {
-    if ((nullable && fz_chance(s, 16)) || t->nstrs >= 64)
+    if ((nullable && fz_chance(s, 16)) || t->nstrs >= 128)
         return NULL;
     char *out = t->strs[t->nstrs++];
     unsigned kind = fz_pick(s, 4), len = fz_pick(s, LD_MAX_STR - 24);
@@ -114,6 +115,16 @@ static void ld_param(ld_table *t, fz_stream *s, int f, int k)
     for (int d = 0; d < nd; d++)
         t->shape[f][k][d] = ld_string(t, s, 1);
     p->shape_text = fz_chance(s, 16) ? NULL : t->shape[f][k];
+    /* ABI 3: a layout (valid for 2 logical and 2 or 3 physical dimensions,
+     * or not at all) and the logical shape */
+    static const char *const layouts[] = {NULL, NULL, NULL, "NC->NC4c", "MK->KM",
+                                          "AB->A2bB", "X->Y", "AB->AB1b", ""};
+    p->layout = layouts[fz_pick(s, 9)];
+    p->lndim = fz_chance(s, 16) ? ld_int(s, 0, RT_MAX_DIMS + 1) : p->layout ? 2 : p->ndim;
+    int lnd = p->lndim > 0 && p->lndim <= RT_MAX_DIMS + 1 ? p->lndim : 0;
+    for (int d = 0; d < lnd; d++)
+        t->lshape[f][k][d] = ld_string(t, s, 1);
+    p->lshape_text = fz_chance(s, 16) ? NULL : t->lshape[f][k];
 }
 
 /* Fill the whole table from the stream. */
@@ -132,6 +143,7 @@ static void ld_fill(ld_table *t, fz_stream *s)
         fn->params = fz_chance(s, 16) ? NULL : t->params[f];
         fn->call = fz_chance(s, 16) ? NULL : ld_call;
         fn->shapes = fz_chance(s, 16) ? NULL : ld_shapes;
+        fn->logical_shapes = fz_chance(s, 16) ? NULL : ld_shapes;
     }
     t->m.funcs = fz_chance(s, 16) ? NULL : t->funcs;
     t->m.nsites = ld_int(s, 0, LD_MAX_SITES);
@@ -162,9 +174,12 @@ static void ld_use(rt_lib *lib, ld_table *t, fz_stream *s, FILE *sink)
         const ft_func_desc *fn = rt_find(lib, md->funcs[f].name);
         if (!fn)
             abort();                        /* a function not found by its own name */
-        for (int k = 0; k < fn->nparams; k++)
+        for (int k = 0; k < fn->nparams; k++) {
             for (int d = 0; d < fn->params[k].ndim; d++)
                 fputs(fn->params[k].shape_text[d], sink);
+            for (int d = 0; d < fn->params[k].lndim; d++)
+                fputs(fn->params[k].lshape_text[d], sink);
+        }
         rt_report_failure(lib, fn->name, ld_fail.code ? ld_fail.code : 1, sink);
     }
     rt_find(lib, "no_such_function");

@@ -27,12 +27,24 @@ static int ft__call_matmul(void *const *ft__args)
 
 static void ft__shapes_matmul(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t m = ft__sizes[0];
-    (void)m;
-    const int64_t n = ft__sizes[1];
-    (void)n;
-    const int64_t k = ft__sizes[2];
-    (void)k;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t m = ft__sizes[0]; (void)m;
+    const int64_t n = ft__sizes[1]; (void)n;
+    const int64_t k = ft__sizes[2]; (void)k;
+    ft__dims[0] = m;
+    ft__dims[1] = k;
+    ft__dims[2] = k;
+    ft__dims[3] = n;
+    ft__dims[4] = m;
+    ft__dims[5] = n;
+}
+
+static void ft__lshapes_matmul(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t m = ft__sizes[0]; (void)m;
+    const int64_t n = ft__sizes[1]; (void)n;
+    const int64_t k = ft__sizes[2]; (void)k;
     ft__dims[0] = m;
     ft__dims[1] = k;
     ft__dims[2] = k;
@@ -45,12 +57,12 @@ static const char *const ft__shape_matmul_3[] = {"m", "k"};
 static const char *const ft__shape_matmul_4[] = {"k", "n"};
 static const char *const ft__shape_matmul_5[] = {"m", "n"};
 static const ft_param_desc ft__params_matmul[] = {
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"k", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_matmul_3},
-    {"b", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_matmul_4},
-    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_matmul_5},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"k", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_matmul_3, NULL, 2, ft__shape_matmul_3},
+    {"b", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_matmul_4, NULL, 2, ft__shape_matmul_4},
+    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_matmul_5, NULL, 2, ft__shape_matmul_5},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -83,7 +95,7 @@ int as_lib_acc_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"matmul", 6, ft__params_matmul, ft__call_matmul, ft__shapes_matmul},
+    {"matmul", 6, ft__params_matmul, ft__call_matmul, ft__shapes_matmul, ft__lshapes_matmul},
 };
 
 __attribute__((visibility("default")))

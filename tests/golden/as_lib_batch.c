@@ -24,7 +24,20 @@ static int ft__call_f(void *const *ft__args)
 
 static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    (void)ft__sizes;
+    (void)ft__sizes; (void)ft__dims;
+    ft__dims[0] = 8;
+    ft__dims[1] = 16;
+    ft__dims[2] = 4;
+    ft__dims[3] = 16;
+    ft__dims[4] = 8;
+    ft__dims[5] = 4;
+    ft__dims[6] = 8;
+    ft__dims[7] = 8;
+}
+
+static void ft__lshapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
     ft__dims[0] = 8;
     ft__dims[1] = 16;
     ft__dims[2] = 4;
@@ -39,9 +52,9 @@ static const char *const ft__shape_f_0[] = {"8", "16"};
 static const char *const ft__shape_f_1[] = {"4", "16", "8"};
 static const char *const ft__shape_f_2[] = {"4", "8", "8"};
 static const ft_param_desc ft__params_f[] = {
-    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_0},
-    {"b", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 3, ft__shape_f_1},
-    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 3, ft__shape_f_2},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_0, NULL, 2, ft__shape_f_0},
+    {"b", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 3, ft__shape_f_1, NULL, 3, ft__shape_f_1},
+    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 3, ft__shape_f_2, NULL, 3, ft__shape_f_2},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -71,7 +84,7 @@ int as_lib_batch_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"f", 3, ft__params_f, ft__call_f, ft__shapes_f},
+    {"f", 3, ft__params_f, ft__call_f, ft__shapes_f, ft__lshapes_f},
 };
 
 __attribute__((visibility("default")))

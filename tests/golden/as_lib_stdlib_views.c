@@ -38,12 +38,24 @@ static int ft__call_f(void *const *ft__args)
 
 static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t m = ft__sizes[0];
-    (void)m;
-    const int64_t n = ft__sizes[1];
-    (void)n;
-    const int64_t k = ft__sizes[2];
-    (void)k;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t m = ft__sizes[0]; (void)m;
+    const int64_t n = ft__sizes[1]; (void)n;
+    const int64_t k = ft__sizes[2]; (void)k;
+    ft__dims[0] = m + 2;
+    ft__dims[1] = k + 3;
+    ft__dims[2] = k + 1;
+    ft__dims[3] = n + 4;
+    ft__dims[4] = m + 1;
+    ft__dims[5] = n + 5;
+}
+
+static void ft__lshapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t m = ft__sizes[0]; (void)m;
+    const int64_t n = ft__sizes[1]; (void)n;
+    const int64_t k = ft__sizes[2]; (void)k;
     ft__dims[0] = m + 2;
     ft__dims[1] = k + 3;
     ft__dims[2] = k + 1;
@@ -56,12 +68,12 @@ static const char *const ft__shape_f_3[] = {"m + 2", "k + 3"};
 static const char *const ft__shape_f_4[] = {"k + 1", "n + 4"};
 static const char *const ft__shape_f_5[] = {"m + 1", "n + 5"};
 static const ft_param_desc ft__params_f[] = {
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"k", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_3},
-    {"b", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_4},
-    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_5},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"k", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_3, NULL, 2, ft__shape_f_3},
+    {"b", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_4, NULL, 2, ft__shape_f_4},
+    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_5, NULL, 2, ft__shape_f_5},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -94,7 +106,7 @@ int as_lib_stdlib_views_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"f", 6, ft__params_f, ft__call_f, ft__shapes_f},
+    {"f", 6, ft__params_f, ft__call_f, ft__shapes_f, ft__lshapes_f},
 };
 
 __attribute__((visibility("default")))

@@ -142,12 +142,27 @@ static int ft__call_csr_scatter(void *const *ft__args)
 
 static void ft__shapes_csr_scatter(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t nnz = ft__sizes[1];
-    (void)nnz;
-    const int64_t f = ft__sizes[2];
-    (void)f;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nnz = ft__sizes[1]; (void)nnz;
+    const int64_t f = ft__sizes[2]; (void)f;
+    ft__dims[0] = n + 1;
+    ft__dims[1] = nnz;
+    ft__dims[2] = nnz;
+    ft__dims[3] = n;
+    ft__dims[4] = f;
+    ft__dims[5] = n;
+    ft__dims[6] = n;
+    ft__dims[7] = f;
+    ft__dims[8] = n;
+}
+
+static void ft__lshapes_csr_scatter(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nnz = ft__sizes[1]; (void)nnz;
+    const int64_t f = ft__sizes[2]; (void)f;
     ft__dims[0] = n + 1;
     ft__dims[1] = nnz;
     ft__dims[2] = nnz;
@@ -167,16 +182,16 @@ static const char *const ft__shape_csr_scatter_7[] = {"n"};
 static const char *const ft__shape_csr_scatter_8[] = {"n", "f"};
 static const char *const ft__shape_csr_scatter_9[] = {"n"};
 static const ft_param_desc ft__params_csr_scatter[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"f", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"ptr", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_csr_scatter_3},
-    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_csr_scatter_4},
-    {"w", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_csr_scatter_5},
-    {"g", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_csr_scatter_6},
-    {"own", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_csr_scatter_7},
-    {"d", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_csr_scatter_8},
-    {"e", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_csr_scatter_9},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"f", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"ptr", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_csr_scatter_3, NULL, 1, ft__shape_csr_scatter_3},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_csr_scatter_4, NULL, 1, ft__shape_csr_scatter_4},
+    {"w", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_csr_scatter_5, NULL, 1, ft__shape_csr_scatter_5},
+    {"g", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_csr_scatter_6, NULL, 2, ft__shape_csr_scatter_6},
+    {"own", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_csr_scatter_7, NULL, 1, ft__shape_csr_scatter_7},
+    {"d", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_csr_scatter_8, NULL, 2, ft__shape_csr_scatter_8},
+    {"e", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_csr_scatter_9, NULL, 1, ft__shape_csr_scatter_9},
 };
 
 int csr_scale(int64_t n, int64_t nnz, int64_t f, const int32_t *ptr, const int32_t *idx, const float *w, const float *g, float *d, float *m)
@@ -261,12 +276,25 @@ static int ft__call_csr_scale(void *const *ft__args)
 
 static void ft__shapes_csr_scale(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t nnz = ft__sizes[1];
-    (void)nnz;
-    const int64_t f = ft__sizes[2];
-    (void)f;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nnz = ft__sizes[1]; (void)nnz;
+    const int64_t f = ft__sizes[2]; (void)f;
+    ft__dims[0] = n + 1;
+    ft__dims[1] = nnz;
+    ft__dims[2] = nnz;
+    ft__dims[3] = f;
+    ft__dims[4] = n;
+    ft__dims[5] = f;
+    ft__dims[6] = n;
+}
+
+static void ft__lshapes_csr_scale(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nnz = ft__sizes[1]; (void)nnz;
+    const int64_t f = ft__sizes[2]; (void)f;
     ft__dims[0] = n + 1;
     ft__dims[1] = nnz;
     ft__dims[2] = nnz;
@@ -283,15 +311,15 @@ static const char *const ft__shape_csr_scale_6[] = {"f"};
 static const char *const ft__shape_csr_scale_7[] = {"n", "f"};
 static const char *const ft__shape_csr_scale_8[] = {"n"};
 static const ft_param_desc ft__params_csr_scale[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"f", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"ptr", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_3},
-    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_4},
-    {"w", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_5},
-    {"g", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_6},
-    {"d", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_csr_scale_7},
-    {"m", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_csr_scale_8},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"f", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"ptr", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_3, NULL, 1, ft__shape_csr_scale_3},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_4, NULL, 1, ft__shape_csr_scale_4},
+    {"w", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_5, NULL, 1, ft__shape_csr_scale_5},
+    {"g", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_csr_scale_6, NULL, 1, ft__shape_csr_scale_6},
+    {"d", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_csr_scale_7, NULL, 2, ft__shape_csr_scale_7},
+    {"m", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_csr_scale_8, NULL, 1, ft__shape_csr_scale_8},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -343,8 +371,8 @@ int auto_parallelize_csr_atomic_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"csr_scatter", 10, ft__params_csr_scatter, ft__call_csr_scatter, ft__shapes_csr_scatter},
-    {"csr_scale", 9, ft__params_csr_scale, ft__call_csr_scale, ft__shapes_csr_scale},
+    {"csr_scatter", 10, ft__params_csr_scatter, ft__call_csr_scatter, ft__shapes_csr_scatter, ft__lshapes_csr_scatter},
+    {"csr_scale", 9, ft__params_csr_scale, ft__call_csr_scale, ft__shapes_csr_scale, ft__lshapes_csr_scale},
 };
 
 __attribute__((visibility("default")))

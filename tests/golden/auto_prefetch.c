@@ -130,12 +130,27 @@ static int ft__call_gather(void *const *ft__args)
 
 static void ft__shapes_gather(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t nnz = ft__sizes[1];
-    (void)nnz;
-    const int64_t f = ft__sizes[2];
-    (void)f;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nnz = ft__sizes[1]; (void)nnz;
+    const int64_t f = ft__sizes[2]; (void)f;
+    ft__dims[0] = n + 1;
+    ft__dims[1] = nnz;
+    ft__dims[2] = n;
+    ft__dims[3] = f;
+    ft__dims[4] = n;
+    ft__dims[5] = n;
+    ft__dims[6] = f;
+    ft__dims[7] = n;
+    ft__dims[8] = f;
+}
+
+static void ft__lshapes_gather(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nnz = ft__sizes[1]; (void)nnz;
+    const int64_t f = ft__sizes[2]; (void)f;
     ft__dims[0] = n + 1;
     ft__dims[1] = nnz;
     ft__dims[2] = n;
@@ -154,15 +169,15 @@ static const char *const ft__shape_gather_6[] = {"n"};
 static const char *const ft__shape_gather_7[] = {"n", "f"};
 static const char *const ft__shape_gather_8[] = {"n", "f"};
 static const ft_param_desc ft__params_gather[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"f", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"ptr", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_gather_3},
-    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_gather_4},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_gather_5},
-    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_gather_6},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_gather_7},
-    {"d", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_gather_8},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"f", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"ptr", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_gather_3, NULL, 1, ft__shape_gather_3},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_gather_4, NULL, 1, ft__shape_gather_4},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_gather_5, NULL, 2, ft__shape_gather_5},
+    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_gather_6, NULL, 1, ft__shape_gather_6},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_gather_7, NULL, 2, ft__shape_gather_7},
+    {"d", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_gather_8, NULL, 2, ft__shape_gather_8},
 };
 
 int backwards(int64_t n, int64_t nnz, const int32_t *idx, const float *x, float *s)
@@ -198,10 +213,19 @@ static int ft__call_backwards(void *const *ft__args)
 
 static void ft__shapes_backwards(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t nnz = ft__sizes[1];
-    (void)nnz;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nnz = ft__sizes[1]; (void)nnz;
+    ft__dims[0] = nnz;
+    ft__dims[1] = n;
+    ft__dims[2] = 1;
+}
+
+static void ft__lshapes_backwards(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nnz = ft__sizes[1]; (void)nnz;
     ft__dims[0] = nnz;
     ft__dims[1] = n;
     ft__dims[2] = 1;
@@ -211,11 +235,11 @@ static const char *const ft__shape_backwards_2[] = {"nnz"};
 static const char *const ft__shape_backwards_3[] = {"n"};
 static const char *const ft__shape_backwards_4[] = {"1"};
 static const ft_param_desc ft__params_backwards[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_backwards_2},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_backwards_3},
-    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_backwards_4},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_backwards_2, NULL, 1, ft__shape_backwards_2},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_backwards_3, NULL, 1, ft__shape_backwards_3},
+    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_backwards_4, NULL, 1, ft__shape_backwards_4},
 };
 
 int ten(int64_t n, const int32_t *adj, const float *x, float *s)
@@ -253,8 +277,18 @@ static int ft__call_ten(void *const *ft__args)
 
 static void ft__shapes_ten(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    ft__dims[0] = n;
+    ft__dims[1] = 10;
+    ft__dims[2] = n;
+    ft__dims[3] = n;
+}
+
+static void ft__lshapes_ten(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
     ft__dims[0] = n;
     ft__dims[1] = 10;
     ft__dims[2] = n;
@@ -265,10 +299,10 @@ static const char *const ft__shape_ten_1[] = {"n", "10"};
 static const char *const ft__shape_ten_2[] = {"n"};
 static const char *const ft__shape_ten_3[] = {"n"};
 static const ft_param_desc ft__params_ten[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_ten_1},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_ten_2},
-    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_ten_3},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_ten_1, NULL, 2, ft__shape_ten_1},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_ten_2, NULL, 1, ft__shape_ten_2},
+    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_ten_3, NULL, 1, ft__shape_ten_3},
 };
 
 int local(int64_t n, int64_t m, const int32_t *idx, const float *x, float *s)
@@ -318,10 +352,20 @@ static int ft__call_local(void *const *ft__args)
 
 static void ft__shapes_local(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t m = ft__sizes[1];
-    (void)m;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = n;
+}
+
+static void ft__lshapes_local(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
     ft__dims[0] = n;
     ft__dims[1] = m;
     ft__dims[2] = n;
@@ -332,11 +376,11 @@ static const char *const ft__shape_local_2[] = {"n", "m"};
 static const char *const ft__shape_local_3[] = {"n"};
 static const char *const ft__shape_local_4[] = {"n"};
 static const ft_param_desc ft__params_local[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_local_2},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_local_3},
-    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_local_4},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_local_2, NULL, 2, ft__shape_local_2},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_local_3, NULL, 1, ft__shape_local_3},
+    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_local_4, NULL, 1, ft__shape_local_4},
 };
 
 int rows(int64_t n, int64_t nnz, const int32_t *idx, const float *v, float *s)
@@ -371,10 +415,20 @@ static int ft__call_rows(void *const *ft__args)
 
 static void ft__shapes_rows(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t nnz = ft__sizes[1];
-    (void)nnz;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nnz = ft__sizes[1]; (void)nnz;
+    ft__dims[0] = nnz;
+    ft__dims[1] = n;
+    ft__dims[2] = 3;
+    ft__dims[3] = 1;
+}
+
+static void ft__lshapes_rows(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nnz = ft__sizes[1]; (void)nnz;
     ft__dims[0] = nnz;
     ft__dims[1] = n;
     ft__dims[2] = 3;
@@ -385,11 +439,11 @@ static const char *const ft__shape_rows_2[] = {"nnz"};
 static const char *const ft__shape_rows_3[] = {"n", "3"};
 static const char *const ft__shape_rows_4[] = {"1"};
 static const ft_param_desc ft__params_rows[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_rows_2},
-    {"v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_rows_3},
-    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_rows_4},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_rows_2, NULL, 1, ft__shape_rows_2},
+    {"v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_rows_3, NULL, 2, ft__shape_rows_3},
+    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_rows_4, NULL, 1, ft__shape_rows_4},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -451,11 +505,11 @@ int auto_prefetch_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"gather", 9, ft__params_gather, ft__call_gather, ft__shapes_gather},
-    {"backwards", 5, ft__params_backwards, ft__call_backwards, ft__shapes_backwards},
-    {"ten", 4, ft__params_ten, ft__call_ten, ft__shapes_ten},
-    {"local", 5, ft__params_local, ft__call_local, ft__shapes_local},
-    {"rows", 5, ft__params_rows, ft__call_rows, ft__shapes_rows},
+    {"gather", 9, ft__params_gather, ft__call_gather, ft__shapes_gather, ft__lshapes_gather},
+    {"backwards", 5, ft__params_backwards, ft__call_backwards, ft__shapes_backwards, ft__lshapes_backwards},
+    {"ten", 4, ft__params_ten, ft__call_ten, ft__shapes_ten, ft__lshapes_ten},
+    {"local", 5, ft__params_local, ft__call_local, ft__shapes_local, ft__lshapes_local},
+    {"rows", 5, ft__params_rows, ft__call_rows, ft__shapes_rows, ft__lshapes_rows},
 };
 
 __attribute__((visibility("default")))

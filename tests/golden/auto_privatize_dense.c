@@ -85,10 +85,23 @@ static int ft__call_mesh_scatter(void *const *ft__args)
 
 static void ft__shapes_mesh_scatter(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t f = ft__sizes[1];
-    (void)f;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t f = ft__sizes[1]; (void)f;
+    ft__dims[0] = n;
+    ft__dims[1] = 3;
+    ft__dims[2] = n;
+    ft__dims[3] = f;
+    ft__dims[4] = n;
+    ft__dims[5] = f;
+    ft__dims[6] = n;
+}
+
+static void ft__lshapes_mesh_scatter(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t f = ft__sizes[1]; (void)f;
     ft__dims[0] = n;
     ft__dims[1] = 3;
     ft__dims[2] = n;
@@ -103,12 +116,12 @@ static const char *const ft__shape_mesh_scatter_3[] = {"n", "f"};
 static const char *const ft__shape_mesh_scatter_4[] = {"n", "f"};
 static const char *const ft__shape_mesh_scatter_5[] = {"n"};
 static const ft_param_desc ft__params_mesh_scatter[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"f", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_mesh_scatter_2},
-    {"g", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_mesh_scatter_3},
-    {"d", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_mesh_scatter_4},
-    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_mesh_scatter_5},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"f", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_mesh_scatter_2, NULL, 2, ft__shape_mesh_scatter_2},
+    {"g", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_mesh_scatter_3, NULL, 2, ft__shape_mesh_scatter_3},
+    {"d", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_mesh_scatter_4, NULL, 2, ft__shape_mesh_scatter_4},
+    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_mesh_scatter_5, NULL, 1, ft__shape_mesh_scatter_5},
 };
 
 int backwards(int64_t np, int64_t nf, const int32_t *faces, const float *x, float *dv)
@@ -181,10 +194,20 @@ static int ft__call_backwards(void *const *ft__args)
 
 static void ft__shapes_backwards(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t np = ft__sizes[0];
-    (void)np;
-    const int64_t nf = ft__sizes[1];
-    (void)nf;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t np = ft__sizes[0]; (void)np;
+    const int64_t nf = ft__sizes[1]; (void)nf;
+    ft__dims[0] = nf;
+    ft__dims[1] = np;
+    ft__dims[2] = nf;
+    ft__dims[3] = nf;
+}
+
+static void ft__lshapes_backwards(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t np = ft__sizes[0]; (void)np;
+    const int64_t nf = ft__sizes[1]; (void)nf;
     ft__dims[0] = nf;
     ft__dims[1] = np;
     ft__dims[2] = nf;
@@ -195,11 +218,11 @@ static const char *const ft__shape_backwards_2[] = {"nf"};
 static const char *const ft__shape_backwards_3[] = {"np", "nf"};
 static const char *const ft__shape_backwards_4[] = {"nf"};
 static const ft_param_desc ft__params_backwards[] = {
-    {"np", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"nf", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"faces", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_backwards_2},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_backwards_3},
-    {"dv", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_backwards_4},
+    {"np", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"nf", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"faces", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_backwards_2, NULL, 1, ft__shape_backwards_2},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_backwards_3, NULL, 2, ft__shape_backwards_3},
+    {"dv", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_backwards_4, NULL, 1, ft__shape_backwards_4},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -242,8 +265,8 @@ int auto_privatize_dense_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"mesh_scatter", 6, ft__params_mesh_scatter, ft__call_mesh_scatter, ft__shapes_mesh_scatter},
-    {"backwards", 5, ft__params_backwards, ft__call_backwards, ft__shapes_backwards},
+    {"mesh_scatter", 6, ft__params_mesh_scatter, ft__call_mesh_scatter, ft__shapes_mesh_scatter, ft__lshapes_mesh_scatter},
+    {"backwards", 5, ft__params_backwards, ft__call_backwards, ft__shapes_backwards, ft__lshapes_backwards},
 };
 
 __attribute__((visibility("default")))

@@ -32,10 +32,19 @@ static int ft__call_f(void *const *ft__args)
 
 static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t m = ft__sizes[1];
-    (void)m;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+}
+
+static void ft__lshapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
     ft__dims[0] = n;
     ft__dims[1] = m;
     ft__dims[2] = n;
@@ -44,10 +53,10 @@ static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
 static const char *const ft__shape_f_2[] = {"n", "m"};
 static const char *const ft__shape_f_3[] = {"n"};
 static const ft_param_desc ft__params_f[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_2},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_3},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_2, NULL, 2, ft__shape_f_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_3, NULL, 1, ft__shape_f_3},
 };
 
 int f_g_fwd(int64_t n, int64_t m, const float *x, float *y, void *tape__bytes)
@@ -92,10 +101,20 @@ static int ft__call_f_g_fwd(void *const *ft__args)
 
 static void ft__shapes_f_g_fwd(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t m = ft__sizes[1];
-    (void)m;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = (n * m) + n;
+}
+
+static void ft__lshapes_f_g_fwd(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
     ft__dims[0] = n;
     ft__dims[1] = m;
     ft__dims[2] = n;
@@ -106,11 +125,11 @@ static const char *const ft__shape_f_g_fwd_2[] = {"n", "m"};
 static const char *const ft__shape_f_g_fwd_3[] = {"n"};
 static const char *const ft__shape_f_g_fwd_4[] = {"n * m + n"};
 static const ft_param_desc ft__params_f_g_fwd[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_g_fwd_2},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_g_fwd_3},
-    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_g_fwd_4},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_g_fwd_2, NULL, 2, ft__shape_f_g_fwd_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_g_fwd_3, NULL, 1, ft__shape_f_g_fwd_3},
+    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_g_fwd_4, NULL, 1, ft__shape_f_g_fwd_4},
 };
 
 int f_g_bwd(int64_t n, int64_t m, const float *x, const float *y, const float *d_y, float *d_x, const void *tape__bytes)
@@ -169,10 +188,23 @@ static int ft__call_f_g_bwd(void *const *ft__args)
 
 static void ft__shapes_f_g_bwd(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t m = ft__sizes[1];
-    (void)m;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = n;
+    ft__dims[4] = n;
+    ft__dims[5] = m;
+    ft__dims[6] = (n * m) + n;
+}
+
+static void ft__lshapes_f_g_bwd(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
     ft__dims[0] = n;
     ft__dims[1] = m;
     ft__dims[2] = n;
@@ -188,13 +220,13 @@ static const char *const ft__shape_f_g_bwd_4[] = {"n"};
 static const char *const ft__shape_f_g_bwd_5[] = {"n", "m"};
 static const char *const ft__shape_f_g_bwd_6[] = {"n * m + n"};
 static const ft_param_desc ft__params_f_g_bwd[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_g_bwd_2},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_g_bwd_3},
-    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_g_bwd_4},
-    {"d_x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_g_bwd_5},
-    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_g_bwd_6},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_g_bwd_2, NULL, 2, ft__shape_f_g_bwd_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_g_bwd_3, NULL, 1, ft__shape_f_g_bwd_3},
+    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_g_bwd_4, NULL, 1, ft__shape_f_g_bwd_4},
+    {"d_x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_g_bwd_5, NULL, 2, ft__shape_f_g_bwd_5},
+    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_g_bwd_6, NULL, 1, ft__shape_f_g_bwd_6},
 };
 
 int f_g(int64_t n, int64_t m, const float *x, float *y, const float *d_y, float *d_x)
@@ -224,10 +256,22 @@ static int ft__call_f_g(void *const *ft__args)
 
 static void ft__shapes_f_g(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t m = ft__sizes[1];
-    (void)m;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = n;
+    ft__dims[4] = n;
+    ft__dims[5] = m;
+}
+
+static void ft__lshapes_f_g(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
     ft__dims[0] = n;
     ft__dims[1] = m;
     ft__dims[2] = n;
@@ -241,12 +285,12 @@ static const char *const ft__shape_f_g_3[] = {"n"};
 static const char *const ft__shape_f_g_4[] = {"n"};
 static const char *const ft__shape_f_g_5[] = {"n", "m"};
 static const ft_param_desc ft__params_f_g[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_g_2},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_g_3},
-    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_g_4},
-    {"d_x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_g_5},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_g_2, NULL, 2, ft__shape_f_g_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_g_3, NULL, 1, ft__shape_f_g_3},
+    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_g_4, NULL, 1, ft__shape_f_g_4},
+    {"d_x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_g_5, NULL, 2, ft__shape_f_g_5},
 };
 
 size_t f_g_tape_bytes(int64_t n, int64_t m)
@@ -288,10 +332,10 @@ int cg_grad_composed_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"f", 4, ft__params_f, ft__call_f, ft__shapes_f},
-    {"f_g_fwd", 5, ft__params_f_g_fwd, ft__call_f_g_fwd, ft__shapes_f_g_fwd},
-    {"f_g_bwd", 7, ft__params_f_g_bwd, ft__call_f_g_bwd, ft__shapes_f_g_bwd},
-    {"f_g", 6, ft__params_f_g, ft__call_f_g, ft__shapes_f_g},
+    {"f", 4, ft__params_f, ft__call_f, ft__shapes_f, ft__lshapes_f},
+    {"f_g_fwd", 5, ft__params_f_g_fwd, ft__call_f_g_fwd, ft__shapes_f_g_fwd, ft__lshapes_f_g_fwd},
+    {"f_g_bwd", 7, ft__params_f_g_bwd, ft__call_f_g_bwd, ft__shapes_f_g_bwd, ft__lshapes_f_g_bwd},
+    {"f_g", 6, ft__params_f_g, ft__call_f_g, ft__shapes_f_g, ft__lshapes_f_g},
 };
 
 __attribute__((visibility("default")))

@@ -87,10 +87,21 @@ static int ft__call_f(void *const *ft__args)
 
 static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t m = ft__sizes[1];
-    (void)m;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = n;
+    ft__dims[2] = m;
+    ft__dims[3] = n;
+    ft__dims[4] = m;
+}
+
+static void ft__lshapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
     ft__dims[0] = n;
     ft__dims[1] = n;
     ft__dims[2] = m;
@@ -102,11 +113,11 @@ static const char *const ft__shape_f_2[] = {"n"};
 static const char *const ft__shape_f_3[] = {"n", "m"};
 static const char *const ft__shape_f_4[] = {"n", "m"};
 static const ft_param_desc ft__params_f[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_f_2},
-    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_4},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_f_2, NULL, 1, ft__shape_f_2},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_3, NULL, 2, ft__shape_f_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_4, NULL, 2, ft__shape_f_4},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -141,7 +152,7 @@ int cg_index_checks_hoisted_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"f", 5, ft__params_f, ft__call_f, ft__shapes_f},
+    {"f", 5, ft__params_f, ft__call_f, ft__shapes_f, ft__lshapes_f},
 };
 
 __attribute__((visibility("default")))

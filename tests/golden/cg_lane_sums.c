@@ -227,10 +227,25 @@ static int ft__call_f(void *const *ft__args)
 
 static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t m = ft__sizes[1];
-    (void)m;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = m;
+    ft__dims[3] = n;
+    ft__dims[4] = n;
+    ft__dims[5] = n;
+    ft__dims[6] = n;
+    ft__dims[7] = m;
+    ft__dims[8] = n;
+}
+
+static void ft__lshapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
     ft__dims[0] = n;
     ft__dims[1] = m;
     ft__dims[2] = m;
@@ -250,15 +265,15 @@ static const char *const ft__shape_f_6[] = {"n"};
 static const char *const ft__shape_f_7[] = {"n", "m"};
 static const char *const ft__shape_f_8[] = {"n"};
 static const ft_param_desc ft__params_f[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_2},
-    {"v", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_IN, 0, 1, ft__shape_f_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_4},
-    {"z", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_OUT, 0, 1, ft__shape_f_5},
-    {"h", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_6},
-    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_7},
-    {"g", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_8},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_2, NULL, 2, ft__shape_f_2},
+    {"v", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_IN, 0, 1, ft__shape_f_3, NULL, 1, ft__shape_f_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_4, NULL, 1, ft__shape_f_4},
+    {"z", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_OUT, 0, 1, ft__shape_f_5, NULL, 1, ft__shape_f_5},
+    {"h", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_6, NULL, 1, ft__shape_f_6},
+    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_7, NULL, 2, ft__shape_f_7},
+    {"g", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_8, NULL, 1, ft__shape_f_8},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -294,7 +309,7 @@ int cg_lane_sums_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"f", 9, ft__params_f, ft__call_f, ft__shapes_f},
+    {"f", 9, ft__params_f, ft__call_f, ft__shapes_f, ft__lshapes_f},
 };
 
 __attribute__((visibility("default")))

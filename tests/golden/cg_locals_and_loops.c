@@ -42,10 +42,18 @@ static int ft__call_locals(void *const *ft__args)
 
 static void ft__shapes_locals(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t s = ft__sizes[1];
-    (void)s;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t s = ft__sizes[1]; (void)s;
+    ft__dims[0] = n;
+    ft__dims[1] = n;
+}
+
+static void ft__lshapes_locals(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t s = ft__sizes[1]; (void)s;
     ft__dims[0] = n;
     ft__dims[1] = n;
 }
@@ -53,11 +61,11 @@ static void ft__shapes_locals(const int64_t *ft__sizes, int64_t *ft__dims)
 static const char *const ft__shape_locals_2[] = {"n"};
 static const char *const ft__shape_locals_3[] = {"n"};
 static const ft_param_desc ft__params_locals[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"s", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_locals_2},
-    {"y", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_OUT, 0, 1, ft__shape_locals_3},
-    {"m", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_OUT, 0, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"s", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_locals_2, NULL, 1, ft__shape_locals_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_OUT, 0, 1, ft__shape_locals_3, NULL, 1, ft__shape_locals_3},
+    {"m", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_OUT, 0, 0, NULL, NULL, 0, NULL},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -90,7 +98,7 @@ int cg_locals_and_loops_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"locals", 5, ft__params_locals, ft__call_locals, ft__shapes_locals},
+    {"locals", 5, ft__params_locals, ft__call_locals, ft__shapes_locals, ft__lshapes_locals},
 };
 
 __attribute__((visibility("default")))

@@ -47,10 +47,19 @@ static int ft__call_f(void *const *ft__args)
 
 static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t steps = ft__sizes[0];
-    (void)steps;
-    const int64_t n = ft__sizes[1];
-    (void)n;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t steps = ft__sizes[0]; (void)steps;
+    const int64_t n = ft__sizes[1]; (void)n;
+    ft__dims[0] = n;
+    ft__dims[1] = 1;
+    ft__dims[2] = n;
+}
+
+static void ft__lshapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t steps = ft__sizes[0]; (void)steps;
+    const int64_t n = ft__sizes[1]; (void)n;
     ft__dims[0] = n;
     ft__dims[1] = 1;
     ft__dims[2] = n;
@@ -60,11 +69,11 @@ static const char *const ft__shape_f_2[] = {"n"};
 static const char *const ft__shape_f_3[] = {"1"};
 static const char *const ft__shape_f_4[] = {"n"};
 static const ft_param_desc ft__params_f[] = {
-    {"steps", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_2},
-    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_4},
+    {"steps", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_2, NULL, 1, ft__shape_f_2},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_3, NULL, 1, ft__shape_f_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_4, NULL, 1, ft__shape_f_4},
 };
 
 int f_grad_fwd(int64_t steps, int64_t n, const float *x, const float *a, float *y, void *tape__bytes)
@@ -127,10 +136,20 @@ static int ft__call_f_grad_fwd(void *const *ft__args)
 
 static void ft__shapes_f_grad_fwd(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t steps = ft__sizes[0];
-    (void)steps;
-    const int64_t n = ft__sizes[1];
-    (void)n;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t steps = ft__sizes[0]; (void)steps;
+    const int64_t n = ft__sizes[1]; (void)n;
+    ft__dims[0] = n;
+    ft__dims[1] = 1;
+    ft__dims[2] = n;
+    ft__dims[3] = steps * n;
+}
+
+static void ft__lshapes_f_grad_fwd(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t steps = ft__sizes[0]; (void)steps;
+    const int64_t n = ft__sizes[1]; (void)n;
     ft__dims[0] = n;
     ft__dims[1] = 1;
     ft__dims[2] = n;
@@ -142,12 +161,12 @@ static const char *const ft__shape_f_grad_fwd_3[] = {"1"};
 static const char *const ft__shape_f_grad_fwd_4[] = {"n"};
 static const char *const ft__shape_f_grad_fwd_5[] = {"steps * n"};
 static const ft_param_desc ft__params_f_grad_fwd[] = {
-    {"steps", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_fwd_2},
-    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_fwd_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_fwd_4},
-    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_fwd_5},
+    {"steps", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_fwd_2, NULL, 1, ft__shape_f_grad_fwd_2},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_fwd_3, NULL, 1, ft__shape_f_grad_fwd_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_fwd_4, NULL, 1, ft__shape_f_grad_fwd_4},
+    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_fwd_5, NULL, 1, ft__shape_f_grad_fwd_5},
 };
 
 int f_grad_bwd(int64_t steps, int64_t n, const float *x, const float *a, const float *y, const float *d_y, float *d_a, const void *tape__bytes)
@@ -266,10 +285,22 @@ static int ft__call_f_grad_bwd(void *const *ft__args)
 
 static void ft__shapes_f_grad_bwd(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t steps = ft__sizes[0];
-    (void)steps;
-    const int64_t n = ft__sizes[1];
-    (void)n;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t steps = ft__sizes[0]; (void)steps;
+    const int64_t n = ft__sizes[1]; (void)n;
+    ft__dims[0] = n;
+    ft__dims[1] = 1;
+    ft__dims[2] = n;
+    ft__dims[3] = n;
+    ft__dims[4] = 1;
+    ft__dims[5] = steps * n;
+}
+
+static void ft__lshapes_f_grad_bwd(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t steps = ft__sizes[0]; (void)steps;
+    const int64_t n = ft__sizes[1]; (void)n;
     ft__dims[0] = n;
     ft__dims[1] = 1;
     ft__dims[2] = n;
@@ -285,14 +316,14 @@ static const char *const ft__shape_f_grad_bwd_5[] = {"n"};
 static const char *const ft__shape_f_grad_bwd_6[] = {"1"};
 static const char *const ft__shape_f_grad_bwd_7[] = {"steps * n"};
 static const ft_param_desc ft__params_f_grad_bwd[] = {
-    {"steps", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_2},
-    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_4},
-    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_5},
-    {"d_a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_bwd_6},
-    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_7},
+    {"steps", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_2, NULL, 1, ft__shape_f_grad_bwd_2},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_3, NULL, 1, ft__shape_f_grad_bwd_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_4, NULL, 1, ft__shape_f_grad_bwd_4},
+    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_5, NULL, 1, ft__shape_f_grad_bwd_5},
+    {"d_a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_bwd_6, NULL, 1, ft__shape_f_grad_bwd_6},
+    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_bwd_7, NULL, 1, ft__shape_f_grad_bwd_7},
 };
 
 int f_grad(int64_t steps, int64_t n, const float *x, const float *a, float *y, const float *d_y, float *d_a)
@@ -323,10 +354,21 @@ static int ft__call_f_grad(void *const *ft__args)
 
 static void ft__shapes_f_grad(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t steps = ft__sizes[0];
-    (void)steps;
-    const int64_t n = ft__sizes[1];
-    (void)n;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t steps = ft__sizes[0]; (void)steps;
+    const int64_t n = ft__sizes[1]; (void)n;
+    ft__dims[0] = n;
+    ft__dims[1] = 1;
+    ft__dims[2] = n;
+    ft__dims[3] = n;
+    ft__dims[4] = 1;
+}
+
+static void ft__lshapes_f_grad(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t steps = ft__sizes[0]; (void)steps;
+    const int64_t n = ft__sizes[1]; (void)n;
     ft__dims[0] = n;
     ft__dims[1] = 1;
     ft__dims[2] = n;
@@ -340,13 +382,13 @@ static const char *const ft__shape_f_grad_4[] = {"n"};
 static const char *const ft__shape_f_grad_5[] = {"n"};
 static const char *const ft__shape_f_grad_6[] = {"1"};
 static const ft_param_desc ft__params_f_grad[] = {
-    {"steps", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_2},
-    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_4},
-    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_5},
-    {"d_a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_6},
+    {"steps", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_2, NULL, 1, ft__shape_f_grad_2},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_3, NULL, 1, ft__shape_f_grad_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_4, NULL, 1, ft__shape_f_grad_4},
+    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_grad_5, NULL, 1, ft__shape_f_grad_5},
+    {"d_a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_grad_6, NULL, 1, ft__shape_f_grad_6},
 };
 
 size_t f_grad_tape_bytes(int64_t steps, int64_t n)
@@ -392,10 +434,10 @@ int cg_par_reduction_clause_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"f", 5, ft__params_f, ft__call_f, ft__shapes_f},
-    {"f_grad_fwd", 6, ft__params_f_grad_fwd, ft__call_f_grad_fwd, ft__shapes_f_grad_fwd},
-    {"f_grad_bwd", 8, ft__params_f_grad_bwd, ft__call_f_grad_bwd, ft__shapes_f_grad_bwd},
-    {"f_grad", 7, ft__params_f_grad, ft__call_f_grad, ft__shapes_f_grad},
+    {"f", 5, ft__params_f, ft__call_f, ft__shapes_f, ft__lshapes_f},
+    {"f_grad_fwd", 6, ft__params_f_grad_fwd, ft__call_f_grad_fwd, ft__shapes_f_grad_fwd, ft__lshapes_f_grad_fwd},
+    {"f_grad_bwd", 8, ft__params_f_grad_bwd, ft__call_f_grad_bwd, ft__shapes_f_grad_bwd, ft__lshapes_f_grad_bwd},
+    {"f_grad", 7, ft__params_f_grad, ft__call_f_grad, ft__shapes_f_grad, ft__lshapes_f_grad},
 };
 
 __attribute__((visibility("default")))

@@ -43,10 +43,20 @@ static int ft__call_hist(void *const *ft__args)
 
 static void ft__shapes_hist(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t nb = ft__sizes[1];
-    (void)nb;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nb = ft__sizes[1]; (void)nb;
+    ft__dims[0] = n;
+    ft__dims[1] = n;
+    ft__dims[2] = n;
+    ft__dims[3] = nb;
+}
+
+static void ft__lshapes_hist(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nb = ft__sizes[1]; (void)nb;
     ft__dims[0] = n;
     ft__dims[1] = n;
     ft__dims[2] = n;
@@ -58,13 +68,13 @@ static const char *const ft__shape_hist_3[] = {"n"};
 static const char *const ft__shape_hist_4[] = {"n"};
 static const char *const ft__shape_hist_5[] = {"nb"};
 static const ft_param_desc ft__params_hist[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"nb", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_hist_2},
-    {"bin", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_hist_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_hist_4},
-    {"h", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_hist_5},
-    {"total", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_OUT, 0, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"nb", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_hist_2, NULL, 1, ft__shape_hist_2},
+    {"bin", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_hist_3, NULL, 1, ft__shape_hist_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_hist_4, NULL, 1, ft__shape_hist_4},
+    {"h", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_hist_5, NULL, 1, ft__shape_hist_5},
+    {"total", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_OUT, 0, 0, NULL, NULL, 0, NULL},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -100,7 +110,7 @@ int cg_parallel_atomic_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"hist", 7, ft__params_hist, ft__call_hist, ft__shapes_hist},
+    {"hist", 7, ft__params_hist, ft__call_hist, ft__shapes_hist, ft__lshapes_hist},
 };
 
 __attribute__((visibility("default")))

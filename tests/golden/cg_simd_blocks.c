@@ -128,10 +128,26 @@ static int ft__call_f(void *const *ft__args)
 
 static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t m = ft__sizes[1];
-    (void)m;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = n;
+    ft__dims[2] = m;
+    ft__dims[3] = n;
+    ft__dims[4] = m;
+    ft__dims[5] = n;
+    ft__dims[6] = m;
+    ft__dims[7] = n;
+    ft__dims[8] = 12;
+    ft__dims[9] = n;
+}
+
+static void ft__lshapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
     ft__dims[0] = n;
     ft__dims[1] = n;
     ft__dims[2] = m;
@@ -151,14 +167,14 @@ static const char *const ft__shape_f_5[] = {"n", "m"};
 static const char *const ft__shape_f_6[] = {"n", "12"};
 static const char *const ft__shape_f_7[] = {"n"};
 static const ft_param_desc ft__params_f[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_f_2},
-    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_f_4},
-    {"w", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_OUT, 0, 2, ft__shape_f_5},
-    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_6},
-    {"r", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_7},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_f_2, NULL, 1, ft__shape_f_2},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_3, NULL, 2, ft__shape_f_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 2, ft__shape_f_4, NULL, 2, ft__shape_f_4},
+    {"w", FT_PARAM_TENSOR, FT_ABI_F64, FT_ABI_OUT, 0, 2, ft__shape_f_5, NULL, 2, ft__shape_f_5},
+    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_6, NULL, 2, ft__shape_f_6},
+    {"r", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_7, NULL, 1, ft__shape_f_7},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -194,7 +210,7 @@ int cg_simd_blocks_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"f", 8, ft__params_f, ft__call_f, ft__shapes_f},
+    {"f", 8, ft__params_f, ft__call_f, ft__shapes_f, ft__lshapes_f},
 };
 
 __attribute__((visibility("default")))

@@ -126,16 +126,33 @@ static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[8] = n;
 }
 
+static void ft__lshapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t m = ft__sizes[0]; (void)m;
+    const int64_t n = ft__sizes[1]; (void)n;
+    const int64_t k = ft__sizes[2]; (void)k;
+    ft__dims[0] = 4;
+    ft__dims[1] = m;
+    ft__dims[2] = k;
+    ft__dims[3] = 4;
+    ft__dims[4] = n;
+    ft__dims[5] = k;
+    ft__dims[6] = 4;
+    ft__dims[7] = m;
+    ft__dims[8] = n;
+}
+
 static const char *const ft__shape_f_3[] = {"4", "m", "k"};
 static const char *const ft__shape_f_4[] = {"4", "n", "k"};
 static const char *const ft__shape_f_5[] = {"4", "m", "n"};
 static const ft_param_desc ft__params_f[] = {
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"k", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 3, ft__shape_f_3},
-    {"b", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 3, ft__shape_f_4},
-    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 3, ft__shape_f_5},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"k", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 3, ft__shape_f_3, NULL, 3, ft__shape_f_3},
+    {"b", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 3, ft__shape_f_4, NULL, 3, ft__shape_f_4},
+    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 3, ft__shape_f_5, NULL, 3, ft__shape_f_5},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -179,7 +196,7 @@ int cuda_as_lib_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"f", 6, ft__params_f, ft__call_f, ft__shapes_f},
+    {"f", 6, ft__params_f, ft__call_f, ft__shapes_f, ft__lshapes_f},
 };
 
 extern "C" __attribute__((visibility("default")))

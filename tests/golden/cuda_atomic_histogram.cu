@@ -91,14 +91,23 @@ static void ft__shapes_hist(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[1] = nb;
 }
 
+static void ft__lshapes_hist(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nb = ft__sizes[1]; (void)nb;
+    ft__dims[0] = n;
+    ft__dims[1] = nb;
+}
+
 static const char *const ft__shape_hist_2[] = {"n"};
 static const char *const ft__shape_hist_3[] = {"nb"};
 static const ft_param_desc ft__params_hist[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"nb", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"v", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_hist_2},
-    {"h", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_hist_3},
-    {"m", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_OUT, 0, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"nb", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"v", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_hist_2, NULL, 1, ft__shape_hist_2},
+    {"h", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_hist_3, NULL, 1, ft__shape_hist_3},
+    {"m", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_OUT, 0, 0, NULL, NULL, 0, NULL},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -140,7 +149,7 @@ int cuda_atomic_histogram_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"hist", 5, ft__params_hist, ft__call_hist, ft__shapes_hist},
+    {"hist", 5, ft__params_hist, ft__call_hist, ft__shapes_hist, ft__lshapes_hist},
 };
 
 extern "C" __attribute__((visibility("default")))

@@ -176,13 +176,24 @@ static void ft__shapes_rownorm(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[3] = m;
 }
 
+static void ft__lshapes_rownorm(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = m;
+}
+
 static const char *const ft__shape_rownorm_2[] = {"n", "m"};
 static const char *const ft__shape_rownorm_3[] = {"n", "m"};
 static const ft_param_desc ft__params_rownorm[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_rownorm_2},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_rownorm_3},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_rownorm_2, NULL, 2, ft__shape_rownorm_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_rownorm_3, NULL, 2, ft__shape_rownorm_3},
 };
 
 extern "C" __attribute__((visibility("default"))) int gather3(int64_t n, const int32_t *adj, const float *e, float *y)
@@ -242,14 +253,24 @@ static void ft__shapes_gather3(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[3] = n;
 }
 
+static void ft__lshapes_gather3(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    ft__dims[0] = n;
+    ft__dims[1] = 3;
+    ft__dims[2] = n;
+    ft__dims[3] = n;
+}
+
 static const char *const ft__shape_gather3_1[] = {"n", "3"};
 static const char *const ft__shape_gather3_2[] = {"n"};
 static const char *const ft__shape_gather3_3[] = {"n"};
 static const ft_param_desc ft__params_gather3[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_gather3_1},
-    {"e", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_gather3_2},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_gather3_3},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_gather3_1, NULL, 2, ft__shape_gather3_1},
+    {"e", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_gather3_2, NULL, 1, ft__shape_gather3_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_gather3_3, NULL, 1, ft__shape_gather3_3},
 };
 
 extern "C" __attribute__((visibility("default"))) int rowscatter(int64_t n, int64_t m, const float *x, const int32_t *p, float *y)
@@ -320,15 +341,27 @@ static void ft__shapes_rowscatter(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[4] = m;
 }
 
+static void ft__lshapes_rowscatter(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = m;
+    ft__dims[3] = n;
+    ft__dims[4] = m;
+}
+
 static const char *const ft__shape_rowscatter_2[] = {"n", "m"};
 static const char *const ft__shape_rowscatter_3[] = {"m"};
 static const char *const ft__shape_rowscatter_4[] = {"n", "m"};
 static const ft_param_desc ft__params_rowscatter[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_rowscatter_2},
-    {"p", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_rowscatter_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_rowscatter_4},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_rowscatter_2, NULL, 2, ft__shape_rowscatter_2},
+    {"p", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_rowscatter_3, NULL, 1, ft__shape_rowscatter_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_rowscatter_4, NULL, 2, ft__shape_rowscatter_4},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -397,9 +430,9 @@ int cuda_auto_bind_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"rownorm", 4, ft__params_rownorm, ft__call_rownorm, ft__shapes_rownorm},
-    {"gather3", 4, ft__params_gather3, ft__call_gather3, ft__shapes_gather3},
-    {"rowscatter", 5, ft__params_rowscatter, ft__call_rowscatter, ft__shapes_rowscatter},
+    {"rownorm", 4, ft__params_rownorm, ft__call_rownorm, ft__shapes_rownorm, ft__lshapes_rownorm},
+    {"gather3", 4, ft__params_gather3, ft__call_gather3, ft__shapes_gather3, ft__lshapes_gather3},
+    {"rowscatter", 5, ft__params_rowscatter, ft__call_rowscatter, ft__shapes_rowscatter, ft__lshapes_rowscatter},
 };
 
 extern "C" __attribute__((visibility("default")))

@@ -152,15 +152,27 @@ static void ft__shapes_gather_pairs(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[4] = m;
 }
 
+static void ft__lshapes_gather_pairs(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = m;
+    ft__dims[3] = n;
+    ft__dims[4] = m;
+}
+
 static const char *const ft__shape_gather_pairs_2[] = {"n", "m"};
 static const char *const ft__shape_gather_pairs_3[] = {"m"};
 static const char *const ft__shape_gather_pairs_4[] = {"n", "m"};
 static const ft_param_desc ft__params_gather_pairs[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_gather_pairs_2},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_gather_pairs_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_gather_pairs_4},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_gather_pairs_2, NULL, 2, ft__shape_gather_pairs_2},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_gather_pairs_3, NULL, 1, ft__shape_gather_pairs_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_gather_pairs_4, NULL, 2, ft__shape_gather_pairs_4},
 };
 
 extern "C" __attribute__((visibility("default"))) int checked_pairs(int64_t n, int64_t m, const float *x, float *y)
@@ -221,13 +233,24 @@ static void ft__shapes_checked_pairs(const int64_t *ft__sizes, int64_t *ft__dims
     ft__dims[3] = m;
 }
 
+static void ft__lshapes_checked_pairs(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = m;
+}
+
 static const char *const ft__shape_checked_pairs_2[] = {"n", "m"};
 static const char *const ft__shape_checked_pairs_3[] = {"n", "m"};
 static const ft_param_desc ft__params_checked_pairs[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_checked_pairs_2},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_checked_pairs_3},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_checked_pairs_2, NULL, 2, ft__shape_checked_pairs_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_checked_pairs_3, NULL, 2, ft__shape_checked_pairs_3},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -281,8 +304,8 @@ int cuda_barrier_error_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"gather_pairs", 5, ft__params_gather_pairs, ft__call_gather_pairs, ft__shapes_gather_pairs},
-    {"checked_pairs", 4, ft__params_checked_pairs, ft__call_checked_pairs, ft__shapes_checked_pairs},
+    {"gather_pairs", 5, ft__params_gather_pairs, ft__call_gather_pairs, ft__shapes_gather_pairs, ft__lshapes_gather_pairs},
+    {"checked_pairs", 4, ft__params_checked_pairs, ft__call_checked_pairs, ft__shapes_checked_pairs, ft__lshapes_checked_pairs},
 };
 
 extern "C" __attribute__((visibility("default")))

@@ -110,13 +110,24 @@ static void ft__shapes_rownorm(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[3] = m;
 }
 
+static void ft__lshapes_rownorm(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = m;
+}
+
 static const char *const ft__shape_rownorm_2[] = {"n", "m"};
 static const char *const ft__shape_rownorm_3[] = {"n", "m"};
 static const ft_param_desc ft__params_rownorm[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_rownorm_2},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_rownorm_3},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_rownorm_2, NULL, 2, ft__shape_rownorm_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_rownorm_3, NULL, 2, ft__shape_rownorm_3},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -154,7 +165,7 @@ int cuda_bind_shared_sync_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"rownorm", 4, ft__params_rownorm, ft__call_rownorm, ft__shapes_rownorm},
+    {"rownorm", 4, ft__params_rownorm, ft__call_rownorm, ft__shapes_rownorm, ft__lshapes_rownorm},
 };
 
 extern "C" __attribute__((visibility("default")))

@@ -187,20 +187,33 @@ static void ft__shapes_spmv(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[4] = nr;
 }
 
+static void ft__lshapes_spmv(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t nr = ft__sizes[0]; (void)nr;
+    const int64_t nnz = ft__sizes[1]; (void)nnz;
+    const int64_t n = ft__sizes[2]; (void)n;
+    ft__dims[0] = nr + 1;
+    ft__dims[1] = nnz;
+    ft__dims[2] = nnz;
+    ft__dims[3] = n;
+    ft__dims[4] = nr;
+}
+
 static const char *const ft__shape_spmv_3[] = {"nr + 1"};
 static const char *const ft__shape_spmv_4[] = {"nnz"};
 static const char *const ft__shape_spmv_5[] = {"nnz"};
 static const char *const ft__shape_spmv_6[] = {"n"};
 static const char *const ft__shape_spmv_7[] = {"nr"};
 static const ft_param_desc ft__params_spmv[] = {
-    {"nr", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"ptr", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_spmv_3},
-    {"col", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_spmv_4},
-    {"val", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_spmv_5},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_spmv_6},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_spmv_7},
+    {"nr", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"nnz", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"ptr", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_spmv_3, NULL, 1, ft__shape_spmv_3},
+    {"col", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_spmv_4, NULL, 1, ft__shape_spmv_4},
+    {"val", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_spmv_5, NULL, 1, ft__shape_spmv_5},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_spmv_6, NULL, 1, ft__shape_spmv_6},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_spmv_7, NULL, 1, ft__shape_spmv_7},
 };
 
 extern "C" __attribute__((visibility("default"))) int hist(int64_t n, int64_t nb, const int32_t *v, int32_t *h)
@@ -258,13 +271,22 @@ static void ft__shapes_hist(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[1] = nb;
 }
 
+static void ft__lshapes_hist(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t nb = ft__sizes[1]; (void)nb;
+    ft__dims[0] = n;
+    ft__dims[1] = nb;
+}
+
 static const char *const ft__shape_hist_2[] = {"n"};
 static const char *const ft__shape_hist_3[] = {"nb"};
 static const ft_param_desc ft__params_hist[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"nb", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"v", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_hist_2},
-    {"h", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_INOUT, 0, 1, ft__shape_hist_3},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"nb", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"v", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_hist_2, NULL, 1, ft__shape_hist_2},
+    {"h", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_INOUT, 0, 1, ft__shape_hist_3, NULL, 1, ft__shape_hist_3},
 };
 
 extern "C" __attribute__((visibility("default"))) int xy(int64_t n, int64_t m, const float *x, float *y, float *s)
@@ -333,15 +355,27 @@ static void ft__shapes_xy(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[4] = n;
 }
 
+static void ft__lshapes_xy(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = m;
+    ft__dims[4] = n;
+}
+
 static const char *const ft__shape_xy_2[] = {"n", "m"};
 static const char *const ft__shape_xy_3[] = {"n", "m"};
 static const char *const ft__shape_xy_4[] = {"n"};
 static const ft_param_desc ft__params_xy[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_xy_2},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_xy_3},
-    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_xy_4},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_xy_2, NULL, 2, ft__shape_xy_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_xy_3, NULL, 2, ft__shape_xy_3},
+    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_xy_4, NULL, 1, ft__shape_xy_4},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -417,9 +451,9 @@ int cuda_block_reduce_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"spmv", 8, ft__params_spmv, ft__call_spmv, ft__shapes_spmv},
-    {"hist", 4, ft__params_hist, ft__call_hist, ft__shapes_hist},
-    {"xy", 5, ft__params_xy, ft__call_xy, ft__shapes_xy},
+    {"spmv", 8, ft__params_spmv, ft__call_spmv, ft__shapes_spmv, ft__lshapes_spmv},
+    {"hist", 4, ft__params_hist, ft__call_hist, ft__shapes_hist, ft__lshapes_hist},
+    {"xy", 5, ft__params_xy, ft__call_xy, ft__shapes_xy, ft__lshapes_xy},
 };
 
 extern "C" __attribute__((visibility("default")))

@@ -130,18 +130,29 @@ static void ft__shapes_dot_gather(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[3] = m;
 }
 
+static void ft__lshapes_dot_gather(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+    ft__dims[3] = m;
+}
+
 static const char *const ft__shape_dot_gather_2[] = {"n"};
 static const char *const ft__shape_dot_gather_3[] = {"m"};
 static const char *const ft__shape_dot_gather_4[] = {"n"};
 static const char *const ft__shape_dot_gather_6[] = {"m"};
 static const ft_param_desc ft__params_dot_gather[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_dot_gather_2},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_dot_gather_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_dot_gather_4},
-    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 0, NULL},
-    {"h", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_dot_gather_6},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"idx", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 1, ft__shape_dot_gather_2, NULL, 1, ft__shape_dot_gather_2},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_dot_gather_3, NULL, 1, ft__shape_dot_gather_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_dot_gather_4, NULL, 1, ft__shape_dot_gather_4},
+    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 0, NULL, NULL, 0, NULL},
+    {"h", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_dot_gather_6, NULL, 1, ft__shape_dot_gather_6},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -190,7 +201,7 @@ int cuda_flat_reduce_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"dot_gather", 7, ft__params_dot_gather, ft__call_dot_gather, ft__shapes_dot_gather},
+    {"dot_gather", 7, ft__params_dot_gather, ft__call_dot_gather, ft__shapes_dot_gather, ft__lshapes_dot_gather},
 };
 
 extern "C" __attribute__((visibility("default")))

@@ -120,15 +120,27 @@ static void ft__shapes_rows(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[4] = n;
 }
 
+static void ft__lshapes_rows(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = 3;
+    ft__dims[2] = n;
+    ft__dims[3] = m;
+    ft__dims[4] = n;
+}
+
 static const char *const ft__shape_rows_2[] = {"n", "3"};
 static const char *const ft__shape_rows_3[] = {"n", "m"};
 static const char *const ft__shape_rows_4[] = {"n"};
 static const ft_param_desc ft__params_rows[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_rows_2},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_rows_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_rows_4},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_rows_2, NULL, 2, ft__shape_rows_2},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_rows_3, NULL, 2, ft__shape_rows_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_rows_4, NULL, 1, ft__shape_rows_4},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -171,7 +183,7 @@ int cuda_heap_local_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"rows", 5, ft__params_rows, ft__call_rows, ft__shapes_rows},
+    {"rows", 5, ft__params_rows, ft__call_rows, ft__shapes_rows, ft__lshapes_rows},
 };
 
 extern "C" __attribute__((visibility("default")))

@@ -109,13 +109,22 @@ static void ft__shapes_steps(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[1] = n;
 }
 
+static void ft__lshapes_steps(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t t = ft__sizes[1]; (void)t;
+    ft__dims[0] = n;
+    ft__dims[1] = n;
+}
+
 static const char *const ft__shape_steps_2[] = {"n"};
 static const char *const ft__shape_steps_3[] = {"n"};
 static const ft_param_desc ft__params_steps[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"t", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_steps_2},
-    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_steps_3},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"t", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_INOUT, 0, 1, ft__shape_steps_2, NULL, 1, ft__shape_steps_2},
+    {"c", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_steps_3, NULL, 1, ft__shape_steps_3},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -155,7 +164,7 @@ int cuda_host_loop_serial_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"steps", 4, ft__params_steps, ft__call_steps, ft__shapes_steps},
+    {"steps", 4, ft__params_steps, ft__call_steps, ft__shapes_steps, ft__lshapes_steps},
 };
 
 extern "C" __attribute__((visibility("default")))

@@ -157,14 +157,27 @@ static void ft__shapes_rowsum(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[4] = m;
 }
 
+static void ft__lshapes_rowsum(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    const int64_t k = ft__sizes[2]; (void)k;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = k;
+    ft__dims[3] = n;
+    ft__dims[4] = m;
+}
+
 static const char *const ft__shape_rowsum_3[] = {"n", "m", "k"};
 static const char *const ft__shape_rowsum_4[] = {"n", "m"};
 static const ft_param_desc ft__params_rowsum[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"k", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 3, ft__shape_rowsum_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_rowsum_4},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"k", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 3, ft__shape_rowsum_3, NULL, 3, ft__shape_rowsum_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_rowsum_4, NULL, 2, ft__shape_rowsum_4},
 };
 
 extern "C" __attribute__((visibility("default"))) int short_rows(int64_t n, int64_t k, const float *a, float *y)
@@ -224,13 +237,25 @@ static void ft__shapes_short_rows(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[4] = 64;
 }
 
+static void ft__lshapes_short_rows(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t k = ft__sizes[1]; (void)k;
+    ft__dims[0] = n;
+    ft__dims[1] = 64;
+    ft__dims[2] = k;
+    ft__dims[3] = n;
+    ft__dims[4] = 64;
+}
+
 static const char *const ft__shape_short_rows_2[] = {"n", "64", "k"};
 static const char *const ft__shape_short_rows_3[] = {"n", "64"};
 static const ft_param_desc ft__params_short_rows[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"k", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 3, ft__shape_short_rows_2},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_short_rows_3},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"k", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"a", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 3, ft__shape_short_rows_2, NULL, 3, ft__shape_short_rows_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_short_rows_3, NULL, 2, ft__shape_short_rows_3},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -280,8 +305,8 @@ int cuda_spread_blocks_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"rowsum", 5, ft__params_rowsum, ft__call_rowsum, ft__shapes_rowsum},
-    {"short_rows", 4, ft__params_short_rows, ft__call_short_rows, ft__shapes_short_rows},
+    {"rowsum", 5, ft__params_rowsum, ft__call_rowsum, ft__shapes_rowsum, ft__lshapes_rowsum},
+    {"short_rows", 4, ft__params_short_rows, ft__call_short_rows, ft__shapes_short_rows, ft__lshapes_short_rows},
 };
 
 extern "C" __attribute__((visibility("default")))

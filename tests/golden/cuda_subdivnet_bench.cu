@@ -344,6 +344,28 @@ static void ft__shapes_subdivnet(const int64_t *ft__sizes, int64_t *ft__dims)
     ft__dims[13] = out_feats;
 }
 
+static void ft__lshapes_subdivnet(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n_faces = ft__sizes[0]; (void)n_faces;
+    const int64_t in_feats = ft__sizes[1]; (void)in_feats;
+    const int64_t out_feats = ft__sizes[2]; (void)out_feats;
+    ft__dims[0] = n_faces;
+    ft__dims[1] = 3;
+    ft__dims[2] = n_faces;
+    ft__dims[3] = in_feats;
+    ft__dims[4] = in_feats;
+    ft__dims[5] = out_feats;
+    ft__dims[6] = in_feats;
+    ft__dims[7] = out_feats;
+    ft__dims[8] = in_feats;
+    ft__dims[9] = out_feats;
+    ft__dims[10] = in_feats;
+    ft__dims[11] = out_feats;
+    ft__dims[12] = n_faces;
+    ft__dims[13] = out_feats;
+}
+
 static const char *const ft__shape_subdivnet_3[] = {"n_faces", "3"};
 static const char *const ft__shape_subdivnet_4[] = {"n_faces", "in_feats"};
 static const char *const ft__shape_subdivnet_5[] = {"in_feats", "out_feats"};
@@ -352,16 +374,16 @@ static const char *const ft__shape_subdivnet_7[] = {"in_feats", "out_feats"};
 static const char *const ft__shape_subdivnet_8[] = {"in_feats", "out_feats"};
 static const char *const ft__shape_subdivnet_9[] = {"n_faces", "out_feats"};
 static const ft_param_desc ft__params_subdivnet[] = {
-    {"n_faces", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"in_feats", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"out_feats", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_3},
-    {"e", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_4},
-    {"w0", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_5},
-    {"w1", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_6},
-    {"w2", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_7},
-    {"w3", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_8},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_subdivnet_9},
+    {"n_faces", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"in_feats", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"out_feats", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_3, NULL, 2, ft__shape_subdivnet_3},
+    {"e", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_4, NULL, 2, ft__shape_subdivnet_4},
+    {"w0", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_5, NULL, 2, ft__shape_subdivnet_5},
+    {"w1", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_6, NULL, 2, ft__shape_subdivnet_6},
+    {"w2", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_7, NULL, 2, ft__shape_subdivnet_7},
+    {"w3", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_8, NULL, 2, ft__shape_subdivnet_8},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_subdivnet_9, NULL, 2, ft__shape_subdivnet_9},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -427,7 +449,7 @@ int cuda_subdivnet_bench_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"subdivnet", 10, ft__params_subdivnet, ft__call_subdivnet, ft__shapes_subdivnet},
+    {"subdivnet", 10, ft__params_subdivnet, ft__call_subdivnet, ft__shapes_subdivnet, ft__lshapes_subdivnet},
 };
 
 extern "C" __attribute__((visibility("default")))

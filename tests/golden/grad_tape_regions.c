@@ -103,12 +103,21 @@ static int ft__call_f(void *const *ft__args)
 
 static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t h = ft__sizes[0];
-    (void)h;
-    const int64_t w = ft__sizes[1];
-    (void)w;
-    const int64_t n_faces = ft__sizes[2];
-    (void)n_faces;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t h = ft__sizes[0]; (void)h;
+    const int64_t w = ft__sizes[1]; (void)w;
+    const int64_t n_faces = ft__sizes[2]; (void)n_faces;
+    ft__dims[0] = n_faces;
+    ft__dims[1] = h;
+    ft__dims[2] = w;
+}
+
+static void ft__lshapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t h = ft__sizes[0]; (void)h;
+    const int64_t w = ft__sizes[1]; (void)w;
+    const int64_t n_faces = ft__sizes[2]; (void)n_faces;
     ft__dims[0] = n_faces;
     ft__dims[1] = h;
     ft__dims[2] = w;
@@ -117,11 +126,11 @@ static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
 static const char *const ft__shape_f_3[] = {"n_faces"};
 static const char *const ft__shape_f_4[] = {"h", "w"};
 static const ft_param_desc ft__params_f[] = {
-    {"h", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"w", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"n_faces", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"z", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_3},
-    {"img", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_4},
+    {"h", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"w", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"n_faces", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"z", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_f_3, NULL, 1, ft__shape_f_3},
+    {"img", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_4, NULL, 2, ft__shape_f_4},
 };
 
 int g_fwd(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img, void *tape__bytes)
@@ -224,12 +233,22 @@ static int ft__call_g_fwd(void *const *ft__args)
 
 static void ft__shapes_g_fwd(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t h = ft__sizes[0];
-    (void)h;
-    const int64_t w = ft__sizes[1];
-    (void)w;
-    const int64_t n_faces = ft__sizes[2];
-    (void)n_faces;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t h = ft__sizes[0]; (void)h;
+    const int64_t w = ft__sizes[1]; (void)w;
+    const int64_t n_faces = ft__sizes[2]; (void)n_faces;
+    ft__dims[0] = n_faces;
+    ft__dims[1] = h;
+    ft__dims[2] = w;
+    ft__dims[3] = (h * w) * n_faces;
+}
+
+static void ft__lshapes_g_fwd(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t h = ft__sizes[0]; (void)h;
+    const int64_t w = ft__sizes[1]; (void)w;
+    const int64_t n_faces = ft__sizes[2]; (void)n_faces;
     ft__dims[0] = n_faces;
     ft__dims[1] = h;
     ft__dims[2] = w;
@@ -240,12 +259,12 @@ static const char *const ft__shape_g_fwd_3[] = {"n_faces"};
 static const char *const ft__shape_g_fwd_4[] = {"h", "w"};
 static const char *const ft__shape_g_fwd_5[] = {"h * w * n_faces"};
 static const ft_param_desc ft__params_g_fwd[] = {
-    {"h", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"w", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"n_faces", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"z", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_g_fwd_3},
-    {"img", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_fwd_4},
-    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_g_fwd_5},
+    {"h", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"w", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"n_faces", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"z", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_g_fwd_3, NULL, 1, ft__shape_g_fwd_3},
+    {"img", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_fwd_4, NULL, 2, ft__shape_g_fwd_4},
+    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_g_fwd_5, NULL, 1, ft__shape_g_fwd_5},
 };
 
 int g_bwd(int64_t h, int64_t w, int64_t n_faces, const float *z, const float *img, const float *d_img, float *d_z, const void *tape__bytes)
@@ -359,12 +378,25 @@ static int ft__call_g_bwd(void *const *ft__args)
 
 static void ft__shapes_g_bwd(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t h = ft__sizes[0];
-    (void)h;
-    const int64_t w = ft__sizes[1];
-    (void)w;
-    const int64_t n_faces = ft__sizes[2];
-    (void)n_faces;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t h = ft__sizes[0]; (void)h;
+    const int64_t w = ft__sizes[1]; (void)w;
+    const int64_t n_faces = ft__sizes[2]; (void)n_faces;
+    ft__dims[0] = n_faces;
+    ft__dims[1] = h;
+    ft__dims[2] = w;
+    ft__dims[3] = h;
+    ft__dims[4] = w;
+    ft__dims[5] = n_faces;
+    ft__dims[6] = (h * w) * n_faces;
+}
+
+static void ft__lshapes_g_bwd(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t h = ft__sizes[0]; (void)h;
+    const int64_t w = ft__sizes[1]; (void)w;
+    const int64_t n_faces = ft__sizes[2]; (void)n_faces;
     ft__dims[0] = n_faces;
     ft__dims[1] = h;
     ft__dims[2] = w;
@@ -380,14 +412,14 @@ static const char *const ft__shape_g_bwd_5[] = {"h", "w"};
 static const char *const ft__shape_g_bwd_6[] = {"n_faces"};
 static const char *const ft__shape_g_bwd_7[] = {"h * w * n_faces"};
 static const ft_param_desc ft__params_g_bwd[] = {
-    {"h", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"w", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"n_faces", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"z", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_g_bwd_3},
-    {"img", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_bwd_4},
-    {"d_img", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_bwd_5},
-    {"d_z", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_g_bwd_6},
-    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_g_bwd_7},
+    {"h", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"w", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"n_faces", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"z", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_g_bwd_3, NULL, 1, ft__shape_g_bwd_3},
+    {"img", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_bwd_4, NULL, 2, ft__shape_g_bwd_4},
+    {"d_img", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_bwd_5, NULL, 2, ft__shape_g_bwd_5},
+    {"d_z", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_g_bwd_6, NULL, 1, ft__shape_g_bwd_6},
+    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_g_bwd_7, NULL, 1, ft__shape_g_bwd_7},
 };
 
 int g(int64_t h, int64_t w, int64_t n_faces, const float *z, float *img, const float *d_img, float *d_z)
@@ -419,12 +451,24 @@ static int ft__call_g(void *const *ft__args)
 
 static void ft__shapes_g(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t h = ft__sizes[0];
-    (void)h;
-    const int64_t w = ft__sizes[1];
-    (void)w;
-    const int64_t n_faces = ft__sizes[2];
-    (void)n_faces;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t h = ft__sizes[0]; (void)h;
+    const int64_t w = ft__sizes[1]; (void)w;
+    const int64_t n_faces = ft__sizes[2]; (void)n_faces;
+    ft__dims[0] = n_faces;
+    ft__dims[1] = h;
+    ft__dims[2] = w;
+    ft__dims[3] = h;
+    ft__dims[4] = w;
+    ft__dims[5] = n_faces;
+}
+
+static void ft__lshapes_g(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t h = ft__sizes[0]; (void)h;
+    const int64_t w = ft__sizes[1]; (void)w;
+    const int64_t n_faces = ft__sizes[2]; (void)n_faces;
     ft__dims[0] = n_faces;
     ft__dims[1] = h;
     ft__dims[2] = w;
@@ -438,13 +482,13 @@ static const char *const ft__shape_g_4[] = {"h", "w"};
 static const char *const ft__shape_g_5[] = {"h", "w"};
 static const char *const ft__shape_g_6[] = {"n_faces"};
 static const ft_param_desc ft__params_g[] = {
-    {"h", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"w", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"n_faces", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"z", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_g_3},
-    {"img", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_4},
-    {"d_img", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_5},
-    {"d_z", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_g_6},
+    {"h", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"w", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"n_faces", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"z", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_g_3, NULL, 1, ft__shape_g_3},
+    {"img", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_4, NULL, 2, ft__shape_g_4},
+    {"d_img", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_5, NULL, 2, ft__shape_g_5},
+    {"d_z", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_g_6, NULL, 1, ft__shape_g_6},
 };
 
 size_t g_tape_bytes(int64_t h, int64_t w, int64_t n_faces)
@@ -491,10 +535,10 @@ int grad_tape_regions_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"f", 5, ft__params_f, ft__call_f, ft__shapes_f},
-    {"g_fwd", 6, ft__params_g_fwd, ft__call_g_fwd, ft__shapes_g_fwd},
-    {"g_bwd", 8, ft__params_g_bwd, ft__call_g_bwd, ft__shapes_g_bwd},
-    {"g", 7, ft__params_g, ft__call_g, ft__shapes_g},
+    {"f", 5, ft__params_f, ft__call_f, ft__shapes_f, ft__lshapes_f},
+    {"g_fwd", 6, ft__params_g_fwd, ft__call_g_fwd, ft__shapes_g_fwd, ft__lshapes_g_fwd},
+    {"g_bwd", 8, ft__params_g_bwd, ft__call_g_bwd, ft__shapes_g_bwd, ft__lshapes_g_bwd},
+    {"g", 7, ft__params_g, ft__call_g, ft__shapes_g, ft__lshapes_g},
 };
 
 __attribute__((visibility("default")))

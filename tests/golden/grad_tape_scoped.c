@@ -197,12 +197,26 @@ static int ft__call_f(void *const *ft__args)
 
 static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t m = ft__sizes[1];
-    (void)m;
-    const int64_t l = ft__sizes[2];
-    (void)l;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    const int64_t l = ft__sizes[2]; (void)l;
+    ft__dims[0] = n;
+    ft__dims[1] = l;
+    ft__dims[2] = m;
+    ft__dims[3] = l;
+    ft__dims[4] = m;
+    ft__dims[5] = l;
+    ft__dims[6] = n;
+    ft__dims[7] = l;
+}
+
+static void ft__lshapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    const int64_t l = ft__sizes[2]; (void)l;
     ft__dims[0] = n;
     ft__dims[1] = l;
     ft__dims[2] = m;
@@ -218,13 +232,13 @@ static const char *const ft__shape_f_4[] = {"m", "l"};
 static const char *const ft__shape_f_5[] = {"m", "l"};
 static const char *const ft__shape_f_6[] = {"n", "l"};
 static const ft_param_desc ft__params_f[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"l", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"q", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_3},
-    {"k", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_4},
-    {"v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_5},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_6},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"l", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"q", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_3, NULL, 2, ft__shape_f_3},
+    {"k", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_4, NULL, 2, ft__shape_f_4},
+    {"v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_5, NULL, 2, ft__shape_f_5},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_f_6, NULL, 2, ft__shape_f_6},
 };
 
 int g_fwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const float *v, float *y, void *tape__bytes)
@@ -432,12 +446,27 @@ static int ft__call_g_fwd(void *const *ft__args)
 
 static void ft__shapes_g_fwd(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t m = ft__sizes[1];
-    (void)m;
-    const int64_t l = ft__sizes[2];
-    (void)l;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    const int64_t l = ft__sizes[2]; (void)l;
+    ft__dims[0] = n;
+    ft__dims[1] = l;
+    ft__dims[2] = m;
+    ft__dims[3] = l;
+    ft__dims[4] = m;
+    ft__dims[5] = l;
+    ft__dims[6] = n;
+    ft__dims[7] = l;
+    ft__dims[8] = (((n * m) + (n * m)) + n) + n;
+}
+
+static void ft__lshapes_g_fwd(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    const int64_t l = ft__sizes[2]; (void)l;
     ft__dims[0] = n;
     ft__dims[1] = l;
     ft__dims[2] = m;
@@ -455,14 +484,14 @@ static const char *const ft__shape_g_fwd_5[] = {"m", "l"};
 static const char *const ft__shape_g_fwd_6[] = {"n", "l"};
 static const char *const ft__shape_g_fwd_7[] = {"n * m + n * m + n + n"};
 static const ft_param_desc ft__params_g_fwd[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"l", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"q", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_fwd_3},
-    {"k", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_fwd_4},
-    {"v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_fwd_5},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_fwd_6},
-    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_g_fwd_7},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"l", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"q", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_fwd_3, NULL, 2, ft__shape_g_fwd_3},
+    {"k", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_fwd_4, NULL, 2, ft__shape_g_fwd_4},
+    {"v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_fwd_5, NULL, 2, ft__shape_g_fwd_5},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_fwd_6, NULL, 2, ft__shape_g_fwd_6},
+    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_g_fwd_7, NULL, 1, ft__shape_g_fwd_7},
 };
 
 int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const float *v, const float *y, const float *d_y, float *d_q, float *d_k, float *d_v, const void *tape__bytes)
@@ -866,12 +895,35 @@ static int ft__call_g_bwd(void *const *ft__args)
 
 static void ft__shapes_g_bwd(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t m = ft__sizes[1];
-    (void)m;
-    const int64_t l = ft__sizes[2];
-    (void)l;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    const int64_t l = ft__sizes[2]; (void)l;
+    ft__dims[0] = n;
+    ft__dims[1] = l;
+    ft__dims[2] = m;
+    ft__dims[3] = l;
+    ft__dims[4] = m;
+    ft__dims[5] = l;
+    ft__dims[6] = n;
+    ft__dims[7] = l;
+    ft__dims[8] = n;
+    ft__dims[9] = l;
+    ft__dims[10] = n;
+    ft__dims[11] = l;
+    ft__dims[12] = m;
+    ft__dims[13] = l;
+    ft__dims[14] = m;
+    ft__dims[15] = l;
+    ft__dims[16] = (((n * m) + (n * m)) + n) + n;
+}
+
+static void ft__lshapes_g_bwd(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    const int64_t l = ft__sizes[2]; (void)l;
     ft__dims[0] = n;
     ft__dims[1] = l;
     ft__dims[2] = m;
@@ -901,18 +953,18 @@ static const char *const ft__shape_g_bwd_9[] = {"m", "l"};
 static const char *const ft__shape_g_bwd_10[] = {"m", "l"};
 static const char *const ft__shape_g_bwd_11[] = {"n * m + n * m + n + n"};
 static const ft_param_desc ft__params_g_bwd[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"l", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"q", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_bwd_3},
-    {"k", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_bwd_4},
-    {"v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_bwd_5},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_bwd_6},
-    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_bwd_7},
-    {"d_q", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_bwd_8},
-    {"d_k", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_bwd_9},
-    {"d_v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_bwd_10},
-    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_g_bwd_11},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"l", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"q", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_bwd_3, NULL, 2, ft__shape_g_bwd_3},
+    {"k", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_bwd_4, NULL, 2, ft__shape_g_bwd_4},
+    {"v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_bwd_5, NULL, 2, ft__shape_g_bwd_5},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_bwd_6, NULL, 2, ft__shape_g_bwd_6},
+    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_bwd_7, NULL, 2, ft__shape_g_bwd_7},
+    {"d_q", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_bwd_8, NULL, 2, ft__shape_g_bwd_8},
+    {"d_k", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_bwd_9, NULL, 2, ft__shape_g_bwd_9},
+    {"d_v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_bwd_10, NULL, 2, ft__shape_g_bwd_10},
+    {"tape", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 1, ft__shape_g_bwd_11, NULL, 1, ft__shape_g_bwd_11},
 };
 
 int g(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const float *v, float *y, const float *d_y, float *d_q, float *d_k, float *d_v)
@@ -948,12 +1000,34 @@ static int ft__call_g(void *const *ft__args)
 
 static void ft__shapes_g(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t m = ft__sizes[1];
-    (void)m;
-    const int64_t l = ft__sizes[2];
-    (void)l;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    const int64_t l = ft__sizes[2]; (void)l;
+    ft__dims[0] = n;
+    ft__dims[1] = l;
+    ft__dims[2] = m;
+    ft__dims[3] = l;
+    ft__dims[4] = m;
+    ft__dims[5] = l;
+    ft__dims[6] = n;
+    ft__dims[7] = l;
+    ft__dims[8] = n;
+    ft__dims[9] = l;
+    ft__dims[10] = n;
+    ft__dims[11] = l;
+    ft__dims[12] = m;
+    ft__dims[13] = l;
+    ft__dims[14] = m;
+    ft__dims[15] = l;
+}
+
+static void ft__lshapes_g(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    const int64_t l = ft__sizes[2]; (void)l;
     ft__dims[0] = n;
     ft__dims[1] = l;
     ft__dims[2] = m;
@@ -981,17 +1055,17 @@ static const char *const ft__shape_g_8[] = {"n", "l"};
 static const char *const ft__shape_g_9[] = {"m", "l"};
 static const char *const ft__shape_g_10[] = {"m", "l"};
 static const ft_param_desc ft__params_g[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"l", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"q", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_3},
-    {"k", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_4},
-    {"v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_5},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_6},
-    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_7},
-    {"d_q", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_8},
-    {"d_k", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_9},
-    {"d_v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_10},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"l", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"q", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_3, NULL, 2, ft__shape_g_3},
+    {"k", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_4, NULL, 2, ft__shape_g_4},
+    {"v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_5, NULL, 2, ft__shape_g_5},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_6, NULL, 2, ft__shape_g_6},
+    {"d_y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_g_7, NULL, 2, ft__shape_g_7},
+    {"d_q", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_8, NULL, 2, ft__shape_g_8},
+    {"d_k", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_9, NULL, 2, ft__shape_g_9},
+    {"d_v", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_g_10, NULL, 2, ft__shape_g_10},
 };
 
 size_t g_tape_bytes(int64_t n, int64_t m, int64_t l)
@@ -1045,10 +1119,10 @@ int grad_tape_scoped_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"f", 7, ft__params_f, ft__call_f, ft__shapes_f},
-    {"g_fwd", 8, ft__params_g_fwd, ft__call_g_fwd, ft__shapes_g_fwd},
-    {"g_bwd", 12, ft__params_g_bwd, ft__call_g_bwd, ft__shapes_g_bwd},
-    {"g", 11, ft__params_g, ft__call_g, ft__shapes_g},
+    {"f", 7, ft__params_f, ft__call_f, ft__shapes_f, ft__lshapes_f},
+    {"g_fwd", 8, ft__params_g_fwd, ft__call_g_fwd, ft__shapes_g_fwd, ft__lshapes_g_fwd},
+    {"g_bwd", 12, ft__params_g_bwd, ft__call_g_bwd, ft__shapes_g_bwd, ft__lshapes_g_bwd},
+    {"g", 11, ft__params_g, ft__call_g, ft__shapes_g, ft__lshapes_g},
 };
 
 __attribute__((visibility("default")))

@@ -32,10 +32,19 @@ static int ft__call_f(void *const *ft__args)
 
 static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n = ft__sizes[0];
-    (void)n;
-    const int64_t m = ft__sizes[1];
-    (void)m;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
+    ft__dims[0] = n;
+    ft__dims[1] = m;
+    ft__dims[2] = n;
+}
+
+static void ft__lshapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n = ft__sizes[0]; (void)n;
+    const int64_t m = ft__sizes[1]; (void)m;
     ft__dims[0] = n;
     ft__dims[1] = m;
     ft__dims[2] = n;
@@ -44,11 +53,11 @@ static void ft__shapes_f(const int64_t *ft__sizes, int64_t *ft__dims)
 static const char *const ft__shape_f_2[] = {"n", "m"};
 static const char *const ft__shape_f_3[] = {"n"};
 static const ft_param_desc ft__params_f[] = {
-    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_2},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_3},
-    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 0, NULL},
+    {"n", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"m", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"x", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_f_2, NULL, 2, ft__shape_f_2},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 1, ft__shape_f_3, NULL, 1, ft__shape_f_3},
+    {"s", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 0, NULL, NULL, 0, NULL},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -80,7 +89,7 @@ int sched_parallelize_reduction_atomic_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"f", 5, ft__params_f, ft__call_f, ft__shapes_f},
+    {"f", 5, ft__params_f, ft__call_f, ft__shapes_f, ft__lshapes_f},
 };
 
 __attribute__((visibility("default")))

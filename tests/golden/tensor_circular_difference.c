@@ -37,10 +37,22 @@ static int ft__call_subdivnet(void *const *ft__args)
 
 static void ft__shapes_subdivnet(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n_faces = ft__sizes[0];
-    (void)n_faces;
-    const int64_t in_feats = ft__sizes[1];
-    (void)in_feats;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n_faces = ft__sizes[0]; (void)n_faces;
+    const int64_t in_feats = ft__sizes[1]; (void)in_feats;
+    ft__dims[0] = n_faces;
+    ft__dims[1] = 3;
+    ft__dims[2] = n_faces;
+    ft__dims[3] = in_feats;
+    ft__dims[4] = n_faces;
+    ft__dims[5] = in_feats;
+}
+
+static void ft__lshapes_subdivnet(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n_faces = ft__sizes[0]; (void)n_faces;
+    const int64_t in_feats = ft__sizes[1]; (void)in_feats;
     ft__dims[0] = n_faces;
     ft__dims[1] = 3;
     ft__dims[2] = n_faces;
@@ -53,11 +65,11 @@ static const char *const ft__shape_subdivnet_2[] = {"n_faces", "3"};
 static const char *const ft__shape_subdivnet_3[] = {"n_faces", "in_feats"};
 static const char *const ft__shape_subdivnet_4[] = {"n_faces", "in_feats"};
 static const ft_param_desc ft__params_subdivnet[] = {
-    {"n_faces", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"in_feats", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_2},
-    {"e", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_subdivnet_4},
+    {"n_faces", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"in_feats", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_2, NULL, 2, ft__shape_subdivnet_2},
+    {"e", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_3, NULL, 2, ft__shape_subdivnet_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_subdivnet_4, NULL, 2, ft__shape_subdivnet_4},
 };
 
 int subdivnet_rows(int64_t n_faces, int64_t in_feats, const int32_t *adj, const float *e, float *y)
@@ -108,10 +120,22 @@ static int ft__call_subdivnet_rows(void *const *ft__args)
 
 static void ft__shapes_subdivnet_rows(const int64_t *ft__sizes, int64_t *ft__dims)
 {
-    const int64_t n_faces = ft__sizes[0];
-    (void)n_faces;
-    const int64_t in_feats = ft__sizes[1];
-    (void)in_feats;
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n_faces = ft__sizes[0]; (void)n_faces;
+    const int64_t in_feats = ft__sizes[1]; (void)in_feats;
+    ft__dims[0] = n_faces;
+    ft__dims[1] = 3;
+    ft__dims[2] = n_faces;
+    ft__dims[3] = in_feats;
+    ft__dims[4] = n_faces;
+    ft__dims[5] = in_feats;
+}
+
+static void ft__lshapes_subdivnet_rows(const int64_t *ft__sizes, int64_t *ft__dims)
+{
+    (void)ft__sizes; (void)ft__dims;
+    const int64_t n_faces = ft__sizes[0]; (void)n_faces;
+    const int64_t in_feats = ft__sizes[1]; (void)in_feats;
     ft__dims[0] = n_faces;
     ft__dims[1] = 3;
     ft__dims[2] = n_faces;
@@ -124,11 +148,11 @@ static const char *const ft__shape_subdivnet_rows_2[] = {"n_faces", "3"};
 static const char *const ft__shape_subdivnet_rows_3[] = {"n_faces", "in_feats"};
 static const char *const ft__shape_subdivnet_rows_4[] = {"n_faces", "in_feats"};
 static const ft_param_desc ft__params_subdivnet_rows[] = {
-    {"n_faces", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"in_feats", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL},
-    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_rows_2},
-    {"e", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_rows_3},
-    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_subdivnet_rows_4},
+    {"n_faces", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"in_feats", FT_PARAM_SIZE, FT_ABI_I64, FT_ABI_IN, 0, 0, NULL, NULL, 0, NULL},
+    {"adj", FT_PARAM_TENSOR, FT_ABI_I32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_rows_2, NULL, 2, ft__shape_subdivnet_rows_2},
+    {"e", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_IN, 0, 2, ft__shape_subdivnet_rows_3, NULL, 2, ft__shape_subdivnet_rows_3},
+    {"y", FT_PARAM_TENSOR, FT_ABI_F32, FT_ABI_OUT, 0, 2, ft__shape_subdivnet_rows_4, NULL, 2, ft__shape_subdivnet_rows_4},
 };
 
 /* The run-time checks: where each is in the program and what it checks. */
@@ -170,8 +194,8 @@ int tensor_circular_difference_last_error(char *buf, size_t size)
 }
 
 static const ft_func_desc ft__funcs[] = {
-    {"subdivnet", 5, ft__params_subdivnet, ft__call_subdivnet, ft__shapes_subdivnet},
-    {"subdivnet_rows", 5, ft__params_subdivnet_rows, ft__call_subdivnet_rows, ft__shapes_subdivnet_rows},
+    {"subdivnet", 5, ft__params_subdivnet, ft__call_subdivnet, ft__shapes_subdivnet, ft__lshapes_subdivnet},
+    {"subdivnet_rows", 5, ft__params_subdivnet_rows, ft__call_subdivnet_rows, ft__shapes_subdivnet_rows, ft__lshapes_subdivnet_rows},
 };
 
 __attribute__((visibility("default")))

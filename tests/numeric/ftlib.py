@@ -18,13 +18,15 @@ import numpy as np
 PARAM_SIZE, PARAM_TENSOR = 0, 1
 IN, OUT, INOUT = 0, 1, 2
 DTYPES = {0: np.bool_, 1: np.int32, 2: np.int64, 3: np.float16, 4: np.float32, 5: np.float64}
-ABI_VERSION = 2   # runtime/ft_abi.h FT_ABI_VERSION (the fields read here are those of 1)
+ABI_VERSION = 3   # runtime/ft_abi.h FT_ABI_VERSION
 
 
 class _Param(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("kind", ctypes.c_int), ("dtype", ctypes.c_int),
                 ("access", ctypes.c_int), ("mtype", ctypes.c_int), ("ndim", ctypes.c_int),
-                ("shape_text", ctypes.POINTER(ctypes.c_char_p))]
+                ("shape_text", ctypes.POINTER(ctypes.c_char_p)),
+                ("layout", ctypes.c_char_p), ("lndim", ctypes.c_int),
+                ("lshape_text", ctypes.POINTER(ctypes.c_char_p))]
 
 
 _CALL = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_void_p))
@@ -33,7 +35,7 @@ _SHAPES = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(
 
 class _Func(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("nparams", ctypes.c_int),
-                ("params", ctypes.POINTER(_Param)), ("call", _CALL), ("shapes", _SHAPES)]
+                ("params", ctypes.POINTER(_Param)), ("call", _CALL), ("shapes", _SHAPES), ("logical_shapes", _SHAPES)]
 
 
 class _Module(ctypes.Structure):
@@ -68,6 +70,8 @@ class Param:
         self.kind, self.access, self.ndim = p.kind, p.access, p.ndim
         self.dtype = np.dtype(DTYPES[p.dtype])
         self.shape_text = [p.shape_text[d].decode() for d in range(p.ndim)]
+        self.layout = p.layout.decode() if p.layout else None   # "NCHW->NCHW8c"
+        self.lshape_text = [p.lshape_text[d].decode() for d in range(p.lndim)]
 
     @property
     def is_tensor(self):
@@ -95,19 +99,21 @@ class Func:
                 return p
         raise KeyError(f"{self.name} has no parameter {name}")
 
-    def shapes(self, sizes):
+    def shapes(self, sizes, logical=False):
         """{tensor name: shape} for SIZES ({size name: int}), evaluated by
-        the library's own shape function."""
+        the library's own shape function: the physical shapes (as passed),
+        or the logical ones of laid-out parameters."""
         vals = (ctypes.c_int64 * max(1, len(self.params)))(
             *[int(sizes[p.name]) for p in self.params if not p.is_tensor])
-        ndims = sum(p.ndim for p in self.params if p.is_tensor)
-        dims = (ctypes.c_int64 * max(1, ndims))()
-        self._desc.shapes(vals, dims)
+        nd = [len(p.lshape_text) if logical else p.ndim for p in self.params]
+        dims = (ctypes.c_int64 * max(1, sum(n for p, n in zip(self.params, nd)
+                                            if p.is_tensor)))()
+        (self._desc.logical_shapes if logical else self._desc.shapes)(vals, dims)
         out, at = {}, 0
-        for p in self.params:
+        for p, n in zip(self.params, nd):
             if p.is_tensor:
-                out[p.name] = tuple(dims[at:at + p.ndim])
-                at += p.ndim
+                out[p.name] = tuple(dims[at:at + n])
+                at += n
         return out
 
     def __call__(self, **args):

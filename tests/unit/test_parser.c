@@ -181,11 +181,11 @@ START_TEST(test_func_params)
                 "                       k: f32[seq_len, feat_len] in,\n"
                 "                       y: f32[seq_len, 2 * W + 1] out):\n"
                 "    pass\n",
-                "(FUNC export longformer (PARAMS (PARAM seq_len (TYPE size _ _) _) "
-                "(PARAM feat_len (TYPE size _ _) _) "
-                "(PARAM q in (TYPE f32 (DIMS seq_len feat_len) _) _) "
-                "(PARAM k in (TYPE f32 (DIMS seq_len feat_len) _) _) "
-                "(PARAM y out (TYPE f32 (DIMS seq_len (BINARY + (BINARY * 2 W) 1)) _) _)) "
+                "(FUNC export longformer (PARAMS (PARAM seq_len (TYPE size _ _ _) _) "
+                "(PARAM feat_len (TYPE size _ _ _) _) "
+                "(PARAM q in (TYPE f32 (DIMS seq_len feat_len) _ _) _) "
+                "(PARAM k in (TYPE f32 (DIMS seq_len feat_len) _ _) _) "
+                "(PARAM y out (TYPE f32 (DIMS seq_len (BINARY + (BINARY * 2 W) 1)) _ _) _)) "
                 "(BLOCK (PASS)))");
     /* untyped, access only, `out` as a name, trailing comma */
     expect_tree("func dot_(a, b, out: out):\n    out = 0\n",
@@ -196,10 +196,16 @@ START_TEST(test_func_params)
     /* scalars, memory types */
     expect_tree("export func h(alpha: f32 in, x: f32[n] inout @ gpu, s: f64[4] out @ cpu):\n"
                 "    pass\n",
-                "(FUNC export h (PARAMS (PARAM alpha in (TYPE f32 _ _) _) "
-                "(PARAM x inout (TYPE f32 (DIMS n) (MTYPE gpu)) _) "
-                "(PARAM s out (TYPE f64 (DIMS 4) (MTYPE cpu)) _)) (BLOCK (PASS)))");
+                "(FUNC export h (PARAMS (PARAM alpha in (TYPE f32 _ _ _) _) "
+                "(PARAM x inout (TYPE f32 (DIMS n) (MTYPE gpu) _) _) "
+                "(PARAM s out (TYPE f64 (DIMS 4) (MTYPE cpu) _) _)) (BLOCK (PASS)))");
     expect_tree("func e():\n    return\n", "(FUNC e (PARAMS) (BLOCK (RETURN _)))");
+    /* layouts: a string or a const's name, after the access and memory type */
+    expect_tree("export func l(x: f32[n, 4] in layout \"NC->CN\", y: f32[n] out @ cpu layout YL):\n"
+                "    var t: f32[n, 8] layout \"NC->NC4c\"\n",
+                "(FUNC export l (PARAMS (PARAM x in (TYPE f32 (DIMS n 4) _ \"NC->CN\") _) "
+                "(PARAM y out (TYPE f32 (DIMS n) (MTYPE cpu) YL) _)) "
+                "(BLOCK (VAR t (TYPE f32 (DIMS n 8) _ \"NC->NC4c\") _)))");
 }
 END_TEST
 
@@ -242,11 +248,11 @@ START_TEST(test_var)
                 "    var u = e[adj[i, 0]]\n"
                 "    var w: f32[16] @ gpu/shared\n"
                 "    var z: i32[2] @ gpu/local = 0\n",
-                "(BLOCK (VAR t (TYPE f32 (DIMS n 4) _) _) "
-                "(VAR s (TYPE f32 _ _) 0) "
+                "(BLOCK (VAR t (TYPE f32 (DIMS n 4) _ _) _) "
+                "(VAR s (TYPE f32 _ _ _) 0) "
                 "(VAR u _ (INDEX e (INDEX adj i 0))) "
-                "(VAR w (TYPE f32 (DIMS 16) (MTYPE gpu/shared)) _) "
-                "(VAR z (TYPE i32 (DIMS 2) (MTYPE gpu/local)) 0))");
+                "(VAR w (TYPE f32 (DIMS 16) (MTYPE gpu/shared) _) _) "
+                "(VAR z (TYPE i32 (DIMS 2) (MTYPE gpu/local) _) 0))");
 }
 END_TEST
 
@@ -357,7 +363,7 @@ START_TEST(test_matmul_operator)
     expect_expr("x[i] @ w.T", "(BINARY @ (INDEX x i) (ATTR T w))");
     expect_expr("a @ (b + c)", "(BINARY @ a (BINARY + b c))");
     expect_body("    var t: f32[n] @ gpu = a @ b\n",
-                "(BLOCK (VAR t (TYPE f32 (DIMS n) (MTYPE gpu)) (BINARY @ a b)))");
+                "(BLOCK (VAR t (TYPE f32 (DIMS n) (MTYPE gpu) _) (BINARY @ a b)))");
 }
 END_TEST
 
@@ -449,6 +455,17 @@ START_TEST(test_syntax_errors)
 {
     expect_error("const x = (1 + )\n", "t.ft:1:16: error: unexpected ')'; expected an expression");
     expect_error("func f(a b):\n    pass\n", "t.ft:1:10: error: unexpected name 'b'");
+    expect_error("func f(x: f32[4] in layout):\n    pass\n", "t.ft:1:21: error: expected a "
+                 "layout string or the name of a const after 'layout', e.g. layout "
+                 "\"NCHW->NHWC\"");
+    expect_error("func f(x: f32[4] layout \"A->A\" in):\n    pass\n", "t.ft:1:32: error: "
+                 "unexpected 'in' after the type; the order is ACCESS [@ MTYPE] "
+                 "[layout \"L->P\"]");
+    expect_error("func f():\n    var t: f32[4] in\n", "t.ft:2:19: error: unexpected 'in' "
+                 "after the type of a local (a `var` takes [@ MTYPE] [layout \"L->P\"])");
+    expect_error("func f(x: f32[4] in layout \"A->A\" @ cpu):\n    pass\n", "t.ft:1:37: error: "
+                 "unexpected memory type after the type; the order is ACCESS [@ MTYPE] "
+                 "[layout \"L->P\"]");
     expect_error("func f():\nx = 1\n", "t.ft:2:1: error: unexpected name 'x'; expected an "
                  "indented block");
     expect_error("func f():\n    x = 1\n        y = 2\n", "t.ft:3:9: error: unexpected indent");
