@@ -626,19 +626,19 @@ static lw_val *lower_call(lw *L, const pt_node *call)
     return NULL;
 }
 
-/* `x.ndim`, `x.dtype`. */
+/* `x.ndim`, `x.dtype`, `x.layout`. */
 static lw_val *lower_attr(lw *L, const pt_node *n)
 {
     if (strcmp(n->name, "shape") == 0) {
         ft_error(L->ctx, n->loc, "shape is a method: write .shape(i)");
         return NULL;
     }
-    if (strcmp(n->name, "ndim") && strcmp(n->name, "dtype")) {
+    if (strcmp(n->name, "ndim") && strcmp(n->name, "dtype") && strcmp(n->name, "layout")) {
         if (strcmp(n->name, "mtype") == 0)
             ft_unsupported(L->ctx, n->loc, ".mtype in expressions");
         else
             ft_error(L->ctx, n->loc, "unknown attribute '%s'; tensors have .shape(i), .ndim, "
-                     ".dtype", n->name);
+                     ".dtype, .layout", n->name);
         return NULL;
     }
     lw_val *x = lw_expr(L, n->kids[0]);
@@ -646,6 +646,11 @@ static lw_val *lower_attr(lw *L, const pt_node *n)
         return NULL;
     if (n->name[0] == 'n')
         return int_val(L, n->loc, lw_val_ndim(x));
+    if (n->name[0] == 'l') {
+        lw_val *v = make_val(L, V_STRING);
+        v->str = lw_val_layout(x);
+        return v;
+    }
     lw_val *v = make_val(L, V_DTYPE);
     v->dtype = lw_val_dtype(x);
     return v;

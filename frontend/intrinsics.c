@@ -2,6 +2,7 @@
  * written in the stdlib: they need what .ft cannot say (parsing an einsum
  * string, a list of tensors, index arithmetic across a reshape). */
 #include "lw.h"
+#include "layout.h"
 
 #include <string.h>
 
@@ -362,9 +363,40 @@ static lw_val *einsum(lw *L, args *a, ft_loc loc)
     return d.out;
 }
 
+/* require_layout(x, L) / prefer_layout(x, L): an operator's need of x's
+ * layout, checked as a layout of x's rank.  A preference is a hint (the
+ * inference of locals' layouts will weigh it); a requirement holds when x
+ * was declared with L (or is row-major and L keeps the order), else x
+ * would need a conversion, not built yet.  None, or NULL after an error. */
+static lw_val *layout_need(lw *L, args *a, int require, ft_loc loc)
+{
+    const char *name = require ? "require_layout" : "prefer_layout";
+    if (a->n != 2 || a->v[0]->kind != V_TENSOR || a->v[1]->kind != V_STRING) {
+        ft_error(L->ctx, loc, "%s() takes a tensor and a layout string", name);
+        return NULL;
+    }
+    rt_layout l;
+    char err[160];
+    const char *want = a->v[1]->str, *have = lw_val_layout(a->v[0]);
+    if (rt_layout_parse(want, lw_val_ndim(a->v[0]), &l, err, sizeof err, NULL)) {
+        ft_error(L->ctx, loc, "%s(): bad layout \"%s\": %s", name, want, err);
+        return NULL;
+    }
+    int same = strcmp(have, want) == 0 || (!*have && rt_layout_is_identity(&l));
+    if (require && !same) {
+        ft_unsupported(L->ctx, loc, ft_fmt(L->ctx, "require_layout(): converting a tensor "
+                       "of layout \"%s\" to \"%s\"", *have ? have : "row-major", want));
+        return NULL;
+    }
+    lw_val *none = ft_alloc(L->ctx, sizeof *none);
+    none->kind = V_NONE;
+    return none;
+}
+
 lw_val *lw_intrinsic(lw *L, const char *name, const pt_node *call, int *handled)
 {
-    static const char *const names[] = {"einsum", "reshape", "flatten", "concat", NULL};
+    static const char *const names[] = {"einsum", "reshape", "flatten", "concat",
+                                        "require_layout", "prefer_layout", NULL};
     int k = 0;
     while (names[k] && strcmp(names[k], name))
         k++;
@@ -376,7 +408,7 @@ lw_val *lw_intrinsic(lw *L, const char *name, const pt_node *call, int *handled)
         a.axis = a.v[1];
         a.n = 1;
     }
-    static const int most[] = {16, 2, 1, 1};    /* positional arguments taken */
+    static const int most[] = {16, 2, 1, 1, 2, 2};    /* positional arguments taken */
     if (a.n > most[k] || (a.axis && k != 3)) {
         ft_error(L->ctx, call->loc, "%s(): too many arguments (see `ftc stdlib %s`)", name,
                  name);
@@ -393,6 +425,7 @@ lw_val *lw_intrinsic(lw *L, const char *name, const pt_node *call, int *handled)
         lw_val *minus1 = lw_scalar_val(L, ast_int(L->ctx, call->loc, -1));
         return reshape(L, a.v[0], minus1, call->loc);
     }
-    default: return concat(L, a.n > 0 ? a.v[0] : NULL, a.axis, call->loc);
+    case 3: return concat(L, a.n > 0 ? a.v[0] : NULL, a.axis, call->loc);
+    default: return layout_need(L, &a, k == 4, call->loc);
     }
 }

@@ -399,7 +399,7 @@ static void lower_exprstmt(lw *L, const pt_node *n)
     const pt_node *callee = e->kids[0];
     lw_sym *f = callee->kind == PT_NAME ? lw_lookup(L, callee->name, callee->loc) : NULL;
     lw_val *v = lw_expr(L, e);
-    if (v && !(f && f->kind == SYM_FUNC))
+    if (v && v->kind != V_NONE && !(f && f->kind == SYM_FUNC))
         ft_error(L->ctx, e->loc, "the result of this call is not used");
 }
 
@@ -496,6 +496,7 @@ static void lower_typed_var(lw *L, const pt_node *n, lw_val *init)
     ast_stmt *def = ast_vardef(L->ctx, n->loc, s->ast_name, s->dtype, ndim, shape,
                                FT_ACC_CACHE, (ft_mtype)mt, NULL);
     def->u.def.layout = layout;
+    s->layout = layout;
     lw_open_def(L, def);
     if (init && ok)
         lw_assign(L, lw_view_of(L, s, 1), PT_OP_ASSIGN, init, n->kids[1]->loc);
@@ -704,6 +705,7 @@ static int lower_param_shapes(lw *L, const pt_node *params, ast_param *ps)
             continue;
         }
         lw_sym *s = lw_lookup(L, ps[i].name, params->kids[i]->loc);
+        s->layout = ps[i].layout;
         ps[i].ndim = s->ndim = dims->nkids;
         ps[i].shape = s->shape = shape;
     }

@@ -42,6 +42,7 @@ struct lw_sym {
     int ndim;
     ast_expr **shape;
     ft_access access;
+    const char *layout;     /* SYM_TENSOR: its `layout "L->P"` or NULL */
     int frame;              /* SYM_TENSOR: the inline frame that declared it */
     const pt_node *node;
     lw_sym *next;
@@ -178,6 +179,10 @@ lw_val *lw_new_tensor(lw *L, const char *hint, ft_dtype t, int ndim, ast_expr **
                       ft_loc loc);
 int lw_assign(lw *L, lw_val *target, int op, lw_val *value, ft_loc loc);
 int lw_val_ndim(const lw_val *v);
+/* x.layout: the layout a whole tensor was declared with, "" for any other
+ * value (row-major, a part of a tensor, a temporary, a local whose layout
+ * the layout pass infers). */
+const char *lw_val_layout(const lw_val *v);
 /* Whether value v reads tensor base anywhere. */
 int lw_val_reads(const lw_val *v, const lw_sym *base);
 ft_dtype lw_val_dtype(const lw_val *v);

@@ -307,6 +307,14 @@ static const fe_builtin_doc fe_builtin_docs[] = {
     {"intrinsic", "len", "(v)",
      "The length of a compile-time list, or a tensor's first dimension.\n",
      "len(v), x.shape[0]"},
+    {"intrinsic", "require_layout", "(x, layout)",
+     "A statement: x must have the layout \"L->P\" (declared, or row-major for\n"
+     "one that keeps the order); a conversion is not supported yet.\n",
+     "x.contiguous(memory_format=torch.channels_last)"},
+    {"intrinsic", "prefer_layout", "(x, layout)",
+     "A statement: a hint that x is best in layout \"L->P\" (checked for x's\n"
+     "rank; the inference of locals' layouts does not weigh it yet).\n",
+     "torch.channels_last (a memory format)"},
     {"builtin", "abs", "(x)", "|x|, element-wise on tensors.\n", "torch.abs, np.abs"},
     {"builtin", "sqrt", "(x)", "Square root; integers compute in f32.\n", "torch.sqrt, np.sqrt"},
     {"builtin", "exp", "(x)", "e ** x; integers compute in f32.\n", "torch.exp, np.exp"},

@@ -36,6 +36,17 @@ int lw_val_ndim(const lw_val *v)
     return v->kind == V_TENSOR ? v->t->ndim : 0;
 }
 
+const char *lw_val_layout(const lw_val *v)
+{
+    const lw_tensor *t = v->kind == V_TENSOR ? v->t : NULL;
+    if (!t || !t->is_view || !t->base || !t->base->layout || t->shape != t->base->shape)
+        return "";
+    for (int k = 0; k < t->ndim; k++)
+        if (t->fixed[k] || t->offset[k] || t->vdim[k] != k)
+            return "";
+    return t->base->layout;
+}
+
 ft_dtype lw_val_dtype(const lw_val *v)
 {
     return v->kind == V_TENSOR ? v->t->dtype : v->scalar->dtype;

@@ -13,7 +13,7 @@ reference (1e-5) at 1 and 2 threads; under --no-auto the outputs of all
 layouts are equal bit for bit.  With C = 6 in NCHW4c, the pad lanes of y
 are 0 (y is filled with NaN before the call).  `ftc run` packs a logical
 .npy input and writes a logical output with --logical-out, and reads a
-physical .npy as it is.
+physical .npy as it is.  `x.layout` picks a variant (layouts/attr.ft).
 """
 import os
 import re
@@ -281,6 +281,27 @@ def check_grad(ftc, src, tmp, rng, failures):
     print("grad: gradcheck on logical elements, d_x pad lanes 0")
 
 
+def check_attr(ftc, root, tmp, rng, failures):
+    """x.layout chooses a variant at compile time (attr.ft: y = 2x when x
+    is NCHW8c, 3x otherwise)."""
+    src = os.path.join(root, "tests", "numeric", "layouts", "attr.ft")
+    x = rng.standard_normal((2, 16, 3, 3)).astype(np.float32)
+    cases = (("NCHW->NCHW8c", 2), ("NCHW->NHWC", 3), ("NCHW->NCHW", 3))
+    for i, (xl, k) in enumerate(cases):
+        lib = os.path.join(tmp, f"libattr{i}.so")
+        r = subprocess.run([ftc, "build", src, "-o", lib, "-D", f"XL={xl}"],
+                           capture_output=True, text=True)
+        if r.returncode:
+            failures.append(f"attr {xl}: {r.stderr}")
+            continue
+        fn = ftlib.Library(lib).func("f")
+        y = np.zeros(fn.shapes({})["y"], dtype=np.float32)
+        fn(x=pack(x, xl), y=y)
+        if not np.array_equal(unpack(y, xl, x.shape), x * k):
+            failures.append(f"attr {xl}: y is not {k} x")
+    print("attr: x.layout picks the variant")
+
+
 def main():
     ftc, root = sys.argv[1], sys.argv[2]
     src = os.path.join(root, "tests", "numeric", "layouts", "net.ft")
@@ -296,6 +317,7 @@ def main():
         check_pads(ftc, src, tmp, rng, failures)
         check_run(ftc, src, tmp, rng, failures)
         check_grad(ftc, src, tmp, rng, failures)
+        check_attr(ftc, root, tmp, rng, failures)
     for f in failures:
         print("FAIL", f)
     print(f"{len(failures)} failures")
