@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "layout.h"
+#include "auto/auto_util.h"
 #include "sched_util.h"
 #include "xf_util.h"
 #include "../ast/visit.h"
@@ -72,8 +73,8 @@ static ast_expr *div_by(ft_ctx *ctx, ast_expr *e, int64_t d)
 
 /* Remember that the innermost loop binding iterator e (a bare variable)
  * is split by b: e indexes a dimension blocked by b (the first block seen
- * for a loop wins). */
-static void note_iter(ly_walk *w, const ast_expr *e, int64_t b)
+ * for a loop wins); written: the access is a write. */
+static void note_iter(ly_walk *w, const ast_expr *e, int64_t b, int written)
 {
     if (e->kind != AST_VAR || b <= 1)
         return;
@@ -83,22 +84,27 @@ static void note_iter(ly_walk *w, const ast_expr *e, int64_t b)
             loop = w->stack.items[i];
     if (!loop)
         return;
-    for (int i = 0; i < w->st->loops.len; i++)
-        if (((int64_t *)w->st->loops.items[i])[0] == loop->id)
+    for (int i = 0; i < w->st->loops.len; i++) {
+        int64_t *m = w->st->loops.items[i];
+        if (m[0] == loop->id) {
+            m[2] |= written;
             return;
-    int64_t *m = ft_alloc(w->st->ctx, sizeof *m * 2);
+        }
+    }
+    int64_t *m = ft_alloc(w->st->ctx, sizeof *m * 3);
     m[0] = loop->id;
     m[1] = b;
+    m[2] = written;
     ft_vec_push(w->st->ctx, &w->st->loops, m);
 }
 
 /* The physical index of logical index idx[l->ndim] under l. */
-static ast_expr **phys_index(ly_walk *w, const rt_layout *l, ast_expr **idx)
+static ast_expr **phys_index(ly_walk *w, const rt_layout *l, ast_expr **idx, int written)
 {
     ft_ctx *ctx = w->st->ctx;
     ast_expr **p = ft_alloc(ctx, sizeof *p * (size_t)(l->nphys + 1));
     for (int d = 0; d < l->ndim; d++)
-        note_iter(w, idx[d], l->blocks[d]);
+        note_iter(w, idx[d], l->blocks[d], written);
     for (int k = 0; k < l->nphys; k++) {
         ast_expr *e = ast_clone_expr(ctx, idx[l->dim[k]]);
         if (l->block[k])
@@ -112,14 +118,15 @@ static ast_expr **phys_index(ly_walk *w, const rt_layout *l, ast_expr **idx)
 
 static void walk_expr(ly_walk *w, ast_expr *e);
 
-/* Walk n index expressions; then, when they index w->var, rewrite them. */
-static void walk_index(ly_walk *w, const char *var, int *n, ast_expr ***idx)
+/* Walk n index expressions; then, when they index w->var, rewrite them
+ * (written: of a Store or a reduction). */
+static void walk_index(ly_walk *w, const char *var, int *n, ast_expr ***idx, int written)
 {
     for (int i = 0; i < *n; i++)
         walk_expr(w, (*idx)[i]);
     if (strcmp(var, w->var) != 0)
         return;
-    *idx = phys_index(w, w->l, *idx);
+    *idx = phys_index(w, w->l, *idx, written);
     *n = w->l->nphys;
 }
 
@@ -127,7 +134,7 @@ static void walk_index(ly_walk *w, const char *var, int *n, ast_expr ***idx)
 static void walk_expr(ly_walk *w, ast_expr *e)
 {
     switch (e->kind) {
-    case AST_LOAD: walk_index(w, e->u.load.var, &e->u.load.n, &e->u.load.idx); break;
+    case AST_LOAD: walk_index(w, e->u.load.var, &e->u.load.n, &e->u.load.idx, 0); break;
     case AST_BINARY: walk_expr(w, e->u.bin.a); walk_expr(w, e->u.bin.b); break;
     case AST_UNARY: walk_expr(w, e->u.un.a); break;
     case AST_CAST: walk_expr(w, e->u.cast.a); break;
@@ -174,11 +181,11 @@ static void walk_stmt(ly_walk *w, ast_stmt *s)
         break;
     case AST_STORE:
         walk_expr(w, s->u.store.value);
-        walk_index(w, s->u.store.var, &s->u.store.n, &s->u.store.idx);
+        walk_index(w, s->u.store.var, &s->u.store.n, &s->u.store.idx, 1);
         break;
     case AST_REDUCE:
         walk_expr(w, s->u.red.value);
-        walk_index(w, s->u.red.var, &s->u.red.n, &s->u.red.idx);
+        walk_index(w, s->u.red.var, &s->u.red.n, &s->u.red.idx, 1);
         break;
     case AST_ASSERT: walk_expr(w, s->u.cond); break;
     case AST_EVAL: walk_expr(w, s->u.expr); break;
@@ -307,11 +314,68 @@ static ast_stmt *find_loop(ast_stmt *s, int id)
     return f.found;
 }
 
+/* Move loop b inward below the loops nested perfectly inside it (each
+ * one's body is only the next); quietly left as it is when the reorder is
+ * refused. */
+static void sink_chain(ly_state *st, ast_stmt *b)
+{
+    ast_stmt *chain[64], *s = b, **items;
+    int n = 0;
+    while (n < 64) {
+        chain[n++] = s;
+        if (xf_body_items(&s->u.loop.body, &items) != 1 || items[0]->kind != AST_FOR)
+            break;
+        s = items[0];
+    }
+    if (n < 2 || n == 64)
+        return;
+    ast_stmt *order[64];
+    for (int i = 1; i < n; i++)
+        order[i - 1] = chain[i];
+    order[n - 1] = chain[0];
+    xf_quiet q;
+    xf_auto_quiet_begin(st->ctx, &q);
+    xf_reorder(st->ctx, st->f, n, order, b->loc);
+    xf_auto_quiet_end(st->ctx, &q);
+}
+
+/* Bring the block loop named name (its label) innermost where legal: below
+ * the loops nested perfectly in it, and, when its body is then several
+ * statements (`y[o] = 0; for c...: y[o] += ...`), split into one loop per
+ * statement (fission), each brought inward in turn: the written block's
+ * unit stride ends innermost, as a hand-written blocked kernel has it. */
+static void sink(ly_state *st, const char *name, int depth)
+{
+    xf_quiet q;
+    xf_auto_quiet_begin(st->ctx, &q);
+    ast_stmt *b = xf_find_loop(st->ctx, st->f, name, st->f->loc);
+    xf_auto_quiet_end(st->ctx, &q);
+    if (!b || depth > 4)
+        return;
+    sink_chain(st, b);
+    xf_auto_quiet_begin(st->ctx, &q);
+    b = xf_find_loop(st->ctx, st->f, name, st->f->loc);
+    ast_stmt **items;
+    int m = b ? xf_body_items(&b->u.loop.body, &items) : 0;
+    const char *second = xf_free_name(st->ctx, st->f, ft_fmt(st->ctx, "%s_f", name));
+    int bad = m < 2 || xf_fission(st->ctx, st->f, b, items[0], 0, NULL, second, b->loc);
+    xf_auto_quiet_end(st->ctx, &q);
+    if (bad)
+        return;
+    sink(st, name, depth + 1);
+    sink(st, second, depth + 1);
+}
+
 /* Split each loop noted by note_iter by its block (a loop from 0 by 1:
  * o * B + i is its iterator), so that the blocked index is a bare
- * iterator once simplified. */
+ * iterator once simplified; then, unless --no-auto (which keeps the
+ * program's loop order, so that every layout sums in the same order),
+ * bring the block loops inward (sink), those of blocks only read first, so
+ * that a written block ends innermost (`y[.., o] += x[.., c] * w[.., c,
+ * o]`: o contiguous in y and w). */
 static void split_blocked_loops(ly_state *st)
 {
+    ft_vec inner[2] = {{0}, {0}};      /* the block loops' names: read, written */
     for (int i = 0; i < st->loops.len; i++) {
         const int64_t *m = st->loops.items[i];
         ast_stmt *loop = find_loop(st->f->body, (int)m[0]);
@@ -319,7 +383,14 @@ static void split_blocked_loops(ly_state *st)
             continue;
         if (xf_split(st->ctx, st->f, loop, m[1], 0, NULL, NULL, loop->loc))
             return;   /* refused: past --max-loop-depth (an error that says so) */
+        loop = find_loop(st->f->body, (int)m[0]);
+        if (loop && loop->u.loop.body->kind == AST_FOR)
+            ft_vec_push(st->ctx, &inner[m[2] != 0],
+                        (void *)xf_sched_name(st->ctx, loop->u.loop.body));
     }
+    for (int w = 0; w < 2 && !st->ctx->opts.no_auto; w++)   /* a scheduling choice */
+        for (int i = 0; i < inner[w].len; i++)
+            sink(st, inner[w].items[i], 0);
 }
 
 /* ------------------------------------------------------------ inference */
