@@ -9,7 +9,10 @@
  * (e // inner) % b); a parameter keeps its logical shape in lshape for the
  * ABI.  A loop whose iterator is itself a blocked index is split by the
  * block, so that the simplifier folds (B*o + i) // B to o and the index is
- * a bare iterator again; the pad elements of an `out` are written 0.
+ * a bare iterator again, and (unless --no-auto) its block loop is brought
+ * inward (sink); the pad elements of an `out` are written 0.  A local
+ * without a clause copied from or into a laid-out tensor takes its layout
+ * (infer_from_copies: the first step of choosing locals' layouts).
  *
  * Always legal: a change of storage, every access rewritten.  Tensors
  * without a layout are untouched, so a program with no layout clause
@@ -31,7 +34,7 @@
 typedef struct ly_state {
     ft_ctx *ctx;
     ast_func *f;
-    ft_vec loops;            /* int64_t[2]: statement id, block */
+    ft_vec loops;            /* int64_t[3]: statement id, block, written */
 } ly_state;
 
 /* One rewrite: the accesses of var under a statement, with the loops

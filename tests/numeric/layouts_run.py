@@ -14,6 +14,7 @@ layouts are equal bit for bit.  With C = 6 in NCHW4c, the pad lanes of y
 are 0 (y is filled with NaN before the call).  `ftc run` packs a logical
 .npy input and writes a logical output with --logical-out, and reads a
 physical .npy as it is.  `x.layout` picks a variant (layouts/attr.ft).
+The CUDA target's code of NCHW8c runs through tests/cuda/fake_nvcc.
 """
 import os
 import re
@@ -235,6 +236,30 @@ def check_run(ftc, src, tmp, rng, failures):
     print("ftc run: logical and physical inputs, --logical-out")
 
 
+def check_cuda_emulated(ftc, root, src, tmp, rng, failures):
+    """The CUDA target's code of NCHW8c / OIHW8i8o, compiled for the CPU by
+    tests/cuda/fake_nvcc (no GPU here), against the NumPy reference."""
+    c, xl, wl = 16, "NCHW->NCHW8c", "OIHW->OIHW8i8o"
+    x = rng.standard_normal((2, c, 10, 10)).astype(np.float32)
+    w = (rng.standard_normal((c, c, 3, 3)) * 0.3).astype(np.float32)
+    ref = reference(x.astype(np.float64), w.astype(np.float64), w.astype(np.float64))
+    np.save(os.path.join(tmp, "cx.npy"), x)
+    np.save(os.path.join(tmp, "cw.npy"), w)
+    env = dict(os.environ, FTC_NVCC=os.path.join(root, "tests", "cuda", "fake_nvcc"))
+    out = os.path.join(tmp, "cuda_out")
+    r = subprocess.run([ftc, "run", src, "net", f"x={tmp}/cx.npy", f"w1={tmp}/cw.npy",
+                        f"w2={tmp}/cw.npy", "-D", f"XL={xl}", "-D", f"WL={wl}", "--target",
+                        "cuda", "--logical-out", "--out-dir", out, "--no-print"],
+                       capture_output=True, text=True, env=env)
+    if r.returncode:
+        failures.append(f"cuda (emulated): exit {r.returncode}: {r.stderr}")
+        return
+    err = np.max(np.abs(np.load(os.path.join(out, "y.npy")) - ref) / (1 + np.abs(ref)))
+    if not err <= 1e-5:
+        failures.append(f"cuda (emulated): error {err:.3g}")
+    print("cuda: NCHW8c through fake_nvcc")
+
+
 def check_grad(ftc, src, tmp, rng, failures):
     """`grad net wrt x, w1, w2` in NCHW4c / OIHW4i4o with C = 6: ftc
     gradcheck (f64, 1e-6) perturbs the logical elements only; d_x is
@@ -318,6 +343,7 @@ def main():
         check_run(ftc, src, tmp, rng, failures)
         check_grad(ftc, src, tmp, rng, failures)
         check_attr(ftc, root, tmp, rng, failures)
+        check_cuda_emulated(ftc, root, src, tmp, rng, failures)
     for f in failures:
         print("FAIL", f)
     print(f"{len(failures)} failures")
