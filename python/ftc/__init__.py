@@ -22,9 +22,10 @@ import numpy as np
 
 from . import _abi
 from ._compile import CompileError, compile, default_cache_dir, find_ftc  # noqa: F401
+from ._layout import pack, physical_shape, unpack  # noqa: F401
 
 __all__ = ["load", "compile", "Library", "Function", "Prepared", "RuntimeError", "CompileError",
-           "default_cache_dir", "find_ftc"]
+           "default_cache_dir", "find_ftc", "pack", "unpack", "physical_shape"]
 
 
 class RuntimeError(builtins.RuntimeError):

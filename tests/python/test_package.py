@@ -238,6 +238,50 @@ class Package(unittest.TestCase):
         self.assertIn("[1. 1.]", r.stdout)
 
 
+LAYOUT_PROG = textwrap.dedent("""\
+    const XL = "NCHW->NCHW8c"
+
+    export func g(n: size, x: f32[n, 12, 3, 5] in layout XL, y: f32[n, 12, 3, 5] out layout "NCHW->NHWC"):
+        y = x * 2
+    """)
+
+
+class Layouts(unittest.TestCase):
+    """ftc.pack / ftc.unpack (issue 22) and calls of laid-out parameters."""
+
+    def test_pack_matches_reshape(self):
+        # NCHW8c by padding, reshaping and transposing (not ftc's mapping)
+        x = np.random.default_rng(2).standard_normal((2, 12, 3, 5)).astype(np.float32)
+        padded = np.zeros((2, 16, 3, 5), np.float32)
+        padded[:, :12] = x
+        want = padded.reshape(2, 2, 8, 3, 5).transpose(0, 1, 3, 4, 2)
+        p = ftc.pack(x, "NCHW->NCHW8c")
+        self.assertEqual(p.shape, (2, 2, 3, 5, 8))
+        np.testing.assert_array_equal(p, want)
+        np.testing.assert_array_equal(ftc.unpack(p, "NCHW->NCHW8c", x.shape), x)
+        np.testing.assert_array_equal(ftc.pack(x, "NCHW->NHWC"), x.transpose(0, 2, 3, 1))
+        self.assertEqual(ftc.physical_shape("OIHW->OIHW4i4o", (6, 6, 3, 3)), (2, 2, 3, 3, 4, 4))
+
+    def test_bad_layouts(self):
+        x = np.zeros((2, 3))
+        for bad in ("NC", "NN->NN", "NC->NC1c", "NC->N", "NC->NC8k", "NCH->NCH"):
+            with self.assertRaises(ValueError, msg=bad):
+                ftc.pack(x, bad)
+        with self.assertRaises(ValueError):
+            ftc.unpack(np.zeros((2, 3)), "NC->NC2c", (2, 3))
+
+    def test_call(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            lib = ftc.compile(LAYOUT_PROG, cache_dir=tmp)
+            self.assertIn("layout NCHW->NCHW8c of [n, 12, 3, 5]", lib.g.__doc__)
+            x = np.random.default_rng(3).standard_normal((2, 12, 3, 5)).astype(np.float32)
+            y = lib.g(x=ftc.pack(x, "NCHW->NCHW8c"))
+            self.assertEqual(y.shape, (2, 3, 5, 12))
+            np.testing.assert_array_equal(ftc.unpack(y, "NCHW->NHWC", x.shape), x * 2)
+            with self.assertRaises(ValueError):          # the logical array is not the ABI's
+                lib.g(x=x)
+
+
 class TorchAutograd(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
