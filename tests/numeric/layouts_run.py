@@ -260,6 +260,36 @@ def check_cuda_emulated(ftc, root, src, tmp, rng, failures):
     print("cuda: NCHW8c through fake_nvcc")
 
 
+def check_edges(ftc, root, tmp, rng, failures):
+    """layouts/edge.ft with permuted, blocked and twice-blocked layouts,
+    sizes 0 included, through `ftc run` (logical .npy in, --logical-out)."""
+    src = os.path.join(root, "tests", "numeric", "layouts", "edge.ft")
+    variants = (["AL=MK->MK", "BL=KN->KN", "ZL=NC->NC"], ["AL=MK->KM", "BL=KN->NK", "ZL=NC->CN"],
+                ["AL=MK->MK2k", "BL=KN->K4nN", "ZL=NC->NC3c2n"])
+    for n, m in ((5, 3), (0, 3), (4, 0), (7, 9)):
+        a = rng.standard_normal((m, 8)).astype(np.float32)
+        b = rng.standard_normal((8, n)).astype(np.float32)
+        z = rng.standard_normal((n, m)).astype(np.float32)
+        for name, v in (("a", a), ("b", b), ("z", z)):
+            np.save(os.path.join(tmp, f"e{name}.npy"), v)
+        for defs in variants:
+            out = os.path.join(tmp, f"edge{n}{m}{variants.index(defs)}")
+            r = subprocess.run([ftc, "run", src, "f", f"n={n}", f"m={m}", f"a={tmp}/ea.npy",
+                                f"b={tmp}/eb.npy", f"z={tmp}/ez.npy", "--logical-out",
+                                "--out-dir", out, "--no-print"]
+                               + [x for d in defs for x in ("-D", d)],
+                               capture_output=True, text=True)
+            if r.returncode:
+                failures.append(f"edge {defs} n={n} m={m}: {r.stderr}")
+                continue
+            got = {k: np.load(os.path.join(out, f"{k}.npy")) for k in ("c", "z", "r")}
+            ok = (np.allclose(got["c"], a.astype(np.float64) @ b, atol=1e-5) and
+                  np.array_equal(got["z"], z * 2 + 1) and np.array_equal(got["r"], a.ravel()))
+            if not ok:
+                failures.append(f"edge {defs} n={n} m={m}: wrong result")
+    print("edges: permuted/blocked matmul operands, inout, local in a loop, sizes 0")
+
+
 def check_grad(ftc, src, tmp, rng, failures):
     """`grad net wrt x, w1, w2` in NCHW4c / OIHW4i4o with C = 6: ftc
     gradcheck (f64, 1e-6) perturbs the logical elements only; d_x is
@@ -344,6 +374,7 @@ def main():
         check_grad(ftc, src, tmp, rng, failures)
         check_attr(ftc, root, tmp, rng, failures)
         check_cuda_emulated(ftc, root, src, tmp, rng, failures)
+        check_edges(ftc, root, tmp, rng, failures)
     for f in failures:
         print("FAIL", f)
     print(f"{len(failures)} failures")
