@@ -12,10 +12,9 @@
  */
 #include "lw.h"
 #include "layout.h"
+#include "rt.h"
 #include "../ast/visit.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- names */
@@ -776,10 +775,8 @@ static lw_val *define_value(lw *L, const pt_node *n, const char *text)
         v->str = text;
         return v;
     }
-    char *end;
-    errno = 0;
-    long long x = strtoll(text, &end, 0);
-    if (!*text || *end || errno) {
+    int64_t x;
+    if (rt_parse_i64(text, &x)) {
         ft_error(L->ctx, n->loc, "-D %s=%s: const %s is a number; the value must be a "
                  "64-bit integer", n->name, text, n->name);
         return NULL;

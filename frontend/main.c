@@ -245,22 +245,6 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* Parse a whole string as an int64: decimal, or hex with 0x; optional sign. */
-static int parse_i64(const char *s, int64_t *v)
-{
-    const char *p = s + (*s == '-' || *s == '+');
-    int base = (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) ? 16 : 10;
-    if (*p < '0' || *p > '9')
-        return 1;
-    char *end;
-    errno = 0;
-    long long x = strtoll(s, &end, base);
-    if (errno || *end)
-        return 1;
-    *v = x;
-    return 0;
-}
-
 /* ------------------------------------------------------------ options */
 
 /* Record -D NAME=VALUE (a later -D of the same name replaces it). */
@@ -300,7 +284,7 @@ static int cli_define(cli *c, const char *text)
 static int cli_budget(const cli_flag *f, const char *v, int64_t *out)
 {
     int64_t n;
-    if (parse_i64(v, &n) || n < 1 || n > ((int64_t)1 << 40))
+    if (rt_parse_i64(v, &n) || n < 1 || n > ((int64_t)1 << 40))
         return cli_error(EXIT_USAGE, "%s %s: expected a count from 1 to 2^40", f->name, v);
     *out = n;
     return 0;
@@ -338,7 +322,7 @@ static int cli_set_value(cli *c, const cli_flag *f, const char *v)
         c->emit_c = 1;
         return 0;
     case F_SEED:
-        if (*v == '-' || parse_i64(v, &n))
+        if (*v == '-' || rt_parse_i64(v, &n))
             return cli_error(EXIT_USAGE, "--seed %s: expected a non-negative integer", v);
         c->run.seed = (uint64_t)n;
         return 0;
@@ -360,13 +344,13 @@ static int cli_set_value(cli *c, const cli_flag *f, const char *v)
     case F_MAX_DEP_PAIRS: return cli_budget(f, v, &c->budget.dep_pairs);
     case F_MAX_FUSE_WORK: return cli_budget(f, v, &c->budget.fuse_work);
     case F_THREADS:
-        if (parse_i64(v, &n) || n < 1 || n > 4096)
+        if (rt_parse_i64(v, &n) || n < 1 || n > 4096)
             return cli_error(EXIT_USAGE, "--threads %s: expected a thread count from 1 to 4096",
                              v);
         c->gc.threads = (int)n;
         return 0;
     case F_BENCH:
-        if (parse_i64(v, &n) || n < 1 || n > 1000000000)
+        if (rt_parse_i64(v, &n) || n < 1 || n > 1000000000)
             return cli_error(EXIT_USAGE, "--bench %s: expected a number of runs >= 1", v);
         c->run.bench = (int)n;
         return 0;

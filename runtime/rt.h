@@ -29,6 +29,11 @@ typedef struct rt_array {
     size_t nbytes;
 } rt_array;
 
+/* A decimal or 0x-hexadecimal 64-bit integer with an optional sign, the
+ * whole of s (no space, no octal): 0 and *v set, else 1.  The one reader
+ * of integers typed by a user (ftc's flags and -D, ftc run's sizes). */
+int rt_parse_i64(const char *s, int64_t *v);
+
 size_t rt_dtype_size(int dtype);
 const char *rt_dtype_name(int dtype);            /* "f32" */
 const char *rt_dtype_numpy_name(int dtype);      /* "float32" (for hints) */

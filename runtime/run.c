@@ -77,18 +77,16 @@ static int rt_fail(rt_call *c, const char *fmt, ...)
 /* ------------------------------------------------------------ helpers */
 
 /* Parse a whole string as an int64 (decimal, or hex with 0x). 0 on success. */
-static int rt_parse_i64(const char *s, int64_t *v)
+int rt_parse_i64(const char *s, int64_t *v)
 {
-    const char *p = s;
-    if (*p == '-' || *p == '+')
-        p++;
+    const char *p = s + (*s == '-' || *s == '+');
     int base = (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) ? 16 : 10;
-    if (!*p || *p == ' ')
+    if (*p < '0' || *p > '9')
         return 1;
     char *end;
     errno = 0;
     long long x = strtoll(s, &end, base);
-    if (errno || *end || end == s)
+    if (errno || *end)
         return 1;
     *v = x;
     return 0;
@@ -496,10 +494,9 @@ static int rt_check_shape(rt_call *c, rt_pstate *p)
         return 0;
     if (d->layout)
         return rt_check_laid_out(c, p);
-    for (int i = 0; i < d->ndim; i++)
-        if (p->arr.dims[i] != p->dims[i])
-            return rt_fail(c, "parameter '%s': expected shape %s = %s, got %s", d->name,
-                           decl, want, rt_dims_text(got, sizeof got, d->ndim, p->arr.dims));
+    if (!rt_dims_are(&p->arr, d->ndim, p->dims))
+        return rt_fail(c, "parameter '%s': expected shape %s = %s, got %s", d->name,
+                       decl, want, rt_dims_text(got, sizeof got, d->ndim, p->arr.dims));
     return 0;
 }
 

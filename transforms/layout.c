@@ -255,18 +255,34 @@ static void prepend(ft_ctx *ctx, ast_func *f, ast_stmt *s)
     f->body = ast_seq(ctx, s->loc, 2, two);
 }
 
-/* Apply parameter p's layout (if any, and not row-major). */
+/* Store tensor name (declared over scope, with layout text, *ndim and
+ * *shape) physically: every access rewritten, *ndim and *shape the
+ * physical ones.  Returns the layout, or NULL when there is none or it is
+ * row-major (nothing done). */
+static const rt_layout *relayout(ly_state *st, ast_stmt *scope, const char *name,
+                                 const char *text, int *ndim, ast_expr ***shape)
+{
+    const rt_layout *l = text ? parse(st->ctx, text, *ndim) : NULL;
+    if (!l || rt_layout_is_identity(l))
+        return NULL;
+    rewrite_accesses(st, scope, name, l);
+    *shape = phys_shape(st->ctx, l, *shape);
+    *ndim = l->nphys;
+    return l;
+}
+
+/* Apply parameter p's layout (if any, and not row-major); its logical
+ * shape is kept in lshape. */
 static void apply_param(ly_state *st, ast_param *p)
 {
-    rt_layout *l = p->layout && !p->is_size ? parse(st->ctx, p->layout, p->ndim) : NULL;
-    if (!l || rt_layout_is_identity(l))
-        return;
     ast_expr **n = p->shape;
-    rewrite_accesses(st, st->f->body, p->name, l);
+    int nd = p->ndim;
+    const rt_layout *l = p->is_size ? NULL : relayout(st, st->f->body, p->name, p->layout,
+                                                      &p->ndim, &p->shape);
+    if (!l)
+        return;
     p->lshape = n;
-    p->lndim = p->ndim;
-    p->shape = phys_shape(st->ctx, l, n);
-    p->ndim = l->nphys;
+    p->lndim = nd;
     for (int d = 0; p->access == FT_ACC_OUT && d < l->ndim; d++) {
         ast_stmt *z = pad_zero(st, p, l, n, d);
         if (z)
@@ -282,39 +298,10 @@ typedef struct ly_visit {
 
 static int visit_def(ast_visitor *v, ast_stmt *s)
 {
-    ly_state *st = ((ly_visit *)v)->st;
-    if (s->kind != AST_VARDEF || !s->u.def.layout)
-        return 1;
-    rt_layout *l = parse(st->ctx, s->u.def.layout, s->u.def.ndim);
-    if (!l || rt_layout_is_identity(l))
-        return 1;
-    rewrite_accesses(st, s->u.def.body, s->u.def.name, l);
-    s->u.def.shape = phys_shape(st->ctx, l, s->u.def.shape);
-    s->u.def.ndim = l->nphys;
+    if (s->kind == AST_VARDEF)
+        relayout(((ly_visit *)v)->st, s->u.def.body, s->u.def.name, s->u.def.layout,
+                 &s->u.def.ndim, &s->u.def.shape);
     return 1;
-}
-
-/* Visitor state of find_loop. */
-typedef struct ly_find {
-    ast_visitor v;
-    int id;
-    ast_stmt *found;
-} ly_find;
-
-static int find_stmt(ast_visitor *v, ast_stmt *s)
-{
-    ly_find *f = (ly_find *)v;
-    if (s->id == f->id && s->kind == AST_FOR)
-        f->found = s;
-    return !f->found;
-}
-
-/* The loop of statement id id in s, or NULL. */
-static ast_stmt *find_loop(ast_stmt *s, int id)
-{
-    ly_find f = {{find_stmt, NULL}, id, NULL};
-    ast_visit(s, &f.v);
-    return f.found;
 }
 
 /* Move loop b inward below the loops nested perfectly inside it (each
@@ -381,12 +368,12 @@ static void split_blocked_loops(ly_state *st)
     ft_vec inner[2] = {{0}, {0}};      /* the block loops' names: read, written */
     for (int i = 0; i < st->loops.len; i++) {
         const int64_t *m = st->loops.items[i];
-        ast_stmt *loop = find_loop(st->f->body, (int)m[0]);
+        ast_stmt *loop = xf_auto_loop_by_id(st->ctx, st->f, (int)m[0]);
         if (!loop || loop->u.loop.par != AST_SERIAL || !xf_loop_from_zero(loop))
             continue;
         if (xf_split(st->ctx, st->f, loop, m[1], 0, NULL, NULL, loop->loc))
             return;   /* refused: past --max-loop-depth (an error that says so) */
-        loop = find_loop(st->f->body, (int)m[0]);
+        loop = xf_auto_loop_by_id(st->ctx, st->f, (int)m[0]);
         if (loop && loop->u.loop.body->kind == AST_FOR)
             ft_vec_push(st->ctx, &inner[m[2] != 0],
                         (void *)xf_sched_name(st->ctx, loop->u.loop.body));
@@ -415,6 +402,7 @@ typedef struct ly_collect {
     ft_ctx *ctx;
     ft_vec values;           /* ly_value * */
     ft_vec copies;           /* ast_stmt *: Stores A[i..] = B[i..] */
+    int any;                 /* whether some value has a layout */
 } ly_collect;
 
 static int collect_stmt(ast_visitor *v, ast_stmt *s)
@@ -424,6 +412,7 @@ static int collect_stmt(ast_visitor *v, ast_stmt *s)
         ly_value *x = ft_alloc(c->ctx, sizeof *x);
         *x = (ly_value){s->u.def.name, &s->u.def.layout, s->u.def.ndim, s->u.def.shape, 1};
         ft_vec_push(c->ctx, &c->values, x);
+        c->any |= s->u.def.layout != NULL;
     }
     const ast_expr *e = s->kind == AST_STORE ? s->u.store.value : NULL;
     if (!e || e->kind != AST_LOAD || e->u.load.n != s->u.store.n || !s->u.store.n)
@@ -463,21 +452,28 @@ static int same_shape(const ly_value *a, const ly_value *b)
  * of copies); -v says each choice.  The first step of the inference. */
 static void infer_from_copies(ft_ctx *ctx, ast_func *f)
 {
-    ly_collect c = {{collect_stmt, NULL}, ctx, {0}, {0}};
+    ly_collect c = {{collect_stmt, NULL}, ctx, {0}, {0}, 0};
     for (int i = 0; i < f->nparams; i++) {
         ast_param *p = &f->params[i];
         ly_value *x = ft_alloc(ctx, sizeof *x);
         *x = (ly_value){p->name, &p->layout, p->ndim, p->shape, 0};
         if (!p->is_size)
             ft_vec_push(ctx, &c.values, x);
+        c.any |= p->layout != NULL;
     }
     ast_visit(f->body, &c.v);
+    if (!c.any)
+        return;                 /* nothing to propagate */
+    ly_value **pair = ft_alloc(ctx, sizeof *pair * (size_t)(2 * c.copies.len + 1));
+    for (int i = 0; i < c.copies.len; i++) {     /* each copy's two ends, looked up once */
+        const ast_stmt *s = c.copies.items[i];
+        pair[2 * i] = value_of(&c, s->u.store.var);
+        pair[2 * i + 1] = value_of(&c, s->u.store.value->u.load.var);
+    }
     for (int changed = 1; changed;) {
         changed = 0;
         for (int i = 0; i < c.copies.len; i++) {
-            const ast_stmt *s = c.copies.items[i];
-            ly_value *a = value_of(&c, s->u.store.var);
-            ly_value *b = value_of(&c, s->u.store.value->u.load.var);
+            ly_value *a = pair[2 * i], *b = pair[2 * i + 1];
             if (!a || !b || !*a->layout == !*b->layout || !same_shape(a, b))
                 continue;
             ly_value *to = *a->layout ? b : a, *from = *a->layout ? a : b;
@@ -502,9 +498,7 @@ int xf_apply_layouts(ft_ctx *ctx, ast_program *p)
         ast_visit(st.f->body, &lv.v);
         for (int k = 0; k < st.f->nparams; k++)
             apply_param(&st, &st.f->params[k]);
-        split_blocked_loops(&st);
-        if (st.loops.len)
-            xf_sched_finish(ctx, st.f);
+        split_blocked_loops(&st);   /* the cleanups' simplify folds what is left */
     }
     return ctx->nerrors > errors;
 }
