@@ -9,7 +9,7 @@ and the weights in OIHW, HWIO and OIHW4i4o (`-D XL=... -D WL=...`), with
 and without the auto-scheduler.  The arrays are packed and unpacked here,
 by NumPy (a padded reshape and a transpose: independent of ftc's pass and
 of runtime/layout.c), and every output is checked against a NumPy float64
-reference (1e-5) at 1 and 2 threads; under --no-auto the outputs of all
+reference (1e-5) at 1, 2 and 4 threads; under --no-auto the outputs of all
 layouts are equal bit for bit.  With C = 6 in NCHW4c, the pad lanes of y
 are 0 (y is filled with NaN before the call).  `ftc run` packs a logical
 .npy input and writes a logical output with --logical-out, and reads a
@@ -141,7 +141,7 @@ def check_grid(ftc, src, tmp, rng, failures):
                 args = ["-D", f"XL={xl}", "-D", f"WL={wl}"] + ([] if auto else ["--no-auto"])
                 lib = os.path.join(tmp, f"lib{X_LAYOUTS.index(xl)}{W_LAYOUTS.index(wl)}{auto}.so")
                 fn = build(ftc, src, lib, args)
-                for threads in (1, 2):
+                for threads in (1, 2, 4):
                     ftlib.set_threads(threads)
                     y, _ = run_net(fn, xl, wl, x, w1, w2, c)
                     err = np.max(np.abs(y - ref) / (1 + np.abs(ref)))
@@ -155,7 +155,7 @@ def check_grid(ftc, src, tmp, rng, failures):
             if not np.array_equal(y, ys[0][2]):
                 failures.append(f"--no-auto {xl} {wl} threads={threads}: not bit-equal "
                                 f"to {ys[0][0]} {ys[0][1]}")
-    print(f"grid: {len(X_LAYOUTS) * len(W_LAYOUTS)} layout pairs x auto/--no-auto x 1, 2 "
+    print(f"grid: {len(X_LAYOUTS) * len(W_LAYOUTS)} layout pairs x auto/--no-auto x 1, 2, 4 "
           f"threads checked")
 
 
