@@ -184,16 +184,22 @@ static const char *const cu_reserved[] = {
     "atan2", "asin", "acos", "fma", "hypot", "cbrt", "clock", "time",
 };
 
-/* Whether a user name cannot be used as a CUDA C++ identifier as it is. */
+/* Whether a user name cannot be used as a CUDA C++ identifier as it is:
+ * keywords, the math library, and the prefixes of CUDA's libraries (the
+ * driver API's cu + capital, cudaX, cublasX, ...; not every cu name:
+ * `cumsum_rows` or `cube` are free). */
 static int cu_is_reserved(const char *s)
 {
-    static const char *const prefixes[] = {"__", "ft_", "FT_", "cuda", "cu", "INT", "UINT",
-                                           "SIZE_", "M_", "FLT_", "DBL_", "atomic", "_",
-                                           "CUBLAS", "CUDA"};
+    static const char *const prefixes[] = {"__", "ft_", "FT_", "cuda", "cublas", "cufft",
+                                           "curand", "cusparse", "cusolver", "cudnn", "INT",
+                                           "UINT", "SIZE_", "M_", "FLT_", "DBL_", "atomic",
+                                           "_", "CUBLAS", "CUDA"};
     size_t n = strlen(s);
     if (n >= 2 && strcmp(s + n - 2, "_t") == 0)
         return 1;
     if (s[0] == 'E' && s[1] >= 'A' && s[1] <= 'Z')
+        return 1;
+    if (s[0] == 'c' && s[1] == 'u' && s[2] >= 'A' && s[2] <= 'Z')
         return 1;
     for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
         if (strncmp(s, prefixes[i], strlen(prefixes[i])) == 0)

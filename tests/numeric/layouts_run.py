@@ -14,7 +14,11 @@ layouts are equal bit for bit.  With C = 6 in NCHW4c, the pad lanes of y
 are 0 (y is filled with NaN before the call).  `ftc run` packs a logical
 .npy input and writes a logical output with --logical-out, and reads a
 physical .npy as it is.  `x.layout` picks a variant (layouts/attr.ft).
-The CUDA target's code of NCHW8c runs through tests/cuda/fake_nvcc.
+The CUDA target's code of NCHW8c runs through tests/cuda/fake_nvcc;
+with --gpu (tests/gpu/run) only the CUDA check runs, on the GPU, for every
+layout pair with and without the auto-scheduler.
+
+    layouts_run.py PATH/TO/ftc SOURCE_ROOT --gpu
 """
 import os
 import re
@@ -236,28 +240,38 @@ def check_run(ftc, src, tmp, rng, failures):
     print("ftc run: logical and physical inputs, --logical-out")
 
 
-def check_cuda_emulated(ftc, root, src, tmp, rng, failures):
-    """The CUDA target's code of NCHW8c / OIHW8i8o, compiled for the CPU by
-    tests/cuda/fake_nvcc (no GPU here), against the NumPy reference."""
-    c, xl, wl = 16, "NCHW->NCHW8c", "OIHW->OIHW8i8o"
+def check_cuda(ftc, root, src, tmp, rng, failures, gpu):
+    """The CUDA target's code against the NumPy reference: on a GPU (--gpu,
+    the real nvcc) every layout pair with and without the auto-scheduler;
+    without one, NCHW8c / OIHW8i8o compiled for the CPU by
+    tests/cuda/fake_nvcc."""
+    c = 16
     x = rng.standard_normal((2, c, 10, 10)).astype(np.float32)
     w = (rng.standard_normal((c, c, 3, 3)) * 0.3).astype(np.float32)
     ref = reference(x.astype(np.float64), w.astype(np.float64), w.astype(np.float64))
     np.save(os.path.join(tmp, "cx.npy"), x)
     np.save(os.path.join(tmp, "cw.npy"), w)
-    env = dict(os.environ, FTC_NVCC=os.path.join(root, "tests", "cuda", "fake_nvcc"))
+    env = dict(os.environ)
+    cases = [(xl, wl, extra) for xl in X_LAYOUTS for wl in W_LAYOUTS + ["OIHW->OIHW8i8o"]
+             for extra in ([], ["--no-auto"])]
+    if not gpu:
+        env["FTC_NVCC"] = os.path.join(root, "tests", "cuda", "fake_nvcc")
+        cases = [("NCHW->NCHW8c", "OIHW->OIHW8i8o", [])]
+    kind = "GPU" if gpu else "emulated"
     out = os.path.join(tmp, "cuda_out")
-    r = subprocess.run([ftc, "run", src, "net", f"x={tmp}/cx.npy", f"w1={tmp}/cw.npy",
-                        f"w2={tmp}/cw.npy", "-D", f"XL={xl}", "-D", f"WL={wl}", "--target",
-                        "cuda", "--logical-out", "--out-dir", out, "--no-print"],
-                       capture_output=True, text=True, env=env)
-    if r.returncode:
-        failures.append(f"cuda (emulated): exit {r.returncode}: {r.stderr}")
-        return
-    err = np.max(np.abs(np.load(os.path.join(out, "y.npy")) - ref) / (1 + np.abs(ref)))
-    if not err <= 1e-5:
-        failures.append(f"cuda (emulated): error {err:.3g}")
-    print("cuda: NCHW8c through fake_nvcc")
+    for xl, wl, extra in cases:
+        what = f"cuda ({kind}) {xl} {wl} {' '.join(extra)}"
+        r = subprocess.run([ftc, "run", src, "net", f"x={tmp}/cx.npy", f"w1={tmp}/cw.npy",
+                            f"w2={tmp}/cw.npy", "-D", f"XL={xl}", "-D", f"WL={wl}", "--target",
+                            "cuda", "--logical-out", "--out-dir", out, "--no-print"] + extra,
+                           capture_output=True, text=True, env=env)
+        if r.returncode:
+            failures.append(f"{what}: exit {r.returncode}: {r.stderr}")
+            continue
+        err = np.max(np.abs(np.load(os.path.join(out, "y.npy")) - ref) / (1 + np.abs(ref)))
+        if not err <= 1e-5:
+            failures.append(f"{what}: error {err:.3g}")
+    print(f"cuda ({kind}): {len(cases)} builds of the net against NumPy")
 
 
 def check_edges(ftc, root, tmp, rng, failures):
@@ -359,6 +373,7 @@ def check_attr(ftc, root, tmp, rng, failures):
 
 def main():
     ftc, root = sys.argv[1], sys.argv[2]
+    gpu = "--gpu" in sys.argv[3:]
     src = os.path.join(root, "tests", "numeric", "layouts", "net.ft")
     rng = np.random.default_rng(22)
     failures = []
@@ -367,14 +382,15 @@ def main():
         if not np.array_equal(unpack(pack(x, xl), xl, x.shape), x):
             failures.append(f"the test's own pack/unpack of {xl} does not round-trip")
     with tempfile.TemporaryDirectory() as tmp:
-        check_grid(ftc, src, tmp, rng, failures)
-        check_no_division(ftc, src, failures)
-        check_pads(ftc, src, tmp, rng, failures)
-        check_run(ftc, src, tmp, rng, failures)
-        check_grad(ftc, src, tmp, rng, failures)
-        check_attr(ftc, root, tmp, rng, failures)
-        check_cuda_emulated(ftc, root, src, tmp, rng, failures)
-        check_edges(ftc, root, tmp, rng, failures)
+        if not gpu:
+            check_grid(ftc, src, tmp, rng, failures)
+            check_no_division(ftc, src, failures)
+            check_pads(ftc, src, tmp, rng, failures)
+            check_run(ftc, src, tmp, rng, failures)
+            check_grad(ftc, src, tmp, rng, failures)
+            check_attr(ftc, root, tmp, rng, failures)
+            check_edges(ftc, root, tmp, rng, failures)
+        check_cuda(ftc, root, src, tmp, rng, failures, gpu)
     for f in failures:
         print("FAIL", f)
     print(f"{len(failures)} failures")
