@@ -475,8 +475,10 @@ static int ly_order_record(ly_order *ord, const ly_egraph *eg, int t, int v)
         ord->sc = sc;
         ord->cap = cap;
     }
-    memcpy(ord->sc + at, eg->nb[v], eg->deg[v] * sizeof *ord->sc);
-    qsort(ord->sc + at, eg->deg[v], sizeof *ord->sc, ly_int_cmp);
+    if (eg->deg[v]) {
+        memcpy(ord->sc + at, eg->nb[v], eg->deg[v] * sizeof *ord->sc);
+        qsort(ord->sc + at, eg->deg[v], sizeof *ord->sc, ly_int_cmp);
+    }
     ord->off[t + 1] = need;
     ord->var[t] = v;
     ord->pos[v] = t;
@@ -521,13 +523,12 @@ typedef struct ly_factor {
     const long *stride;
     const double *tab;
     int next;           /* the next factor in the same bucket, or -1 */
-    int level;          /* its level in its bucket's step (ly_elim_levels) */
+    int level;          /* its level, then its slot, in its bucket's step (ly_elim_levels) */
 } ly_factor;
 
 /* The state of one elimination, all owned: the factors (g's pairs, then
  * one message per step), the buckets, the messages and best-candidate
- * tables per step, the current values of the variables, and one step's
- * factors grouped by level (ly_elim_levels) with their partial sums. */
+ * tables per step, and the current step's working set (ly_elim_levels). */
 typedef struct ly_elim {
     const ly_graph *g;
     const ly_order *ord;
@@ -538,11 +539,20 @@ typedef struct ly_elim {
     long *sstride;      /* the scopes' strides, laid out as ord->sc */
     double **msg;       /* msg[t]: step t's message (a factor when its scope is not empty) */
     int **arg;          /* arg[t]: step t's best candidate per scope entry */
-    int *val;           /* the odometer's current values */
-    int *lvl;           /* lvl[x]: x's level in the current step */
-    int *loff, *lfac;   /* level L's factors: lfac[loff[L] .. loff[L + 1]) */
-    double *partial;    /* partial[L]: the cost of levels 0..L */
-    double *row;        /* the last level's costs, one per candidate of its variable */
+    /* the current step: its factors numbered by level (slot p), level L's
+     * slots loff[L] .. loff[L + 1] - 1; for each slot its table, its index
+     * at the odometer's values, its strides for v and for the last scope
+     * variable; for each scope position j the slots it moves, with their
+     * strides: dslot/dstride[doff[j] .. doff[j + 1]) */
+    int *lvl;           /* lvl[x]: x's level (v 0, scope position j at j + 1) */
+    int *loff;
+    const double **ltab;
+    long *lidx, *lvstr, *llast;
+    int *doff, *dslot;
+    long *dstride;
+    int *digit;         /* the odometer: digit[j], scope position j's value */
+    double *partial;    /* partial[L * k[v] + a]: the cost of levels 0..L with v = a */
+    double *row;        /* the last level's block (ly_level_block) */
 } ly_elim;
 
 /* Free everything el owns (calloc'd state: NULL fields allowed). */
@@ -560,10 +570,16 @@ static void ly_elim_free(ly_elim *el)
     free(el->sstride);
     free(el->msg);
     free(el->arg);
-    free(el->val);
     free(el->lvl);
     free(el->loff);
-    free(el->lfac);
+    free(el->ltab);
+    free(el->lidx);
+    free(el->lvstr);
+    free(el->llast);
+    free(el->doff);
+    free(el->dslot);
+    free(el->dstride);
+    free(el->digit);
     free(el->partial);
     free(el->row);
 }
@@ -592,31 +608,46 @@ static long ly_strides(const int *k, const int *vars, int m, long *stride)
     return size;
 }
 
+/* The largest k of g (1 when none). */
+static int ly_kmax(const ly_graph *g)
+{
+    int kmax = 1;
+    for (int v = 0; v < g->n; v++)
+        kmax = g->k[v] > kmax ? g->k[v] : kmax;
+    return kmax;
+}
+
 /* el's scratch memory, and g's pairs as the first factors in their
  * buckets.  Returns 0, -1 out of memory. */
 static int ly_elim_init(ly_elim *el, const ly_graph *g, const ly_order *ord)
 {
-    int n1 = g->n ? g->n : 1;
+    int n1 = g->n ? g->n : 1, nf = g->npairs + n1;
+    long nvars = 2 * g->npairs + ord->off[g->n] + 1;  /* all factors' variables */
     memset(el, 0, sizeof *el);
     el->g = g;
     el->ord = ord;
-    el->fac = malloc((g->npairs + n1) * sizeof *el->fac);
+    el->fac = malloc(nf * sizeof *el->fac);
     el->head = malloc(n1 * sizeof *el->head);
     el->pstride = malloc((2 * g->npairs + 1) * sizeof *el->pstride);
     el->sstride = malloc((ord->off[g->n] + 1) * sizeof *el->sstride);
     el->msg = calloc(n1, sizeof *el->msg);
     el->arg = calloc(n1, sizeof *el->arg);
-    el->val = calloc(n1, sizeof *el->val);
     el->lvl = malloc(n1 * sizeof *el->lvl);
     el->loff = malloc((n1 + 2) * sizeof *el->loff);
-    el->lfac = malloc((g->npairs + n1) * sizeof *el->lfac);
-    el->partial = malloc((n1 + 1) * sizeof *el->partial);
-    int kmax = 1;
-    for (int v = 0; v < g->n; v++)
-        kmax = g->k[v] > kmax ? g->k[v] : kmax;
-    el->row = malloc(kmax * sizeof *el->row);
+    el->ltab = malloc(nf * sizeof *el->ltab);
+    el->lidx = malloc(nf * sizeof *el->lidx);
+    el->lvstr = malloc(nf * sizeof *el->lvstr);
+    el->llast = malloc(nf * sizeof *el->llast);
+    el->doff = malloc((n1 + 1) * sizeof *el->doff);
+    el->dslot = malloc(nvars * sizeof *el->dslot);
+    el->dstride = malloc(nvars * sizeof *el->dstride);
+    el->digit = malloc(n1 * sizeof *el->digit);
+    int kmax = ly_kmax(g);
+    el->partial = malloc((long)(n1 + 1) * kmax * sizeof *el->partial);
+    el->row = malloc((long)kmax * kmax * sizeof *el->row);
     if (!el->fac || !el->head || !el->pstride || !el->sstride || !el->msg || !el->arg ||
-        !el->val || !el->lvl || !el->loff || !el->lfac || !el->partial || !el->row)
+        !el->lvl || !el->loff || !el->ltab || !el->lidx || !el->lvstr || !el->llast ||
+        !el->doff || !el->dslot || !el->dstride || !el->digit || !el->partial || !el->row)
         return -1;
     for (int v = 0; v < g->n; v++)
         el->head[v] = -1;
@@ -629,9 +660,9 @@ static int ly_elim_init(ly_elim *el, const ly_graph *g, const ly_order *ord)
     return 0;
 }
 
-/* Group the factors of v's bucket by level for a step over v and scope sc
- * (m variables): v is level 0, sc[j] level j + 1, a factor's level that of
- * its last variable.  A factor is then summed only when the odometer
+/* Number the factors of v's bucket by level for a step over v and scope
+ * sc (m variables): v is level 0, sc[j] level j + 1, a factor's level that
+ * of its last variable.  A factor is then summed only when the odometer
  * changes its level or one before: mostly the last level, once per entry. */
 static void ly_elim_levels(ly_elim *el, int v, const int *sc, int m)
 {
@@ -652,96 +683,137 @@ static void ly_elim_levels(ly_elim *el, int v, const int *sc, int m)
     for (int L = m + 1; L > 0; L--)
         el->loff[L] = el->loff[L - 1];
     for (int f = el->head[v]; f >= 0; f = el->fac[f].next)
-        el->lfac[el->loff[el->fac[f].level + 1]++] = f;
+        el->fac[f].level = el->loff[el->fac[f].level + 1]++;  /* now its slot */
 }
 
-/* The sum of level L's factors at the odometer's current values. */
-static double ly_level_sum(const ly_elim *el, int L)
+/* Fill the slots of v's step (after ly_elim_levels, whose level field now
+ * holds each factor's slot): tables, strides for v and for the last scope
+ * variable, and each scope position's slots with their strides. */
+static void ly_elim_slots(ly_elim *el, int v, const int *sc, int m)
 {
-    double c = 0;
-    for (int i = el->loff[L]; i < el->loff[L + 1]; i++) {
-        const ly_factor *fa = &el->fac[el->lfac[i]];
-        long at = 0;
-        for (int j = 0; j < fa->nv; j++)
-            at += fa->stride[j] * el->val[fa->vars[j]];
-        c += fa->tab[at];
+    memset(el->doff, 0, (m + 1) * sizeof *el->doff);
+    for (int f = el->head[v]; f >= 0; f = el->fac[f].next)
+        for (int j = 0; j < el->fac[f].nv; j++)
+            if (el->fac[f].vars[j] != v)
+                el->doff[el->lvl[el->fac[f].vars[j]] - 1]++;
+    for (int j = 1; j < m; j++)   /* doff[j]: the end of position j, then its start */
+        el->doff[j] += el->doff[j - 1];
+    el->doff[m] = m ? el->doff[m - 1] : 0;
+    for (int f = el->head[v]; f >= 0; f = el->fac[f].next) {
+        const ly_factor *fa = &el->fac[f];
+        int p = fa->level;
+        el->ltab[p] = fa->tab;
+        el->lvstr[p] = el->llast[p] = 0;
+        for (int j = 0; j < fa->nv; j++) {
+            int x = fa->vars[j];
+            if (x == v) {
+                el->lvstr[p] = fa->stride[j];
+                continue;
+            }
+            int at = --el->doff[el->lvl[x] - 1];   /* filled backwards */
+            el->dslot[at] = p;
+            el->dstride[at] = fa->stride[j];
+            if (m && x == sc[m - 1])
+                el->llast[p] = fa->stride[j];
+        }
     }
-    return c;
 }
 
-/* Advance the odometer over the m variables vars (the last fastest);
- * returns the position of the digit that moved without wrapping (those
- * after it went back to 0), -1 when every digit wrapped. */
-static int ly_odometer_next(int *val, const int *k, const int *vars, int m)
+/* Level L's costs for each candidate of v (kv of them) into part, from
+ * the level before (prev, NULL for level 0: v's unary costs): its factors
+ * at their current indices, stepped by v's stride. */
+static void ly_level_sum(const ly_elim *el, int L, int kv, const double *prev, double *part)
+{
+    for (int a = 0; a < kv; a++)
+        part[a] = prev[a];
+    for (int p = el->loff[L]; p < el->loff[L + 1]; p++) {
+        const double *t = el->ltab[p] + el->lidx[p];
+        long s = el->lvstr[p];
+        for (int a = 0; a < kv; a++)
+            part[a] += t[a * s];
+    }
+}
+
+/* Advance the odometer over scope positions 0..m-1 of sc (the last
+ * fastest), moving the indices of the slots each digit touches; returns
+ * the position that moved without wrapping (those after it went back to
+ * 0), -1 when every digit wrapped. */
+static int ly_elim_advance(ly_elim *el, const int *sc, int m)
 {
     for (int j = m - 1; j >= 0; j--) {
-        if (++val[vars[j]] < k[vars[j]])
+        int kx = el->g->k[sc[j]], up = ++el->digit[j] < kx;
+        long by = up ? 1 : 1 - kx;
+        for (int q = el->doff[j]; q < el->doff[j + 1]; q++)
+            el->lidx[el->dslot[q]] += by * el->dstride[q];
+        if (up)
             return j;
-        val[vars[j]] = 0;
+        el->digit[j] = 0;
     }
     return -1;
 }
 
-/* The costs of the last level's row at the odometer's values (the last
- * scope variable x at 0): row[b] = partial[m - 1] plus the last level's
- * factors with x = b, each index found once and stepped by x's stride. */
-static void ly_level_row(const ly_elim *el, int m, int x, double *row)
+/* The costs of the last level's block: for each candidate a of v and each
+ * value b of the last scope variable (kx of them), blk[a * kx + b] is
+ * partial level m - 1 plus each last-level factor, stepped by both
+ * strides. */
+static void ly_level_block(const ly_elim *el, int m, int kv, int kx, double *blk)
 {
-    int kx = el->g->k[x];
-    for (int b = 0; b < kx; b++)
-        row[b] = el->partial[m - 1];
-    for (int i = el->loff[m]; i < el->loff[m + 1]; i++) {
-        const ly_factor *fa = &el->fac[el->lfac[i]];
-        long at = 0, sx = 0;
-        for (int j = 0; j < fa->nv; j++) {
-            at += fa->stride[j] * el->val[fa->vars[j]];
-            if (fa->vars[j] == x)
-                sx = fa->stride[j];
-        }
+    const double *part = el->partial + (long)(m - 1) * kv;
+    for (int a = 0; a < kv; a++)
         for (int b = 0; b < kx; b++)
-            row[b] += fa->tab[at + b * sx];
+            blk[a * kx + b] = part[a];
+    for (int p = el->loff[m]; p < el->loff[m + 1]; p++) {
+        const double *t = el->ltab[p] + el->lidx[p];
+        long sa = el->lvstr[p], sb = el->llast[p];
+        for (int a = 0; a < kv; a++)
+            for (int b = 0; b < kx; b++)
+                blk[a * kx + b] += t[a * sa + b * sb];
     }
 }
 
-/* Keep in msg and arg, entry by entry, the n costs of candidate a in row
- * where a is 0 or strictly cheaper (so the lowest index wins ties).
+/* For each of the kx entries, the cheapest of the kv candidates in blk
+ * (blk[a * kx + b]) into msg and arg; the lowest index among equals.
  * Written without a branch on the costs: which is cheaper is random. */
-static void ly_keep_best(double *msg, int *arg, const double *row, int n, int a)
+static void ly_keep_best(double *msg, int *arg, const double *blk, int kv, int kx)
 {
-    if (a == 0) {
-        memcpy(msg, row, n * sizeof *msg);
-        memset(arg, 0, n * sizeof *arg);
-        return;
-    }
-    for (int b = 0; b < n; b++) {
-        int less = row[b] < msg[b];
-        msg[b] = less ? row[b] : msg[b];
-        arg[b] = less ? a : arg[b];
+    for (int b = 0; b < kx; b++) {
+        double best = blk[b];
+        int arg_b = 0;
+        for (int a = 1; a < kv; a++) {
+            double c = blk[a * kx + b];
+            int take = c < best;
+            best = take ? c : best;
+            arg_b = take ? a : arg_b;
+        }
+        msg[b] = best;
+        arg[b] = arg_b;
     }
 }
 
-/* One pass of step t's odometer with v = a: the cost of each entry (v's
- * unary cost plus its bucket) kept by ly_keep_best.  The odometer runs
- * over all but the last scope variable, recomputing the levels from the
- * first one changed; the last level is done a row at a time. */
-static void ly_elim_candidate(ly_elim *el, int v, int a, const int *sc, int m, long size,
-                              double *msg, int *arg)
+/* Step t's table of v and its scope sc (m variables, size entries
+ * without v): all candidates of v at once, a block of them by the values
+ * of the last scope variable, the odometer over the others recomputing
+ * the levels from the first one changed. */
+static void ly_elim_table(ly_elim *el, int v, const int *sc, int m, long size,
+                          double *msg, int *arg)
 {
-    el->val[v] = a;
+    int kv = el->g->k[v];
+    for (int p = 0; p < el->loff[m + 1]; p++)
+        el->lidx[p] = 0;
     for (int j = 0; j < m; j++)
-        el->val[sc[j]] = 0;
-    el->partial[0] = el->g->un[v][a] + ly_level_sum(el, 0);
+        el->digit[j] = 0;
+    ly_level_sum(el, 0, kv, el->g->un[v], el->partial);
     if (m == 0) {
-        ly_keep_best(msg, arg, el->partial, 1, a);
+        ly_keep_best(msg, arg, el->partial, kv, 1);
         return;
     }
     int kx = el->g->k[sc[m - 1]];
     for (long i = 0, from = 1; i < size; i += kx) {
         for (int L = (int)from; L < m; L++)
-            el->partial[L] = el->partial[L - 1] + ly_level_sum(el, L);
-        ly_level_row(el, m, sc[m - 1], el->row);
-        ly_keep_best(msg + i, arg + i, el->row, kx, a);
-        from = ly_odometer_next(el->val, el->g->k, sc, m - 1) + 1;
+            ly_level_sum(el, L, kv, el->partial + (long)(L - 1) * kv, el->partial + (long)L * kv);
+        ly_level_block(el, m, kv, kx, el->row);
+        ly_keep_best(msg + i, arg + i, el->row, kv, kx);
+        from = ly_elim_advance(el, sc, m - 1) + 1;
     }
 }
 
@@ -761,8 +833,8 @@ static int ly_elim_step(ly_elim *el, int t)
     if (!el->arg[t] || !el->msg[t])
         return -1;
     ly_elim_levels(el, v, sc, m);
-    for (int a = 0; a < k[v]; a++)
-        ly_elim_candidate(el, v, a, sc, m, size, el->msg[t], el->arg[t]);
+    ly_elim_slots(el, v, sc, m);
+    ly_elim_table(el, v, sc, m, size, el->msg[t], el->arg[t]);
     if (m) {
         el->fac[el->nfac] = (ly_factor){ m, sc, stride, el->msg[t], -1, 0 };
         ly_elim_bucket(el, el->nfac++);
