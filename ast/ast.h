@@ -195,6 +195,9 @@ struct ast_stmt {
             const char *layout;  /* `layout "L->P"` as declared (text) or
                                   * NULL; applied by transforms/layout.c,
                                   * which leaves shape physical */
+            const char *conv_of; /* a conversion require_layout inserted:
+                                  * the tensor copied whole into this one
+                                  * (its first statement), else NULL */
         } def;
         struct {
             const char *iter; ast_expr *begin, *end, *step; ast_par par;

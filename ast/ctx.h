@@ -110,6 +110,13 @@ typedef struct ft_options {
                                 safety mechanism so that a test can show the
                                 verifier catching what it guards against */
     ft_budget budget;        /* growth budgets (see ft_budget) */
+    int layout_local;        /* --layout-mode=local: every local row-major, each
+                                conversion where require_layout put it */
+    int layout_count;        /* --layout-cost=count: one unit per copy between
+                                layouts that differ, not its bytes */
+    FILE *layout_report;     /* --emit=layouts: the layout pass reports here */
+    int nsizes;              /* --size NAME=N: sizes the layout pass's costs */
+    const char **sizes;      /* assume ("NAME=N" texts, checked) */
 } ft_options;
 
 /* A growable array of pointers in arena memory. */

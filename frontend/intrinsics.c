@@ -363,12 +363,57 @@ static lw_val *einsum(lw *L, args *a, ft_loc loc)
     return d.out;
 }
 
+/* The local name of a conversion of tensor x to layout text:
+ * "x_nchw8c" for "NCHW->NCHW8c" (the physical part in lower case). */
+static const char *conv_hint(lw *L, const char *x, const char *text)
+{
+    const char *p = strstr(text, "->");
+    p = p ? p + 2 : text;
+    char *h = ft_alloc(L->ctx, strlen(x) + strlen(p) + 2), *o = h + strlen(x);
+    strcpy(h, x);
+    *o++ = '_';
+    for (; *p; p++)
+        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
+            *o++ = (char)(*p | 0x20);
+    *o = 0;
+    return h;
+}
+
+/* require_layout(x, L) where x has another layout: x, a name of a tensor
+ * that is only read, is copied into a new local of layout L (marked as a
+ * conversion for the layout pass, which shares, hoists, composes or
+ * cancels it) and the name x means that copy from here to the end of its
+ * scope.  NULL after an error. */
+static lw_val *convert(lw *L, const pt_node *arg, lw_val *x, const char *want, ft_loc loc)
+{
+    lw_sym *s = arg->kind == PT_NAME ? lw_lookup(L, arg->name, arg->loc) : NULL;
+    int read_only = s && ((s->kind == SYM_VALUE && !x->writable) ||
+                          (s->kind == SYM_TENSOR && s->access == FT_ACC_IN));
+    if (!read_only) {
+        ft_unsupported(L->ctx, loc, ft_fmt(L->ctx, "require_layout() converting %s (only a "
+                       "tensor named by a parameter the function reads, or an `in` tensor, "
+                       "is converted)", arg->kind == PT_NAME ? arg->name : "an expression"));
+        return NULL;
+    }
+    lw_sym *base = lw_val_whole(x);
+    lw_val *t = lw_new_laid_out(L, conv_hint(L, arg->name, want), lw_val_dtype(x),
+                                lw_val_ndim(x), lw_val_shape(x), want,
+                                base ? base->ast_name : NULL, loc);
+    if (!lw_assign(L, t, PT_OP_ASSIGN, x, loc))
+        return NULL;
+    lw_rebind(L, arg->name, lw_view_of(L, t->t->base, 0), loc);
+    lw_val *none = ft_alloc(L->ctx, sizeof *none);
+    none->kind = V_NONE;
+    return none;
+}
+
 /* require_layout(x, L) / prefer_layout(x, L): an operator's need of x's
  * layout, checked as a layout of x's rank.  A preference is a hint (the
- * inference of locals' layouts will weigh it); a requirement holds when x
- * was declared with L (or is row-major and L keeps the order), else x
- * would need a conversion, not built yet.  None, or NULL after an error. */
-static lw_val *layout_need(lw *L, args *a, int require, ft_loc loc)
+ * layout pass may weigh it); a requirement that x's layout does not meet
+ * converts x (convert()).  A local whose layout the layout pass infers
+ * is converted too: the pass removes the copy when it gives the local
+ * that layout.  None, or NULL after an error. */
+static lw_val *layout_need(lw *L, args *a, const pt_node *call, int require, ft_loc loc)
 {
     const char *name = require ? "require_layout" : "prefer_layout";
     if (a->n != 2 || a->v[0]->kind != V_TENSOR || a->v[1]->kind != V_STRING) {
@@ -382,12 +427,12 @@ static lw_val *layout_need(lw *L, args *a, int require, ft_loc loc)
         ft_error(L->ctx, loc, "%s(): bad layout \"%s\": %s", name, want, err);
         return NULL;
     }
-    int same = strcmp(have, want) == 0 || (!*have && rt_layout_is_identity(&l));
-    if (require && !same) {
-        ft_unsupported(L->ctx, loc, ft_fmt(L->ctx, "require_layout(): converting a tensor "
-                       "of layout \"%s\" to \"%s\"", *have ? have : "row-major", want));
-        return NULL;
-    }
+    lw_sym *base = lw_val_whole(a->v[0]);
+    int free_local = base && !base->layout && base->kind == SYM_TENSOR &&
+                     base->access == FT_ACC_CACHE;
+    int same = strcmp(have, want) == 0 || (!*have && !free_local && rt_layout_is_identity(&l));
+    if (require && !same)
+        return convert(L, call->kids[1], a->v[0], want, loc);
     lw_val *none = ft_alloc(L->ctx, sizeof *none);
     none->kind = V_NONE;
     return none;
@@ -426,6 +471,6 @@ lw_val *lw_intrinsic(lw *L, const char *name, const pt_node *call, int *handled)
         return reshape(L, a.v[0], minus1, call->loc);
     }
     case 3: return concat(L, a.n > 0 ? a.v[0] : NULL, a.axis, call->loc);
-    default: return layout_need(L, &a, k == 4, call->loc);
+    default: return layout_need(L, &a, call, k == 4, call->loc);
     }
 }

@@ -97,6 +97,14 @@ lw_sym *lw_declare(lw *L, lw_sym_kind kind, const char *name, ft_loc loc)
     return s;
 }
 
+void lw_rebind(lw *L, const char *name, lw_val *value, ft_loc loc)
+{
+    lw_sym *s = ft_alloc(L->ctx, sizeof *s);
+    *s = (lw_sym){.kind = SYM_VALUE, .name = name, .ast_name = name, .depth = L->depth,
+                  .loc = loc, .value = value, .frame = L->nframes, .next = L->syms};
+    L->syms = s;
+}
+
 /* A const or function, visible everywhere; later definitions win. */
 static lw_sym *declare_global(lw *L, lw_sym_kind kind, const pt_node *n, int check_dup)
 {

@@ -139,6 +139,9 @@ typedef struct lw {
 /* The symbol NAME means at AT (its file decides which globals it sees). */
 lw_sym *lw_lookup(lw *L, const char *name, ft_loc at);
 lw_sym *lw_declare(lw *L, lw_sym_kind kind, const char *name, ft_loc loc);
+/* NAME means value from here to the end of the scope (it may already be
+ * defined in this scope: require_layout's conversion renames a tensor). */
+void lw_rebind(lw *L, const char *name, lw_val *value, ft_loc loc);
 const char *lw_unique_name(lw *L, const char *name);
 lw_sym *lw_push_scope(lw *L);
 void lw_pop_scope(lw *L, lw_sym *mark);
@@ -177,12 +180,18 @@ lw_val *lw_index(lw *L, lw_val *v, int n, const pt_node *const *subs, ft_loc loc
 lw_val *lw_materialize(lw *L, lw_val *v, const char *hint, ft_loc loc);
 lw_val *lw_new_tensor(lw *L, const char *hint, ft_dtype t, int ndim, ast_expr **shape,
                       ft_loc loc);
+/* A new local like lw_new_tensor's, declared with a layout (or NULL) and,
+ * for a conversion require_layout inserts, the tensor it copies. */
+lw_val *lw_new_laid_out(lw *L, const char *hint, ft_dtype t, int ndim, ast_expr **shape,
+                        const char *layout, const char *conv_of, ft_loc loc);
 int lw_assign(lw *L, lw_val *target, int op, lw_val *value, ft_loc loc);
 int lw_val_ndim(const lw_val *v);
 /* x.layout: the layout a whole tensor was declared with, "" for any other
  * value (row-major, a part of a tensor, a temporary, a local whose layout
  * the layout pass infers). */
 const char *lw_val_layout(const lw_val *v);
+/* The tensor v views whole (every element, in order), or NULL. */
+lw_sym *lw_val_whole(const lw_val *v);
 /* Whether value v reads tensor base anywhere. */
 int lw_val_reads(const lw_val *v, const lw_sym *base);
 ft_dtype lw_val_dtype(const lw_val *v);

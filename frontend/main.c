@@ -45,7 +45,10 @@ typedef struct cli {
     char **pos;                 /* malloc-owned array of argv pointers */
     const char *output;         /* -o */
     const char *cc, *cflags;
-    int no_auto, verbose, emit_c, emit_deps;
+    int no_auto, verbose, emit_c, emit_deps, emit_layouts;
+    int layout_local, layout_count;   /* --layout-mode=local, --layout-cost=count */
+    int nsizes;
+    const char **sizes;         /* --size NAME=N: malloc-owned array into argv */
     const ft_target *target;    /* --target NAME (NULL: C) */
     int explain_tapes, promote_f64;   /* --explain-tapes, --promote-f64 */
     int check_refusals;         /* --check-refusals */
@@ -74,7 +77,8 @@ typedef enum cli_flag_id {
     F_PRINT, F_NO_PRINT, F_LOGICAL_OUT, F_TARGET, F_ARCH, F_EXPLAIN_TAPES, F_PROMOTE_F64,
     F_CHECK_REFUSALS, F_TIME_PASSES, F_VERIFY, F_VERIFY_PASSES, F_NO_VERIFY, F_TEST_BREAK,
     F_TOL, F_THREADS, F_MAX_STMTS, F_MAX_INLINE, F_MAX_LOOP_DEPTH, F_MAX_EXPR_SIZE,
-    F_MAX_CLEANUP_WORK, F_MAX_LOCALS, F_MAX_DEP_PAIRS, F_MAX_FUSE_WORK, F_MARKDOWN
+    F_MAX_CLEANUP_WORK, F_MAX_LOCALS, F_MAX_DEP_PAIRS, F_MAX_FUSE_WORK, F_MARKDOWN,
+    F_LAYOUT_MODE, F_LAYOUT_COST, F_SIZE
 } cli_flag_id;
 
 typedef struct cli_flag {
@@ -115,6 +119,9 @@ static const cli_flag cli_flags[] = {
     {"--max-locals", F_MAX_LOCALS, 1, CMD_ALL},
     {"--max-dep-pairs", F_MAX_DEP_PAIRS, 1, CMD_ALL},
     {"--markdown", F_MARKDOWN, 0, CMD_STDLIB},
+    {"--layout-mode", F_LAYOUT_MODE, 1, CMD_BUILD},
+    {"--layout-cost", F_LAYOUT_COST, 1, CMD_BUILD},
+    {"--size", F_SIZE, 1, CMD_BUILD},
 };
 
 static const char usage_text[] =
@@ -159,6 +166,12 @@ static const char help_text[] =
     "  --emit=c           write the generated C to stdout (or to -o FILE.c); do not compile\n"
     "                     (with --target cuda, the CUDA C++, -o FILE.cu)\n"
     "  --emit=deps        print the dependences of every function (isl notation); do not compile\n"
+    "  --emit=layouts     print every tensor's layout and every conversion (bytes, place,\n"
+    "                     runs) as the layout pass chose them; do not compile\n"
+    "  --layout-mode=local  every local row-major, conversions where require_layout\n"
+    "                     put them (the baseline of a per-operator framework)\n"
+    "  --layout-cost=count  choose layouts by the count of differing copies, not bytes\n"
+    "  --size NAME=N      the size NAME the layout pass assumes in its costs (default 64)\n"
     "  --explain-tapes    print each gradient's tape decisions (save or recompute) and costs\n"
     "  --promote-f64      compute in f64: every f32 tensor and value becomes f64\n"
     "  --dump-after=PASS  print the program after PASS (valid .ft) to stdout and stop\n"
@@ -290,6 +303,21 @@ static int cli_budget(const cli_flag *f, const char *v, int64_t *out)
     return 0;
 }
 
+/* --size NAME=N: a size the layout pass assumes when it weighs costs. */
+static int cli_size(cli *c, const char *v)
+{
+    const char *eq = strchr(v, '=');
+    int64_t n;
+    if (!eq || eq == v || rt_parse_i64(eq + 1, &n) || n < 0)
+        return cli_error(EXIT_USAGE, "--size %s: expected NAME=N with N >= 0", v);
+    const char **s = realloc(c->sizes, sizeof *s * (size_t)(c->nsizes + 1));
+    if (!s)
+        return cli_error(EXIT_ERR, "out of memory");
+    c->sizes = s;
+    c->sizes[c->nsizes++] = v;
+    return 0;
+}
+
 /* Apply a flag that takes a value. */
 static int cli_set_value(cli *c, const cli_flag *f, const char *v)
 {
@@ -313,12 +341,13 @@ static int cli_set_value(cli *c, const cli_flag *f, const char *v)
             return cli_error(EXIT_USAGE, "--target %s: use --target c or --target cuda", v);
         return 0;
     case F_EMIT:
-        if (strcmp(v, "deps") == 0) {
-            c->emit_deps = 1;
+        if (strcmp(v, "deps") == 0 || strcmp(v, "layouts") == 0) {
+            *(v[0] == 'd' ? &c->emit_deps : &c->emit_layouts) = 1;
             return 0;
         }
         if (strcmp(v, "c"))
-            return cli_error(EXIT_USAGE, "--emit=%s: use --emit=c or --emit=deps", v);
+            return cli_error(EXIT_USAGE, "--emit=%s: use --emit=c, --emit=deps or "
+                             "--emit=layouts", v);
         c->emit_c = 1;
         return 0;
     case F_SEED:
@@ -341,6 +370,17 @@ static int cli_set_value(cli *c, const cli_flag *f, const char *v)
     case F_MAX_EXPR_SIZE: return cli_budget(f, v, &c->budget.expr_size);
     case F_MAX_CLEANUP_WORK: return cli_budget(f, v, &c->budget.cleanup_work);
     case F_MAX_LOCALS: return cli_budget(f, v, &c->budget.locals);
+    case F_LAYOUT_MODE:
+        if (strcmp(v, "local") && strcmp(v, "global"))
+            return cli_error(EXIT_USAGE, "--layout-mode=%s: use global or local", v);
+        c->layout_local = v[0] == 'l';
+        return 0;
+    case F_LAYOUT_COST:
+        if (strcmp(v, "bytes") && strcmp(v, "count"))
+            return cli_error(EXIT_USAGE, "--layout-cost=%s: use bytes or count", v);
+        c->layout_count = v[0] == 'c';
+        return 0;
+    case F_SIZE: return cli_size(c, v);
     case F_MAX_DEP_PAIRS: return cli_budget(f, v, &c->budget.dep_pairs);
     case F_MAX_FUSE_WORK: return cli_budget(f, v, &c->budget.fuse_work);
     case F_THREADS:
@@ -505,6 +545,7 @@ static void cli_free(cli *c)
         free((char *)c->define_names[i]);
     free(c->define_names);
     free(c->define_values);
+    free(c->sizes);
     free(c->pos);
     free(c->flag_args);
     free(c->flag_cmds);
@@ -530,6 +571,11 @@ static void cli_to_ctx(const cli *c, ft_ctx *ctx)
     ctx->opts.check_refusals = c->check_refusals;
     ctx->opts.time_passes = c->time_passes;
     ctx->opts.test_break = c->test_break;
+    ctx->opts.layout_local = c->layout_local;
+    ctx->opts.layout_count = c->layout_count;
+    ctx->opts.layout_report = c->emit_layouts ? stdout : NULL;
+    ctx->opts.nsizes = c->nsizes;
+    ctx->opts.sizes = c->sizes;
     ft_budget *b = &ctx->opts.budget;
     b->stmts = c->budget.stmts ? c->budget.stmts : b->stmts;
     b->inline_calls = c->budget.inline_calls ? c->budget.inline_calls : b->inline_calls;
@@ -638,6 +684,8 @@ static int build_output(const cli *c, ft_ctx *ctx, const ast_program *p)
 {
     if (c->emit_deps)
         return ft_emit_deps(ctx, p, stdout) ? EXIT_ERR : EXIT_OK;
+    if (c->emit_layouts)
+        return EXIT_OK;         /* the layout pass printed its report */
     if (c->emit_c)
         return emit_c(ctx, p, c->output);
     char *def = c->output ? NULL : default_lib_path(c->pos[1]);

@@ -36,15 +36,21 @@ int lw_val_ndim(const lw_val *v)
     return v->kind == V_TENSOR ? v->t->ndim : 0;
 }
 
-const char *lw_val_layout(const lw_val *v)
+lw_sym *lw_val_whole(const lw_val *v)
 {
     const lw_tensor *t = v->kind == V_TENSOR ? v->t : NULL;
-    if (!t || !t->is_view || !t->base || !t->base->layout || t->shape != t->base->shape)
-        return "";
+    if (!t || !t->is_view || !t->base || t->shape != t->base->shape)
+        return NULL;
     for (int k = 0; k < t->ndim; k++)
         if (t->fixed[k] || t->offset[k] || t->vdim[k] != k)
-            return "";
-    return t->base->layout;
+            return NULL;
+    return t->base;
+}
+
+const char *lw_val_layout(const lw_val *v)
+{
+    const lw_sym *s = lw_val_whole(v);
+    return s && s->layout ? s->layout : "";
 }
 
 ft_dtype lw_val_dtype(const lw_val *v)
@@ -448,6 +454,12 @@ lw_val *lw_transpose(lw *L, lw_val *v, int n, const int *perm, ft_loc loc)
 lw_val *lw_new_tensor(lw *L, const char *hint, ft_dtype t, int ndim, ast_expr **shape,
                       ft_loc loc)
 {
+    return lw_new_laid_out(L, hint, t, ndim, shape, NULL, NULL, loc);
+}
+
+lw_val *lw_new_laid_out(lw *L, const char *hint, ft_dtype t, int ndim, ast_expr **shape,
+                        const char *layout, const char *conv_of, ft_loc loc)
+{
     lw_sym *s = ft_alloc(L->ctx, sizeof *s);
     s->kind = SYM_TENSOR;
     s->name = hint;
@@ -460,8 +472,12 @@ lw_val *lw_new_tensor(lw *L, const char *hint, ft_dtype t, int ndim, ast_expr **
     s->shape = ft_alloc(L->ctx, sizeof(ast_expr *) * (size_t)(ndim + 1));
     for (int k = 0; k < ndim; k++)
         s->shape[k] = ast_clone_expr(L->ctx, shape[k]);
-    lw_open_def(L, ast_vardef(L->ctx, loc, s->ast_name, t, ndim, s->shape, FT_ACC_CACHE,
-                              FT_MT_CPU, NULL));
+    s->layout = layout;
+    ast_stmt *def = ast_vardef(L->ctx, loc, s->ast_name, t, ndim, s->shape, FT_ACC_CACHE,
+                               FT_MT_CPU, NULL);
+    def->u.def.layout = layout;
+    def->u.def.conv_of = conv_of;
+    lw_open_def(L, def);
     lw_val *v = lw_view_of(L, s, 1);
     v->t->fresh = 1;
     return v;

@@ -138,6 +138,16 @@ int rt_layout_parse(const char *text, int ndim, rt_layout *out, char *err, size_
     return 0;
 }
 
+int rt_layout_same(const rt_layout *a, const rt_layout *b)
+{
+    if (a->ndim != b->ndim || a->nphys != b->nphys)
+        return 0;
+    for (int k = 0; k < a->nphys; k++)
+        if (a->dim[k] != b->dim[k] || a->block[k] != b->block[k])
+            return 0;
+    return 1;
+}
+
 int rt_layout_is_identity(const rt_layout *l)
 {
     if (l->nphys != l->ndim)

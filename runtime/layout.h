@@ -42,6 +42,10 @@ int rt_layout_parse(const char *text, int ndim, rt_layout *out, char *err, size_
 /* Whether l stores the tensor row-major (no block, logical order). */
 int rt_layout_is_identity(const rt_layout *l);
 
+/* Whether a and b store a tensor the same way (the letters aside:
+ * "NCHW->NHWC" and "ABCD->ACDB" are the same layout). */
+int rt_layout_same(const rt_layout *a, const rt_layout *b);
+
 /* The physical dimensions of logical shape lshape[l->ndim] into
  * pshape[l->nphys]; -1 where one overflows. */
 void rt_layout_phys_shape(const rt_layout *l, const int64_t *lshape, int64_t *pshape);

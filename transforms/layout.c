@@ -10,9 +10,9 @@
  * ABI.  A loop whose iterator is itself a blocked index is split by the
  * block, so that the simplifier folds (B*o + i) // B to o and the index is
  * a bare iterator again, and (unless --no-auto) its block loop is brought
- * inward (sink); the pad elements of an `out` are written 0.  A local
- * without a clause copied from or into a laid-out tensor takes its layout
- * (infer_from_copies: the first step of choosing locals' layouts).
+ * inward (sink); the pad elements of an `out` are written 0.  The
+ * layouts of locals without a clause are chosen first, over the whole
+ * function, and require_layout's conversions placed (layout_place.c).
  *
  * Always legal: a change of storage, every access rewritten.  Tensors
  * without a layout are untouched, so a program with no layout clause
@@ -385,116 +385,13 @@ static void split_blocked_loops(ly_state *st)
 
 /* ------------------------------------------------------------ inference */
 
-/* The tensors of a function for the inference: each parameter and local
- * with its layout (NULL: none yet), its logical shape and, for a local,
- * its VarDef. */
-typedef struct ly_value {
-    const char *name;
-    const char **layout;     /* &param.layout or &def.layout */
-    int ndim;
-    ast_expr **shape;
-    int local;
-} ly_value;
-
-/* Visitor: every VarDef and every Store of a function. */
-typedef struct ly_collect {
-    ast_visitor v;
-    ft_ctx *ctx;
-    ft_vec values;           /* ly_value * */
-    ft_vec copies;           /* ast_stmt *: Stores A[i..] = B[i..] */
-    int any;                 /* whether some value has a layout */
-} ly_collect;
-
-static int collect_stmt(ast_visitor *v, ast_stmt *s)
-{
-    ly_collect *c = (ly_collect *)v;
-    if (s->kind == AST_VARDEF) {
-        ly_value *x = ft_alloc(c->ctx, sizeof *x);
-        *x = (ly_value){s->u.def.name, &s->u.def.layout, s->u.def.ndim, s->u.def.shape, 1};
-        ft_vec_push(c->ctx, &c->values, x);
-        c->any |= s->u.def.layout != NULL;
-    }
-    const ast_expr *e = s->kind == AST_STORE ? s->u.store.value : NULL;
-    if (!e || e->kind != AST_LOAD || e->u.load.n != s->u.store.n || !s->u.store.n)
-        return 1;
-    for (int i = 0; i < s->u.store.n; i++)
-        if (!ast_expr_equal(e->u.load.idx[i], s->u.store.idx[i]))
-            return 1;
-    ft_vec_push(c->ctx, &c->copies, s);
-    return 1;
-}
-
-/* The value named name, or NULL. */
-static ly_value *value_of(const ly_collect *c, const char *name)
-{
-    for (int i = 0; i < c->values.len; i++)
-        if (strcmp(((ly_value *)c->values.items[i])->name, name) == 0)
-            return c->values.items[i];
-    return NULL;
-}
-
-/* Whether a and b have the same logical shape. */
-static int same_shape(const ly_value *a, const ly_value *b)
-{
-    if (a->ndim != b->ndim)
-        return 0;
-    for (int k = 0; k < a->ndim; k++)
-        if (!ast_expr_equal(a->shape[k], b->shape[k]))
-            return 0;
-    return 1;
-}
-
-/* Layouts of locals without a clause, from the copies: a local copied
- * element for element from or into a laid-out tensor of the same logical
- * shape (`y = t` with y laid out) takes that layout, so the copy stays
- * aligned and the cleanups can remove it (a row-major temporary would
- * make the copy a transposition).  Repeated until nothing changes (chains
- * of copies); -v says each choice.  The first step of the inference. */
-static void infer_from_copies(ft_ctx *ctx, ast_func *f)
-{
-    ly_collect c = {{collect_stmt, NULL}, ctx, {0}, {0}, 0};
-    for (int i = 0; i < f->nparams; i++) {
-        ast_param *p = &f->params[i];
-        ly_value *x = ft_alloc(ctx, sizeof *x);
-        *x = (ly_value){p->name, &p->layout, p->ndim, p->shape, 0};
-        if (!p->is_size)
-            ft_vec_push(ctx, &c.values, x);
-        c.any |= p->layout != NULL;
-    }
-    ast_visit(f->body, &c.v);
-    if (!c.any)
-        return;                 /* nothing to propagate */
-    ly_value **pair = ft_alloc(ctx, sizeof *pair * (size_t)(2 * c.copies.len + 1));
-    for (int i = 0; i < c.copies.len; i++) {     /* each copy's two ends, looked up once */
-        const ast_stmt *s = c.copies.items[i];
-        pair[2 * i] = value_of(&c, s->u.store.var);
-        pair[2 * i + 1] = value_of(&c, s->u.store.value->u.load.var);
-    }
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (int i = 0; i < c.copies.len; i++) {
-            ly_value *a = pair[2 * i], *b = pair[2 * i + 1];
-            if (!a || !b || !*a->layout == !*b->layout || !same_shape(a, b))
-                continue;
-            ly_value *to = *a->layout ? b : a, *from = *a->layout ? a : b;
-            if (!to->local)
-                continue;
-            *to->layout = *from->layout;
-            changed = 1;
-            if (ctx->opts.verbose)
-                fprintf(ctx->diag_out, "ftc: layout: %s: local %s takes %s's layout %s (a "
-                        "copy between them)\n", f->name, to->name, from->name, *from->layout);
-        }
-    }
-}
-
 int xf_apply_layouts(ft_ctx *ctx, ast_program *p)
 {
     int errors = ctx->nerrors;
     for (int i = 0; i < p->nfuncs; i++) {
         ly_state st = {.ctx = ctx, .f = p->funcs[i]};
         ly_visit lv = {{visit_def, NULL}, &st};
-        infer_from_copies(ctx, st.f);
+        xf_place_layouts(ctx, st.f);  /* layout_place.c: locals' layouts, conversions */
         ast_visit(st.f->body, &lv.v);
         for (int k = 0; k < st.f->nparams; k++)
             apply_param(&st, &st.f->params[k]);

@@ -59,6 +59,10 @@ int xf_unroll(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc);
 /* transforms/layout.c: the declared layouts of parameters and locals
  * applied (accesses physical, blocked loops split); nonzero after errors. */
 int xf_apply_layouts(ft_ctx *ctx, ast_program *p);
+/* transforms/layout_place.c: the layouts of f's locals without a clause
+ * chosen and require_layout's conversions placed, before they are
+ * applied; nonzero after errors. */
+int xf_place_layouts(ft_ctx *ctx, ast_func *f);
 
 /* split(L, factor) (factor > 0, nparts 0) or split(L, nparts=P): an outer
  * and an inner loop, named outer/inner when not NULL. */

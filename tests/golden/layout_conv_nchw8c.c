@@ -8,7 +8,7 @@ int net(int64_t n, const float *x, const float *w, float *y)
     ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
     void *ft__h1 = NULL; size_t ft__h1_n = 0;
     {
-        if (!ft__grow(&ft__h1, &ft__h1_n, ft__nbytes(4, (const int64_t[]){n, 32, 28, 28}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 0, (int64_t)ft__nbytes(4, (const int64_t[]){n, 32, 28, 28}, sizeof(float)), 0); goto ft__end0; }
+        if (!ft__grow(&ft__h1, &ft__h1_n, ft__nbytes(5, (const int64_t[]){n, 4, 28, 28, 8}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 0, (int64_t)ft__nbytes(5, (const int64_t[]){n, 4, 28, 28, 8}, sizeof(float)), 0); goto ft__end0; }
         float *t = (float *)ft__h1;
         /* L_conv_n: */
         for (int64_t n_1 = 0; n_1 < n; n_1++) {
@@ -18,7 +18,7 @@ int net(int64_t n, const float *x, const float *w, float *y)
                     for (int64_t oh = 0; oh < 28; oh++) {
                         /* L_conv_w: */
                         for (int64_t ow = 0; ow < 28; ow++) {
-                            t[((n_1 * 32 + ((8 * oo) + oi)) * 28 + oh) * 28 + ow] = 0.0f;
+                            t[(((n_1 * 4 + oo) * 28 + oh) * 28 + ow) * 8 + oi] = 0.0f;
                             for (int64_t co = 0; co < 4; co++) {
                                 for (int64_t ci = 0; ci < 8; ci++) {
                                     /* L_conv_kh: */
@@ -26,7 +26,7 @@ int net(int64_t n, const float *x, const float *w, float *y)
                                         /* L_conv_kw: */
                                         for (int64_t kw = 0; kw < 3; kw++) {
                                             if ((((((oh - 1) + kh) >= 0) && (((oh - 1) + kh) < 28)) && (((ow - 1) + kw) >= 0)) && (((ow - 1) + kw) < 28)) {
-                                                t[((n_1 * 32 + ((8 * oo) + oi)) * 28 + oh) * 28 + ow] += x[(((n_1 * 4 + co) * 28 + ((oh - 1) + kh)) * 28 + ((ow - 1) + kw)) * 8 + ci] * w[((((oo * 4 + co) * 3 + kh) * 3 + kw) * 8 + ci) * 8 + oi];
+                                                t[(((n_1 * 4 + oo) * 28 + oh) * 28 + ow) * 8 + oi] += x[(((n_1 * 4 + co) * 28 + ((oh - 1) + kh)) * 28 + ((ow - 1) + kw)) * 8 + ci] * w[((((oo * 4 + co) * 3 + kh) * 3 + kw) * 8 + ci) * 8 + oi];
                                             }
                                         }
                                     }
@@ -42,7 +42,7 @@ int net(int64_t n, const float *x, const float *w, float *y)
                 for (int64_t i_1i = 0; i_1i < 8; i_1i++) {
                     for (int64_t i_2 = 0; i_2 < 28; i_2++) {
                         for (int64_t i_3 = 0; i_3 < 28; i_3++) {
-                            y[(((i * 4 + i_1o) * 28 + i_2) * 28 + i_3) * 8 + i_1i] = ft__max_f32(t[((i * 32 + ((8 * i_1o) + i_1i)) * 28 + i_2) * 28 + i_3], 0.0f);
+                            y[(((i * 4 + i_1o) * 28 + i_2) * 28 + i_3) * 8 + i_1i] = ft__max_f32(t[(((i * 4 + i_1o) * 28 + i_2) * 28 + i_3) * 8 + i_1i], 0.0f);
                         }
                     }
                 }

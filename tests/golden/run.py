@@ -19,6 +19,9 @@ Walks GOLDEN_DIR (recursively, in sorted order).  For every x.ft (except
          the numeric tests run them).
   x.deps `ftc build x.ft --emit=deps` must exit 0 and print x.deps (the
          dependences of every function, analysis/deps.c).
+  x.layouts `ftc build x.ft --emit=layouts` must exit 0 and print
+         x.layouts (every tensor's layout and every conversion, with the
+         bytes, place and runs the layout pass weighs).
   x.cu   `ftc build x.ft --target cuda --emit=c` must exit 0 and print x.cu
          from the line after the prelude's last line (`/* end of the
          prelude */`): the kernels and host code, not the helpers.
@@ -29,7 +32,8 @@ may be given in a comment among the file's first lines: `# ftc-args: -D W=64`
 
 --update rewrites the expected files from the actual output, for review
 (`git diff tests/golden`).  A .ft with no expected file gets x.err when its
-name starts with `err_`, x.deps when it starts with `deps_`, x.ir otherwise;
+name starts with `err_`, x.deps when it starts with `deps_`, x.layouts
+when it starts with `layouts_`, x.ir otherwise;
 a comment `# golden: ir c` among the first lines picks the kinds instead.
 An update never writes the output of a run that failed the wrong way (a
 crash, exit 0 for an .err case, exit 1 for an .ir, .c or .deps case, a dump
@@ -47,7 +51,7 @@ import sys
 import tempfile
 
 TIMEOUT = 120
-KINDS = ("err", "ir", "c", "deps", "cu")
+KINDS = ("err", "ir", "c", "deps", "layouts", "cu")
 CU_PRELUDE_END = "/* end of the prelude */\n"
 C_ABI_END = "/* end of the run-time error helpers */\n"   # after ft_abi.h
 
@@ -113,7 +117,7 @@ def actual(ftc, path, kind, extra):
         if r.returncode != 1:
             raise Fail(f"`ftc check` exited {r.returncode}, expected 1" + tail(r.stderr))
         return strip_dirs(r.stderr, path)
-    if kind in ("c", "deps"):
+    if kind in ("c", "deps", "layouts"):
         r = run([ftc, "build", path, f"--emit={kind}"] + extra)
         if r.returncode != 0:
             raise Fail(f"`ftc build --emit={kind}` exited {r.returncode}" + tail(r.stderr))
@@ -192,7 +196,8 @@ def main():
             base = os.path.basename(path)
             kinds = header(path, "golden") or \
                 (["err"] if base.startswith("err_") else
-                 ["deps"] if base.startswith("deps_") else ["ir"])
+                 ["deps"] if base.startswith("deps_") else
+                 ["layouts"] if base.startswith("layouts_") else ["ir"])
             bad = [k for k in kinds if k not in KINDS]
             if bad:
                 print(f"FAIL {rel}: unknown kind in `# golden:`: {' '.join(bad)}")

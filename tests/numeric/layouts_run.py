@@ -274,6 +274,94 @@ def check_cuda(ftc, root, src, tmp, rng, failures, gpu):
     print(f"cuda ({kind}): {len(cases)} builds of the net against NumPy")
 
 
+MODES = {"bytes": [], "count": ["--layout-cost=count"], "local": ["--layout-mode=local"]}
+# conversions of x per function, as --emit=layouts counts them, per mode
+CONVERSIONS = {
+    "layouts_fanout": {"bytes": [1, 2, 1], "count": [1, 3, 2], "local": [1, 3, 2]},
+    "layouts_chain": {"bytes": [1, 0], "count": [1, 0], "local": [2, 2]},
+    "layouts_hoist": {"bytes": [1], "count": [1], "local": [1]},
+}
+
+
+def emitted_layouts(ftc, src, args):
+    """--emit=layouts of src: [(conversions, bytes, report lines)] per function."""
+    r = subprocess.run([ftc, "build", src, "--emit=layouts"] + args, capture_output=True,
+                       text=True)
+    if r.returncode:
+        raise SystemExit(f"FAIL --emit=layouts {src} {args}: {r.stderr}")
+    funcs = []
+    for line in r.stdout.splitlines():
+        if line.startswith("func "):
+            funcs.append([0, 0.0, []])
+        funcs[-1][2].append(line)
+        m = re.match(r"  total: (\d+) conversions?, (\d+) bytes", line)
+        if m:
+            funcs[-1][0], funcs[-1][1] = int(m.group(1)), float(m.group(2))
+    return funcs
+
+
+def check_conversions(ftc, root, tmp, rng, failures):
+    """require_layout's conversions (tests/golden/layouts_*.ft) in the three
+    modes: how many --emit=layouts counts, where the hoisted one runs, and
+    the outputs against NumPy at 1, 2 and 4 threads."""
+    gold = os.path.join(root, "tests", "golden")
+    x = rng.standard_normal((2, 16, 5, 5)).astype(np.float32)
+    x64 = x.astype(np.float64)
+    fan = {"fan1": (2 * x64, x64 - 1, x64 * x64), "fan2": (2 * x64, 2 * x64, x64 + 1),
+           "fan3": (2 * x64, 2 * x64, x64 * x64)}
+    n = 37
+    w = (rng.standard_normal((n, n)) * 0.3).astype(np.float32)
+    h0 = rng.standard_normal(n).astype(np.float32)
+    h_ref, h_bad = h0.astype(np.float64), h0.astype(np.float64)
+    for _ in range(100):            # h_bad: what reading w transposed would give
+        h_ref = np.tanh(w.astype(np.float64) @ h_ref)
+        h_bad = np.tanh(w.astype(np.float64).T @ h_bad)
+    # 100 f32 steps drift ~1e-3 from float64; a transposed read ~1 (asserted)
+    if not np.max(np.abs(h_bad - h_ref)) > 0.1:
+        failures.append("rnn: the test cannot tell w from its transpose")
+    xc = rng.standard_normal((2, 16, 3, 3)).astype(np.float32)
+    for mode, args in MODES.items():
+        for name, want in CONVERSIONS.items():
+            got = [c for c, _, _ in emitted_layouts(ftc, os.path.join(gold, name + ".ft"),
+                                                     args + ["--size", "n=512"])]
+            if got != want[mode]:
+                failures.append(f"{name} {mode}: {got} conversions, expected {want[mode]}")
+        hoisted = emitted_layouts(ftc, os.path.join(gold, "layouts_hoist.ft"), args)[0][2]
+        runs = "100 runs, inside loop s" if mode == "local" else "1 run, at the top level"
+        if not any(runs in line for line in hoisted):
+            failures.append(f"hoist {mode}: the conversion of w does not run {runs}")
+        libs = {}
+        for name in ("layouts_fanout", "layouts_hoist", "layouts_chain"):
+            libs[name] = os.path.join(tmp, f"{name}_{mode}.so")
+            r = subprocess.run([ftc, "build", os.path.join(gold, name + ".ft"), "-o",
+                                libs[name]] + args, capture_output=True, text=True)
+            if r.returncode:
+                failures.append(f"build {name} {mode}: {r.stderr}")
+                return
+        for threads in (1, 2, 4):
+            ftlib.set_threads(threads)
+            lib = ftlib.Library(libs["layouts_fanout"])
+            for fn, refs in fan.items():
+                outs = [np.full(x.shape, np.nan, np.float32) for _ in range(3)]
+                lib.func(fn)(x=pack(x, "NCHW->NHWC"), a=outs[0], b=outs[1], c=outs[2])
+                for o, ref in zip(outs, refs):
+                    if not np.max(np.abs(o - ref) / (1 + np.abs(ref))) <= 1e-6:
+                        failures.append(f"{fn} {mode} threads={threads}: wrong output")
+            h = h0.copy()
+            ftlib.Library(libs["layouts_hoist"]).func("rnn")(n=n, w=w, h=h)
+            if not np.max(np.abs(h - h_ref)) <= 5e-3:
+                failures.append(f"rnn {mode} threads={threads}: error "
+                                f"{np.max(np.abs(h - h_ref)):.3g}")
+            lib = ftlib.Library(libs["layouts_chain"])
+            for fn, xin in (("chain", xc), ("round_trip", pack(xc, "NCHW->NCHW8c"))):
+                y = np.full(xc.shape, np.nan, np.float32)
+                lib.func(fn)(x=xin, y=y)
+                if not np.array_equal(y, xc * np.float32(3)):
+                    failures.append(f"{fn} {mode} threads={threads}: y is not 3 x")
+    print("conversions: fan-out 1/2/1 (count and local 1/3/2), chains composed, round trip "
+          "cancelled, the weight's conversion hoisted; outputs in 3 modes x 1, 2, 4 threads")
+
+
 def check_edges(ftc, root, tmp, rng, failures):
     """layouts/edge.ft with permuted, blocked and twice-blocked layouts,
     sizes 0 included, through `ftc run` (logical .npy in, --logical-out)."""
@@ -390,6 +478,7 @@ def main():
             check_grad(ftc, src, tmp, rng, failures)
             check_attr(ftc, root, tmp, rng, failures)
             check_edges(ftc, root, tmp, rng, failures)
+            check_conversions(ftc, root, tmp, rng, failures)
         check_cuda(ftc, root, src, tmp, rng, failures, gpu)
     for f in failures:
         print("FAIL", f)

@@ -1,0 +1,648 @@
+/* layout_place.c - the layouts of locals chosen over a whole function, and
+ * the conversions that require_layout inserted placed.
+ *
+ * Requires: the lowered AST, before transforms/layout.c applies layouts;
+ * each conversion a VarDef with def.conv_of (the tensor it copies) whose
+ * first statement is the whole copy.
+ * Provides: every local without a clause given a layout (def.layout, NULL
+ * for row-major) that minimises what the function's whole-tensor copies
+ * cost between tensors of different layouts: the bytes they read and
+ * write times how often they run (--layout-cost=count: one unit per such
+ * copy, VTensor's cost), solved exactly by layout_solve.c over the graph
+ * of values and copies; then conversions between equal layouts removed,
+ * a chain of conversions composed into one, a conversion of a tensor a
+ * loop does not write hoisted out of the loop, and one conversion shared
+ * by the later consumers in its scope that need the same layout.
+ * --layout-mode=local keeps every local row-major and every conversion
+ * where it was put (a per-operator framework's baseline).  Sizes come from
+ * --size NAME=N, else LP_DEFAULT_SIZE.  -v explains each choice;
+ * --emit=layouts prints the values, conversions and totals.
+ *
+ * Always legal: only storage changes, and a conversion is moved or shared
+ * only where its source is not written in between.
+ */
+#include "schedule.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout.h"
+#include "rt.h"
+#include "layout_solve.h"
+#include "sched_util.h"
+#include "xf_util.h"
+
+#define LP_DEFAULT_SIZE 64      /* a size parameter without --size */
+#define LP_MAX_CANDS 8          /* candidate layouts of one local */
+#define LP_TABLE_LIMIT 1000000  /* the solver's largest exact table */
+
+/* A tensor of the function: a parameter or a local. */
+typedef struct lp_value {
+    const char *name;
+    const char **layout;     /* its layout text (param or def), NULL: row-major */
+    int ndim;
+    ast_expr **shape;
+    ft_dtype dtype;
+    ast_stmt *def;           /* its VarDef; NULL for a parameter */
+    int free;                /* a local whose layout is chosen here */
+    int var;                 /* its solver variable, or -1 */
+    ft_vec cands;            /* candidate layout texts (NULL: row-major) */
+} lp_value;
+
+/* A store to[i..] = f(.., from[i..], ..) between values of one logical
+ * shape: a whole copy, or an element-wise operand. */
+typedef struct lp_edge {
+    ast_stmt *store;
+    lp_value *to, *from;
+    double bytes;            /* read and written, over all its runs */
+    double runs;             /* how often the copy nest runs */
+    const char *where;       /* the outermost loop around it, or NULL */
+    int copy;                /* a whole copy (else an element-wise operand) */
+} lp_edge;
+
+/* One function's graph. */
+typedef struct lp_fn {
+    ft_ctx *ctx;
+    ast_func *f;
+    ft_vec values;           /* lp_value * */
+    ft_vec edges;            /* lp_edge * */
+    ft_vec loops;            /* ast_stmt *: the loops around the walk */
+    ft_vec chosen;           /* ast_stmt *: VarDefs whose layout was chosen */
+} lp_fn;
+
+/* The size --size gives name, else LP_DEFAULT_SIZE. */
+static double size_hint(const ft_ctx *ctx, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 0; i < ctx->opts.nsizes; i++)
+        if (strncmp(ctx->opts.sizes[i], name, n) == 0 && ctx->opts.sizes[i][n] == '=')
+            return strtod(ctx->opts.sizes[i] + n + 1, NULL);
+    return LP_DEFAULT_SIZE;
+}
+
+/* An integer expression's value with sizes from the hints (an estimate:
+ * what it cannot evaluate counts LP_DEFAULT_SIZE). */
+static double estimate(const ft_ctx *ctx, const ast_expr *e)
+{
+    if (!e)
+        return LP_DEFAULT_SIZE;
+    if (e->kind == AST_INT)
+        return (double)e->u.ival;
+    if (e->kind == AST_VAR)
+        return size_hint(ctx, e->u.name);
+    if (e->kind != AST_BINARY)
+        return LP_DEFAULT_SIZE;
+    double a = estimate(ctx, e->u.bin.a), b = estimate(ctx, e->u.bin.b);
+    switch (e->u.bin.op) {
+    case AST_ADD: return a + b;
+    case AST_SUB: return a - b;
+    case AST_MUL: return a * b;
+    case AST_FLOORDIV: return b ? floor(a / b) : 0;
+    case AST_MOD: return b ? a - b * floor(a / b) : 0;
+    case AST_MIN: return a < b ? a : b;
+    case AST_MAX: return a > b ? a : b;
+    default: return LP_DEFAULT_SIZE;
+    }
+}
+
+/* How often the loops around the walk run their bodies. */
+static double loop_runs(const lp_fn *F, int from)
+{
+    double r = 1;
+    for (int i = from; i < F->loops.len; i++) {
+        double t = estimate(F->ctx, xf_trip_count(F->ctx, F->loops.items[i]));
+        r *= t > 0 ? t : 0;
+    }
+    return r;
+}
+
+static lp_value *add_value(lp_fn *F, const char *name, const char **layout, int ndim,
+                           ast_expr **shape, ft_dtype dt, ast_stmt *def)
+{
+    lp_value *v = ft_alloc(F->ctx, sizeof *v);
+    *v = (lp_value){name, layout, ndim, shape, dt, def, 0, -1, {0}};
+    v->free = def && !*layout && !def->u.def.conv_of && ndim > 0;
+    ft_vec_push(F->ctx, &F->values, v);
+    return v;
+}
+
+/* The value named name, or NULL. */
+static lp_value *value_of(const lp_fn *F, const char *name)
+{
+    for (int i = F->values.len - 1; i >= 0; i--)
+        if (strcmp(((lp_value *)F->values.items[i])->name, name) == 0)
+            return F->values.items[i];
+    return NULL;
+}
+
+/* Whether a and b have the same logical shape. */
+static int same_shape(const lp_value *a, const lp_value *b)
+{
+    if (a->ndim != b->ndim)
+        return 0;
+    for (int k = 0; k < a->ndim; k++)
+        if (!ast_expr_equal(a->shape[k], b->shape[k]))
+            return 0;
+    return 1;
+}
+
+/* An edge between the tensor store s writes and a tensor its value reads
+ * at the same indices (same logical shape): a whole copy (copy = 1, a
+ * conversion when the layouts differ) or an element-wise operand, which
+ * walks one of the two against its storage order when the layouts
+ * differ.  Weighed by the bytes both sides move over all runs. */
+static void add_edge(lp_fn *F, ast_stmt *s, const ast_expr *load, int copy)
+{
+    lp_value *to = value_of(F, s->u.store.var), *from = value_of(F, load->u.load.var);
+    if (!to || !from || to == from || !same_shape(to, from))
+        return;
+    for (int i = F->edges.len - 1; i >= 0; i--) {
+        const lp_edge *g = F->edges.items[i];
+        if (g->store != s)
+            break;
+        if (g->from == from)
+            return;             /* `x * x`: one operand */
+    }
+    int outer = 0;              /* the loops that run the whole copy: not its own */
+    while (outer < F->loops.len) {
+        const ast_stmt *l = F->loops.items[outer];
+        int own = 0;
+        for (int i = 0; i < s->u.store.n; i++)
+            own |= xf_expr_uses_var(s->u.store.idx[i], l->u.loop.iter);
+        if (own)
+            break;
+        outer++;
+    }
+    double elems = loop_runs(F, outer), all = loop_runs(F, 0);
+    lp_edge *g = ft_alloc(F->ctx, sizeof *g);
+    *g = (lp_edge){s, to, from, all * (double)(rt_dtype_size(to->dtype) +
+                                               rt_dtype_size(from->dtype)),
+                   all / (elems > 0 ? elems : 1),
+                   outer ? ((ast_stmt *)F->loops.items[0])->u.loop.iter : NULL, copy};
+    ft_vec_push(F->ctx, &F->edges, g);
+}
+
+/* Whether load reads at exactly store s's indices. */
+static int aligned(const ast_stmt *s, const ast_expr *load)
+{
+    if (load->u.load.n != s->u.store.n || !s->u.store.n)
+        return 0;
+    for (int i = 0; i < s->u.store.n; i++)
+        if (!ast_expr_equal(load->u.load.idx[i], s->u.store.idx[i]))
+            return 0;
+    return 1;
+}
+
+/* The edges of store s: each load of its value aligned with it. */
+static void note_loads(lp_fn *F, ast_stmt *s, const ast_expr *e)
+{
+    switch (e->kind) {
+    case AST_LOAD:
+        if (aligned(s, e))
+            add_edge(F, s, e, e == s->u.store.value);
+        break;
+    case AST_BINARY:
+        note_loads(F, s, e->u.bin.a);
+        note_loads(F, s, e->u.bin.b);
+        break;
+    case AST_UNARY: note_loads(F, s, e->u.un.a); break;
+    case AST_CAST: note_loads(F, s, e->u.cast.a); break;
+    case AST_CALL:
+        for (int i = 0; i < e->u.call.n; i++)
+            note_loads(F, s, e->u.call.args[i]);
+        break;
+    case AST_IFEXPR:
+        note_loads(F, s, e->u.ife.cond);
+        note_loads(F, s, e->u.ife.then);
+        note_loads(F, s, e->u.ife.other);
+        break;
+    default: break;
+    }
+}
+
+/* Collect the values and copies under s. */
+static void collect(lp_fn *F, ast_stmt *s)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            collect(F, s->u.seq.stmts[i]);
+        break;
+    case AST_VARDEF:
+        add_value(F, s->u.def.name, &s->u.def.layout, s->u.def.ndim, s->u.def.shape,
+                  s->u.def.dtype, s);
+        collect(F, s->u.def.body);
+        break;
+    case AST_FOR:
+        ft_vec_push(F->ctx, &F->loops, s);
+        collect(F, s->u.loop.body);
+        F->loops.len--;
+        break;
+    case AST_IF:
+        collect(F, s->u.branch.then);
+        collect(F, s->u.branch.other);
+        break;
+    case AST_STORE: note_loads(F, s, s->u.store.value); break;
+    default: break;
+    }
+}
+
+/* The graph of function f. */
+static void build_graph(lp_fn *F)
+{
+    F->values.len = F->edges.len = 0;
+    for (int i = 0; i < F->f->nparams; i++) {
+        ast_param *p = &F->f->params[i];
+        if (!p->is_size)
+            add_value(F, p->name, &p->layout, p->ndim, p->shape, p->dtype, NULL);
+    }
+    collect(F, F->f->body);
+}
+
+/* Whether layout texts a and b (NULL: row-major) store a tensor of ndim
+ * dimensions the same way. */
+static int same_layout(const char *a, const char *b, int ndim)
+{
+    rt_layout la, lb;
+    char err[8];
+    int ida = !a || (!rt_layout_parse(a, ndim, &la, err, sizeof err, NULL) &&
+                     rt_layout_is_identity(&la));
+    int idb = !b || (!rt_layout_parse(b, ndim, &lb, err, sizeof err, NULL) &&
+                     rt_layout_is_identity(&lb));
+    if (ida || idb)
+        return ida && idb;
+    return rt_layout_same(&la, &lb);
+}
+
+/* What copy g costs when its ends have layouts a and b. */
+static double edge_cost(const lp_fn *F, const lp_edge *g, const char *a, const char *b)
+{
+    if (same_layout(a, b, g->to->ndim))
+        return 0;
+    return F->ctx->opts.layout_count ? 1 : g->bytes;
+}
+
+/* Add text to v's candidates unless one stores the same way. */
+static void add_cand(lp_fn *F, lp_value *v, const char *text)
+{
+    for (int i = 0; i < v->cands.len; i++)
+        if (same_layout(v->cands.items[i], text, v->ndim))
+            return;
+    if (v->cands.len < LP_MAX_CANDS)
+        ft_vec_push(F->ctx, &v->cands, (void *)text);
+}
+
+/* Candidates of each free local: row-major, and the layouts of the fixed
+ * values its copies reach through other free locals (repeated until no
+ * set grows: a chain of temporaries can take its end's layout). */
+static void find_candidates(lp_fn *F)
+{
+    for (int i = 0; i < F->values.len; i++) {
+        lp_value *v = F->values.items[i];
+        v->cands.len = 0;
+        if (v->free)
+            ft_vec_push(F->ctx, &v->cands, NULL);
+    }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < F->edges.len; i++) {
+            lp_edge *g = F->edges.items[i];
+            for (int side = 0; side < 2; side++) {
+                lp_value *a = side ? g->from : g->to, *b = side ? g->to : g->from;
+                if (!a->free)
+                    continue;
+                int before = a->cands.len;
+                if (!b->free)
+                    add_cand(F, a, *b->layout);
+                for (int k = 0; b->free && k < b->cands.len; k++)
+                    add_cand(F, a, b->cands.items[k]);
+                changed |= a->cands.len != before;
+            }
+        }
+    }
+}
+
+/* The problem: one variable per free local with two or more candidates,
+ * unary costs from copies to fixed values, pairwise costs between free
+ * locals.  Solved; each chosen layout written into the local's text. */
+static void choose(lp_fn *F)
+{
+    ft_ctx *ctx = F->ctx;
+    int n = 0;
+    for (int i = 0; i < F->values.len; i++) {
+        lp_value *v = F->values.items[i];
+        v->var = v->free && v->cands.len > 1 ? n++ : -1;
+    }
+    if (!n)
+        return;
+    int *k = ft_alloc(ctx, sizeof *k * (size_t)n), *choice = ft_alloc(ctx, sizeof *choice * (size_t)n);
+    double **unary = ft_alloc(ctx, sizeof *unary * (size_t)n);
+    lp_value **of = ft_alloc(ctx, sizeof *of * (size_t)n);
+    for (int i = 0; i < F->values.len; i++) {
+        lp_value *v = F->values.items[i];
+        if (v->var >= 0) {
+            of[v->var] = v;
+            k[v->var] = v->cands.len;
+            unary[v->var] = ft_alloc(ctx, sizeof(double) * (size_t)v->cands.len);
+        }
+    }
+    xf_ly_edge *edges = ft_alloc(ctx, sizeof *edges * (size_t)(F->edges.len + 1));
+    int ne = 0;
+    for (int i = 0; i < F->edges.len; i++) {
+        lp_edge *g = F->edges.items[i];
+        lp_value *a = g->to, *b = g->from;
+        if (a->var < 0 && b->var < 0)
+            continue;
+        if (a->var < 0 || b->var < 0) {
+            lp_value *v = a->var >= 0 ? a : b, *w = a->var >= 0 ? b : a;
+            const char *wl = w->free ? NULL : *w->layout;
+            for (int c = 0; c < v->cands.len; c++)
+                unary[v->var][c] += edge_cost(F, g, v->cands.items[c], wl);
+            continue;
+        }
+        double *m = ft_alloc(ctx, sizeof *m * (size_t)(a->cands.len * b->cands.len));
+        for (int x = 0; x < a->cands.len; x++)
+            for (int y = 0; y < b->cands.len; y++)
+                m[x * b->cands.len + y] = edge_cost(F, g, a->cands.items[x], b->cands.items[y]);
+        edges[ne++] = (xf_ly_edge){a->var, b->var, m};
+    }
+    xf_ly_problem pb = {n, k, (const double *const *)unary, ne, edges};
+    xf_ly_result res;
+    if (xf_layout_solve(&pb, LP_TABLE_LIMIT, choice, &res)) {
+        ft_error(ctx, F->f->loc, "internal error: the layout problem of %s is malformed",
+                 F->f->name);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        *of[i]->layout = of[i]->cands.items[choice[i]];
+        ft_vec_push(ctx, &F->chosen, of[i]->def);
+        if (ctx->opts.verbose)
+            fprintf(ctx->diag_out, "ftc: layout: %s: local %s takes %s (of %d candidates)\n",
+                    F->f->name, of[i]->name, *of[i]->layout ? *of[i]->layout : "row-major",
+                    k[i]);
+    }
+    if (!res.exact)
+        fprintf(ctx->diag_out, "ftc: layout: %s: %d locals, the exact solution's tables would "
+                "pass %d entries: the layouts are a local optimum, not proven best\n",
+                F->f->name, n, LP_TABLE_LIMIT);
+}
+
+/* ------------------------------------------------------ conversions */
+
+/* The copy a conversion starts with (its first statement). */
+static ast_stmt *conv_copy(ast_stmt *def)
+{
+    ast_stmt *b = def->u.def.body;
+    return b && b->kind == AST_SEQ && b->u.seq.n ? b->u.seq.stmts[0] : b;
+}
+
+/* The layout text of the tensor named name (NULL: row-major or unknown). */
+static const char *layout_of(const lp_fn *F, const char *name)
+{
+    const lp_value *v = value_of(F, name);
+    return v ? *v->layout : NULL;
+}
+
+/* Drop conversion def: its copy emptied, its readers reading src. */
+static void drop_conversion(lp_fn *F, ast_stmt *def, const char *src)
+{
+    xf_make_empty(conv_copy(def));
+    xf_rename_tensor(F->ctx, def->u.def.body, def->u.def.name, src);
+    def->u.def.conv_of = NULL;
+}
+
+/* The conversions of the function, outermost first. */
+static void conversions(ast_stmt *s, ft_ctx *ctx, ft_vec *out)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            conversions(s->u.seq.stmts[i], ctx, out);
+        break;
+    case AST_VARDEF:
+        if (s->u.def.conv_of)
+            ft_vec_push(ctx, out, s);
+        conversions(s->u.def.body, ctx, out);
+        break;
+    case AST_FOR: conversions(s->u.loop.body, ctx, out); break;
+    case AST_IF:
+        conversions(s->u.branch.then, ctx, out);
+        conversions(s->u.branch.other, ctx, out);
+        break;
+    default: break;
+    }
+}
+
+/* A conversion d whose source is itself a conversion c read by nothing
+ * but d's copy now copies c's source (c's copy is dropped; its unused
+ * local is left to the cleanups). */
+static int compose(lp_fn *F, ast_stmt *d, const ft_vec *convs)
+{
+    for (int i = 0; i < convs->len; i++) {
+        ast_stmt *c = convs->items[i];
+        if (c == d || !c->u.def.conv_of || strcmp(c->u.def.name, d->u.def.conv_of))
+            continue;
+        xf_uses u = xf_count_uses(c->u.def.body, c->u.def.name);
+        if (u.loads != 1 || u.stores != 1 || xf_writes(c->u.def.body, c->u.def.conv_of))
+            return 0;
+        xf_rename_tensor(F->ctx, conv_copy(d), c->u.def.name, c->u.def.conv_of);
+        if (F->ctx->opts.verbose)
+            fprintf(F->ctx->diag_out, "ftc: layout: %s: %s -> %s -> %s composed into one "
+                    "copy\n", F->f->name, c->u.def.conv_of, c->u.def.name, d->u.def.name);
+        d->u.def.conv_of = c->u.def.conv_of;
+        xf_make_empty(conv_copy(c));   /* c is read by nothing now */
+        c->u.def.conv_of = NULL;
+        return 1;
+    }
+    return 0;
+}
+
+/* Hoist conversion d out of the loops around it that neither write its
+ * source nor declare it, as long as only sequences and locals lie between
+ * (a branch would make an unconditional copy of a conditional one). */
+static int hoist(lp_fn *F, ast_stmt *d)
+{
+    ft_vec anc = {0};
+    if (!xf_ancestors(F->ctx, F->f->body, d, &anc))
+        return 0;
+    ast_stmt *loop = NULL;
+    for (int i = anc.len - 1; i >= 0; i--) {
+        ast_stmt *a = anc.items[i];
+        if (a->kind == AST_IF)
+            break;
+        if (a->kind != AST_FOR)
+            continue;
+        if (xf_writes(a, d->u.def.conv_of) || xf_defines(a, d->u.def.conv_of))
+            break;
+        int invariant = 1;
+        for (int k = 0; k < d->u.def.ndim; k++)
+            invariant &= !xf_expr_uses_var(d->u.def.shape[k], a->u.loop.iter);
+        if (!invariant)
+            break;
+        loop = a;
+    }
+    if (!loop)
+        return 0;
+    ast_stmt *copy = ast_clone_stmt(F->ctx, conv_copy(d), AST_CLONE_SAME);
+    xf_make_empty(conv_copy(d));
+    ast_stmt *body = d->u.def.body, *def = ft_alloc(F->ctx, sizeof *def);
+    *def = *d;                  /* d's place now holds its body */
+    *d = *body;
+    ast_stmt *inner = ft_alloc(F->ctx, sizeof *inner);
+    *inner = *loop;             /* loop's place now holds the conversion around it */
+    ast_stmt **two = ft_alloc(F->ctx, sizeof *two * 2);
+    two[0] = copy;
+    two[1] = inner;
+    def->u.def.body = ast_seq(F->ctx, loop->loc, 2, two);
+    *loop = *def;
+    if (F->ctx->opts.verbose)
+        fprintf(F->ctx->diag_out, "ftc: layout: %s: conversion %s of %s hoisted out of loop "
+                "%s (%s is not written in it)\n", F->f->name, loop->u.def.name,
+                loop->u.def.conv_of, inner->u.loop.iter, loop->u.def.conv_of);
+    return 1;
+}
+
+/* A later conversion e of the same source to the same layout, inside
+ * conversion d's scope with the source not written there, reads d's copy
+ * instead of making its own. */
+static void share(lp_fn *F, ast_stmt *d, const ft_vec *convs)
+{
+    if (xf_writes(d->u.def.body, d->u.def.conv_of))
+        return;
+    for (int i = 0; i < convs->len; i++) {
+        ast_stmt *e = convs->items[i];
+        if (e == d || !e->u.def.conv_of || strcmp(e->u.def.conv_of, d->u.def.conv_of) ||
+            !same_layout(e->u.def.layout, d->u.def.layout, d->u.def.ndim) ||
+            !xf_defines(d->u.def.body, e->u.def.name))
+            continue;
+        if (F->ctx->opts.verbose)
+            fprintf(F->ctx->diag_out, "ftc: layout: %s: conversion %s shares %s (both %s of "
+                    "%s)\n", F->f->name, e->u.def.name, d->u.def.name, d->u.def.layout,
+                    d->u.def.conv_of);
+        drop_conversion(F, e, d->u.def.name);
+    }
+}
+
+/* Place the conversions: identities dropped, chains composed, hoisted,
+ * shared (each as the mode allows). */
+static void place_conversions(lp_fn *F)
+{
+    ft_vec convs = {0};
+    conversions(F->f->body, F->ctx, &convs);
+    int global = !F->ctx->opts.layout_local;
+    for (int i = convs.len - 1; global && i >= 0; i--)
+        if (((ast_stmt *)convs.items[i])->u.def.conv_of)
+            compose(F, convs.items[i], &convs);
+    for (int i = 0; i < convs.len; i++) {
+        ast_stmt *d = convs.items[i];
+        if (d->u.def.conv_of &&
+            same_layout(layout_of(F, d->u.def.conv_of), d->u.def.layout, d->u.def.ndim)) {
+            if (F->ctx->opts.verbose)
+                fprintf(F->ctx->diag_out, "ftc: layout: %s: %s already has the layout %s: no "
+                        "conversion\n", F->f->name, d->u.def.conv_of, d->u.def.layout);
+            drop_conversion(F, d, d->u.def.conv_of);
+        }
+    }
+    if (!global)
+        return;
+    for (int i = 0; i < convs.len; i++)
+        if (((ast_stmt *)convs.items[i])->u.def.conv_of)
+            hoist(F, convs.items[i]);   /* out of the outermost loop it can leave */
+    if (F->ctx->opts.layout_count)
+        return;                 /* VTensor's model: one conversion per consumer */
+    convs.len = 0;              /* hoisting moved them: list them again */
+    conversions(F->f->body, F->ctx, &convs);
+    for (int i = 0; i < convs.len; i++)
+        if (((ast_stmt *)convs.items[i])->u.def.conv_of)
+            share(F, convs.items[i], &convs);
+}
+
+/* ---------------------------------------------------------- report */
+
+/* The bytes of value v (its logical elements, with the hints). */
+static double value_bytes(const lp_fn *F, const lp_value *v)
+{
+    double n = rt_dtype_size(v->dtype);
+    for (int k = 0; k < v->ndim; k++)
+        n *= estimate(F->ctx, v->shape[k]);
+    return n;
+}
+
+/* --emit=layouts: every value's layout and bytes; every copy between two
+ * layouts (a conversion) and every element-wise operand read across
+ * layouts, with bytes, place and runs; the totals (the bytes model's and,
+ * as counts, the count model's). */
+static void report(lp_fn *F, FILE *o)
+{
+    build_graph(F);             /* as placed */
+    fprintf(o, "func %s:\n", F->f->name);
+    for (int i = 0; i < F->values.len; i++) {
+        const lp_value *v = F->values.items[i];
+        if (v->def && !xf_count_uses(v->def->u.def.body, v->name).loads)
+            continue;           /* dead: the cleanups remove it */
+        fprintf(o, "  %-14s %-10s %-20s %.0f bytes\n", v->name,
+                !v->def ? "parameter" : v->def->u.def.conv_of ? "conversion"
+                : v->free || ft_vec_has(&F->chosen, v->def) ? "inferred" : "declared",
+                *v->layout ? *v->layout : "row-major", value_bytes(F, v));
+    }
+    double bytes[2] = {0, 0};
+    int count[2] = {0, 0};
+    for (int i = 0; i < F->edges.len; i++) {
+        const lp_edge *g = F->edges.items[i];
+        if (same_layout(*g->from->layout, *g->to->layout, g->to->ndim))
+            continue;
+        bytes[g->copy] += g->bytes;
+        count[g->copy]++;
+        fprintf(o, "  %s %s (%s) -> %s (%s): %.0f bytes per run, %.0f run%s, %s%s\n",
+                g->copy ? "convert" : "operand", g->from->name,
+                *g->from->layout ? *g->from->layout : "row-major", g->to->name,
+                *g->to->layout ? *g->to->layout : "row-major", g->bytes / (g->runs ? g->runs : 1),
+                g->runs, g->runs == 1 ? "" : "s", g->where ? "inside loop " : "at the top level",
+                g->where ? g->where : "");
+    }
+    fprintf(o, "  total: %d conversion%s, %.0f bytes; %d operand%s across layouts, %.0f "
+            "bytes\n", count[1], count[1] == 1 ? "" : "s", bytes[1], count[0],
+            count[0] == 1 ? "" : "s", bytes[0]);
+}
+
+/* Whether s declares a local with a layout. */
+static int any_laid_out(const ast_stmt *s)
+{
+    if (!s)
+        return 0;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            if (any_laid_out(s->u.seq.stmts[i]))
+                return 1;
+        return 0;
+    case AST_VARDEF: return s->u.def.layout || any_laid_out(s->u.def.body);
+    case AST_FOR: return any_laid_out(s->u.loop.body);
+    case AST_IF: return any_laid_out(s->u.branch.then) || any_laid_out(s->u.branch.other);
+    default: return 0;
+    }
+}
+
+int xf_place_layouts(ft_ctx *ctx, ast_func *f)
+{
+    int any = any_laid_out(f->body);
+    for (int i = 0; i < f->nparams; i++)
+        any |= f->params[i].layout != NULL;
+    if (!any && !ctx->opts.layout_report)
+        return 0;               /* no layout anywhere: nothing to choose */
+    lp_fn F = {.ctx = ctx, .f = f};
+    build_graph(&F);
+    if (!ctx->opts.layout_local) {
+        find_candidates(&F);
+        choose(&F);
+    }
+    place_conversions(&F);
+    if (ctx->opts.layout_report)
+        report(&F, ctx->opts.layout_report);
+    return 0;
+}
