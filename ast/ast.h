@@ -198,6 +198,7 @@ struct ast_stmt {
             const char *conv_of; /* a conversion require_layout inserted:
                                   * the tensor copied whole into this one
                                   * (its first statement), else NULL */
+            const char *prefer;  /* prefer_layout's layout for it, or NULL */
         } def;
         struct {
             const char *iter; ast_expr *begin, *end, *step; ast_par par;

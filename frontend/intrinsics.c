@@ -408,8 +408,10 @@ static lw_val *convert(lw *L, const pt_node *arg, lw_val *x, const char *want, f
 }
 
 /* require_layout(x, L) / prefer_layout(x, L): an operator's need of x's
- * layout, checked as a layout of x's rank.  A preference is a hint (the
- * layout pass may weigh it); a requirement that x's layout does not meet
+ * layout, checked as a layout of x's rank.  A preference for a local whose
+ * layout the layout pass chooses is weighed there (as if the local were
+ * walked once against its storage order otherwise); a requirement that
+ * x's layout does not meet
  * converts x (convert()).  A local whose layout the layout pass infers
  * is converted too: the pass removes the copy when it gives the local
  * that layout.  None, or NULL after an error. */
@@ -433,6 +435,8 @@ static lw_val *layout_need(lw *L, args *a, const pt_node *call, int require, ft_
     int same = strcmp(have, want) == 0 || (!*have && !free_local && rt_layout_is_identity(&l));
     if (require && !same)
         return convert(L, call->kids[1], a->v[0], want, loc);
+    if (!require && free_local && base->def)
+        base->def->u.def.prefer = want;     /* weighed by the layout pass */
     lw_val *none = ft_alloc(L->ctx, sizeof *none);
     none->kind = V_NONE;
     return none;

@@ -503,6 +503,7 @@ static void lower_typed_var(lw *L, const pt_node *n, lw_val *init)
     ast_stmt *def = ast_vardef(L->ctx, n->loc, s->ast_name, s->dtype, ndim, shape,
                                FT_ACC_CACHE, (ft_mtype)mt, NULL);
     def->u.def.layout = layout;
+    s->def = def;
     s->layout = layout;
     lw_open_def(L, def);
     if (init && ok)

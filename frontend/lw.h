@@ -44,6 +44,7 @@ struct lw_sym {
     ft_access access;
     const char *layout;     /* SYM_TENSOR: its `layout "L->P"` or NULL */
     int frame;              /* SYM_TENSOR: the inline frame that declared it */
+    ast_stmt *def;          /* SYM_TENSOR: a local's VarDef */
     const pt_node *node;
     lw_sym *next;
 };

@@ -477,6 +477,7 @@ lw_val *lw_new_laid_out(lw *L, const char *hint, ft_dtype t, int ndim, ast_expr 
                                FT_MT_CPU, NULL);
     def->u.def.layout = layout;
     def->u.def.conv_of = conv_of;
+    s->def = def;
     lw_open_def(L, def);
     lw_val *v = lw_view_of(L, s, 1);
     v->t->fresh = 1;

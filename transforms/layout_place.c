@@ -295,9 +295,10 @@ static void add_cand(lp_fn *F, lp_value *v, const char *text)
         ft_vec_push(F->ctx, &v->cands, (void *)text);
 }
 
-/* Candidates of each free local: row-major, and the layouts of the fixed
- * values its copies reach through other free locals (repeated until no
- * set grows: a chain of temporaries can take its end's layout). */
+/* Candidates of each free local: row-major, the layout prefer_layout
+ * named for it, and the layouts of the fixed values its copies reach
+ * through other free locals (repeated until no set grows: a chain of
+ * temporaries can take its end's layout). */
 static void find_candidates(lp_fn *F)
 {
     for (int i = 0; i < F->values.len; i++) {
@@ -305,6 +306,8 @@ static void find_candidates(lp_fn *F)
         v->cands.len = 0;
         if (v->free)
             ft_vec_push(F->ctx, &v->cands, NULL);
+        if (v->free && v->def->u.def.prefer)
+            add_cand(F, v, v->def->u.def.prefer);
     }
     for (int changed = 1; changed;) {
         changed = 0;
@@ -323,6 +326,15 @@ static void find_candidates(lp_fn *F)
             }
         }
     }
+}
+
+/* The bytes of value v (its logical elements, with the hints). */
+static double value_bytes(const lp_fn *F, const lp_value *v)
+{
+    double n = rt_dtype_size(v->dtype);
+    for (int k = 0; k < v->ndim; k++)
+        n *= estimate(F->ctx, v->shape[k]);
+    return n;
 }
 
 /* The problem: one variable per free local with two or more candidates,
@@ -347,6 +359,9 @@ static void choose(lp_fn *F)
             of[v->var] = v;
             k[v->var] = v->cands.len;
             unary[v->var] = ft_alloc(ctx, sizeof(double) * (size_t)v->cands.len);
+            for (int c = 0; v->def->u.def.prefer && c < v->cands.len; c++)
+                if (!same_layout(v->cands.items[c], v->def->u.def.prefer, v->ndim))
+                    unary[v->var][c] = ctx->opts.layout_count ? 1 : 2 * value_bytes(F, v);
         }
     }
     xf_ly_edge *edges = ft_alloc(ctx, sizeof *edges * (size_t)(F->edges.len + 1));
@@ -564,15 +579,6 @@ static void place_conversions(lp_fn *F)
 
 /* ---------------------------------------------------------- report */
 
-/* The bytes of value v (its logical elements, with the hints). */
-static double value_bytes(const lp_fn *F, const lp_value *v)
-{
-    double n = rt_dtype_size(v->dtype);
-    for (int k = 0; k < v->ndim; k++)
-        n *= estimate(F->ctx, v->shape[k]);
-    return n;
-}
-
 /* --emit=layouts: every value's layout and bytes; every copy between two
  * layouts (a conversion) and every element-wise operand read across
  * layouts, with bytes, place and runs; the totals (the bytes model's and,
@@ -610,7 +616,7 @@ static void report(lp_fn *F, FILE *o)
             count[0] == 1 ? "" : "s", bytes[0]);
 }
 
-/* Whether s declares a local with a layout. */
+/* Whether s declares a local with a layout or a preferred one. */
 static int any_laid_out(const ast_stmt *s)
 {
     if (!s)
@@ -621,7 +627,7 @@ static int any_laid_out(const ast_stmt *s)
             if (any_laid_out(s->u.seq.stmts[i]))
                 return 1;
         return 0;
-    case AST_VARDEF: return s->u.def.layout || any_laid_out(s->u.def.body);
+    case AST_VARDEF: return s->u.def.layout || s->u.def.prefer || any_laid_out(s->u.def.body);
     case AST_FOR: return any_laid_out(s->u.loop.body);
     case AST_IF: return any_laid_out(s->u.branch.then) || any_laid_out(s->u.branch.other);
     default: return 0;

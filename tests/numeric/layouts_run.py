@@ -320,6 +320,8 @@ def check_conversions(ftc, root, tmp, rng, failures):
     if not np.max(np.abs(h_bad - h_ref)) > 0.1:
         failures.append("rnn: the test cannot tell w from its transpose")
     xc = rng.standard_normal((2, 16, 3, 3)).astype(np.float32)
+    xg = rng.standard_normal((5, 16)).astype(np.float32)
+    idx = np.array([4, 0, 2, 2, 1], np.int32)
     for mode, args in MODES.items():
         for name, want in CONVERSIONS.items():
             got = [c for c, _, _ in emitted_layouts(ftc, os.path.join(gold, name + ".ft"),
@@ -331,7 +333,7 @@ def check_conversions(ftc, root, tmp, rng, failures):
         if not any(runs in line for line in hoisted):
             failures.append(f"hoist {mode}: the conversion of w does not run {runs}")
         libs = {}
-        for name in ("layouts_fanout", "layouts_hoist", "layouts_chain"):
+        for name in ("layouts_fanout", "layouts_hoist", "layouts_chain", "layouts_prefer"):
             libs[name] = os.path.join(tmp, f"{name}_{mode}.so")
             r = subprocess.run([ftc, "build", os.path.join(gold, name + ".ft"), "-o",
                                 libs[name]] + args, capture_output=True, text=True)
@@ -352,6 +354,14 @@ def check_conversions(ftc, root, tmp, rng, failures):
             if not np.max(np.abs(h - h_ref)) <= 5e-3:
                 failures.append(f"rnn {mode} threads={threads}: error "
                                 f"{np.max(np.abs(h - h_ref)):.3g}")
+            lib = ftlib.Library(libs["layouts_prefer"])
+            y = np.full(5, np.nan, np.float32)
+            lib.func("gathered")(n=5, idx=idx, x=xg, y=y)
+            if not np.max(np.abs(y - xg[idx].astype(np.float64).sum(1))) <= 1e-5:
+                failures.append(f"gathered {mode} threads={threads}: wrong y")
+            lib.func("copied")(n=5, x=xg, y=y)
+            if not np.max(np.abs(y - 0.5 * xg.astype(np.float64).sum(1))) <= 1e-5:
+                failures.append(f"copied {mode} threads={threads}: wrong y")
             lib = ftlib.Library(libs["layouts_chain"])
             for fn, xin in (("chain", xc), ("round_trip", pack(xc, "NCHW->NCHW8c"))):
                 y = np.full(xc.shape, np.nan, np.float32)
