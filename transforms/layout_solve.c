@@ -1033,6 +1033,9 @@ static int ly_approximate(const ly_graph *g, const xf_ly_problem *p, int *choice
 
 /* ------------------------------------------------------------------ entry */
 
+/* The entry (layout_solve.h): check, build the graph, then elimination if
+ * its order fits the limit, else the approximation; the answer is copied
+ * out only once complete, so a failure leaves choice and *res as they were. */
 int xf_layout_solve(const xf_ly_problem *p, long table_limit, int *choice,
                     xf_ly_result *res)
 {

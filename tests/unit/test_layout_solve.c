@@ -433,6 +433,7 @@ static Suite *layout_solve_suite(void)
     return s;
 }
 
+/* Run the suite; fails when any check does. */
 int main(void)
 {
     SRunner *sr = srunner_create(layout_solve_suite());
