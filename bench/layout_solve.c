@@ -113,6 +113,7 @@ static lc_problem *complete_problem(lc_rng *r, int n, int k)
     return q;
 }
 
+/* Every measurement, then `ok` or `FAIL` for all of them. */
 int main(void)
 {
     int failed = bench_random(), exact;

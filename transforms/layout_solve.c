@@ -288,16 +288,27 @@ static int ly_other(const ly_graph *g, int e, int v)
 
 /* ------------------------------------------------------- elimination order */
 
+/* A variable's score as queued: the fill edges and table entries of its
+ * elimination; out of date once the variable is rescored or gone. */
+typedef struct ly_hent {
+    long fill, size;
+    int v;
+} ly_hent;
+
 /* The interaction graph while the order is chosen: neighbour lists that
- * gain the fill edges as variables are eliminated, and each variable's
- * cached score (fill edges, table entries) with a flag when stale. */
+ * gain the fill edges as variables are eliminated, each variable's current
+ * score, and a binary heap of queued scores (ly_hent_before first). */
 typedef struct ly_egraph {
     int n;
     const int *k;
     int **nb;
     int *deg, *cap;
     long *fill, *size;
-    char *stale, *gone;
+    char *gone;
+    int *stamp;         /* stamp[x] == round: x rescored in this round */
+    int round;
+    ly_hent *heap;
+    int nheap, capheap;
 } ly_egraph;
 
 /* Free everything eg owns (calloc'd state: NULL fields allowed). */
@@ -310,8 +321,9 @@ static void ly_egraph_free(ly_egraph *eg)
     free(eg->cap);
     free(eg->fill);
     free(eg->size);
-    free(eg->stale);
     free(eg->gone);
+    free(eg->stamp);
+    free(eg->heap);
 }
 
 /* Whether y is among x's neighbours. */
@@ -358,7 +370,60 @@ static int ly_eg_link(ly_egraph *eg, int x, int y)
     return ly_eg_push(eg, x, y) || ly_eg_push(eg, y, x) ? -1 : 0;
 }
 
-/* eg from g's pairs, every score stale.  Returns 0, -1 out of memory. */
+/* Whether queued score x goes before y: fewer fill edges, then a smaller
+ * table, then the lower variable. */
+static int ly_hent_before(const ly_hent *x, const ly_hent *y)
+{
+    if (x->fill != y->fill)
+        return x->fill < y->fill;
+    if (x->size != y->size)
+        return x->size < y->size;
+    return x->v < y->v;
+}
+
+/* Queue v's current score.  Returns 0, -1 out of memory. */
+static int ly_heap_push(ly_egraph *eg, int v)
+{
+    if (eg->nheap == eg->capheap) {
+        int cap = eg->capheap ? 2 * eg->capheap : 16;
+        ly_hent *h = realloc(eg->heap, cap * sizeof *h);
+        if (!h)
+            return -1;
+        eg->heap = h;
+        eg->capheap = cap;
+    }
+    ly_hent e = { eg->fill[v], eg->size[v], v };
+    int i = eg->nheap++;
+    while (i > 0 && ly_hent_before(&e, &eg->heap[(i - 1) / 2])) {
+        eg->heap[i] = eg->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    eg->heap[i] = e;
+    return 0;
+}
+
+/* Remove and return the first queued score (the heap is not empty). */
+static ly_hent ly_heap_pop(ly_egraph *eg)
+{
+    ly_hent top = eg->heap[0], last = eg->heap[--eg->nheap];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= eg->nheap)
+            break;
+        if (c + 1 < eg->nheap && ly_hent_before(&eg->heap[c + 1], &eg->heap[c]))
+            c++;
+        if (!ly_hent_before(&eg->heap[c], &last))
+            break;
+        eg->heap[i] = eg->heap[c];
+        i = c;
+    }
+    eg->heap[i] = last;
+    return top;
+}
+
+/* eg from g's pairs, scores not yet computed.  Returns 0, -1 out of
+ * memory. */
 static int ly_egraph_init(ly_egraph *eg, const ly_graph *g)
 {
     int n1 = g->n ? g->n : 1;
@@ -370,11 +435,10 @@ static int ly_egraph_init(ly_egraph *eg, const ly_graph *g)
     eg->cap = calloc(n1, sizeof *eg->cap);
     eg->fill = calloc(n1, sizeof *eg->fill);
     eg->size = calloc(n1, sizeof *eg->size);
-    eg->stale = malloc(n1);
     eg->gone = calloc(n1, 1);
-    if (!eg->nb || !eg->deg || !eg->cap || !eg->fill || !eg->size || !eg->stale || !eg->gone)
+    eg->stamp = calloc(n1, sizeof *eg->stamp);
+    if (!eg->nb || !eg->deg || !eg->cap || !eg->fill || !eg->size || !eg->gone || !eg->stamp)
         return -1;
-    memset(eg->stale, 1, n1);
     for (int e = 0; e < g->npairs; e++)
         if (ly_eg_push(eg, g->ends[2 * e], g->ends[2 * e + 1]) ||
             ly_eg_push(eg, g->ends[2 * e + 1], g->ends[2 * e]))
@@ -382,9 +446,10 @@ static int ly_egraph_init(ly_egraph *eg, const ly_graph *g)
     return 0;
 }
 
-/* Recompute v's score: the fill edges its elimination would add, and the
- * entries of its table (k of v and of each neighbour, saturated). */
-static void ly_eg_score(ly_egraph *eg, int v)
+/* Recompute and queue v's score: the fill edges its elimination would
+ * add, and the entries of its table (k of v and of each neighbour,
+ * saturated).  Returns 0, -1 out of memory. */
+static int ly_eg_score(ly_egraph *eg, int v)
 {
     long fill = 0, size = eg->k[v];
     for (int i = 0; i < eg->deg[v]; i++) {
@@ -394,28 +459,42 @@ static void ly_eg_score(ly_egraph *eg, int v)
     }
     eg->fill[v] = fill;
     eg->size[v] = size;
-    eg->stale[v] = 0;
+    return ly_heap_push(eg, v);
+}
+
+/* Score and queue every variable.  Returns 0, -1 out of memory. */
+static int ly_eg_score_all(ly_egraph *eg)
+{
+    for (int v = 0; v < eg->n; v++)
+        if (ly_eg_score(eg, v))
+            return -1;
+    return 0;
 }
 
 /* The variable to eliminate next: fewest fill edges, then smallest table,
- * then lowest index (scores refreshed where stale). */
+ * then lowest index (out-of-date queued scores skipped; every variable
+ * left has its current score queued). */
 static int ly_eg_pick(ly_egraph *eg)
 {
-    int best = -1;
-    for (int v = 0; v < eg->n; v++) {
-        if (eg->gone[v])
-            continue;
-        if (eg->stale[v])
-            ly_eg_score(eg, v);
-        if (best < 0 || eg->fill[v] < eg->fill[best] ||
-            (eg->fill[v] == eg->fill[best] && eg->size[v] < eg->size[best]))
-            best = v;
+    for (;;) {
+        ly_hent h = ly_heap_pop(eg);
+        if (!eg->gone[h.v] && h.fill == eg->fill[h.v] && h.size == eg->size[h.v])
+            return h.v;
     }
-    return best;
+}
+
+/* Rescore x unless gone or already rescored this round.  Returns 0, -1
+ * out of memory. */
+static int ly_eg_touch(ly_egraph *eg, int x)
+{
+    if (eg->gone[x] || eg->stamp[x] == eg->round)
+        return 0;
+    eg->stamp[x] = eg->round;
+    return ly_eg_score(eg, x);
 }
 
 /* Eliminate v from eg: its neighbours made a clique, v removed, and every
- * score within two steps of v marked stale.  Returns 0, -1 out of memory. */
+ * score within two steps of v recomputed.  Returns 0, -1 out of memory. */
 static int ly_eg_eliminate(ly_egraph *eg, int v)
 {
     const int *nb = eg->nb[v];
@@ -423,14 +502,18 @@ static int ly_eg_eliminate(ly_egraph *eg, int v)
         for (int j = i + 1; j < eg->deg[v]; j++)
             if (ly_eg_link(eg, nb[i], nb[j]))
                 return -1;
+    for (int i = 0; i < eg->deg[v]; i++)
+        ly_eg_remove(eg, nb[i], v);
+    eg->gone[v] = 1;
+    eg->round++;
     for (int i = 0; i < eg->deg[v]; i++) {
         int x = nb[i];
-        ly_eg_remove(eg, x, v);
-        eg->stale[x] = 1;
+        if (ly_eg_touch(eg, x))
+            return -1;
         for (int j = 0; j < eg->deg[x]; j++)
-            eg->stale[eg->nb[x][j]] = 1;
+            if (ly_eg_touch(eg, eg->nb[x][j]))
+                return -1;
     }
-    eg->gone[v] = 1;
     eg->deg[v] = 0;
     return 0;
 }
@@ -498,7 +581,8 @@ static int ly_order_build(ly_order *ord, const ly_graph *g, long limit)
     ord->pos = malloc(n1 * sizeof *ord->pos);
     ord->off = calloc(n1 + 1, sizeof *ord->off);
     ly_egraph eg;
-    int rc = ly_egraph_init(&eg, g) || !ord->var || !ord->pos || !ord->off ? LY_NOMEM : LY_FITS;
+    int rc = ly_egraph_init(&eg, g) || ly_eg_score_all(&eg) || !ord->var || !ord->pos ||
+             !ord->off ? LY_NOMEM : LY_FITS;
     for (int t = 0; rc == LY_FITS && t < g->n; t++) {
         int v = ly_eg_pick(&eg);
         if (eg.size[v] > limit)
@@ -608,13 +692,18 @@ static long ly_strides(const int *k, const int *vars, int m, long *stride)
     return size;
 }
 
-/* The largest k of g (1 when none). */
-static int ly_kmax(const ly_graph *g)
+/* The most entries any step of ord needs in partial ((m + 1) * k[v]) and
+ * in the block (k[v] times k of the last scope variable): both within the
+ * step's table, so within the limit. */
+static void ly_step_scratch(const ly_graph *g, const ly_order *ord, long *part, long *blk)
 {
-    int kmax = 1;
-    for (int v = 0; v < g->n; v++)
-        kmax = g->k[v] > kmax ? g->k[v] : kmax;
-    return kmax;
+    *part = *blk = 1;
+    for (int t = 0; t < g->n; t++) {
+        long m = ord->off[t + 1] - ord->off[t], kv = g->k[ord->var[t]];
+        long kx = m ? g->k[ord->sc[ord->off[t + 1] - 1]] : 1;
+        *part = (m + 1) * kv > *part ? (m + 1) * kv : *part;
+        *blk = kv * kx > *blk ? kv * kx : *blk;
+    }
 }
 
 /* el's scratch memory, and g's pairs as the first factors in their
@@ -642,9 +731,10 @@ static int ly_elim_init(ly_elim *el, const ly_graph *g, const ly_order *ord)
     el->dslot = malloc(nvars * sizeof *el->dslot);
     el->dstride = malloc(nvars * sizeof *el->dstride);
     el->digit = malloc(n1 * sizeof *el->digit);
-    int kmax = ly_kmax(g);
-    el->partial = malloc((long)(n1 + 1) * kmax * sizeof *el->partial);
-    el->row = malloc((long)kmax * kmax * sizeof *el->row);
+    long part, blk;
+    ly_step_scratch(g, ord, &part, &blk);
+    el->partial = malloc(part * sizeof *el->partial);
+    el->row = malloc(blk * sizeof *el->row);
     if (!el->fac || !el->head || !el->pstride || !el->sstride || !el->msg || !el->arg ||
         !el->lvl || !el->loff || !el->ltab || !el->lidx || !el->lvstr || !el->llast ||
         !el->doff || !el->dslot || !el->dstride || !el->digit || !el->partial || !el->row)
@@ -719,9 +809,9 @@ static void ly_elim_slots(ly_elim *el, int v, const int *sc, int m)
     }
 }
 
-/* Level L's costs for each candidate of v (kv of them) into part, from
- * the level before (prev, NULL for level 0: v's unary costs): its factors
- * at their current indices, stepped by v's stride. */
+/* Level L's costs for each candidate of v (kv of them) into part: those
+ * of the level before (prev; for level 0, v's unary costs) plus its
+ * factors at their current indices, stepped by v's stride. */
 static void ly_level_sum(const ly_elim *el, int L, int kv, const double *prev, double *part)
 {
     for (int a = 0; a < kv; a++)
@@ -943,6 +1033,9 @@ static int ly_approximate(const ly_graph *g, const xf_ly_problem *p, int *choice
 
 /* ------------------------------------------------------------------ entry */
 
+/* The entry (layout_solve.h): check, build the graph, then elimination if
+ * its order fits the limit, else the approximation; the answer is copied
+ * out only once complete, so a failure leaves choice and *res as they were. */
 int xf_layout_solve(const xf_ly_problem *p, long table_limit, int *choice,
                     xf_ly_result *res)
 {

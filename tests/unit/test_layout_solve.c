@@ -101,6 +101,40 @@ START_TEST(test_one_variable)
 }
 END_TEST
 
+START_TEST(test_many_candidates)
+{
+    /* 100,000 candidates, the last cheapest: no scratch grows with k^2 */
+    int k = 100000, choice = -1;
+    lc_problem *q = lc_new(1, &k);
+    for (int a = 0; a < k; a++)
+        lc_unary(q, 0)[a] = k - a;
+    xf_ly_result res;
+    ck_assert_int_eq(xf_layout_solve(&q->p, HUGE_LIMIT, &choice, &res), 0);
+    ck_assert_int_eq(choice, k - 1);
+    ck_assert(res.cost == 1);
+    ck_assert_int_eq(res.largest_table, k);
+    lc_free(q);
+}
+END_TEST
+
+START_TEST(test_table_limit_boundary)
+{
+    /* a chain of 3 with 4 candidates: tables of 16 entries at most */
+    int choice[3];
+    lc_rng r = { 3 };
+    lc_problem *q = lc_grid(&r, 1, 3, 4);
+    xf_ly_result res;
+    ck_assert_int_eq(xf_layout_solve(&q->p, 16, choice, &res), 0);
+    ck_assert_int_eq(res.exact, 1);
+    ck_assert_int_eq(res.largest_table, 16);
+    ck_assert(lc_close(res.cost, lc_brute(&q->p, NULL)));
+    ck_assert_int_eq(xf_layout_solve(&q->p, 15, choice, &res), 0);
+    ck_assert_int_eq(res.exact, 0);
+    ck_assert(lc_close(res.cost, lc_cost(&q->p, choice)));
+    lc_free(q);
+}
+END_TEST
+
 START_TEST(test_single_candidates)
 {
     int k[3] = { 1, 1, 1 }, choice[3] = { 5, 5, 5 };
@@ -385,6 +419,8 @@ static Suite *layout_solve_suite(void)
     tcase_add_test(tc, test_random_vs_brute_force);
     tcase_add_test(tc, test_no_variable);
     tcase_add_test(tc, test_one_variable);
+    tcase_add_test(tc, test_many_candidates);
+    tcase_add_test(tc, test_table_limit_boundary);
     tcase_add_test(tc, test_single_candidates);
     tcase_add_test(tc, test_disconnected_components);
     tcase_add_test(tc, test_triangle_fools_greedy);
@@ -397,6 +433,7 @@ static Suite *layout_solve_suite(void)
     return s;
 }
 
+/* Run the suite; fails when any check does. */
 int main(void)
 {
     SRunner *sr = srunner_create(layout_solve_suite());
