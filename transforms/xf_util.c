@@ -645,21 +645,51 @@ ast_stmt *xf_normalize(ft_ctx *ctx, ast_stmt *s)
     }
 }
 
-/* Whether name is taken in f: a parameter, a VarDef or a loop iterator. */
-static int name_taken(const ast_func *f, const char *name)
+/* The names under s (VarDefs and loop iterators) that start with prefix,
+ * into out. */
+static void names_with(ft_ctx *ctx, const ast_stmt *s, const char *prefix, size_t n, ft_vec *out)
 {
-    for (int i = 0; i < f->nparams; i++)
-        if (strcmp(f->params[i].name, name) == 0)
-            return 1;
-    return xf_defines(f->body, name) || xf_binds_iter(f->body, name);
+    if (!s)
+        return;
+    const char *name = s->kind == AST_VARDEF ? s->u.def.name
+                       : s->kind == AST_FOR ? s->u.loop.iter : NULL;
+    if (name && strncmp(name, prefix, n) == 0)
+        ft_vec_push(ctx, out, (void *)name);
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            names_with(ctx, s->u.seq.stmts[i], prefix, n, out);
+        break;
+    case AST_VARDEF: names_with(ctx, s->u.def.body, prefix, n, out); break;
+    case AST_FOR: names_with(ctx, s->u.loop.body, prefix, n, out); break;
+    case AST_IF:
+        names_with(ctx, s->u.branch.then, prefix, n, out);
+        names_with(ctx, s->u.branch.other, prefix, n, out);
+        break;
+    default: break;
+    }
 }
 
+/* base_hK for the first K not taken in f (a parameter, a VarDef or a loop
+ * iterator): the names that could clash are gathered in one walk, so that
+ * a function with hundreds of split loops does not walk itself once per
+ * K tried. */
 const char *xf_fresh_name(ft_ctx *ctx, const ast_func *f, const char *base)
 {
+    const char *prefix = ft_fmt(ctx, "%s_h", base);
+    size_t n = strlen(prefix);
+    ft_vec taken = {0};
+    for (int i = 0; i < f->nparams; i++)
+        if (strncmp(f->params[i].name, prefix, n) == 0)
+            ft_vec_push(ctx, &taken, (void *)f->params[i].name);
+    names_with(ctx, f->body, prefix, n, &taken);
     for (int k = 1;; k++) {
-        const char *n = ft_fmt(ctx, "%s_h%d", base, k);
-        if (!name_taken(f, n))
-            return n;
+        const char *name = ft_fmt(ctx, "%s%d", prefix, k);
+        int used = 0;
+        for (int i = 0; i < taken.len && !used; i++)
+            used = strcmp(taken.items[i], name) == 0;
+        if (!used)
+            return name;
     }
 }
 
