@@ -4,7 +4,8 @@
  * Every program is one exported function over fixed parameters (sizes n,
  * m; inputs x[n], w[m], idx[n] (indices), a[n, m], b[m, m]; outputs y[n],
  * z[m], 0-D s, q[n, m]; inout v[n]), maybe a helper function it calls and
- * a constant, with a body drawn from the grammar below: loops with
+ * a constant, some parameters with a `layout` clause, with a body drawn
+ * from the grammar below: loops with
  * symbolic, strided, reversed, triangular and constant bounds, branches on
  * data and on indices, gathers and scatters through idx, reductions into
  * 0-D and tensor accumulators, 0-D and tensor locals, tensor-level
@@ -393,6 +394,18 @@ static void gen_sched_line(gen *g)
     }
 }
 
+/* A `layout` clause for a parameter of rank 1 or 2, often none: permuted,
+ * blocked (padded when the size is not a multiple), several blocks. */
+static const char *gen_layout(fz_stream *s, int rank)
+{
+    static const char *const one[] = {" layout \"N->N4n\"", " layout \"N->N2n3n\""};
+    static const char *const two[] = {" layout \"NM->MN\"", " layout \"NM->NM4m\"",
+                                      " layout \"NM->MN2n\"", " layout \"NM->M2mN3n\""};
+    if (fz_pick(s, 3) != 2)     /* exhausted bytes pick 0: no clause */
+        return "";
+    return rank == 1 ? one[fz_pick(s, 2)] : two[fz_pick(s, 4)];
+}
+
 char *fz_gen_program(fz_stream *s)
 {
     char *text = NULL;
@@ -404,9 +417,11 @@ char *fz_gen_program(fz_stream *s)
     fprintf(g.o, "const K = %u\n\n", 1 + fz_pick(s, 6));
     if ((g.helper = fz_chance(s, 2)))
         fputs("func h(u, c):\n    return u * c + sin(u)\n\n", g.o);
-    fputs("export func f(n: size, m: size, x: f32[n] in, w: f32[m] in, idx: i32[n] in,\n"
-          "             a: f32[n, m] in, b: f32[m, m] in, y: f32[n] out, z: f32[m] out,\n"
-          "             s: f32 out, q: f32[n, m] out, v: f32[n] inout):\n", g.o);
+    fprintf(g.o, "export func f(n: size, m: size, x: f32[n] in%s, w: f32[m] in, idx: i32[n] in,\n"
+            "             a: f32[n, m] in%s, b: f32[m, m] in%s, y: f32[n] out, z: f32[m] out,\n"
+            "             s: f32 out, q: f32[n, m] out%s, v: f32[n] inout%s):\n",
+            gen_layout(s, 1), gen_layout(s, 2), gen_layout(s, 2), gen_layout(s, 2),
+            gen_layout(s, 1));
     while (g.budget > 0)
         gen_stmt(&g, 0, 1);
     unsigned nsched = fz_pick(s, 5);

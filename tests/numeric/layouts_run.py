@@ -368,8 +368,15 @@ def check_conversions(ftc, root, tmp, rng, failures):
                 lib.func(fn)(x=xin, y=y)
                 if not np.array_equal(y, xc * np.float32(3)):
                     failures.append(f"{fn} {mode} threads={threads}: y is not 3 x")
+    for prog, fn, extra in (("layouts_fanout", "fan1", []), ("layouts_hoist", "rnn", ["n=5"])):
+        wrt = "x" if fn == "fan1" else "w"      # a conversion's adjoint: the reverse copy
+        r = subprocess.run([ftc, "gradcheck", os.path.join(gold, prog + ".ft"), fn, "wrt", wrt]
+                           + extra, capture_output=True, text=True)
+        if r.returncode or "largest relative error" not in r.stdout:
+            failures.append(f"gradcheck {fn} wrt {wrt}: exit {r.returncode}: {r.stdout}{r.stderr}")
     print("conversions: fan-out 1/2/1 (count and local 1/3/2), chains composed, round trip "
-          "cancelled, the weight's conversion hoisted; outputs in 3 modes x 1, 2, 4 threads")
+          "cancelled, the weight's conversion hoisted; outputs in 3 modes x 1, 2, 4 threads; "
+          "gradients through conversions")
 
 
 def check_edges(ftc, root, tmp, rng, failures):
