@@ -17,21 +17,9 @@
 
 #include "deps.h"
 #include "driver.h"
+#include "bench_time.h"
 
 enum { RUNS = 21 };
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* One full analysis of every function of p in ctx; returns 0 on success. */
 static int analyse(ft_ctx *ctx, ast_program *p)
@@ -60,14 +48,14 @@ static int bench(const char *path)
             ft_ctx_free(ctx);
             return 1;
         }
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         int bad = analyse(ctx, p);
-        t[r] = now_ms() - t0;
+        t[r] = bench_now_ms() - t0;
         ft_ctx_free(ctx);
         if (bad)
             return 1;
     }
-    qsort(t, RUNS, sizeof t[0], cmp_double);
+    qsort(t, RUNS, sizeof t[0], bench_cmp_double);
     printf("%-40s min %.2f ms  median %.2f ms  (%d runs)\n", path, t[0], t[RUNS / 2], RUNS);
     return 0;
 }

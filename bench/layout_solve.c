@@ -18,31 +18,10 @@
 
 #include "layout_cases.h"
 #include "layout_solve.h"
+#include "bench_time.h"
 
 enum { RUNS = 21, RANDOM = 1000 };
 #define LIMIT 100000000L
-
-/* Milliseconds of a monotonic clock. */
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-/* qsort order of doubles, ascending. */
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of the n times in t (sorted in place). */
-static double median(double *t, int n)
-{
-    qsort(t, n, sizeof *t, cmp_double);
-    return t[n / 2];
-}
 
 /* Print one target's line; returns 1 when it failed. */
 static int target(const char *what, double ms, double limit_ms, int correct)
@@ -56,9 +35,9 @@ static int target(const char *what, double ms, double limit_ms, int correct)
 /* Time one solve of q under limit (the answer into choice and *res). */
 static double time_solve(const lc_problem *q, long limit, int *choice, xf_ly_result *res)
 {
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     int rc = xf_layout_solve(&q->p, limit, choice, res);
-    double t = now_ms() - t0;
+    double t = bench_now_ms() - t0;
     if (rc)
         res->cost = NAN;
     return t;
@@ -79,7 +58,7 @@ static int bench_random(void)
                    lc_close(res.cost, lc_cost(&q->p, choice));
         lc_free(q);
     }
-    double med = median(t, RANDOM), max = t[RANDOM - 1];
+    double med = bench_median(t, RANDOM), max = t[RANDOM - 1];
     return target("random problems: max", max, 10, correct) +
            target("random problems: median", med, 10, correct);
 }
@@ -94,7 +73,7 @@ static double median_solve(const lc_problem *q, long limit, int *exact)
         t[i] = time_solve(q, limit, choice, &res);
     free(choice);
     *exact = res.exact;
-    return median(t, RUNS);
+    return bench_median(t, RUNS);
 }
 
 /* A complete graph of n variables of k candidates, random real costs. */

@@ -32,6 +32,7 @@
 #include "layout_solve.h"
 #include "sched_util.h"
 #include "xf_util.h"
+#include "../ast/visit.h"
 
 #define LP_DEFAULT_SIZE 64      /* a size parameter without --size */
 #define LP_MAX_CANDS 8          /* candidate layouts of one local */
@@ -429,28 +430,32 @@ static void drop_conversion(lp_fn *F, ast_stmt *def, const char *src)
     def->u.def.conv_of = NULL;
 }
 
-/* The conversions of the function, outermost first. */
-static void conversions(ast_stmt *s, ft_ctx *ctx, ft_vec *out)
+/* Visitor: the conversions of a function, outermost first, and whether
+ * some local declares or prefers a layout. */
+typedef struct lp_defs {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec convs;            /* ast_stmt *: VarDefs with conv_of */
+    int laid_out;
+} lp_defs;
+
+static int visit_defs(ast_visitor *v, ast_stmt *s)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n; i++)
-            conversions(s->u.seq.stmts[i], ctx, out);
-        break;
-    case AST_VARDEF:
+    lp_defs *d = (lp_defs *)v;
+    if (s->kind == AST_VARDEF) {
         if (s->u.def.conv_of)
-            ft_vec_push(ctx, out, s);
-        conversions(s->u.def.body, ctx, out);
-        break;
-    case AST_FOR: conversions(s->u.loop.body, ctx, out); break;
-    case AST_IF:
-        conversions(s->u.branch.then, ctx, out);
-        conversions(s->u.branch.other, ctx, out);
-        break;
-    default: break;
+            ft_vec_push(d->ctx, &d->convs, s);
+        d->laid_out |= s->u.def.layout || s->u.def.prefer;
     }
+    return 1;
+}
+
+/* The VarDefs of f's body (lp_defs). */
+static lp_defs scan_defs(ft_ctx *ctx, ast_func *f)
+{
+    lp_defs d = {{visit_defs, NULL}, ctx, {0}, 0};
+    ast_visit(f->body, &d.v);
+    return d;
 }
 
 /* A conversion d whose source is itself a conversion c read by nothing
@@ -547,8 +552,7 @@ static void share(lp_fn *F, ast_stmt *d, const ft_vec *convs)
  * shared (each as the mode allows). */
 static void place_conversions(lp_fn *F)
 {
-    ft_vec convs = {0};
-    conversions(F->f->body, F->ctx, &convs);
+    ft_vec convs = scan_defs(F->ctx, F->f).convs;
     int global = !F->ctx->opts.layout_local;
     for (int i = convs.len - 1; global && i >= 0; i--)
         if (((ast_stmt *)convs.items[i])->u.def.conv_of)
@@ -570,8 +574,7 @@ static void place_conversions(lp_fn *F)
             hoist(F, convs.items[i]);   /* out of the outermost loop it can leave */
     if (F->ctx->opts.layout_count)
         return;                 /* VTensor's model: one conversion per consumer */
-    convs.len = 0;              /* hoisting moved them: list them again */
-    conversions(F->f->body, F->ctx, &convs);
+    convs = scan_defs(F->ctx, F->f).convs;  /* hoisting moved them: list them again */
     for (int i = 0; i < convs.len; i++)
         if (((ast_stmt *)convs.items[i])->u.def.conv_of)
             share(F, convs.items[i], &convs);
@@ -616,27 +619,9 @@ static void report(lp_fn *F, FILE *o)
             count[0] == 1 ? "" : "s", bytes[0]);
 }
 
-/* Whether s declares a local with a layout or a preferred one. */
-static int any_laid_out(const ast_stmt *s)
-{
-    if (!s)
-        return 0;
-    switch (s->kind) {
-    case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n; i++)
-            if (any_laid_out(s->u.seq.stmts[i]))
-                return 1;
-        return 0;
-    case AST_VARDEF: return s->u.def.layout || s->u.def.prefer || any_laid_out(s->u.def.body);
-    case AST_FOR: return any_laid_out(s->u.loop.body);
-    case AST_IF: return any_laid_out(s->u.branch.then) || any_laid_out(s->u.branch.other);
-    default: return 0;
-    }
-}
-
 int xf_place_layouts(ft_ctx *ctx, ast_func *f)
 {
-    int any = any_laid_out(f->body);
+    int any = scan_defs(ctx, f).laid_out;
     for (int i = 0; i < f->nparams; i++)
         any |= f->params[i].layout != NULL;
     if (!any && !ctx->opts.layout_report)

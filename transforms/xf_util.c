@@ -645,29 +645,23 @@ ast_stmt *xf_normalize(ft_ctx *ctx, ast_stmt *s)
     }
 }
 
-/* The names under s (VarDefs and loop iterators) that start with prefix,
- * into out. */
-static void names_with(ft_ctx *ctx, const ast_stmt *s, const char *prefix, size_t n, ft_vec *out)
+/* Visitor: the names (VarDefs and loop iterators) that start with prefix. */
+typedef struct names_with {
+    ast_visitor v;
+    ft_ctx *ctx;
+    const char *prefix;
+    size_t n;
+    ft_vec names;
+} names_with;
+
+static int visit_names(ast_visitor *v, ast_stmt *s)
 {
-    if (!s)
-        return;
+    names_with *w = (names_with *)v;
     const char *name = s->kind == AST_VARDEF ? s->u.def.name
                        : s->kind == AST_FOR ? s->u.loop.iter : NULL;
-    if (name && strncmp(name, prefix, n) == 0)
-        ft_vec_push(ctx, out, (void *)name);
-    switch (s->kind) {
-    case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n; i++)
-            names_with(ctx, s->u.seq.stmts[i], prefix, n, out);
-        break;
-    case AST_VARDEF: names_with(ctx, s->u.def.body, prefix, n, out); break;
-    case AST_FOR: names_with(ctx, s->u.loop.body, prefix, n, out); break;
-    case AST_IF:
-        names_with(ctx, s->u.branch.then, prefix, n, out);
-        names_with(ctx, s->u.branch.other, prefix, n, out);
-        break;
-    default: break;
-    }
+    if (name && strncmp(name, w->prefix, w->n) == 0)
+        ft_vec_push(w->ctx, &w->names, (void *)name);
+    return 1;
 }
 
 /* base_hK for the first K not taken in f (a parameter, a VarDef or a loop
@@ -677,12 +671,12 @@ static void names_with(ft_ctx *ctx, const ast_stmt *s, const char *prefix, size_
 const char *xf_fresh_name(ft_ctx *ctx, const ast_func *f, const char *base)
 {
     const char *prefix = ft_fmt(ctx, "%s_h", base);
-    size_t n = strlen(prefix);
-    ft_vec taken = {0};
+    names_with w = {{visit_names, NULL}, ctx, prefix, strlen(prefix), {0}};
+    ast_visit(f->body, &w.v);
+    ft_vec taken = w.names;
     for (int i = 0; i < f->nparams; i++)
-        if (strncmp(f->params[i].name, prefix, n) == 0)
+        if (strncmp(f->params[i].name, prefix, w.n) == 0)
             ft_vec_push(ctx, &taken, (void *)f->params[i].name);
-    names_with(ctx, f->body, prefix, n, &taken);
     for (int k = 1;; k++) {
         const char *name = ft_fmt(ctx, "%s%d", prefix, k);
         int used = 0;
