@@ -300,6 +300,27 @@ def emitted_layouts(ftc, src, args):
     return funcs
 
 
+def check_dense(ftc, root, tmp, rng, failures):
+    """layouts/dense.ft: 26 locals each the sum of all before it, too dense
+    for the exact solver's tables: ftc says it falls back, and the output
+    is still right."""
+    lib = os.path.join(tmp, "dense.so")
+    r = subprocess.run([ftc, "build", os.path.join(root, "tests", "numeric", "layouts",
+                                                   "dense.ft"), "-o", lib],
+                       capture_output=True, text=True)
+    if r.returncode or "a local optimum, not proven best" not in r.stderr:
+        failures.append(f"dense: exit {r.returncode}, no fallback message: {r.stderr}")
+        return
+    x = rng.standard_normal((4, 8)).astype(np.float32)
+    t = [x.astype(np.float64)]
+    for _ in range(1, 26):
+        t.append(0.5 * sum(t))
+    y = np.full((4, 8), np.nan, np.float32)
+    ftlib.Library(lib).func("dense")(x=pack(x, "NC->CN"), y=y)
+    if not np.max(np.abs(y - t[-1]) / (1 + np.abs(t[-1]))) <= 1e-5:
+        failures.append("dense: wrong y")
+
+
 def check_conversions(ftc, root, tmp, rng, failures):
     """require_layout's conversions (tests/golden/layouts_*.ft) in the three
     modes: how many --emit=layouts counts, where the hoisted one runs, and
@@ -368,6 +389,7 @@ def check_conversions(ftc, root, tmp, rng, failures):
                 lib.func(fn)(x=xin, y=y)
                 if not np.array_equal(y, xc * np.float32(3)):
                     failures.append(f"{fn} {mode} threads={threads}: y is not 3 x")
+    check_dense(ftc, root, tmp, rng, failures)
     for prog, fn, extra in (("layouts_fanout", "fan1", []), ("layouts_hoist", "rnn", ["n=5"])):
         wrt = "x" if fn == "fan1" else "w"      # a conversion's adjoint: the reverse copy
         r = subprocess.run([ftc, "gradcheck", os.path.join(gold, prog + ".ft"), fn, "wrt", wrt]
