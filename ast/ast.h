@@ -204,6 +204,9 @@ struct ast_stmt {
             const char *iter; ast_expr *begin, *end, *step; ast_par par;
             ast_stmt *body;
             int npf; ast_prefetch *pf;   /* prefetches (auto_prefetch.c) */
+            int layout_block;   /* a block loop the layout pass split off: 1
+                                 * (of a tensor only read) or 2 (of one
+                                 * written); auto_layout_sink moves it inward */
         } loop;
         struct { ast_expr *cond; ast_stmt *then, *other; } branch;
         struct { const char *var; int n; ast_expr **idx; ast_expr *value; } store;

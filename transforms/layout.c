@@ -9,8 +9,8 @@
  * (e // inner) % b); a parameter keeps its logical shape in lshape for the
  * ABI.  A loop whose iterator is itself a blocked index is split by the
  * block, so that the simplifier folds (B*o + i) // B to o and the index is
- * a bare iterator again, and (unless --no-auto) its block loop is brought
- * inward (sink); the pad elements of an `out` are written 0.  The
+ * a bare iterator again (its block loop marked for auto_layout_sink.c,
+ * which brings it inward); the pad elements of an `out` are written 0.  The
  * layouts of locals without a clause are chosen first, over the whole
  * function, and require_layout's conversions placed (layout_place.c).
  *
@@ -304,68 +304,12 @@ static int visit_def(ast_visitor *v, ast_stmt *s)
     return 1;
 }
 
-/* Move loop b inward below the loops nested perfectly inside it (each
- * one's body is only the next); quietly left as it is when the reorder is
- * refused. */
-static void sink_chain(ly_state *st, ast_stmt *b)
-{
-    ast_stmt *chain[64], *s = b, **items;
-    int n = 0;
-    while (n < 64) {
-        chain[n++] = s;
-        if (xf_body_items(&s->u.loop.body, &items) != 1 || items[0]->kind != AST_FOR)
-            break;
-        s = items[0];
-    }
-    if (n < 2 || n == 64)
-        return;
-    ast_stmt *order[64];
-    for (int i = 1; i < n; i++)
-        order[i - 1] = chain[i];
-    order[n - 1] = chain[0];
-    xf_quiet q;
-    xf_auto_quiet_begin(st->ctx, &q);
-    xf_reorder(st->ctx, st->f, n, order, b->loc);
-    xf_auto_quiet_end(st->ctx, &q);
-}
-
-/* Bring the block loop named name (its label) innermost where legal: below
- * the loops nested perfectly in it, and, when its body is then several
- * statements (`y[o] = 0; for c...: y[o] += ...`), split into one loop per
- * statement (fission), each brought inward in turn: the written block's
- * unit stride ends innermost, as a hand-written blocked kernel has it. */
-static void sink(ly_state *st, const char *name, int depth)
-{
-    xf_quiet q;
-    xf_auto_quiet_begin(st->ctx, &q);
-    ast_stmt *b = xf_find_loop(st->ctx, st->f, name, st->f->loc);
-    xf_auto_quiet_end(st->ctx, &q);
-    if (!b || depth > 4)
-        return;
-    sink_chain(st, b);
-    xf_auto_quiet_begin(st->ctx, &q);
-    b = xf_find_loop(st->ctx, st->f, name, st->f->loc);
-    ast_stmt **items;
-    int m = b ? xf_body_items(&b->u.loop.body, &items) : 0;
-    const char *second = xf_free_name(st->ctx, st->f, ft_fmt(st->ctx, "%s_f", name));
-    int bad = m < 2 || xf_fission(st->ctx, st->f, b, items[0], 0, NULL, second, b->loc);
-    xf_auto_quiet_end(st->ctx, &q);
-    if (bad)
-        return;
-    sink(st, name, depth + 1);
-    sink(st, second, depth + 1);
-}
-
 /* Split each loop noted by note_iter by its block (a loop from 0 by 1:
  * o * B + i is its iterator), so that the blocked index is a bare
- * iterator once simplified; then, unless --no-auto (which keeps the
- * program's loop order, so that every layout sums in the same order),
- * bring the block loops inward (sink), those of blocks only read first, so
- * that a written block ends innermost (`y[.., o] += x[.., c] * w[.., c,
- * o]`: o contiguous in y and w). */
+ * iterator once simplified; the block loop is marked (layout_block) for
+ * the auto-scheduler, which brings it inward (auto_layout_sink.c). */
 static void split_blocked_loops(ly_state *st)
 {
-    ft_vec inner[2] = {{0}, {0}};      /* the block loops' names: read, written */
     for (int i = 0; i < st->loops.len; i++) {
         const int64_t *m = st->loops.items[i];
         ast_stmt *loop = xf_auto_loop_by_id(st->ctx, st->f, (int)m[0]);
@@ -375,12 +319,8 @@ static void split_blocked_loops(ly_state *st)
             return;   /* refused: past --max-loop-depth (an error that says so) */
         loop = xf_auto_loop_by_id(st->ctx, st->f, (int)m[0]);
         if (loop && loop->u.loop.body->kind == AST_FOR)
-            ft_vec_push(st->ctx, &inner[m[2] != 0],
-                        (void *)xf_sched_name(st->ctx, loop->u.loop.body));
+            loop->u.loop.body->u.loop.layout_block = 1 + (m[2] != 0);
     }
-    for (int w = 0; w < 2 && !st->ctx->opts.no_auto; w++)   /* a scheduling choice */
-        for (int i = 0; i < inner[w].len; i++)
-            sink(st, inner[w].items[i], 0);
 }
 
 /* ------------------------------------------------------------ inference */

@@ -2,7 +2,9 @@
  *
  * Requires: the AST after the user's schedules.
  * Provides: every function without a `schedule` block scheduled by the
- * passes of auto.h, in order: dead writes of locals dropped first (they
+ * passes of auto.h, in order: the block loops of laid-out tensors moved
+ * inward first (a loop order the layouts call for), dead writes of locals
+ * dropped (they
  * only constrain the others), matrix products handed to BLAS (any
  * other pass could reshape their nests), sums of local accumulators added
  * straight into their destination (the loops that accumulate then update
@@ -45,6 +47,9 @@ typedef struct auto_step {
 } auto_step;
 
 static const auto_step passes[] = {
+    /* the block loops of laid-out tensors moved inward (the layout pass
+     * split them off) */
+    {xf_auto_layout_sink, "auto: layout_sink", 0},
     /* writes of locals that nothing reads afterwards dropped */
     {xf_auto_dead_store, "auto: dead_store", 0},
     /* matrix products (m*n*k >= 64^3 or sizes unknown) to BLAS */

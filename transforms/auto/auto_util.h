@@ -35,6 +35,7 @@ enum { XF_AUTO_ANALYSES = 12 };
 an_deps *xf_auto_deps(xf_auto *a);
 
 /* One pass over a->f; each returns the number of transforms applied. */
+int xf_auto_layout_sink(xf_auto *a);
 int xf_auto_dead_store(xf_auto *a);
 int xf_auto_zero_init(xf_auto *a);
 int xf_auto_sum_dest(xf_auto *a);
