@@ -300,6 +300,20 @@ def emitted_layouts(ftc, src, args):
     return funcs
 
 
+def check_cli(ftc, root, failures):
+    """The layout flags' usage errors (exit 2, the flag named)."""
+    src = os.path.join(root, "tests", "golden", "layouts_fanout.ft")
+    for flag, want in ((["--layout-mode=foo"], "--layout-mode=foo: use global or local"),
+                       (["--layout-cost=bits"], "--layout-cost=bits: use bytes or count"),
+                       (["--size", "n"], "--size n: expected NAME=N with N >= 0"),
+                       (["--size", "n=-4"], "--size n=-4: expected NAME=N with N >= 0"),
+                       (["--emit=layout"], "--emit=layout: use --emit=c, --emit=deps or "
+                                           "--emit=layouts")):
+        r = subprocess.run([ftc, "build", src] + flag, capture_output=True, text=True)
+        if r.returncode != 2 or want not in r.stderr:
+            failures.append(f"{' '.join(flag)}: exit {r.returncode}, {r.stderr.strip()!r}")
+
+
 def check_dense(ftc, root, tmp, rng, failures):
     """layouts/dense.ft: 26 locals each the sum of all before it, too dense
     for the exact solver's tables: ftc says it falls back, and the output
@@ -390,6 +404,7 @@ def check_conversions(ftc, root, tmp, rng, failures):
                 if not np.array_equal(y, xc * np.float32(3)):
                     failures.append(f"{fn} {mode} threads={threads}: y is not 3 x")
     check_dense(ftc, root, tmp, rng, failures)
+    check_cli(ftc, root, failures)
     for prog, fn, extra in (("layouts_fanout", "fan1", []), ("layouts_hoist", "rnn", ["n=5"])):
         wrt = "x" if fn == "fan1" else "w"      # a conversion's adjoint: the reverse copy
         r = subprocess.run([ftc, "gradcheck", os.path.join(gold, prog + ".ft"), fn, "wrt", wrt]
