@@ -300,6 +300,40 @@ def emitted_layouts(ftc, src, args):
     return funcs
 
 
+def check_corners(ftc, root, tmp, rng, failures):
+    """layouts/conv_corners.ft: a conversion of a tensor the loop writes
+    stays in the loop, one under a branch stays under it, a slice is
+    copied (not shared with x), two requirements in a row compose; outputs
+    against NumPy at 1, 2, 4 threads."""
+    src = os.path.join(root, "tests", "numeric", "layouts", "conv_corners.ft")
+    funcs = emitted_layouts(ftc, src, [])
+    for k, fn in ((0, "written"), (1, "branchy")):
+        if not any("inside loop s" in line and line.startswith("  convert") for line in funcs[k][2]):
+            failures.append(f"corners: {fn}'s conversion left its loop")
+    lib = os.path.join(tmp, "corners.so")
+    subprocess.run([ftc, "build", src, "-o", lib], check=True)
+    f = ftlib.Library(lib)
+    x = rng.standard_normal((5, 6)).astype(np.float32)
+    for threads in (1, 2, 4):
+        ftlib.set_threads(threads)
+        xx, y = x.copy(), np.zeros((5, 6), np.float32)
+        f.func("written")(x=xx, y=y)
+        outs = [("written", y, 8 * x), ("written x", xx, 8 * x)]
+        for n in (5, 0):
+            y = np.full((5, 6), np.nan, np.float32)
+            f.func("branchy")(n=n, x=x, y=y)
+            outs.append((f"branchy n={n}", y, 2 * x if n else 0 * x))
+        y = np.full((3, 6), np.nan, np.float32)
+        f.func("sliced")(x=x, y=y)
+        outs.append(("sliced", y, 2 * x[1:4]))
+        y = np.full((5, 6), np.nan, np.float32)
+        f.func("chained")(x=x, y=y)
+        outs.append(("chained", y, x + np.float32(1)))
+        for what, got, want in outs:
+            if not np.array_equal(got, want):
+                failures.append(f"corners {what} threads={threads}: wrong output")
+
+
 def check_cli(ftc, root, failures):
     """The layout flags' usage errors (exit 2, the flag named)."""
     src = os.path.join(root, "tests", "golden", "layouts_fanout.ft")
@@ -405,6 +439,7 @@ def check_conversions(ftc, root, tmp, rng, failures):
                     failures.append(f"{fn} {mode} threads={threads}: y is not 3 x")
     check_dense(ftc, root, tmp, rng, failures)
     check_cli(ftc, root, failures)
+    check_corners(ftc, root, tmp, rng, failures)
     for prog, fn, extra in (("layouts_fanout", "fan1", []), ("layouts_hoist", "rnn", ["n=5"])):
         wrt = "x" if fn == "fan1" else "w"      # a conversion's adjoint: the reverse copy
         r = subprocess.run([ftc, "gradcheck", os.path.join(gold, prog + ".ft"), fn, "wrt", wrt]
