@@ -411,10 +411,9 @@ static lw_val *convert(lw *L, const pt_node *arg, lw_val *x, const char *want, f
  * layout, checked as a layout of x's rank.  A preference for a local whose
  * layout the layout pass chooses is weighed there (as if the local were
  * walked once against its storage order otherwise); a requirement that
- * x's layout does not meet
- * converts x (convert()).  A local whose layout the layout pass infers
- * is converted too: the pass removes the copy when it gives the local
- * that layout.  None, or NULL after an error. */
+ * x's layout does not meet converts x (convert()).  A local whose layout
+ * the layout pass chooses is converted too: the pass removes the copy
+ * when it gives the local that layout.  None, or NULL after an error. */
 static lw_val *layout_need(lw *L, args *a, const pt_node *call, int require, ft_loc loc)
 {
     const char *name = require ? "require_layout" : "prefer_layout";
