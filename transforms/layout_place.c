@@ -431,7 +431,8 @@ static void drop_conversion(lp_fn *F, ast_stmt *def, const char *src)
 }
 
 /* Visitor: the conversions of a function, outermost first, and whether
- * some local declares or prefers a layout. */
+ * some local declares a layout (a preference alone does not make the pass
+ * run: a program with no layout clause compiles as it did before). */
 typedef struct lp_defs {
     ast_visitor v;
     ft_ctx *ctx;
@@ -445,7 +446,7 @@ static int visit_defs(ast_visitor *v, ast_stmt *s)
     if (s->kind == AST_VARDEF) {
         if (s->u.def.conv_of)
             ft_vec_push(d->ctx, &d->convs, s);
-        d->laid_out |= s->u.def.layout || s->u.def.prefer;
+        d->laid_out |= s->u.def.layout != NULL;
     }
     return 1;
 }
