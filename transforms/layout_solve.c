@@ -915,8 +915,10 @@ static int ly_elim_step(ly_elim *el, int t)
 {
     const int *k = el->g->k;
     int v = el->ord->var[t], m = (int)(el->ord->off[t + 1] - el->ord->off[t]);
-    const int *sc = el->ord->sc + el->ord->off[t];
-    long *stride = el->sstride + el->ord->off[t];
+    /* an empty scope has no slice (the arrays may be NULL when every
+     * scope is empty: no offset is added to them then) */
+    const int *sc = m ? el->ord->sc + el->ord->off[t] : NULL;
+    long *stride = m ? el->sstride + el->ord->off[t] : NULL;
     long size = ly_strides(k, sc, m, stride);
     el->arg[t] = malloc(size * sizeof **el->arg);
     el->msg[t] = malloc(size * sizeof **el->msg);
