@@ -315,12 +315,14 @@ static void split_blocked_loops(ly_state *st)
         ast_stmt *loop = xf_auto_loop_by_id(st->ctx, st->f, (int)m[0]);
         if (!loop || loop->u.loop.par != AST_SERIAL || !xf_loop_from_zero(loop))
             continue;
-        if (xf_split(st->ctx, st->f, loop, m[1], 0, NULL, NULL, loop->loc))
-            return;   /* refused: past --max-loop-depth (an error that says so) */
+        if (xf_split_unfinished(st->ctx, st->f, loop, m[1], 0, 0, NULL, NULL, loop->loc))
+            break;    /* refused: past --max-loop-depth (an error that says so) */
         loop = xf_auto_loop_by_id(st->ctx, st->f, (int)m[0]);
         if (loop && loop->u.loop.body->kind == AST_FOR)
             loop->u.loop.body->u.loop.layout_block = 1 + (m[2] != 0);
     }
+    if (st->loops.len)
+        xf_sched_finish(st->ctx, st->f);    /* once, not once per split */
 }
 
 /* ------------------------------------------------------------ inference */

@@ -39,6 +39,16 @@ static ast_expr *split_guard(ft_ctx *ctx, ft_loc l, ast_expr *k, ast_expr *n, in
 int xf_split_shift(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int64_t nparts,
                    int64_t shift, const char *outer_name, const char *inner_name, ft_loc loc)
 {
+    if (xf_split_unfinished(ctx, f, loop, factor, nparts, shift, outer_name, inner_name, loc))
+        return 1;
+    xf_sched_finish(ctx, f);
+    return 0;
+}
+
+int xf_split_unfinished(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor,
+                        int64_t nparts, int64_t shift, const char *outer_name,
+                        const char *inner_name, ft_loc loc)
+{
     const char *lname = xf_sched_name(ctx, loop);
     ast_expr *n = xf_trip_count(ctx, loop);
     if (!n) {
@@ -80,6 +90,5 @@ int xf_split_shift(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int
     loop->u.loop.step = ast_int(ctx, l, 1);
     loop->u.loop.body = inner;
     xf_name_loop(loop, outer_name);
-    xf_sched_finish(ctx, f);
     return 0;
 }

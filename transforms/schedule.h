@@ -72,6 +72,12 @@ int xf_split(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int64_t n
 /* split(L, F, shift=s): iteration k of L runs at o * F + i = k + s. */
 int xf_split_shift(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor, int64_t nparts,
                    int64_t shift, const char *outer, const char *inner, ft_loc loc);
+/* xf_split_shift without the simplification of f that ends it
+ * (xf_sched_finish), for a pass that splits many loops and simplifies
+ * once (the layout pass). */
+int xf_split_unfinished(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor,
+                        int64_t nparts, int64_t shift, const char *outer, const char *inner,
+                        ft_loc loc);
 
 /* merge(L1, L2): L2, all of L1's body, merged with L1 into one loop. */
 int xf_merge(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, const char *name,
