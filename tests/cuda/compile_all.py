@@ -54,7 +54,7 @@ def grad_sources(root, tmp):
 def programs(root, tmp):
     """[(name, path)] of every program to compile."""
     pats = ["examples/*.ft", "examples/*/*.ft", "tests/numeric/stdlib/*.ft", "tests/numeric/progs/*.ft",
-            "bench/ft/*.ft", "tests/cuda/progs/*.ft"]
+            "bench/ft/*.ft", "tests/cuda/progs/*.ft", "tests/numeric/layouts/*.ft"]
     progs = [(os.path.relpath(p, root), p)
              for pat in pats for p in sorted(glob.glob(os.path.join(root, pat)))]
     return progs + grad_sources(root, tmp)
