@@ -5,7 +5,7 @@ workload (forward and gradient) emits CUDA that nvcc compiles.
     python3 tests/cuda/compile_all.py PATH/TO/ftc SOURCE_ROOT [-j N] [-k SUBSTRING]
 
 For each .ft in examples/ (and its folders), tests/numeric/stdlib/, tests/numeric/progs/,
-tests/cuda/progs/ and bench/ft/, and for each bench/ft/NAME.ft's gradient
+tests/cuda/progs/, tests/numeric/layouts/ and bench/ft/, and for each bench/ft/NAME.ft's gradient
 (the file with its `# bench-grad: grad ...` line appended, as bench/run
 builds it), runs `ftc build X.ft --target cuda --emit=c -o X.cu` and then
 `nvcc -arch=sm_90 -Xcompiler -fPIC -shared` on it (N compilations at a
