@@ -2043,6 +2043,52 @@ static void cg_opaque_params(cg_emitter *em, const ast_func *f)
     }
 }
 
+/* Whether e selects between values read from tensors (`c ? x[i] : y[j]`,
+ * a load in an arm of a conditional expression). */
+static int cg_select_loads(const ast_expr *e)
+{
+    switch (e->kind) {
+    case AST_IFEXPR:
+        return xf_expr_has_load(e->u.ife.then) || xf_expr_has_load(e->u.ife.other) ||
+               cg_select_loads(e->u.ife.cond);
+    case AST_BINARY: return cg_select_loads(e->u.bin.a) || cg_select_loads(e->u.bin.b);
+    case AST_UNARY: return cg_select_loads(e->u.un.a);
+    case AST_CAST: return cg_select_loads(e->u.cast.a);
+    case AST_CALL:
+        for (int i = 0; i < e->u.call.n; i++)
+            if (cg_select_loads(e->u.call.args[i]))
+                return 1;
+        return 0;
+    default: return 0;
+    }
+}
+
+/* Whether s holds, in a loop, a branch around a store whose value selects
+ * between loads.  GCC 12.2's loop if-conversion vectorizes such a store
+ * wrongly at -O3 with AVX2: some elements are never written
+ * (tests/numeric/layouts/repro_gcc_guarded_where.c, found by
+ * layouts_random.py), so such a function is compiled without it. */
+static int cg_guarded_select(const ast_stmt *s, int in_loop, int in_if)
+{
+    if (!s)
+        return 0;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            if (cg_guarded_select(s->u.seq.stmts[i], in_loop, in_if))
+                return 1;
+        return 0;
+    case AST_VARDEF: return cg_guarded_select(s->u.def.body, in_loop, in_if);
+    case AST_FOR: return cg_guarded_select(s->u.loop.body, 1, in_if);
+    case AST_IF:
+        return cg_guarded_select(s->u.branch.then, in_loop, in_loop) ||
+               cg_guarded_select(s->u.branch.other, in_loop, in_loop);
+    case AST_STORE: return in_if && cg_select_loads(s->u.store.value);
+    case AST_REDUCE: return in_if && cg_select_loads(s->u.red.value);
+    default: return 0;
+    }
+}
+
 /* Write "NAME(params)" of a function's C prototype. */
 static void cg_signature(cg_emitter *em, const ast_func *f)
 {
@@ -2103,6 +2149,10 @@ static void cg_func(cg_emitter *em, const ast_func *f)
     cg_line(em, can_fail ? "return ft__done(ft__err, &ft__er);" : "return ft__err;");
     char *body = cg_sub_end(&em->out, &sub);
 
+    if (cg_guarded_select(f->body, 0, 0))
+        fputs("#if defined(__GNUC__) && !defined(__clang__)\n"
+              "__attribute__((optimize(\"no-tree-loop-if-convert\")))   /* GCC 12 (cg_guarded_select) */\n"
+              "#endif\n", em->out);
     cg_signature(em, f);
     fputs("\n{\n", em->out);
     cg_size_checks(em, f);
