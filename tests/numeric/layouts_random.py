@@ -178,6 +178,20 @@ REDUCE = {"sum": ("sum", np.sum), "reduce_max": ("reduce_max", np.max),
 
 # --- programs ---------------------------------------------------------------
 
+class Call:
+    """A call FN(TENSORS..., REST...) of an operator that also has the
+    in-place form FN_(TENSORS..., out, REST...)."""
+
+    def __init__(self, fn, tensors, rest=()):
+        self.fn, self.tensors, self.rest = fn, list(tensors), list(rest)
+
+    def __str__(self):
+        return f"{self.fn}({', '.join(self.tensors + self.rest)})"
+
+    def inplace(self, out):
+        return f"{self.fn}_({', '.join(self.tensors + [out] + self.rest)})"
+
+
 class Value:
     """A tensor of the program: its name (a parameter or a local), shape,
     and the reference value (float64)."""
@@ -202,6 +216,8 @@ class Program:
         self.body = []           # lines
         self.ops = []            # op names (for the summary)
         self.values = []         # Values available as operands
+        self.helpers = []        # texts of inline functions (require_layout)
+        self.layouts_used = []   # require_layout's layouts
         self.nlocal = 0
         self.generate()
 
@@ -265,6 +281,8 @@ class Program:
         if name == "exp" and np.max(np.abs(x.ref), initial=0) > 8:
             name = "tanh"
         fmt, f = UNARY[name]
+        if fmt.endswith("({})"):
+            return Call(fmt[:-4], [x.name]), x.shape, f(x.ref), name
         return fmt.format(x.name), x.shape, f(x.ref), name
 
     def op_binary(self, x):
@@ -272,6 +290,8 @@ class Program:
         y = self.broadcast_partner(x)
         fmt, f = BINARY[name]
         a, b = (x, y) if self.rng.random() < 0.7 else (y, x)
+        if fmt.endswith("({}, {})"):
+            return Call(name, [a.name, b.name]), x.shape, f(a.ref, b.ref), name
         return fmt.format(a.name, b.name), x.shape, f(a.ref, b.ref), name
 
     def op_where(self, x):
@@ -279,7 +299,7 @@ class Program:
                               [Dim(1) if self.rng.random() < 0.4 else d for d in x.shape])
         y = self.broadcast_partner(x)
         a, b = (x, y) if self.rng.random() < 0.5 else (y, x)
-        return (f"where({cond.name} > 0, {a.name}, {b.name})", x.shape,
+        return (Call("where", [f"{cond.name} > 0", a.name, b.name]), x.shape,
                 np.where(cond.ref > 0, a.ref, b.ref), "where")
 
     def op_reduce(self, x):
@@ -293,11 +313,36 @@ class Program:
             [d for k, d in enumerate(x.shape) if k != ax]
         kw = ", keepdims=True" if keep else (", keepdims=False" if rng.random() < 0.3 else "")
         axs = f"axis={axis}" if rng.random() < 0.5 or fn in ("max", "min") else str(axis)
-        return f"{fn}({x.name}, {axs}{kw})", shape, f(x.ref, axis=axis, keepdims=keep), name
+        ref = f(x.ref, axis=axis, keepdims=keep)
+        if fn in ("max", "min"):
+            return f"{fn}({x.name}, {axs}{kw})", shape, ref, name
+        return Call(fn, [x.name], [axs + kw]), shape, ref, name
 
     def op_softmax(self, x):
         axis = int(self.rng.integers(-x.rank, x.rank))
-        return f"softmax({x.name}, axis={axis})", x.shape, np_softmax(x.ref, axis), "softmax"
+        if self.rng.random() < 0.3:
+            return (Call("log_softmax", [x.name], [f"axis={axis}"]), x.shape,
+                    np.log(np_softmax(x.ref, axis)), "log_softmax")
+        return Call("softmax", [x.name], [f"axis={axis}"]), x.shape, np_softmax(x.ref, axis), \
+            "softmax"
+
+    def op_require(self, x):
+        """An inline operator that requires its argument in a layout (a
+        conversion unless it already is), then an element-wise op."""
+        rng = self.rng
+        name = f"{self.fname}_r{len(self.helpers)}"
+        lay = layout_for(rng, x.rank, allow_none=False)
+        un = list(UNARY)[rng.integers(len(UNARY))]
+        if un == "exp" and np.max(np.abs(x.ref), initial=0) > 8:
+            un = "tanh"
+        fmt, f = UNARY[un]
+        lines = [f"func {name}(a):", f"    require_layout(a, \"{lay}\")"]
+        if rng.random() < 0.3:
+            lines.append(f"    prefer_layout(a, \"{layout_for(rng, x.rank, allow_none=False)}\")")
+        lines.append(f"    return {fmt.format('a')}")
+        self.helpers.append("\n".join(lines) + "\n")
+        self.layouts_used.append(lay)
+        return f"{name}({x.name})", x.shape, f(x.ref), "require_layout"
 
     def op_transpose(self, x):
         if x.rank < 2:
@@ -352,7 +397,7 @@ class Program:
             w = fits[rng.integers(len(fits))]
         else:
             w = self.new_input([k, self.extent()], scale=0.5)
-        expr = f"{x.name} @ {w.name}" if rng.random() < 0.5 else f"matmul({x.name}, {w.name})"
+        expr = f"{x.name} @ {w.name}" if rng.random() < 0.5 else Call("matmul", [x.name, w.name])
         return expr, [x.shape[0], w.shape[1]], x.ref @ w.ref, "matmul"
 
     def op_conv2d(self, x):
@@ -365,6 +410,7 @@ class Program:
         kh = int(rng.integers(1, min(3, h.val + 2 * pad) + 1))
         kw = int(rng.integers(1, min(3, w.val + 2 * pad) + 1))
         wt = self.new_input([Dim(int(rng.integers(1, 6))), c, Dim(kh), Dim(kw)], scale=0.5)
+        bias = self.new_input([wt.shape[0]]) if rng.random() < 0.25 else None
 
         def out_dim(d, k):
             v = (d.val + 2 * pad - k) // stride + 1
@@ -372,14 +418,17 @@ class Program:
                 return dim_expr("{} " + ("+" if 2 * pad - k + 1 >= 0 else "-") +
                                 f" {abs(2 * pad - k + 1)}", v, d) if 2 * pad - k + 1 else d
             return dim_expr(f"({{}} + {2 * pad - k}) // 2 + 1", v, d)
-        args = [x.name, wt.name]
+        args = []
         if pad:
             args.append(f"padding={pad}")
         if stride != 1:
             args.append(f"stride={stride}")
+        ref = np_conv2d(x.ref, wt.ref, stride, pad)
+        if bias:
+            args.append(f"bias={bias.name}")
+            ref = ref + bias.ref[:, None, None]
         shape = [n, wt.shape[0], out_dim(h, kh), out_dim(w, kw)]
-        return (f"conv2d({', '.join(args)})", shape, np_conv2d(x.ref, wt.ref, stride, pad),
-                "conv2d")
+        return Call("conv2d", [x.name, wt.name], args), shape, ref, "conv2d"
 
     def op_pool(self, x):
         if x.rank < 3:
@@ -392,8 +441,8 @@ class Program:
         k = int(rng.integers(2, kmax + 1))
         s = k if rng.random() < 0.6 else 1
         kind = "max" if rng.random() < 0.5 else "avg"
-        expr = f"{kind}_pool2d({x.name}, {k}" + (f", stride={s})" if s != k or
-                                                   rng.random() < 0.3 else ")")
+        expr = Call(f"{kind}_pool2d", [x.name], [str(k)] + ([f"stride={s}"] if s != k or
+                                                            rng.random() < 0.3 else []))
 
         def out_dim(d):
             v = (d.val - k) // s + 1
@@ -424,9 +473,37 @@ class Program:
         return (f"concat([{', '.join(p.name for p in parts)}]{ax})", shape,
                 np.concatenate([p.ref for p in parts], axis=axis), "concat")
 
+    def op_flip(self, x):
+        if self.rng.random() < 0.3:
+            return Call("flip", [x.name]), x.shape, np.flip(x.ref), "flip"
+        axis = int(self.rng.integers(-x.rank, x.rank))
+        return Call("flip", [x.name], [f"axis={axis}"]), x.shape, np.flip(x.ref, axis), "flip"
+
+    def op_cumsum(self, x):
+        axis = int(self.rng.integers(-x.rank, x.rank))
+        return Call("cumsum", [x.name], [str(axis)]), x.shape, np.cumsum(x.ref, axis), "cumsum"
+
+    def op_pad(self, x):
+        """Constant padding of the last one or two dimensions."""
+        rng = self.rng
+        k = int(rng.integers(1, min(2, x.rank) + 1))
+        pads = [(int(rng.integers(0, 3)), int(rng.integers(0, 3))) for _ in range(k)]
+        value = [0, 0, 1.5][rng.integers(3)]
+        shape = list(x.shape)
+        width = [(0, 0)] * x.rank
+        for j, (lo, hi) in enumerate(pads):       # the last dimension first
+            d = x.rank - 1 - j
+            width[d] = (lo, hi)
+            if lo + hi:
+                shape[d] = dim_expr(f"{{}} + {lo + hi}", shape[d].val + lo + hi, shape[d])
+        rest = [f"[{', '.join(f'{lo}, {hi}' for lo, hi in pads)}]"] + \
+            ([f"value={value}"] if value else [])
+        return (Call("pad", [x.name], rest), shape,
+                np.pad(x.ref, width, constant_values=value), "pad")
+
     OPS = (("unary", 3), ("binary", 3), ("where", 1), ("reduce", 2), ("softmax", 1),
            ("transpose", 2), ("reshape", 1.5), ("matmul", 2), ("conv2d", 2.5), ("pool", 2),
-           ("concat", 1.5))
+           ("concat", 1.5), ("require", 1.5), ("flip", 0.7), ("cumsum", 0.7), ("pad", 0.7))
 
     def generate(self):
         rng = self.rng
@@ -441,6 +518,13 @@ class Program:
         else:
             shape = [self.extent() for _ in range(rank)]
         x = self.new_input(shape)
+        if rng.random() < 0.15:       # the parameter converted for the whole body
+            lay = layout_for(rng, x.rank, allow_none=False)
+            if self.inputs[0][2]:
+                lay = random_layout(rng, self.inputs[0][2].split("->")[0], False)
+            self.body.append(f"require_layout({x.name}, \"{lay}\")")
+            self.layouts_used.append(lay)
+            self.ops.append("require_layout")
         names, weights = zip(*self.OPS)
         p = np.array(weights) / sum(weights)
         nops = int(rng.integers(1, 5))
@@ -458,23 +542,29 @@ class Program:
             if i == nops - 1 and direct:
                 last_expr = (expr, shape, ref, op)
                 self.ops.append(op)
+            elif i < nops - 1 and rng.random() < 0.2:    # nested in the next op
+                cur = Value(f"({expr})", shape, ref)
+                self.ops.append(op)
             else:
                 cur = self.bind(expr, shape, ref, op)
         if last_expr is not None:
             expr, shape, ref = last_expr[:3]
         else:
             expr, shape, ref = cur.name, cur.shape, cur.ref
-        self.add_output(expr, shape, ref)
+        self.add_output(expr, shape, ref, inplace=isinstance(expr, Call) and rng.random() < 0.5)
         locals_ = [v for v in self.values if v.name.startswith("t") and v is not cur]
         if locals_ and rng.random() < 0.3:
             v = locals_[rng.integers(len(locals_))]
             self.add_output(v.name, v.shape, v.ref)
 
-    def add_output(self, expr, shape, ref):
+    def add_output(self, expr, shape, ref, inplace=False):
+        """An out parameter y = expr, or expr's in-place form into y."""
         name = f"y{len(self.outputs)}"
         lay = layout_for(self.rng, len(shape))
         self.outputs.append((name, shape, lay, ref))
-        self.body.append(f"{name} = {expr}")
+        self.body.append(expr.inplace(name) if inplace else f"{name} = {expr}")
+        if inplace:
+            self.ops[-1] += "_"
 
     def text(self):
         params = [f"{n}: size" for n in self.sizes]
@@ -484,13 +574,14 @@ class Program:
         for name, shape, lay, _ in self.outputs:
             params.append(f"{name}: f32[{shape_text(shape)}] out" +
                           (f" layout \"{lay}\"" if lay else ""))
-        lines = [f"export func {self.fname}({', '.join(params)}):"]
+        lines = self.helpers + [f"export func {self.fname}({', '.join(params)}):"]
         lines += ["    " + b for b in self.body]
         return "\n".join(lines) + "\n"
 
     def layouts(self):
         return [lay for _, _, lay, _ in self.inputs + self.outputs] + [
-            b.split('layout "')[1].split('"')[0] for b in self.body if 'layout "' in b]
+            b.split('layout "')[1].split('"')[0] for b in self.body if 'layout "' in b] + \
+            self.layouts_used
 
 
 # --- building and checking ------------------------------------------------------
