@@ -261,12 +261,14 @@ class Program:
         return v
 
     def broadcast_partner(self, x):
-        """Another operand broadcasting to x's shape: an earlier value of a
+        """Another operand broadcasting to x's shape (a dimension stretches
+        only where it is the constant 1; others are the same expression:
+        `[n] + [m]` needs n == m even where m is 1): an earlier value of a
         compatible shape, a new input of x's shape with some extents 1 and
         leading dimensions dropped, or x itself."""
         rng = self.rng
         fits = [v for v in self.values if v is not x and v.rank <= x.rank and all(
-            a.val == b.val or a.val == 1 for a, b in zip(v.shape[::-1], x.shape[::-1]))]
+            a.text == b.text or a.text == "1" for a, b in zip(v.shape[::-1], x.shape[::-1]))]
         if fits and rng.random() < 0.4:
             return fits[rng.integers(len(fits))]
         if rng.random() < 0.1:
