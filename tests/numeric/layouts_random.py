@@ -308,13 +308,17 @@ class Program:
         rng = self.rng
         name = list(REDUCE)[rng.integers(len(REDUCE))]
         fn, f = REDUCE[name]
-        axis = int(rng.integers(-x.rank, x.rank))
-        keep = x.rank == 1 or rng.random() < 0.5
-        ax = axis % x.rank
-        shape = [Dim(1) if k == ax else d for k, d in enumerate(x.shape)] if keep else \
-            [d for k, d in enumerate(x.shape) if k != ax]
+        if x.rank >= 3 and fn not in ("max", "min") and rng.random() < 0.3:   # two axes
+            axes = sorted(int(a) for a in rng.choice(x.rank, 2, replace=False))
+            axis, text = tuple(axes), str(axes)
+        else:
+            axis = int(rng.integers(-x.rank, x.rank))
+            axes, text = [axis % x.rank], str(axis)
+        keep = x.rank == len(axes) or rng.random() < 0.5
+        shape = [Dim(1) if k in axes else d for k, d in enumerate(x.shape)] if keep else \
+            [d for k, d in enumerate(x.shape) if k not in axes]
         kw = ", keepdims=True" if keep else (", keepdims=False" if rng.random() < 0.3 else "")
-        axs = f"axis={axis}" if rng.random() < 0.5 or fn in ("max", "min") else str(axis)
+        axs = f"axis={text}" if rng.random() < 0.5 or fn in ("max", "min") else text
         ref = f(x.ref, axis=axis, keepdims=keep)
         if fn in ("max", "min"):
             return f"{fn}({x.name}, {axs}{kw})", shape, ref, name
@@ -475,6 +479,34 @@ class Program:
         return (f"concat([{', '.join(p.name for p in parts)}]{ax})", shape,
                 np.concatenate([p.ref for p in parts], axis=axis), "concat")
 
+    def op_slice(self, x):
+        """x[..] with one dimension sliced a:b (a size parameter's n - 1 or
+        1:n) or indexed by a constant (dropping it, at rank > 1)."""
+        rng = self.rng
+        d = int(rng.integers(x.rank))
+        e = x.shape[d]
+        idx = [":"] * x.rank
+        shape = list(x.shape)
+        sl = [slice(None)] * x.rank
+        if x.rank > 1 and e.literal and rng.random() < 0.3:
+            k = int(rng.integers(e.val))
+            idx[d], sl[d] = str(k), k
+            del shape[d]
+        elif e.literal:
+            if e.val < 2:
+                return None
+            a = int(rng.integers(e.val - 1))
+            b = int(rng.integers(a + 1, e.val + 1))
+            idx[d], sl[d], shape[d] = f"{a}:{b}", slice(a, b), Dim(b - a)
+        else:
+            if e.val < 2:
+                return None
+            idx[d], sl[d] = f"1:{e.text}", slice(1, None)
+            shape[d] = dim_expr("{} - 1", e.val - 1, e)
+        while idx and idx[-1] == ":" and len(idx) > 1:
+            idx.pop()
+        return f"{x.name}[{', '.join(idx)}]", shape, x.ref[tuple(sl)], "slice"
+
     def op_flip(self, x):
         if self.rng.random() < 0.3:
             return Call("flip", [x.name]), x.shape, np.flip(x.ref), "flip"
@@ -505,7 +537,8 @@ class Program:
 
     OPS = (("unary", 3), ("binary", 3), ("where", 1), ("reduce", 2), ("softmax", 1),
            ("transpose", 2), ("reshape", 1.5), ("matmul", 2), ("conv2d", 2.5), ("pool", 2),
-           ("concat", 1.5), ("require", 1.5), ("flip", 0.7), ("cumsum", 0.7), ("pad", 0.7))
+           ("concat", 1.5), ("require", 1.5), ("flip", 0.7), ("cumsum", 0.7), ("pad", 0.7),
+           ("slice", 1))
 
     def generate(self):
         rng = self.rng
@@ -553,17 +586,30 @@ class Program:
             expr, shape, ref = last_expr[:3]
         else:
             expr, shape, ref = cur.name, cur.shape, cur.ref
-        self.add_output(expr, shape, ref, inplace=isinstance(expr, Call) and rng.random() < 0.5)
+        split = [k for k, d in enumerate(shape) if d.literal and d.val >= 2]
+        if last_expr is None and split and rng.random() < 0.25:
+            self.add_output(expr, shape, ref, split=split[rng.integers(len(split))])
+        else:
+            self.add_output(expr, shape, ref,
+                            inplace=isinstance(expr, Call) and rng.random() < 0.5)
         locals_ = [v for v in self.values if v.name.startswith("t") and v is not cur]
         if locals_ and rng.random() < 0.3:
             v = locals_[rng.integers(len(locals_))]
             self.add_output(v.name, v.shape, v.ref)
 
-    def add_output(self, expr, shape, ref, inplace=False):
-        """An out parameter y = expr, or expr's in-place form into y."""
+    def add_output(self, expr, shape, ref, inplace=False, split=None):
+        """An out parameter y = expr, or expr's in-place form into y, or
+        (split: a dimension) stored in two slices of that dimension."""
         name = f"y{len(self.outputs)}"
         lay = layout_for(self.rng, len(shape))
         self.outputs.append((name, shape, lay, ref))
+        if split is not None:
+            k = int(self.rng.integers(1, shape[split].val))
+            for part in (f"0:{k}", f"{k}:{shape[split].val}"):
+                idx = ", ".join([":"] * split + [part])
+                self.body.append(f"{name}[{idx}] = {expr}[{idx}]")
+            self.ops.append("slice stores")
+            return
         self.body.append(expr.inplace(name) if inplace else f"{name} = {expr}")
         if inplace:
             self.ops[-1] += "_"
