@@ -24,8 +24,11 @@ layouts_run.pack, outputs filled with NaN; every output is unpacked
 (layouts_run.unpack) and compared with a NumPy float64 reference computed
 from the generator's own op list, and the pad lanes of every blocked `out`
 must be exactly 0.  One line per program, a summary; exits 1 on a failure
-other than the expected ones (XFAIL: known compiler bugs, each with its
-reproducer in tests/numeric/layouts/).
+other than the expected ones (XFAIL: known bugs, each with its reproducer
+in tests/numeric/layouts/repro_*.ft, keyed by the CRC-32 of the failing
+program's text).  The reproducers are built and checked too (with and
+without --no-auto): they must fail as described, or pass (XPASS: the bug is
+fixed; a note, not a failure).
 """
 import argparse
 import concurrent.futures
@@ -662,7 +665,7 @@ def build_batch(ftc, tmp, b, progs, extra):
             f.write(p.text())
         lib = os.path.join(tmp, f"lib{p.fname}_{tag}.so")
         e = build(ftc, src, lib, extra)
-        got[p.index] = lib if e is None else "build " + " ".join(extra) + ": " + e
+        got[p.index] = lib if e is None else f"build [{' '.join(extra) or 'default'}]: {e}"
     return got
 
 
@@ -709,6 +712,58 @@ def check_program(p, lib, extra):
                 if not np.all(o[mask] == 0):
                     errs.append(f"{where} {name}: pad lanes not 0: {o[mask][:6]}")
     return errs
+
+
+class Repro:
+    """A reproducer of a known bug (tests/numeric/layouts/NAME), called and
+    checked as a generated program is: function f on the given sizes and
+    inputs ((name, shape, layout, f32 array)) against the outputs' NumPy
+    references ((name, shape, layout, reference))."""
+
+    def __init__(self, root, name, sizes, inputs, outputs):
+        self.src = os.path.join(root, "tests", "numeric", "layouts", name)
+        self.fname, self.sizes, self.inputs, self.outputs = "f", sizes, inputs, outputs
+        self.name = name
+
+
+def repros(root, rng):
+    """The reproducers of XFAIL's bugs, each with its expected error."""
+    a = rng.standard_normal((3, 1)).astype(np.float32)
+    b = rng.standard_normal((1, 6)).astype(np.float32)
+    mm = Repro(root, AS_LIB_K1[0], {"n": 3}, [("a", None, None, a), ("b", None, None, b)],
+               [("y", [Dim(3), Dim(6)], None, a.astype(np.float64) @ b)])
+    x0 = rng.standard_normal((1, 5, 7, 5)).astype(np.float32)
+    x1 = rng.standard_normal((1, 5, 7, 5)).astype(np.float32)
+    t = np.where(x1 > 0, x1, x0).astype(np.float64)
+    gw = Repro(root, GCC_WHERE[0], {"n": 5},
+               [("x0", None, None, x0), ("x1", None, "NCHW->NCHW3w", x1)],
+               [("y", [Dim(d) for d in (1, 5, 6, 4)], None, np_pool(t, 2, 1, "max"))])
+    return [(mm, AS_LIB_K1[1]), (gw, GCC_WHERE[1])]
+
+
+def check_repros(ftc, root, tmp, rng):
+    """Build and check each reproducer with and without --no-auto: its
+    failures must be the expected ones.  (failed, xfailed, xpassed) names."""
+    failed, xfailed, xpassed = [], [], []
+    for r, expect in repros(root, rng):
+        errs = []
+        for extra in ([], ["--no-auto"]):
+            lib = os.path.join(tmp, f"lib{r.name[:-3]}{len(extra)}.so")
+            e = build(ftc, r.src, lib, extra)
+            if e is not None:
+                errs.append(f"build [{' '.join(extra) or 'default'}]: {e}")
+            else:
+                errs += check_program(r, lib, extra)
+        if errs and all(expect in e for e in errs):
+            xfailed.append(r.name)
+            print(f"XFAIL {r.name}: {len(errs)} failures as expected: {errs[0].splitlines()[0]}")
+        elif errs:
+            failed.append(r.name)
+            print(f"FAIL {r.name}\n" + "".join(f"  {e}\n" for e in errs), end="")
+        else:
+            xpassed.append(r.name)
+            print(f"XPASS {r.name} (a known bug fixed? remove it from XFAIL)")
+    return failed, xfailed, xpassed
 
 
 def main():
@@ -764,6 +819,7 @@ def main():
             else:
                 print(f"ok {head}" + (f"\n{p.text()}" if opt.v else ""))
             sys.stdout.flush()
+        rfail, rxfail, rxpass = check_repros(opt.ftc, opt.root, tmp, rng)
     ops = sorted({o for p in progs for o in p.ops})
     lays = [lay for p in progs for lay in p.layouts() if lay]
     blocked = sum(1 for lay in lays if any(ch.isdigit() for ch in lay))
@@ -773,8 +829,10 @@ def main():
           f"{sum(len(v) for v in libs.values())} builds in {len(jobs)} batches "
           f"({build_s:.0f} s), {time.time() - start:.0f} s in all")
     print(f"{len(progs) - len(failed) - len(xfailed)} passed, {len(failed)} failed, "
-          f"{len(xfailed)} expected failures, {len(xpassed)} unexpectedly passed")
-    return 1 if failed else 0
+          f"{len(xfailed)} expected failures, {len(xpassed)} unexpectedly passed; "
+          f"reproducers of known bugs: {len(rxfail)} fail as expected, {len(rfail)} otherwise, "
+          f"{len(rxpass)} pass")
+    return 1 if failed or rfail else 0
 
 
 if __name__ == "__main__":
