@@ -32,7 +32,6 @@ fixed; a note, not a failure).
 """
 import argparse
 import concurrent.futures
-import math
 import os
 import subprocess
 import sys
@@ -811,8 +810,8 @@ def main():
                 print(f"XFAIL {head}: {xf[0]}: {len(errs)} builds fail as expected")
             elif errs:
                 failed.append(p)
-                print(f"FAIL {head} crc {crc:#010x}\n{p.text()}" + "".join(f"  {e}\n" for e in errs),
-                      end="")
+                print(f"FAIL {head} crc {crc:#010x}\n{p.text()}" +
+                      "".join(f"  {e}\n" for e in errs), end="")
             elif xf:
                 xpassed.append(p)
                 print(f"XPASS {head}: {xf[0]} (a known bug fixed? remove it from XFAIL)")
