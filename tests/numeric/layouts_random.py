@@ -2,18 +2,23 @@
 """Random stdlib programs with random parameter layouts, against NumPy
 (issue 22's done-criterion).
 
-    layouts_random.py PATH/TO/ftc SOURCE_ROOT [--count N] [--seed S] [-v]
+    layouts_random.py PATH/TO/ftc SOURCE_ROOT [--count N] [--seed S] [-v] [--keep DIR]
 
 Generates N (200) small .ft programs, each one exported function: f32
 tensor parameters of rank 1-4 (extents 1..9, constants or `size`
 parameters, so that blocked dimensions are padded), each with a random
 `layout` clause or none (permutations; one or two blocks of 2..8 on one or
 two dimensions, anywhere in the physical order), and a body of 1-4 stdlib
-operations chained through locals (some with their own `layout`):
-element-wise unary and binary with broadcasting, where, reductions with
-and without keepdims, softmax, transpose, reshape, matmul, conv2d and the
-pools on NCHW, concat.  Shapes are tracked by the generator, so every
-program is valid by construction.
+operations chained through locals (some with their own `layout`, some
+nested in the next operation): element-wise unary and binary with
+broadcasting, where, reductions over one or two axes with and without
+keepdims, softmax, log_softmax, transpose, reshape, slices, matmul, conv2d
+(with a bias or not) and the pools on NCHW, concat, flip, cumsum, pad, and
+inline operators that require_layout their argument (a conversion), or a
+require_layout of an `in` parameter.  An output is assigned, computed by
+an operator's in-place form (`relu_(t, y)`), or stored in two slices.
+Shapes are tracked by the generator, so every program is valid by
+construction (a dimension broadcasts only where it is the constant 1).
 
 The programs are built in batches (several functions per file, two builds
 at a time): every batch by default, and half of them also with --no-auto,
