@@ -235,17 +235,21 @@ class Program:
 
     # -- pieces
     def extent(self):
-        """A fresh extent: a literal 1..9 or a size parameter."""
+        """A fresh extent: a literal or a size parameter, 1..9 (a few
+        10..20, so that loops over blocks run several times)."""
         rng = self.rng
+
+        def value():
+            return int(rng.integers(10, 21) if rng.random() < 0.08 else rng.integers(1, 10))
         if rng.random() < 0.3:
             if self.sizes and rng.random() < 0.5:
                 name = list(self.sizes)[rng.integers(len(self.sizes))]
                 return Dim(self.sizes[name], name)
             if len(self.sizes) < 2:
                 name = "nm"[len(self.sizes)]
-                self.sizes[name] = int(rng.integers(1, 10))
+                self.sizes[name] = value()
                 return Dim(self.sizes[name], name)
-        return Dim(int(rng.integers(1, 10)))
+        return Dim(value())
 
     def new_input(self, shape, layout="random", scale=1.0):
         rng = self.rng
@@ -564,6 +568,11 @@ class Program:
                     shape[2] = Dim(int(rng.integers(3, 8)))
         else:
             shape = [self.extent() for _ in range(rank)]
+            for _ in range(5):
+                if np.prod(vals(shape)) > 3000:
+                    shape = [Dim(d.val // 2 or 1) if d.literal else d for d in shape]
+            if np.prod(vals(shape)) > 3000:
+                shape = [Dim(min(d.val, 3)) for d in shape]
         x = self.new_input(shape)
         if rng.random() < 0.15:       # the parameter converted for the whole body
             lay = layout_for(rng, x.rank, allow_none=False)
@@ -653,9 +662,10 @@ def build(ftc, src, lib, extra):
 
 def build_batch(ftc, tmp, b, progs, extra):
     """Build batch b's programs in one file; when that fails, each one on
-    its own.  {program index: library path or the error text}."""
+    its own.  {program index: library path or the error text}.  (The
+    builds of a batch run at the same time: each writes its own files.)"""
     tag = "_".join(e.strip("-").replace("=", "-") for e in extra) or "default"
-    src = os.path.join(tmp, f"b{b}.ft")
+    src = os.path.join(tmp, f"b{b}_{tag}.ft")
     with open(src, "w") as f:
         f.write("\n".join(p.text() for p in progs))
     lib = os.path.join(tmp, f"libb{b}_{tag}.so")
@@ -664,7 +674,7 @@ def build_batch(ftc, tmp, b, progs, extra):
         return {p.index: lib for p in progs}
     got = {}
     for p in progs:
-        src = os.path.join(tmp, f"{p.fname}.ft")
+        src = os.path.join(tmp, f"{p.fname}_{tag}.ft")
         with open(src, "w") as f:
             f.write(p.text())
         lib = os.path.join(tmp, f"lib{p.fname}_{tag}.so")
