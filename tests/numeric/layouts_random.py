@@ -64,8 +64,9 @@ EXTRA = (["--no-auto"], ["--no-auto", "--layout-cost=count"], ["--layout-mode=lo
 # the program still fails, and one that passes is reported (XPASS).
 AS_LIB_K1 = ("repro_matmul_k1.ft", "the as_lib nest i is no longer a matrix product")
 GCC_WHERE = ("repro_gcc_guarded_where.ft", "elements wrong")
+CONV_RACE = ("repro_auto_conv_race.ft", "is not race-free")
 XFAIL = {
-    0xe9f0a0f5: GCC_WHERE,          # --seed 4: p162
+    0x2f379f9b: CONV_RACE,          # --seed 9: p115
 }
 
 
@@ -752,7 +753,12 @@ def repros(root, rng):
     gw = Repro(root, GCC_WHERE[0], {"n": 5},
                [("x0", None, None, x0), ("x1", None, "NCHW->NCHW3w", x1)],
                [("y", [Dim(d) for d in (1, 5, 6, 4)], None, np_pool(t, 2, 1, "max"))])
-    return [(mm, AS_LIB_K1[1]), (gw, GCC_WHERE[1])]
+    x = rng.standard_normal((2, 1, 1, 3)).astype(np.float32)
+    w = rng.standard_normal((1, 1, 3, 3)).astype(np.float32)
+    cr = Repro(root, CONV_RACE[0], {}, [("x", None, None, x), ("w", None, "OIHW->OIHW5h", w)],
+               [("y", [Dim(d) for d in (2, 1, 1, 3)], "NCHW->NCHW2n",
+                 np_conv2d(x.astype(np.float64), w.astype(np.float64), 1, 1))])
+    return [(mm, AS_LIB_K1[1]), (gw, GCC_WHERE[1]), (cr, CONV_RACE[1])]
 
 
 def check_repros(ftc, root, tmp, rng):
