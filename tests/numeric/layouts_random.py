@@ -776,7 +776,8 @@ def check_repros(ftc, root, tmp, rng):
                 errs += check_program(r, lib, extra)
         if errs and all(expect in e for e in errs):
             xfailed.append(r.name)
-            print(f"XFAIL {r.name}: {len(errs)} failures as expected: {errs[0].splitlines()[0]}")
+            print(f"XFAIL {r.name}: {len(errs)} failures as expected: "
+                  f"{errs[0].splitlines()[0][:160]}")
         elif errs:
             failed.append(r.name)
             print(f"FAIL {r.name}\n" + "".join(f"  {e}\n" for e in errs), end="")
