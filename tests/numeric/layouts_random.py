@@ -831,7 +831,7 @@ def main():
             head = f"{p.fname} ({', '.join(p.ops)})"
             if errs and xf and all(xf[1] in e for e in errs):
                 xfailed.append(p)
-                print(f"XFAIL {head}: {xf[0]}: {len(errs)} builds fail as expected")
+                print(f"XFAIL {head}: {xf[0]}: {len(errs)} checks fail as expected")
             elif errs:
                 failed.append(p)
                 print(f"FAIL {head} crc {crc:#010x}\n{p.text()}" +
