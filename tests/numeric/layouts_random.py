@@ -849,7 +849,7 @@ def main():
     print(f"{len(progs)} programs, {sum(len(p.ops) for p in progs)} operations "
           f"({len(ops)} kinds: {' '.join(ops)}), {len(lays)} layout clauses "
           f"({len(set(lays))} distinct, {blocked} blocked), "
-          f"{sum(len(v) for v in libs.values())} builds in {len(jobs)} batches "
+          f"{sum(len(v) for v in libs.values())} program builds in {len(jobs)} ftc builds "
           f"({build_s:.0f} s), {time.time() - start:.0f} s in all")
     print(f"{len(progs) - len(failed) - len(xfailed)} passed, {len(failed)} failed, "
           f"{len(xfailed)} expected failures, {len(xpassed)} unexpectedly passed; "
