@@ -69,6 +69,7 @@ XFAIL = {
     0x2f379f9b: CONV_RACE,          # --seed 9: p115
     0x4c9bbf7d: GCC_WHERE,          # --seed 12: p071 (right at -O2, -fno-tree-loop-vectorize)
     0xa5d9e620: GCC_WHERE,          # --seed 12: p101 (the same, --layout-mode=local only)
+    0x6df2ce64: GCC_WHERE,          # --seed 17: p120 (the same)
 }
 
 
