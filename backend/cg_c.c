@@ -2043,14 +2043,28 @@ static void cg_opaque_params(cg_emitter *em, const ast_func *f)
     }
 }
 
-/* Whether e selects between values read from tensors (`c ? x[i] : y[j]`,
- * a load in an arm of a conditional expression). */
+/* The load e is, under negations and casts, or NULL. */
+static const ast_expr *cg_bare_load(const ast_expr *e)
+{
+    while (e->kind == AST_UNARY || e->kind == AST_CAST)
+        e = e->kind == AST_UNARY ? e->u.un.a : e->u.cast.a;
+    return e->kind == AST_LOAD ? e : NULL;
+}
+
+/* Whether e selects between values read from different tensor elements
+ * (`c ? x[i] : y[j]`: loads in both arms of a conditional expression, not
+ * the one element `c ? d[i] : -d[i]`). */
 static int cg_select_loads(const ast_expr *e)
 {
     switch (e->kind) {
-    case AST_IFEXPR:
-        return xf_expr_has_load(e->u.ife.then) || xf_expr_has_load(e->u.ife.other) ||
-               cg_select_loads(e->u.ife.cond);
+    case AST_IFEXPR: {
+        const ast_expr *a = cg_bare_load(e->u.ife.then), *b = cg_bare_load(e->u.ife.other);
+        if (xf_expr_has_load(e->u.ife.then) && xf_expr_has_load(e->u.ife.other) &&
+            !(a && b && ast_expr_equal(a, b)))
+            return 1;
+        return cg_select_loads(e->u.ife.cond) || cg_select_loads(e->u.ife.then) ||
+               cg_select_loads(e->u.ife.other);
+    }
     case AST_BINARY: return cg_select_loads(e->u.bin.a) || cg_select_loads(e->u.bin.b);
     case AST_UNARY: return cg_select_loads(e->u.un.a);
     case AST_CAST: return cg_select_loads(e->u.cast.a);
@@ -2063,28 +2077,31 @@ static int cg_select_loads(const ast_expr *e)
     }
 }
 
-/* Whether s holds, in a loop, a branch around a store whose value selects
- * between loads.  GCC 12.2's loop if-conversion vectorizes such a store
- * wrongly at -O3 with AVX2: some elements are never written
+/* Whether s holds, in a loop, a store whose value selects between loads
+ * (`t[..] = c ? x[..] : y[..]`, guarded or not).  GCC 12.2's loop
+ * if-conversion turns the selected loads into masked ones and, at -O3 with
+ * AVX2, vectorizes such stores wrongly: some elements are never written
  * (tests/numeric/layouts/repro_gcc_guarded_where.c, found by
- * layouts_random.py), so such a function is compiled without it. */
-static int cg_guarded_select(const ast_stmt *s, int in_loop, int in_if)
+ * layouts_random.py: a where() over a blocked input, with the pad guard
+ * and, once unrolled, without), so such a function is compiled without
+ * it. */
+static int cg_select_in_loop(const ast_stmt *s, int in_loop)
 {
     if (!s)
         return 0;
     switch (s->kind) {
     case AST_SEQ:
         for (int i = 0; i < s->u.seq.n; i++)
-            if (cg_guarded_select(s->u.seq.stmts[i], in_loop, in_if))
+            if (cg_select_in_loop(s->u.seq.stmts[i], in_loop))
                 return 1;
         return 0;
-    case AST_VARDEF: return cg_guarded_select(s->u.def.body, in_loop, in_if);
-    case AST_FOR: return cg_guarded_select(s->u.loop.body, 1, in_if);
+    case AST_VARDEF: return cg_select_in_loop(s->u.def.body, in_loop);
+    case AST_FOR: return cg_select_in_loop(s->u.loop.body, 1);
     case AST_IF:
-        return cg_guarded_select(s->u.branch.then, in_loop, in_loop) ||
-               cg_guarded_select(s->u.branch.other, in_loop, in_loop);
-    case AST_STORE: return in_if && cg_select_loads(s->u.store.value);
-    case AST_REDUCE: return in_if && cg_select_loads(s->u.red.value);
+        return cg_select_in_loop(s->u.branch.then, in_loop) ||
+               cg_select_in_loop(s->u.branch.other, in_loop);
+    case AST_STORE: return in_loop && cg_select_loads(s->u.store.value);
+    case AST_REDUCE: return in_loop && cg_select_loads(s->u.red.value);
     default: return 0;
     }
 }
@@ -2149,9 +2166,9 @@ static void cg_func(cg_emitter *em, const ast_func *f)
     cg_line(em, can_fail ? "return ft__done(ft__err, &ft__er);" : "return ft__err;");
     char *body = cg_sub_end(&em->out, &sub);
 
-    if (cg_guarded_select(f->body, 0, 0))
+    if (cg_select_in_loop(f->body, 0))
         fputs("#if defined(__GNUC__) && !defined(__clang__)\n"
-              "__attribute__((optimize(\"no-tree-loop-if-convert\")))   /* GCC 12 (cg_guarded_select) */\n"
+              "__attribute__((optimize(\"no-tree-loop-if-convert\")))   /* GCC 12 (cg_select_in_loop) */\n"
               "#endif\n", em->out);
     cg_signature(em, f);
     fputs("\n{\n", em->out);
