@@ -62,16 +62,19 @@ EXTRA = (["--no-auto"], ["--no-auto", "--layout-cost=count"], ["--layout-mode=lo
 # -> (its reproducer in tests/numeric/layouts/, a text every error of that
 # program contains): such a failure is expected (XFAIL); any other error of
 # the program still fails, and one that passes is reported (XPASS).
-AS_LIB_K1 = ("repro_matmul_k1.ft", "the as_lib nest i is no longer a matrix product")
 CONV_RACE = ("repro_auto_conv_race.ft", "is not race-free")
 XFAIL = {
     0x2f379f9b: CONV_RACE,          # --seed 9: p115
 }
-# A fixed bug's reproducer, which must now pass: GCC 12.2's loop
+# Fixed bugs' reproducers, which must now pass: a K = 1 product of a size
+# extent handed to BLAS lost its accumulation to auto_zero_init (an
+# internal error of the C backend; auto_zero_init now leaves AST_LIB nests
+# alone), and GCC 12.2's loop
 # if-conversion left elements of a guarded `where` store unwritten (seeds 4,
 # 12, 17); the C target now compiles such functions without it
 # (backend/cg_c.c, cg_guarded_select).
 GCC_WHERE = "repro_gcc_guarded_where.ft"
+AS_LIB_K1 = "repro_matmul_k1.ft"
 
 
 # --- shapes -----------------------------------------------------------------
@@ -750,7 +753,7 @@ def repros(root, rng):
     fixed, it must pass)."""
     a = rng.standard_normal((3, 1)).astype(np.float32)
     b = rng.standard_normal((1, 6)).astype(np.float32)
-    mm = Repro(root, AS_LIB_K1[0], {"n": 3}, [("a", None, None, a), ("b", None, None, b)],
+    mm = Repro(root, AS_LIB_K1, {"n": 3}, [("a", None, None, a), ("b", None, None, b)],
                [("y", [Dim(3), Dim(6)], None, a.astype(np.float64) @ b)])
     x0 = rng.standard_normal((1, 5, 7, 5)).astype(np.float32)
     x1 = rng.standard_normal((1, 5, 7, 5)).astype(np.float32)
@@ -763,7 +766,7 @@ def repros(root, rng):
     cr = Repro(root, CONV_RACE[0], {}, [("x", None, None, x), ("w", None, "OIHW->OIHW5h", w)],
                [("y", [Dim(d) for d in (2, 1, 1, 3)], "NCHW->NCHW2n",
                  np_conv2d(x.astype(np.float64), w.astype(np.float64), 1, 1))])
-    return [(mm, AS_LIB_K1[1]), (gw, None), (cr, CONV_RACE[1])]
+    return [(mm, None), (gw, None), (cr, CONV_RACE[1])]
 
 
 def check_repros(ftc, root, tmp, rng):

@@ -85,6 +85,24 @@ static int zi_stmt_cb(ast_visitor *v, ast_stmt *s)
     return 1;
 }
 
+/* Visitor: the tensors written in loops marked AST_LIB: a BLAS call's
+ * nest keeps its zero store and its `+=` (a K = 1 product would otherwise
+ * lose the accumulation the C backend's gemm recognises). */
+typedef struct zi_lib {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec names;
+} zi_lib;
+
+static int zi_lib_cb(ast_visitor *v, ast_stmt *s)
+{
+    zi_lib *l = (zi_lib *)v;
+    if (s->kind != AST_FOR || s->u.loop.par != AST_LIB)
+        return 1;
+    xf_stmt_written(l->ctx, s, &l->names);
+    return 0;
+}
+
 /* The one access of statement s in acc that writes (its Store or Reduce). */
 static const an_access *write_of(const an_accesses *acc, const ast_stmt *s)
 {
@@ -188,10 +206,12 @@ int xf_auto_zero_init(xf_auto *a)
 {
     zi_walk w = {.v.stmt = zi_stmt_cb, .v.expr = zi_expr_cb, .ctx = a->ctx};
     ast_visit(a->f->body, &w.v);
+    zi_lib lib = {{zi_lib_cb, NULL}, a->ctx, {0}};
+    ast_visit(a->f->body, &lib.v);
     ft_vec cand = {0};            /* name slots */
     for (int i = 0; i < w.names.len; i++) {
         const int *c = w.counts.items[i];
-        if (c[0] == 1 && c[1] >= 1 && c[2] == 0)
+        if (c[0] == 1 && c[1] >= 1 && c[2] == 0 && !xf_has_name(&lib.names, w.names.items[i]))
             ft_vec_push(a->ctx, &cand, (void *)(intptr_t)i);
     }
     if (cand.len == 0)
