@@ -122,6 +122,8 @@ typedef struct cg_emitter {
     cg_sites sites;          /* the module's error sites (cg_sites.h) */
     ft_loc stmt_loc;         /* the statement whose checks are emitted */
     cg_printer pr;           /* the shared expression printer (cg_core.h) */
+    ft_vec nonneg;           /* iterators of the loops around that count up
+                                from a literal >= 0 (const char *) */
 } cg_emitter;
 
 /* Deepest indentation written: a function with a thousand nested locals
@@ -461,6 +463,35 @@ static void cg_builtin(void *p, const ast_expr *e)
         cg_math_call(em, fns[f], t, e->u.call.n, args);
 }
 
+/* Whether integer expression e is >= 0 wherever it is evaluated: literals
+ * >= 0, sizes (checked at entry), iterators of loops counting up from a
+ * literal >= 0, and sums, products, floor divisions and remainders of
+ * those by positive literals. */
+static int cg_nonneg(const cg_emitter *em, const ast_expr *e)
+{
+    switch (e->kind) {
+    case AST_INT: return e->u.ival >= 0;
+    case AST_VAR:
+        for (int i = 0; i < em->nonneg.len; i++)
+            if (strcmp(em->nonneg.items[i], e->u.name) == 0)
+                return 1;
+        for (int i = 0; i < em->func->nparams; i++)
+            if (em->func->params[i].is_size && strcmp(em->func->params[i].name, e->u.name) == 0)
+                return 1;
+        return 0;
+    case AST_BINARY:
+        switch (e->u.bin.op) {
+        case AST_ADD: case AST_MUL:
+            return cg_nonneg(em, e->u.bin.a) && cg_nonneg(em, e->u.bin.b);
+        case AST_FLOORDIV: case AST_MOD:
+            return cg_nonneg(em, e->u.bin.a) && e->u.bin.b->kind == AST_INT &&
+                   e->u.bin.b->u.ival > 0;
+        default: return 0;
+        }
+    default: return 0;
+    }
+}
+
 /* Print a binary operation with C semantics matching the language's. */
 static void cg_binary(void *p, const ast_expr *e, int paren)
 {
@@ -470,9 +501,21 @@ static void cg_binary(void *p, const ast_expr *e, int paren)
         "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
     ft_dtype t = e->dtype;
     ast_expr *args[2] = {e->u.bin.a, e->u.bin.b};
+    int plain = ft_dtype_is_int(t) && args[1]->kind == AST_INT && args[1]->u.ival > 0 &&
+                cg_nonneg(em, args[0]);    /* C's / and % agree: no helper */
     switch (e->u.bin.op) {
-    case AST_FLOORDIV: cg_helper_call(em, CG_H_FLOORDIV, "floordiv", t, 2, args); return;
-    case AST_MOD: cg_helper_call(em, CG_H_MOD, "mod", t, 2, args); return;
+    case AST_FLOORDIV:
+    case AST_MOD:
+        if (plain) {
+            fputc('(', em->out);
+            cg_expr(em, args[0], 1);
+            fprintf(em->out, " %c %lld)", e->u.bin.op == AST_MOD ? '%' : '/',
+                    (long long)args[1]->u.ival);
+        } else if (e->u.bin.op == AST_FLOORDIV)
+            cg_helper_call(em, CG_H_FLOORDIV, "floordiv", t, 2, args);
+        else
+            cg_helper_call(em, CG_H_MOD, "mod", t, 2, args);
+        return;
     case AST_MIN: cg_helper_call(em, CG_H_MIN, "min", t, 2, args); return;
     case AST_MAX: cg_helper_call(em, CG_H_MAX, "max", t, 2, args); return;
     case AST_POW:
@@ -1717,7 +1760,24 @@ static int cg_step_overflows(const ast_expr *e, int64_t step)
 }
 
 /* for iter in range(begin, end, step), serial or OpenMP. */
+static void cg_for_body(cg_emitter *em, const ast_stmt *s);
+
+/* A loop; while its body is emitted, its iterator counts as >= 0 when it
+ * counts up from a literal >= 0 (cg_nonneg). */
 static void cg_for(cg_emitter *em, const ast_stmt *s)
+{
+    const ast_expr *b = s->u.loop.begin, *st = s->u.loop.step;
+    int up = b->kind == AST_INT && b->u.ival >= 0 && (!st || (st->kind == AST_INT &&
+                                                             st->u.ival > 0));
+    int len = em->nonneg.len;
+    if (up)
+        ft_vec_push(em->ctx, &em->nonneg, (void *)s->u.loop.iter);
+    cg_for_body(em, s);
+    em->nonneg.len = len;
+}
+
+/* cg_for's work. */
+static void cg_for_body(cg_emitter *em, const ast_stmt *s)
 {
     ast_par par = s->u.loop.par;
     if (par == AST_LIB) {

@@ -10,7 +10,9 @@
  * ABI.  A loop whose iterator is itself a blocked index is split by the
  * block, so that the simplifier folds (B*o + i) // B to o and the index is
  * a bare iterator again (its block loop marked for auto_layout_sink.c,
- * which brings it inward); the pad elements of an `out` are written 0.  The
+ * which brings it inward; so is a loop whose iterator is the bare index of
+ * a permuted layout's innermost physical dimension, NHWC's C); the pad
+ * elements of an `out` are written 0.  The
  * layouts of locals without a clause are chosen first, over the whole
  * function, and require_layout's conversions placed (layout_place.c).
  *
@@ -76,10 +78,12 @@ static ast_expr *div_by(ft_ctx *ctx, ast_expr *e, int64_t d)
 
 /* Remember that the innermost loop binding iterator e (a bare variable)
  * is split by b: e indexes a dimension blocked by b (the first block seen
- * for a loop wins); written: the access is a write. */
+ * for a loop wins); b = 1: e indexes the innermost physical dimension of
+ * a permuted layout (NHWC's C), a loop only to mark for auto_layout_sink;
+ * written: the access is a write. */
 static void note_iter(ly_walk *w, const ast_expr *e, int64_t b, int written)
 {
-    if (e->kind != AST_VAR || b <= 1)
+    if (e->kind != AST_VAR || b < 1)
         return;
     ast_stmt *loop = NULL;
     for (int i = w->stack.len - 1; i >= 0 && !loop; i--)
@@ -91,6 +95,8 @@ static void note_iter(ly_walk *w, const ast_expr *e, int64_t b, int written)
         int64_t *m = w->st->loops.items[i];
         if (m[0] == loop->id) {
             m[2] |= written;
+            if (m[1] == 1)
+                m[1] = b;       /* a split beats a mark */
             return;
         }
     }
@@ -107,7 +113,11 @@ static ast_expr **phys_index(ly_walk *w, const rt_layout *l, ast_expr **idx, int
     ft_ctx *ctx = w->st->ctx;
     ast_expr **p = ft_alloc(ctx, sizeof *p * (size_t)(l->nphys + 1));
     for (int d = 0; d < l->ndim; d++)
-        note_iter(w, idx[d], l->blocks[d], written);
+        if (l->blocks[d] > 1)
+            note_iter(w, idx[d], l->blocks[d], written);
+    int last = l->dim[l->nphys - 1];
+    if (!l->block[l->nphys - 1] && last != l->ndim - 1)
+        note_iter(w, idx[last], 1, written);    /* contiguous, not the last logically */
     for (int k = 0; k < l->nphys; k++) {
         ast_expr *e = ast_clone_expr(ctx, idx[l->dim[k]]);
         if (l->block[k])
@@ -310,18 +320,24 @@ static int visit_def(ast_visitor *v, ast_stmt *s)
  * the auto-scheduler, which brings it inward (auto_layout_sink.c). */
 static void split_blocked_loops(ly_state *st)
 {
+    int split = 0;
     for (int i = 0; i < st->loops.len; i++) {
         const int64_t *m = st->loops.items[i];
         ast_stmt *loop = xf_auto_loop_by_id(st->ctx, st->f, (int)m[0]);
         if (!loop || loop->u.loop.par != AST_SERIAL || !xf_loop_from_zero(loop))
             continue;
+        if (m[1] == 1) {    /* a permuted contiguous dimension: marked, not split */
+            loop->u.loop.layout_block = 1 + (m[2] != 0);
+            continue;
+        }
         if (xf_split_unfinished(st->ctx, st->f, loop, m[1], 0, 0, NULL, NULL, loop->loc))
             break;    /* refused: past --max-loop-depth (an error that says so) */
+        split = 1;
         loop = xf_auto_loop_by_id(st->ctx, st->f, (int)m[0]);
         if (loop && loop->u.loop.body->kind == AST_FOR)
             loop->u.loop.body->u.loop.layout_block = 1 + (m[2] != 0);
     }
-    if (st->loops.len)
+    if (split)
         xf_sched_finish(st->ctx, st->f);    /* once, not once per split */
 }
 

@@ -6,10 +6,14 @@
  * first statement is the whole copy.
  * Provides: every local without a clause given a layout (def.layout, NULL
  * for row-major) that minimises what the function's whole-tensor copies
- * cost between tensors of different layouts: the bytes they read and
- * write times how often they run (--layout-cost=count: one unit per such
- * copy, VTensor's cost), solved exactly by layout_solve.c over the graph
- * of values and copies; then conversions between equal layouts removed,
+ * and operands cost between tensors of different layouts: the bytes they
+ * read and write times how often they run (--layout-cost=count: one unit
+ * per such edge, VTensor's cost), solved exactly by layout_solve.c over
+ * the graph of values and edges (element-wise operands, and window
+ * operands such as a convolution's input, whose nest can walk only one
+ * of the two layouts contiguously); then each operand across layouts
+ * that is cheaper to convert than to walk converted around its nest;
+ * then conversions between equal layouts removed,
  * a chain of conversions composed into one, a conversion of a tensor a
  * loop does not write hoisted out of the loop, and one conversion shared
  * by the later consumers in its scope that need the same layout.
@@ -60,6 +64,7 @@ typedef struct lp_edge {
     double runs;             /* how often the copy nest runs */
     const char *where;       /* the outermost loop around it, or NULL */
     int copy;                /* a whole copy (else an element-wise operand) */
+    ast_stmt *nest;          /* its own outermost loop (NULL: none) */
 } lp_edge;
 
 /* One function's graph. */
@@ -75,11 +80,8 @@ typedef struct lp_fn {
 /* The size --size gives name, else LP_DEFAULT_SIZE. */
 static double size_hint(const ft_ctx *ctx, const char *name)
 {
-    size_t n = strlen(name);
-    for (int i = 0; i < ctx->opts.nsizes; i++)
-        if (strncmp(ctx->opts.sizes[i], name, n) == 0 && ctx->opts.sizes[i][n] == '=')
-            return strtod(ctx->opts.sizes[i] + n + 1, NULL);
-    return LP_DEFAULT_SIZE;
+    double n;
+    return xf_size_hint(ctx, name, &n) ? n : LP_DEFAULT_SIZE;
 }
 
 /* An integer expression's value with sizes from the hints (an estimate:
@@ -148,6 +150,22 @@ static int same_shape(const lp_value *a, const lp_value *b)
     return 1;
 }
 
+/* The tensor store or reduction s writes, and its indices. */
+static const char *written_var(const ast_stmt *s)
+{
+    return s->kind == AST_STORE ? s->u.store.var : s->u.red.var;
+}
+
+static int written_n(const ast_stmt *s)
+{
+    return s->kind == AST_STORE ? s->u.store.n : s->u.red.n;
+}
+
+static ast_expr *const *written_idx(const ast_stmt *s)
+{
+    return s->kind == AST_STORE ? s->u.store.idx : s->u.red.idx;
+}
+
 /* An edge between the tensor store s writes and a tensor its value reads
  * at the same indices (same logical shape): a whole copy (copy = 1, a
  * conversion when the layouts differ) or an element-wise operand, which
@@ -155,8 +173,9 @@ static int same_shape(const lp_value *a, const lp_value *b)
  * differ.  Weighed by the bytes both sides move over all runs. */
 static void add_edge(lp_fn *F, ast_stmt *s, const ast_expr *load, int copy)
 {
-    lp_value *to = value_of(F, s->u.store.var), *from = value_of(F, load->u.load.var);
-    if (!to || !from || to == from || !same_shape(to, from))
+    lp_value *to = value_of(F, written_var(s)), *from = value_of(F, load->u.load.var);
+    if (!to || !from || to == from || to->ndim != from->ndim ||
+        (copy && !same_shape(to, from)))
         return;
     for (int i = F->edges.len - 1; i >= 0; i--) {
         const lp_edge *g = F->edges.items[i];
@@ -169,8 +188,8 @@ static void add_edge(lp_fn *F, ast_stmt *s, const ast_expr *load, int copy)
     while (outer < F->loops.len) {
         const ast_stmt *l = F->loops.items[outer];
         int own = 0;
-        for (int i = 0; i < s->u.store.n; i++)
-            own |= xf_expr_uses_var(s->u.store.idx[i], l->u.loop.iter);
+        for (int i = 0; i < written_n(s); i++)
+            own |= xf_expr_uses_var(written_idx(s)[i], l->u.loop.iter);
         if (own)
             break;
         outer++;
@@ -180,14 +199,15 @@ static void add_edge(lp_fn *F, ast_stmt *s, const ast_expr *load, int copy)
     *g = (lp_edge){s, to, from, all * (double)(rt_dtype_size(to->dtype) +
                                                rt_dtype_size(from->dtype)),
                    all / (elems > 0 ? elems : 1),
-                   outer ? ((ast_stmt *)F->loops.items[0])->u.loop.iter : NULL, copy};
+                   outer ? ((ast_stmt *)F->loops.items[0])->u.loop.iter : NULL, copy,
+                   outer < F->loops.len ? F->loops.items[outer] : NULL};
     ft_vec_push(F->ctx, &F->edges, g);
 }
 
 /* Whether load reads at exactly store s's indices. */
 static int aligned(const ast_stmt *s, const ast_expr *load)
 {
-    if (load->u.load.n != s->u.store.n || !s->u.store.n)
+    if (s->kind != AST_STORE || load->u.load.n != s->u.store.n || !s->u.store.n)
         return 0;
     for (int i = 0; i < s->u.store.n; i++)
         if (!ast_expr_equal(load->u.load.idx[i], s->u.store.idx[i]))
@@ -195,13 +215,38 @@ static int aligned(const ast_stmt *s, const ast_expr *load)
     return 1;
 }
 
-/* The edges of store s: each load of its value aligned with it. */
+/* Whether load reads a tensor of s's rank (3 or more) like a window or a
+ * convolution's input: each dimension but at most one indexed by an
+ * expression sharing a loop iterator with s's index of that dimension
+ * (`t[n, o, oh, ow] += x[n, c, oh + kh, ow + kw] * ..`).  The two want one
+ * storage order: the loop nest can walk only one of them contiguously. */
+static int window_aligned(const lp_fn *F, const ast_stmt *s, const ast_expr *load)
+{
+    int n = written_n(s), other = 0;
+    if (load->u.load.n != n || n < 3)
+        return 0;
+    for (int d = 0; d < n && other < 2; d++) {
+        int shared = 0;
+        for (int i = 0; i < F->loops.len && !shared; i++) {
+            const char *it = ((const ast_stmt *)F->loops.items[i])->u.loop.iter;
+            shared = xf_expr_uses_var(written_idx(s)[d], it) &&
+                     xf_expr_uses_var(load->u.load.idx[d], it);
+        }
+        other += !shared;
+    }
+    return other < 2;
+}
+
+/* The edges of store or reduction s: each load of its value aligned with
+ * it, or window-aligned (an operand edge). */
 static void note_loads(lp_fn *F, ast_stmt *s, const ast_expr *e)
 {
     switch (e->kind) {
     case AST_LOAD:
         if (aligned(s, e))
             add_edge(F, s, e, e == s->u.store.value);
+        else if (window_aligned(F, s, e))
+            add_edge(F, s, e, 0);
         break;
     case AST_BINARY:
         note_loads(F, s, e->u.bin.a);
@@ -247,6 +292,7 @@ static void collect(lp_fn *F, ast_stmt *s)
         collect(F, s->u.branch.other);
         break;
     case AST_STORE: note_loads(F, s, s->u.store.value); break;
+    case AST_REDUCE: note_loads(F, s, s->u.red.value); break;
     default: break;
     }
 }
@@ -278,12 +324,35 @@ static int same_layout(const char *a, const char *b, int ndim)
     return rt_layout_same(&la, &lb);
 }
 
-/* What copy g costs when its ends have layouts a and b. */
+/* Whether v is a parameter the function only reads. */
+static int read_only_param(const lp_fn *F, const lp_value *v)
+{
+    for (int i = 0; !v->def && i < F->f->nparams; i++)
+        if (strcmp(F->f->params[i].name, v->name) == 0)
+            return F->f->params[i].access == FT_ACC_IN;
+    return 0;
+}
+
+static double value_bytes(const lp_fn *F, const lp_value *v);
+
+/* What converting operand edge g's source into the layout of its reader
+ * would cost: its bytes read and written, once for a parameter only read
+ * (hoisted to the top), else each time the nest runs. */
+static double convert_cost(const lp_fn *F, const lp_edge *g)
+{
+    return 2 * value_bytes(F, g->from) * (read_only_param(F, g->from) ? 1 : g->runs);
+}
+
+/* What edge g costs when its ends have layouts a and b: a copy, its
+ * bytes; an operand, the cheaper of walking it against its storage order
+ * and converting it first (convert_operands). */
 static double edge_cost(const lp_fn *F, const lp_edge *g, const char *a, const char *b)
 {
     if (same_layout(a, b, g->to->ndim))
         return 0;
-    return F->ctx->opts.layout_count ? 1 : g->bytes;
+    if (F->ctx->opts.layout_count)
+        return 1;
+    return g->copy ? g->bytes : fmin(g->bytes, convert_cost(F, g));
 }
 
 /* Add text to v's candidates unless one stores the same way. */
@@ -407,6 +476,87 @@ static void choose(lp_fn *F)
 }
 
 /* ------------------------------------------------------ conversions */
+
+/* The local name for `from` converted to layout text: x_nchw8c. */
+static const char *conv_name(lp_fn *F, const char *from, const char *text)
+{
+    const char *p = text ? strstr(text, "->") : NULL;
+    p = p ? p + 2 : "rowmajor";
+    char *h = ft_alloc(F->ctx, strlen(from) + strlen(p) + 2), *o = h + strlen(from);
+    strcpy(h, from);
+    *o++ = '_';
+    for (; *p; p++)
+        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
+            *o++ = (char)(*p | 0x20);
+    *o = 0;
+    return xf_free_name(F->ctx, F->f, h);
+}
+
+/* Wrap statement s in a conversion of value v to layout text: a new
+ * local (def.conv_of v) whose first statement copies v whole, s after
+ * it; s's node becomes the conversion's.  Returns the local's name. */
+static const char *wrap_conversion(lp_fn *F, ast_stmt *s, const lp_value *v, const char *text)
+{
+    ft_ctx *ctx = F->ctx;
+    ft_loc loc = s->loc;
+    const char *name = conv_name(F, v->name, text);
+    ast_expr **shape = ft_alloc(ctx, sizeof *shape * (size_t)(v->ndim + 1));
+    ast_expr **idx = ft_alloc(ctx, sizeof *idx * (size_t)(v->ndim + 1));
+    const char **it = ft_alloc(ctx, sizeof *it * (size_t)(v->ndim + 1));
+    for (int k = 0; k < v->ndim; k++) {
+        shape[k] = ast_clone_expr(ctx, v->shape[k]);
+        it[k] = xf_free_name(ctx, F->f, ft_fmt(ctx, "%s_i%d", name, k));
+        idx[k] = ast_var(ctx, loc, it[k]);
+    }
+    ast_expr **src = ft_alloc(ctx, sizeof *src * (size_t)(v->ndim + 1));
+    for (int k = 0; k < v->ndim; k++)
+        src[k] = ast_var(ctx, loc, it[k]);
+    ast_stmt *copy = ast_store(ctx, loc, name, v->ndim, idx,
+                               ast_load(ctx, loc, v->name, v->dtype, v->ndim, src));
+    for (int k = v->ndim - 1; k >= 0; k--)
+        copy = ast_for(ctx, loc, it[k], ast_int(ctx, loc, 0), ast_clone_expr(ctx, shape[k]),
+                       ast_int(ctx, loc, 1), copy);
+    ast_stmt *inner = ft_alloc(ctx, sizeof *inner);
+    *inner = *s;
+    ast_stmt **two = ft_alloc(ctx, sizeof *two * 2);
+    two[0] = copy;
+    two[1] = inner;
+    ast_stmt *def = ast_vardef(ctx, loc, name, v->dtype, v->ndim, shape, FT_ACC_CACHE,
+                               FT_MT_CPU, ast_seq(ctx, loc, 2, two));
+    def->u.def.layout = text;
+    def->u.def.conv_of = v->name;
+    *s = *def;
+    return name;
+}
+
+/* Each operand read across layouts (an element-wise or window operand
+ * edge) is converted first, around its nest, to its reader's layout,
+ * where that costs fewer bytes than walking it against its storage order,
+ * unless the operand is itself a conversion that require_layout made for
+ * that reader; place_conversions then hoists and shares the copies.  A
+ * decision of the bytes model: the baselines (--layout-cost=count,
+ * --layout-mode=local) leave operands where they are, as VTensor and a
+ * per-operator framework do. */
+static void convert_operands(lp_fn *F)
+{
+    for (int i = 0; i < F->edges.len; i++) {
+        lp_edge *g = F->edges.items[i];
+        const char *want = *g->to->layout;
+        if (g->copy || !g->nest || same_layout(*g->from->layout, want, g->to->ndim) ||
+            (g->from->def && g->from->def->u.def.conv_of) ||
+            xf_writes(g->nest, g->from->name) || xf_defines(g->nest, g->from->name))
+            continue;           /* (a conversion was made for its reader: kept) */
+        if (convert_cost(F, g) >= g->bytes)
+            continue;
+        const char *name = wrap_conversion(F, g->nest, g->from, want);
+        xf_rename_tensor(F->ctx, g->store, g->from->name, name);
+        if (F->ctx->opts.verbose)
+            fprintf(F->ctx->diag_out, "ftc: layout: %s: operand %s of %s converted to %s "
+                    "(%.0f bytes, not %.0f walked across layouts)\n", F->f->name,
+                    g->from->name, g->to->name, want ? want : "row-major",
+                    convert_cost(F, g), g->bytes);
+    }
+}
 
 /* The copy a conversion starts with (its first statement). */
 static ast_stmt *conv_copy(ast_stmt *def)
@@ -633,6 +783,8 @@ int xf_place_layouts(ft_ctx *ctx, ast_func *f)
         find_candidates(&F);
         choose(&F);
     }
+    if (!ctx->opts.layout_local && !ctx->opts.layout_count)
+        convert_operands(&F);
     place_conversions(&F);
     if (ctx->opts.layout_report)
         report(&F, ctx->opts.layout_report);

@@ -2,6 +2,7 @@
 #include "xf_util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sched_util.h"
@@ -685,6 +686,17 @@ const char *xf_fresh_name(ft_ctx *ctx, const ast_func *f, const char *base)
         if (!used)
             return name;
     }
+}
+
+int xf_size_hint(const ft_ctx *ctx, const char *name, double *n)
+{
+    size_t len = strlen(name);
+    for (int i = 0; i < ctx->opts.nsizes; i++)
+        if (strncmp(ctx->opts.sizes[i], name, len) == 0 && ctx->opts.sizes[i][len] == '=') {
+            *n = strtod(ctx->opts.sizes[i] + len + 1, NULL);
+            return 1;
+        }
+    return 0;
 }
 
 int xf_is_zero(const ast_expr *e)

@@ -141,6 +141,8 @@ const char *xf_fresh_name(ft_ctx *ctx, const ast_func *f, const char *base);
 void xf_rename_tensor(ft_ctx *ctx, ast_stmt *s, const char *from, const char *to);
 /* Whether e is the literal 0 (possibly converted). */
 int xf_is_zero(const ast_expr *e);
+/* The value `--size name=N` gives size name: 1 and *n, or 0 when none. */
+int xf_size_hint(const ft_ctx *ctx, const char *name, double *n);
 /* The one statement body holds (through unlabelled one-item sequences),
  * or NULL. */
 ast_stmt *xf_only_stmt(ast_stmt *body);

@@ -15,10 +15,10 @@ int subdivnet(int64_t n_faces, int64_t in_feats, const int32_t *adj, const float
         for (int64_t j = 0; j < 3; j++) {
             if (0 < in_feats) {
                 if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n_faces) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 0, (int64_t)adj[i * 3 + j], n_faces); goto ft__end0; }
-                if ((uint64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] >= (uint64_t)n_faces) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 1, (int64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)], n_faces); goto ft__end0; }
+                if ((uint64_t)adj[i * 3 + ((j + 1) % 3)] >= (uint64_t)n_faces) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 1, (int64_t)adj[i * 3 + ((j + 1) % 3)], n_faces); goto ft__end0; }
             }
             for (int64_t i_1 = 0; i_1 < in_feats; i_1++) {
-                y[i * in_feats + i_1] += fabsf(e[(int64_t)adj[i * 3 + j] * in_feats + i_1] - e[(int64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] * in_feats + i_1]);
+                y[i * in_feats + i_1] += fabsf(e[(int64_t)adj[i * 3 + j] * in_feats + i_1] - e[(int64_t)adj[i * 3 + ((j + 1) % 3)] * in_feats + i_1]);
             }
         }
     }
@@ -93,10 +93,10 @@ int subdivnet_rows(int64_t n_faces, int64_t in_feats, const int32_t *adj, const 
                 float *d = (float *)ft__h9;
                 if (0 < in_feats) {
                     if ((uint64_t)adj[i * 3 + j] >= (uint64_t)n_faces) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 8, (int64_t)adj[i * 3 + j], n_faces); goto ft__end5; }
-                    if ((uint64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] >= (uint64_t)n_faces) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 9, (int64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)], n_faces); goto ft__end5; }
+                    if ((uint64_t)adj[i * 3 + ((j + 1) % 3)] >= (uint64_t)n_faces) { ft__fail(&ft__err, &ft__er, FT_ERR_INDEX, 9, (int64_t)adj[i * 3 + ((j + 1) % 3)], n_faces); goto ft__end5; }
                 }
                 for (int64_t i_1 = 0; i_1 < in_feats; i_1++) {
-                    d[i_1] = e[(int64_t)adj[i * 3 + j] * in_feats + i_1] - e[(int64_t)adj[i * 3 + ft__mod_i64(j + 1, 3)] * in_feats + i_1];
+                    d[i_1] = e[(int64_t)adj[i * 3 + j] * in_feats + i_1] - e[(int64_t)adj[i * 3 + ((j + 1) % 3)] * in_feats + i_1];
                 }
                 for (int64_t i_1 = 0; i_1 < in_feats; i_1++) {
                     y[i * in_feats + i_1] += fabsf(d[i_1]);

@@ -5,7 +5,8 @@
  * Provides: in every loop nest, the outermost loop whose iterations are
  * independent (an_loop_parallel answers OK) marked AST_OPENMP through
  * xf_parallelize; the loops inside it are left alone.  A loop that is
- * short (a constant trip count of at most SHORT_TRIPS) or that carries a
+ * short (a constant trip count of at most SHORT_TRIPS, or a size that
+ * `--size` hints that small: a batch of 1) or that carries a
  * dependence is passed over for the loops in its body.  Loops where only
  * same-operator reductions collide are passed over too: the atomics that
  * would make them parallel usually cost more than they give; except a loop
@@ -293,9 +294,12 @@ static int try_loop(par_walk *w, ast_stmt *loop)
     int is_const = xf_auto_const_trips(a->ctx, loop, &n);
     if (has_id(&w->serial, loop))
         return walk_serial_body(w, loop, is_const);
-    if (is_const && n <= SHORT_TRIPS) {
+    int64_t hint = 0;           /* `--size n=1`: a batch of one, expected */
+    if (is_const ? n <= SHORT_TRIPS
+                 : xf_auto_hinted_trips(a->ctx, loop, &hint) && hint <= SHORT_TRIPS) {
         if (!quiet)
-            xf_auto_log(a, PASS, lname, "passed over: %lld iterations", (long long)n);
+            xf_auto_log(a, PASS, lname, "passed over: %lld iterations%s",
+                        (long long)(is_const ? n : hint), is_const ? "" : " (--size)");
         return walk(w, loop->u.loop.body);
     }
     an_par r = xf_auto_loop_par(a, loop, &why);

@@ -168,6 +168,16 @@ int xf_auto_const_trips(ft_ctx *ctx, const ast_stmt *loop, int64_t *n)
     return 1;
 }
 
+int xf_auto_hinted_trips(ft_ctx *ctx, const ast_stmt *loop, int64_t *n)
+{
+    ast_expr *t = xf_trip_count(ctx, loop);
+    double v;
+    if (!t || t->kind != AST_VAR || !xf_size_hint(ctx, t->u.name, &v))
+        return 0;
+    *n = v > 0 ? (int64_t)v : 0;
+    return 1;
+}
+
 /* Whether a statement under s has the label name. */
 typedef struct label_find {
     ast_visitor v;

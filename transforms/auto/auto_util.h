@@ -126,6 +126,9 @@ int xf_auto_has_loop(ast_stmt *s);
 int xf_auto_each_loop(xf_auto *a, ast_stmt *s, int (*fn)(xf_auto *, ast_stmt *));
 /* The constant trip count of loop in *n; 0 when it is not constant. */
 int xf_auto_const_trips(ft_ctx *ctx, const ast_stmt *loop, int64_t *n);
+/* Whether loop runs `range(s)` for a size s that `--size s=N` hints:
+ * *n = N (an expected trip count, not a proven one). */
+int xf_auto_hinted_trips(ft_ctx *ctx, const ast_stmt *loop, int64_t *n);
 /* Give loop a label when it has none and its iterator names other loops of
  * f too, so that the printed `schedule` block names it (dumps parse back). */
 void xf_auto_label(xf_auto *a, ast_stmt *loop);
