@@ -475,7 +475,7 @@ static int cg_nonneg(const cg_emitter *em, const ast_expr *e)
         for (int i = 0; i < em->nonneg.len; i++)
             if (strcmp(em->nonneg.items[i], e->u.name) == 0)
                 return 1;
-        for (int i = 0; i < em->func->nparams; i++)
+        for (int i = 0; em->func && i < em->func->nparams; i++)
             if (em->func->params[i].is_size && strcmp(em->func->params[i].name, e->u.name) == 0)
                 return 1;
         return 0;
