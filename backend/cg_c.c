@@ -501,12 +501,11 @@ static void cg_binary(void *p, const ast_expr *e, int paren)
         "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
     ft_dtype t = e->dtype;
     ast_expr *args[2] = {e->u.bin.a, e->u.bin.b};
-    int plain = ft_dtype_is_int(t) && args[1]->kind == AST_INT && args[1]->u.ival > 0 &&
-                cg_nonneg(em, args[0]);    /* C's / and % agree: no helper */
     switch (e->u.bin.op) {
     case AST_FLOORDIV:
     case AST_MOD:
-        if (plain) {
+        if (ft_dtype_is_int(t) && args[1]->kind == AST_INT && args[1]->u.ival > 0 &&
+            cg_nonneg(em, args[0])) {      /* C's / and % agree: no helper */
             fputc('(', em->out);
             cg_expr(em, args[0], 1);
             fprintf(em->out, " %c %lld)", e->u.bin.op == AST_MOD ? '%' : '/',

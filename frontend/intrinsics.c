@@ -363,22 +363,6 @@ static lw_val *einsum(lw *L, args *a, ft_loc loc)
     return d.out;
 }
 
-/* The local name of a conversion of tensor x to layout text:
- * "x_nchw8c" for "NCHW->NCHW8c" (the physical part in lower case). */
-static const char *conv_hint(lw *L, const char *x, const char *text)
-{
-    const char *p = strstr(text, "->");
-    p = p ? p + 2 : text;
-    char *h = ft_alloc(L->ctx, strlen(x) + strlen(p) + 2), *o = h + strlen(x);
-    strcpy(h, x);
-    *o++ = '_';
-    for (; *p; p++)
-        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
-            *o++ = (char)(*p | 0x20);
-    *o = 0;
-    return h;
-}
-
 /* require_layout(x, L) where x has another layout: x, a name of a tensor
  * that is only read, is copied into a new local of layout L (marked as a
  * conversion for the layout pass, which shares, hoists, composes or
@@ -396,7 +380,7 @@ static lw_val *convert(lw *L, const pt_node *arg, lw_val *x, const char *want, f
         return NULL;
     }
     lw_sym *base = lw_val_whole(x);
-    lw_val *t = lw_new_laid_out(L, conv_hint(L, arg->name, want), lw_val_dtype(x),
+    lw_val *t = lw_new_laid_out(L, xf_layout_name(L->ctx, arg->name, want), lw_val_dtype(x),
                                 lw_val_ndim(x), lw_val_shape(x), want,
                                 base ? base->ast_name : NULL, loc);
     if (!lw_assign(L, t, PT_OP_ASSIGN, x, loc))

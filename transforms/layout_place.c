@@ -150,22 +150,6 @@ static int same_shape(const lp_value *a, const lp_value *b)
     return 1;
 }
 
-/* The tensor store or reduction s writes, and its indices. */
-static const char *written_var(const ast_stmt *s)
-{
-    return s->kind == AST_STORE ? s->u.store.var : s->u.red.var;
-}
-
-static int written_n(const ast_stmt *s)
-{
-    return s->kind == AST_STORE ? s->u.store.n : s->u.red.n;
-}
-
-static ast_expr *const *written_idx(const ast_stmt *s)
-{
-    return s->kind == AST_STORE ? s->u.store.idx : s->u.red.idx;
-}
-
 /* An edge between the tensor store s writes and a tensor its value reads
  * at the same indices (same logical shape): a whole copy (copy = 1, a
  * conversion when the layouts differ) or an element-wise operand, which
@@ -173,7 +157,10 @@ static ast_expr *const *written_idx(const ast_stmt *s)
  * differ.  Weighed by the bytes both sides move over all runs. */
 static void add_edge(lp_fn *F, ast_stmt *s, const ast_expr *load, int copy)
 {
-    lp_value *to = value_of(F, written_var(s)), *from = value_of(F, load->u.load.var);
+    int n;
+    ast_expr *const *idx;
+    lp_value *to = value_of(F, xf_written_tensor(s, &n, &idx));
+    lp_value *from = value_of(F, load->u.load.var);
     if (!to || !from || to == from || to->ndim != from->ndim ||
         (copy && !same_shape(to, from)))
         return;
@@ -188,8 +175,8 @@ static void add_edge(lp_fn *F, ast_stmt *s, const ast_expr *load, int copy)
     while (outer < F->loops.len) {
         const ast_stmt *l = F->loops.items[outer];
         int own = 0;
-        for (int i = 0; i < written_n(s); i++)
-            own |= xf_expr_uses_var(written_idx(s)[i], l->u.loop.iter);
+        for (int i = 0; i < n; i++)
+            own |= xf_expr_uses_var(idx[i], l->u.loop.iter);
         if (own)
             break;
         outer++;
@@ -222,14 +209,16 @@ static int aligned(const ast_stmt *s, const ast_expr *load)
  * storage order: the loop nest can walk only one of them contiguously. */
 static int window_aligned(const lp_fn *F, const ast_stmt *s, const ast_expr *load)
 {
-    int n = written_n(s), other = 0;
+    int n, other = 0;
+    ast_expr *const *idx;
+    xf_written_tensor(s, &n, &idx);
     if (load->u.load.n != n || n < 3)
         return 0;
     for (int d = 0; d < n && other < 2; d++) {
         int shared = 0;
         for (int i = 0; i < F->loops.len && !shared; i++) {
             const char *it = ((const ast_stmt *)F->loops.items[i])->u.loop.iter;
-            shared = xf_expr_uses_var(written_idx(s)[d], it) &&
+            shared = xf_expr_uses_var(idx[d], it) &&
                      xf_expr_uses_var(load->u.load.idx[d], it);
         }
         other += !shared;
@@ -477,21 +466,6 @@ static void choose(lp_fn *F)
 
 /* ------------------------------------------------------ conversions */
 
-/* The local name for `from` converted to layout text: x_nchw8c. */
-static const char *conv_name(lp_fn *F, const char *from, const char *text)
-{
-    const char *p = text ? strstr(text, "->") : NULL;
-    p = p ? p + 2 : "rowmajor";
-    char *h = ft_alloc(F->ctx, strlen(from) + strlen(p) + 2), *o = h + strlen(from);
-    strcpy(h, from);
-    *o++ = '_';
-    for (; *p; p++)
-        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
-            *o++ = (char)(*p | 0x20);
-    *o = 0;
-    return xf_free_name(F->ctx, F->f, h);
-}
-
 /* Wrap statement s in a conversion of value v to layout text: a new
  * local (def.conv_of v) whose first statement copies v whole, s after
  * it; s's node becomes the conversion's.  Returns the local's name. */
@@ -499,7 +473,7 @@ static const char *wrap_conversion(lp_fn *F, ast_stmt *s, const lp_value *v, con
 {
     ft_ctx *ctx = F->ctx;
     ft_loc loc = s->loc;
-    const char *name = conv_name(F, v->name, text);
+    const char *name = xf_free_name(ctx, F->f, xf_layout_name(ctx, v->name, text));
     ast_expr **shape = ft_alloc(ctx, sizeof *shape * (size_t)(v->ndim + 1));
     ast_expr **idx = ft_alloc(ctx, sizeof *idx * (size_t)(v->ndim + 1));
     const char **it = ft_alloc(ctx, sizeof *it * (size_t)(v->ndim + 1));

@@ -170,11 +170,22 @@ int xf_accesses(const ast_stmt *s, const char *var)
     return u.loads + u.stores + u.reduces > 0;
 }
 
+const char *xf_written_tensor(const ast_stmt *s, int *n, ast_expr *const **idx)
+{
+    if (s->kind != AST_STORE && s->kind != AST_REDUCE)
+        return NULL;
+    int st = s->kind == AST_STORE;
+    if (n)
+        *n = st ? s->u.store.n : s->u.red.n;
+    if (idx)
+        *idx = st ? s->u.store.idx : s->u.red.idx;
+    return st ? s->u.store.var : s->u.red.var;
+}
+
 static int written_cb(ast_visitor *v, ast_stmt *s)
 {
     loaded_state *st = (loaded_state *)v;
-    const char *w = s->kind == AST_STORE ? s->u.store.var
-                    : s->kind == AST_REDUCE ? s->u.red.var : NULL;
+    const char *w = xf_written_tensor(s, NULL, NULL);
     if (w && !xf_has_name(st->names, w))
         ft_vec_push(st->ctx, st->names, (void *)w);
     return 1;
@@ -686,6 +697,20 @@ const char *xf_fresh_name(ft_ctx *ctx, const ast_func *f, const char *base)
         if (!used)
             return name;
     }
+}
+
+const char *xf_layout_name(ft_ctx *ctx, const char *x, const char *text)
+{
+    const char *arrow = text ? strstr(text, "->") : NULL;
+    const char *p = !text ? "rowmajor" : arrow ? arrow + 2 : text;
+    char *h = ft_alloc(ctx, strlen(x) + strlen(p) + 2), *o = h + strlen(x);
+    strcpy(h, x);
+    *o++ = '_';
+    for (; *p; p++)
+        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
+            *o++ = (char)(*p | 0x20);
+    *o = 0;
+    return h;
 }
 
 int xf_size_hint(const ft_ctx *ctx, const char *name, double *n)

@@ -58,6 +58,9 @@ xf_uses xf_count_uses(const ast_stmt *s, const char *var);
 int xf_reads(const ast_stmt *s, const char *var);
 int xf_writes(const ast_stmt *s, const char *var);
 int xf_accesses(const ast_stmt *s, const char *var);
+/* The tensor a Store or Reduce s writes (NULL for another statement), with
+ * the count and expressions of its indices when n and idx are not NULL. */
+const char *xf_written_tensor(const ast_stmt *s, int *n, ast_expr *const **idx);
 /* Whether s writes any tensor of names. */
 int xf_writes_any(const ast_stmt *s, const ft_vec *names);
 /* Add the names of the tensors s writes / reads to names (no duplicates;
@@ -141,6 +144,10 @@ const char *xf_fresh_name(ft_ctx *ctx, const ast_func *f, const char *base);
 void xf_rename_tensor(ft_ctx *ctx, ast_stmt *s, const char *from, const char *to);
 /* Whether e is the literal 0 (possibly converted). */
 int xf_is_zero(const ast_expr *e);
+/* The name for tensor x converted to layout text: "x_nchw8c" for
+ * "NCHW->NCHW8c" (the physical part's letters and digits in lower case;
+ * "x_rowmajor" for NULL).  Not made unique. */
+const char *xf_layout_name(ft_ctx *ctx, const char *x, const char *text);
 /* The value `--size name=N` gives size name: 1 and *n, or 0 when none. */
 int xf_size_hint(const ft_ctx *ctx, const char *name, double *n);
 /* The one statement body holds (through unlabelled one-item sequences),

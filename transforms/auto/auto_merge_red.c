@@ -76,7 +76,7 @@ static int item_reads(const ast_stmt *s, const char *var)
 /* The tensor a Store or Reduce s writes. */
 static const char *item_var(const ast_stmt *s)
 {
-    return s->kind == AST_STORE ? s->u.store.var : s->u.red.var;
+    return xf_written_tensor(s, NULL, NULL);
 }
 
 /* Whether s is a `+=` update. */
