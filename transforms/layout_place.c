@@ -41,6 +41,10 @@
 #define LP_DEFAULT_SIZE 64      /* a size parameter without --size */
 #define LP_MAX_CANDS 8          /* candidate layouts of one local */
 #define LP_TABLE_LIMIT 1000000  /* the solver's largest exact table */
+#define COPY_TIE (1 + 1e-9)     /* edge_cost: a copy loses a tie */
+
+/* The kinds of edges (add_edge). */
+enum { LP_OPERAND, LP_COPY, LP_SLICE };
 
 /* A tensor of the function: a parameter or a local. */
 typedef struct lp_value {
@@ -64,6 +68,7 @@ typedef struct lp_edge {
     double runs;             /* how often the copy nest runs */
     const char *where;       /* the outermost loop around it, or NULL */
     int copy;                /* a whole copy (else an element-wise operand) */
+    int slice;               /* a copy into or out of a part (a concat's) */
     ast_stmt *nest;          /* its own outermost loop (NULL: none) */
 } lp_edge;
 
@@ -150,20 +155,22 @@ static int same_shape(const lp_value *a, const lp_value *b)
     return 1;
 }
 
-/* An edge between the tensor store s writes and a tensor its value reads
- * at the same indices (same logical shape): a whole copy (copy = 1, a
- * conversion when the layouts differ) or an element-wise operand, which
- * walks one of the two against its storage order when the layouts
+/* An edge between the tensor store s writes and a tensor of its rank that
+ * its value reads: a whole copy (LP_COPY at the same indices, same logical
+ * shape: a conversion when the layouts differ), a copy of a part
+ * (LP_SLICE: a concat's branch) or an operand (element-wise or window),
+ * which walks one of the two against its storage order when the layouts
  * differ.  Weighed by the bytes both sides move over all runs. */
-static void add_edge(lp_fn *F, ast_stmt *s, const ast_expr *load, int copy)
+static void add_edge(lp_fn *F, ast_stmt *s, const ast_expr *load, int kind)
 {
     int n;
     ast_expr *const *idx;
     lp_value *to = value_of(F, xf_written_tensor(s, &n, &idx));
     lp_value *from = value_of(F, load->u.load.var);
-    if (!to || !from || to == from || to->ndim != from->ndim ||
-        (copy && !same_shape(to, from)))
+    if (!to || !from || to == from || to->ndim != from->ndim)
         return;
+    if (kind == LP_COPY && !same_shape(to, from))
+        kind = LP_SLICE;
     for (int i = F->edges.len - 1; i >= 0; i--) {
         const lp_edge *g = F->edges.items[i];
         if (g->store != s)
@@ -186,7 +193,8 @@ static void add_edge(lp_fn *F, ast_stmt *s, const ast_expr *load, int copy)
     *g = (lp_edge){s, to, from, all * (double)(rt_dtype_size(to->dtype) +
                                                rt_dtype_size(from->dtype)),
                    all / (elems > 0 ? elems : 1),
-                   outer ? ((ast_stmt *)F->loops.items[0])->u.loop.iter : NULL, copy,
+                   outer ? ((ast_stmt *)F->loops.items[0])->u.loop.iter : NULL,
+                   kind == LP_COPY, kind == LP_SLICE,
                    outer < F->loops.len ? F->loops.items[outer] : NULL};
     ft_vec_push(F->ctx, &F->edges, g);
 }
@@ -233,9 +241,9 @@ static void note_loads(lp_fn *F, ast_stmt *s, const ast_expr *e)
     switch (e->kind) {
     case AST_LOAD:
         if (aligned(s, e))
-            add_edge(F, s, e, e == s->u.store.value);
+            add_edge(F, s, e, e == s->u.store.value ? LP_COPY : LP_OPERAND);
         else if (window_aligned(F, s, e))
-            add_edge(F, s, e, 0);
+            add_edge(F, s, e, e == s->u.store.value ? LP_SLICE : LP_OPERAND);
         break;
     case AST_BINARY:
         note_loads(F, s, e->u.bin.a);
@@ -334,14 +342,19 @@ static double convert_cost(const lp_fn *F, const lp_edge *g)
 
 /* What edge g costs when its ends have layouts a and b: a copy, its
  * bytes; an operand, the cheaper of walking it against its storage order
- * and converting it first (convert_operands). */
+ * and converting it first (convert_operands).  At equal bytes a copy
+ * across layouts loses (COPY_TIE): the cleanups fold an operand's
+ * conversion into a reader that can walk the source in its place (a conv
+ * reading x where x_nchw8c was), while a copy between two stored tensors
+ * across layouts stays, and one between equal layouts goes (its producer
+ * writes the destination: a concat's branches). */
 static double edge_cost(const lp_fn *F, const lp_edge *g, const char *a, const char *b)
 {
     if (same_layout(a, b, g->to->ndim))
         return 0;
     if (F->ctx->opts.layout_count)
         return 1;
-    return g->copy ? g->bytes : fmin(g->bytes, convert_cost(F, g));
+    return g->copy || g->slice ? g->bytes * COPY_TIE : fmin(g->bytes, convert_cost(F, g));
 }
 
 /* Add text to v's candidates unless one stores the same way. */
@@ -516,7 +529,8 @@ static void convert_operands(lp_fn *F)
     for (int i = 0; i < F->edges.len; i++) {
         lp_edge *g = F->edges.items[i];
         const char *want = *g->to->layout;
-        if (g->copy || !g->nest || same_layout(*g->from->layout, want, g->to->ndim) ||
+        if (g->copy || g->slice || !g->nest ||
+            same_layout(*g->from->layout, want, g->to->ndim) ||
             (g->from->def && g->from->def->u.def.conv_of) ||
             xf_writes(g->nest, g->from->name) || xf_defines(g->nest, g->from->name))
             continue;           /* (a conversion was made for its reader: kept) */

@@ -214,6 +214,45 @@ static ast_expr *divmod(ft_ctx *ctx, an_bounds *b, ast_expr *e)
     return ast_binary(ctx, e->loc, AST_SUB, e->u.bin.a, ast_int(ctx, e->loc, k * c));
 }
 
+/* Whether atom a is `x // c` (op AST_FLOORDIV) or `x % c` (AST_MOD) for
+ * a literal c > 0; its c. */
+static int64_t divmod_atom(const ast_expr *a, ast_binop op)
+{
+    return a->kind == AST_BINARY && a->u.bin.op == op && a->u.bin.b->kind == AST_INT &&
+           a->u.bin.b->u.ival > 0 ? a->u.bin.b->u.ival : 0;
+}
+
+/* A sum holding m*c*(x // c) + m*(x % c) with that sum as m*x (floor
+ * division: x == c*(x // c) + x % c for every integer x), for the terms
+ * that merging two loops leaves, `8 * (m // 8) + m % 8`; NULL when there
+ * is no such pair. */
+static ast_expr *recombine(ft_ctx *ctx, const ast_expr *e)
+{
+    an_lin l;
+    if (e->dtype != FT_I64 || !an_lin_of(ctx, e, &l) || !atoms_i64(&l))
+        return NULL;
+    for (int i = 0; i < l.n; i++) {
+        int64_t c = divmod_atom(l.atom[i], AST_FLOORDIV);
+        for (int j = 0; c && j < l.n; j++) {
+            const ast_expr *q = l.atom[i], *r = l.atom[j];
+            if (divmod_atom(r, AST_MOD) != c || !ast_expr_equal(q->u.bin.a, r->u.bin.a) ||
+                l.coef[j] > INT64_MAX / c || l.coef[j] < INT64_MIN / c ||
+                l.coef[i] != c * l.coef[j])
+                continue;
+            ast_expr *x = ast_binary(ctx, e->loc, AST_MUL, ast_int(ctx, e->loc, l.coef[j]),
+                                     r->u.bin.a);
+            l.atom[i] = x;      /* the pair's place: m * x, then the rest */
+            l.coef[i] = 1;
+            l.atom[j] = l.atom[--l.n];
+            l.coef[j] = l.coef[l.n];
+            ast_expr *sum = lin_expr(ctx, &l, e);
+            ast_expr *n = sum ? normalise(ctx, sum) : NULL;
+            return n ? n : sum;
+        }
+    }
+    return NULL;
+}
+
 /* min(x, y) / max(x, y) when one side is known to be the smaller. */
 static ast_expr *minmax(ft_ctx *ctx, an_bounds *b, ast_expr *e)
 {
@@ -268,7 +307,8 @@ static ast_expr *simplify_binary(ft_ctx *ctx, an_bounds *b, ast_expr *e)
     if (op == AST_MIN || op == AST_MAX)
         return minmax(ctx, b, e);
     ast_expr *n = normalise(ctx, e);
-    return n ? n : e;
+    ast_expr *m = op == AST_ADD ? recombine(ctx, n ? n : e) : NULL;
+    return m ? m : n ? n : e;
 }
 
 /* Simplify n expressions into a new array (or es when none changes). */

@@ -150,22 +150,22 @@ int f_g_bwd(int64_t n, int64_t m, const float *x, const float *y, const float *d
     #pragma omp parallel
     {
         #pragma omp for
-        for (int64_t i = 0; i < n; i++) {
+        for (int64_t ad_i0 = 0; ad_i0 < n; ad_i0++) {
             {
                 float s = 0;
-                s = tape_s_1[i];
+                s = tape_s_1[ad_i0];
                 {
                     float d_s = 0;
                     d_s = 0.0f;
-                    d_s += d_y[i];
+                    d_s += d_y[ad_i0];
                     for (int64_t j = m - 1; j > (-1); j += (-1)) {
                         {
                             float ad_adj_1 = 0;
                             ad_adj_1 = d_s;
                             d_s = 0.0f;
-                            s = tape_s[i * m + j];
-                            d_s += ad_adj_1 * x[i * m + j];
-                            d_x[i * m + j] = s * ad_adj_1;
+                            s = tape_s[ad_i0 * m + j];
+                            d_s += ad_adj_1 * x[ad_i0 * m + j];
+                            d_x[ad_i0 * m + j] = s * ad_adj_1;
                         }
                     }
                 }

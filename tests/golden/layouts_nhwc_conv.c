@@ -1,28 +1,25 @@
 int f(int64_t n, const float *x, const float *w, float *y)
 {
-    if (n < 0) return ft__raise(FT_ERR_SIZE, 1, n, 0);
-    if (!x && n > 0) return ft__raise(FT_ERR_NULL, 2, 0, 0);
-    if (!w) return ft__raise(FT_ERR_NULL, 3, 0, 0);
-    if (!y && n > 0) return ft__raise(FT_ERR_NULL, 4, 0, 0);
+    if (n < 0) return ft__raise(FT_ERR_SIZE, 0, n, 0);
+    if (!x && n > 0) return ft__raise(FT_ERR_NULL, 1, 0, 0);
+    if (!w) return ft__raise(FT_ERR_NULL, 2, 0, 0);
+    if (!y && n > 0) return ft__raise(FT_ERR_NULL, 3, 0, 0);
     int ft__err = FT_OK;
-    ft_error_rec ft__er = {FT_OK, -1, {0, 0}};
-    void *ft__h1 = NULL; size_t ft__h1_n = 0;
+    /* L_conv_n: */
+    #pragma omp parallel
     {
-        if (!ft__grow(&ft__h1, &ft__h1_n, ft__nbytes(4, (const int64_t[]){n, 6, 6, 8}, sizeof(float)))) { ft__fail(&ft__err, &ft__er, FT_ERR_NOMEM, 0, (int64_t)ft__nbytes(4, (const int64_t[]){n, 6, 6, 8}, sizeof(float)), 0); goto ft__end0; }
-        float *t = (float *)ft__h1;
-        /* L_conv_n: */
-        #pragma omp parallel
-        {
-            #pragma omp for
-            for (int64_t n_1 = 0; n_1 < n; n_1++) {
-                /* L_conv_h: */
-                for (int64_t oh = 0; oh < 6; oh++) {
-                    /* L_conv_w: */
-                    for (int64_t ow = 0; ow < 6; ow++) {
+        #pragma omp for
+        for (int64_t n_1 = 0; n_1 < n; n_1++) {
+            /* L_conv_h: */
+            for (int64_t oh = 0; oh < 6; oh++) {
+                /* L_conv_w: */
+                for (int64_t ow = 0; ow < 6; ow++) {
+                    {
+                        float t[8];
                         /* L_conv_o: */
                         #pragma omp simd
                         for (int64_t o = 0; o < 8; o++) {
-                            t[((n_1 * 6 + oh) * 6 + ow) * 8 + o] = 0.0f;
+                            t[o] = 0.0f;
                         }
                         /* L_conv_kh: */
                         for (int64_t kh = 0; kh < 3; kh++) {
@@ -34,34 +31,22 @@ int f(int64_t n, const float *x, const float *w, float *y)
                                         /* L_conv_o_f: */
                                         #pragma omp simd
                                         for (int64_t o = 0; o < 8; o++) {
-                                            t[((n_1 * 6 + oh) * 6 + ow) * 8 + o] += x[((n_1 * 6 + ((oh - 1) + kh)) * 6 + ((ow - 1) + kw)) * 8 + c] * w[((kh * 3 + kw) * 8 + c) * 8 + o];
+                                            t[o] += x[((n_1 * 6 + ((oh - 1) + kh)) * 6 + ((ow - 1) + kw)) * 8 + c] * w[((kh * 3 + kw) * 8 + c) * 8 + o];
                                         }
                                     }
                                 }
                             }
                         }
-                    }
-                }
-            }
-        }
-        #pragma omp parallel
-        {
-            #pragma omp for
-            for (int64_t i = 0; i < n; i++) {
-                for (int64_t i_2 = 0; i_2 < 6; i_2++) {
-                    for (int64_t i_3 = 0; i_3 < 6; i_3++) {
                         #pragma omp simd
                         for (int64_t i_1 = 0; i_1 < 8; i_1++) {
-                            y[((i * 6 + i_2) * 6 + i_3) * 8 + i_1] = ft__max_f32(t[((i * 6 + i_2) * 6 + i_3) * 8 + i_1], 0.0f);
+                            y[((n_1 * 6 + oh) * 6 + ow) * 8 + i_1] = ft__max_f32(t[i_1], 0.0f);
                         }
                     }
                 }
             }
         }
     }
-ft__end0:;
-    free(ft__h1);
-    return ft__done(ft__err, &ft__er);
+    return ft__err;
 }
 
 static int ft__call_f(void *const *ft__args)
@@ -123,11 +108,10 @@ static const ft_param_desc ft__params_f[] = {
 
 /* The run-time checks: where each is in the program and what it checks. */
 static const ft_site_desc ft__sites[] = {
-    {FT_ERR_NOMEM, "layouts_nhwc_conv.ft:11:13", "out of memory: cannot allocate %0 bytes for local tensor `t` in conv2d() (stdlib/creation.ft:24:16)", {5, 0}},   /* 0 */
-    {FT_ERR_SIZE, "layouts_nhwc_conv.ft:8:15", "negative size: n = %0", {1, 0}},   /* 1 */
-    {FT_ERR_NULL, "layouts_nhwc_conv.ft:8:24", "null pointer: tensor parameter `x` (f32[n, 6, 6, 8]) is NULL but has elements", {0, 0}},   /* 2 */
-    {FT_ERR_NULL, "layouts_nhwc_conv.ft:9:15", "null pointer: tensor parameter `w` (f32[3, 3, 8, 8]) is NULL but has elements", {0, 0}},   /* 3 */
-    {FT_ERR_NULL, "layouts_nhwc_conv.ft:10:15", "null pointer: tensor parameter `y` (f32[n, 6, 6, 8]) is NULL but has elements", {0, 0}},   /* 4 */
+    {FT_ERR_SIZE, "layouts_nhwc_conv.ft:8:15", "negative size: n = %0", {1, 0}},   /* 0 */
+    {FT_ERR_NULL, "layouts_nhwc_conv.ft:8:24", "null pointer: tensor parameter `x` (f32[n, 6, 6, 8]) is NULL but has elements", {0, 0}},   /* 1 */
+    {FT_ERR_NULL, "layouts_nhwc_conv.ft:9:15", "null pointer: tensor parameter `w` (f32[3, 3, 8, 8]) is NULL but has elements", {0, 0}},   /* 2 */
+    {FT_ERR_NULL, "layouts_nhwc_conv.ft:10:15", "null pointer: tensor parameter `y` (f32[n, 6, 6, 8]) is NULL but has elements", {0, 0}},   /* 3 */
 };
 
 /* ft_module.last_error: the calling thread's last failure. */
@@ -136,7 +120,7 @@ static int ft__last_error(ft_error_rec *rec, char *buf, size_t size)
     const ft_error_rec e = ft__last;
     if (rec)
         *rec = e;
-    const ft_site_desc *s = e.site >= 0 && e.site < 5 ? &ft__sites[e.site] : NULL;
+    const ft_site_desc *s = e.site >= 0 && e.site < 4 ? &ft__sites[e.site] : NULL;
     if (buf && size)
         ft__format(buf, size, &e, s);
     return e.code;
@@ -155,5 +139,5 @@ static const ft_func_desc ft__funcs[] = {
 
 __attribute__((visibility("default")))
 const ft_module_desc ft_module = {
-    FT_ABI_VERSION, 1, ft__funcs, 5, ft__sites, ft__last_error
+    FT_ABI_VERSION, 1, ft__funcs, 4, ft__sites, ft__last_error
 };

@@ -47,9 +47,15 @@ typedef struct auto_step {
 } auto_step;
 
 static const auto_step passes[] = {
+    /* loops of one iteration (a 1x1 window's) replaced by their body, so
+     * that the loop around them is innermost for the passes below */
+    {xf_auto_one_trip, "auto: one_trip", 0},
     /* the block loops of laid-out tensors moved inward (the layout pass
      * split them off) */
     {xf_auto_layout_sink, "auto: layout_sink", 0},
+    /* a loop and the loop in it merged where the body reads them as one
+     * index (a blocked channel sum whose conversion the cleanups folded) */
+    {xf_auto_unsplit, "auto: unsplit", 0},
     /* writes of locals that nothing reads afterwards dropped */
     {xf_auto_dead_store, "auto: dead_store", 0},
     /* matrix products (m*n*k >= 64^3 or sizes unknown) to BLAS */

@@ -97,35 +97,90 @@ static int same_range(const ast_stmt *l1, const ast_stmt *l2)
            ast_expr_equal(l1->u.loop.step, l2->u.loop.step);
 }
 
-/* Whether the accesses of var in l1's and l2's bodies all touch one element
- * per iteration, the same one in both (l2's iterator read as l1's). */
-static int elementwise(ft_ctx *ctx, const ast_stmt *l1, const ast_stmt *l2, const char *var)
+/* Whether two accesses of n indices x and y (y's read with l1's iterator)
+ * never touch one element: in some dimension their ranges under bounds b
+ * do not meet (`y[o]` and `y[64 + o]` for o < 64: a concat's parts). */
+static int disjoint(an_bounds *b, int n, ast_expr *const *x, ast_expr *const *y)
 {
-    ft_vec acc = {0};
+    for (int k = 0; k < n; k++) {
+        an_range rx = an_range_of(b, x[k]), ry = an_range_of(b, y[k]);
+        if ((rx.has_hi && ry.has_lo && rx.hi < ry.lo) || (ry.has_hi && rx.has_lo && ry.hi < rx.lo))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether index e names its dimension's position by l1's iterator i1
+ * alone: a linear form with a non-zero coefficient of i1 whose other
+ * atoms are iterators of the loops around l1 (enc) or sizes, fixed during
+ * l1's run.  Two accesses with e in one dimension meet only at one
+ * iteration of l1. */
+static int pins(ft_ctx *ctx, const ast_func *f, const ft_vec *enc, const ast_expr *e,
+                const char *i1)
+{
+    an_lin l;
+    int found = 0;
+    if (!an_lin_of(ctx, e, &l))
+        return 0;
+    for (int k = 0; k < l.n; k++) {
+        const ast_expr *at = l.atom[k];
+        if (at->kind != AST_VAR)
+            return 0;
+        int fixed = 0;
+        for (int j = 0; j < enc->len && !fixed; j++)
+            fixed = strcmp(((const ast_stmt *)enc->items[j])->u.loop.iter, at->u.name) == 0;
+        for (int j = 0; j < f->nparams && !fixed; j++)
+            fixed = f->params[j].is_size && strcmp(f->params[j].name, at->u.name) == 0;
+        if (strcmp(at->u.name, i1) == 0)
+            found = l.coef[k] != 0;
+        else if (!fixed)
+            return 0;
+    }
+    return found;
+}
+
+/* Whether every dependence on var between l1's and l2's bodies joins the
+ * same iteration: each pair of accesses, one in each and one of them a
+ * write, touches at iteration i one element that depends on i, the same
+ * in both (l2's iterator read as l1's); or has in some dimension the same
+ * index, which pins the iteration (a relu's rows written at pixel p and a
+ * 1x1 conv's reads of pixel p, over the channels); or never touches the
+ * element of the other (their ranges are apart under the loops around l1
+ * and l1's own). */
+static int elementwise(xf_auto *a, const ast_stmt *l1, const ast_stmt *l2, const char *var)
+{
+    ft_ctx *ctx = a->ctx;
+    ft_vec acc = {0}, enc = {0};
     xf_collect_accesses(ctx, l1->u.loop.body, var, &acc);
     int n1 = acc.len;
     xf_collect_accesses(ctx, l2->u.loop.body, var, &acc);
     if (n1 == 0 || acc.len == n1)
         return 0;
-    const xf_access *first = acc.items[0];
     const char *i1 = l1->u.loop.iter, *i2 = l2->u.loop.iter;
     ast_expr *v1 = ast_var(ctx, l1->loc, i1);
-    int uses = 0;
-    for (int k = 0; k < *first->n; k++)
-        uses |= xf_expr_uses_var((*first->idx)[k], i1);
-    for (int i = 1; uses && i < acc.len; i++) {
-        const xf_access *x = acc.items[i];
-        if (*x->n != *first->n)
-            return 0;
-        for (int k = 0; k < *x->n; k++) {
-            ast_expr *e = (*x->idx)[k];
-            if (i >= n1)
-                e = ast_subst_vars(ctx, e, 1, &i2, &v1);
-            if (!ast_expr_equal(e, (*first->idx)[k]))
+    an_bounds *b = an_bounds_new(ctx, a->f);
+    xf_auto_enclosing_loops(ctx, a->f, l1, &enc);
+    for (int k = 0; k < enc.len; k++)
+        an_bounds_push_loop(b, enc.items[k]);
+    an_bounds_push_loop(b, l1);
+    for (int i = 0; i < n1; i++)
+        for (int j = n1; j < acc.len; j++) {
+            const xf_access *x = acc.items[i], *y = acc.items[j];
+            if ((!x->stmt && !y->stmt) || *x->n != *y->n)
+                continue;
+            int n = *x->n, same = 1, uses = 0, pinned = 0;
+            ast_expr **yi = ft_alloc(ctx, sizeof *yi * (size_t)(n + 1));
+            for (int k = 0; k < n; k++) {
+                yi[k] = ast_subst_vars(ctx, (*y->idx)[k], 1, &i2, &v1);
+                int eq = ast_expr_equal(yi[k], (*x->idx)[k]);
+                same &= eq;
+                uses |= xf_expr_uses_var((*x->idx)[k], i1);
+                pinned |= eq && pins(ctx, a->f, &enc, yi[k], i1);
+            }
+            if (!(same && uses) && !pinned && !disjoint(b, n, *x->idx, yi))
                 return 0;
         }
-    }
-    return uses;
+    return 1;
 }
 
 /* Whether some loop of inner (iterators, innermost last) is used by an
@@ -183,6 +238,35 @@ static int row_reductions(ft_ctx *ctx, const ast_stmt *l1, const ast_stmt *l2)
            rows_under(ctx, l2->u.loop.body, &inner, &var);
 }
 
+/* Visitor: whether a statement tree loads from a tensor. */
+typedef struct load_find {
+    ast_visitor v;
+    int found;
+} load_find;
+
+static void load_find_expr(ast_visitor *v, ast_expr *e)
+{
+    ((load_find *)v)->found |= e->kind == AST_LOAD;
+}
+
+/* Whether loop l vectorizes on its own: a loop encloses it (else
+ * auto_parallelize takes it), it has no loop inside, reads some tensor (a
+ * computation, not a buffer's initialization) and walks every access
+ * contiguously or not at all. */
+static int simd_alone(xf_auto *a, const ast_stmt *l)
+{
+    ft_vec enc = {0};
+    xf_auto_enclosing_loops(a->ctx, a->f, l, &enc);
+    if (!enc.len)
+        return 0;
+    load_find lf = {.v.expr = load_find_expr};
+    ast_visit(l->u.loop.body, &lf.v);
+    if (xf_auto_has_loop(l->u.loop.body) || !lf.found)
+        return 0;
+    xf_walks w = xf_auto_walks(a->ctx, a->f, l, l->u.loop.body, l->u.loop.iter);
+    return w.contiguous && !w.strided;
+}
+
 /* A cheap look before xf_fuse's full check: NULL when every dependence
  * between l1 and l2 is element-wise (l2 reads at iteration i what l1 wrote
  * at iteration i), else why they will not fuse.  *par: whether l1 or l2
@@ -205,6 +289,11 @@ static const char *prefilter(xf_auto *a, const an_deps *d, const ast_stmt *l1,
                       "left to auto_red_cache and auto_vectorize, which take one at a time)",
                       p1 == AN_PAR_REDUCTION || p1 == AN_PAR_ATOMIC ? xf_auto_name(a, l1)
                                                                      : xf_auto_name(a, l2));
+    if (xf_auto_has_loop(l1->u.loop.body) != xf_auto_has_loop(l2->u.loop.body) &&
+        (simd_alone(a, l1) || simd_alone(a, l2)))
+        return ft_fmt(a->ctx, "%s vectorizes on its own, and would not under the loops "
+                      "of %s", simd_alone(a, l1) ? xf_auto_name(a, l1) : xf_auto_name(a, l2),
+                      simd_alone(a, l1) ? xf_auto_name(a, l2) : xf_auto_name(a, l1));
     an_between b = {0};
     for (ast_stmt *const *s = between; *s; s++)
         if (an_deps_between(d, *s, l2, &b))
@@ -214,7 +303,7 @@ static const char *prefilter(xf_auto *a, const an_deps *d, const ast_stmt *l1,
     if (!an_deps_between(d, l1, l2, &b))
         return NULL;
     for (int t = 0; t < b.ntensors; t++)
-        if (!elementwise(a->ctx, l1, l2, b.tensors[t]))
+        if (!elementwise(a, l1, l2, b.tensors[t]))
             return ft_fmt(a->ctx, "the dependence on '%s' is not element by element (the "
                           "two loops touch other elements of it at one iteration)",
                           b.tensors[t]);

@@ -13,7 +13,9 @@
  * its way a loop goes below a guard that is all of its body when the
  * guard is pure index arithmetic free of its iterator (lift_guard: a
  * padded convolution's window test stays outside the channel loops).  A
- * refused reorder or fission (a dependence) leaves the loop where it is.
+ * refused reorder or fission (a dependence) leaves the loop where it is,
+ * and so does a loop that would stride through accesses that the nest's
+ * innermost loop walks contiguously (worth_sinking).
  *
  * The legality checks run outside the function's budget of analyses
  * (XF_AUTO_ANALYSES): they concern only these loops, and the later passes
@@ -28,6 +30,27 @@
 
 static const char *const PASS = "auto_layout_sink";
 
+/* Whether block loop b should go innermost around the body of loop in
+ * (the innermost of its perfect nest, a body without loops): not when in
+ * already walks every access of the body contiguously or not at all while
+ * b would walk some with a stride (a 1x1 conv on NHWC with OIHW weights:
+ * its channel sum reads x and w contiguously, while the output's channel
+ * loop would stride through w).  Logged when not. */
+static int worth_sinking(xf_auto *a, const ast_stmt *b, const ast_stmt *in)
+{
+    ast_stmt *body = in->u.loop.body;
+    if (xf_auto_has_loop(body))
+        return 1;
+    xf_walks wb = xf_auto_walks(a->ctx, a->f, in, body, b->u.loop.iter);
+    xf_walks wi = xf_auto_walks(a->ctx, a->f, in, body, in->u.loop.iter);
+    if (!wb.strided || wi.strided || !wi.contiguous)
+        return 1;
+    xf_auto_log(a, PASS, xf_sched_name(a->ctx, b), "left in place: %s walks the accesses "
+                "contiguously, %s would walk %d with a stride", in->u.loop.iter,
+                b->u.loop.iter, wb.strided);
+    return 0;
+}
+
 /* Move loop b inward below the loops nested perfectly inside it (each
  * one's body is only the next); whether it moved. */
 static int sink_chain(xf_auto *a, ast_stmt *b)
@@ -40,7 +63,7 @@ static int sink_chain(xf_auto *a, ast_stmt *b)
             break;
         s = items[0];
     }
-    if (n < 2 || n == 64)
+    if (n < 2 || n == 64 || !worth_sinking(a, b, chain[n - 1]))
         return 0;
     ast_stmt *order[64];
     for (int i = 1; i < n; i++)

@@ -446,3 +446,94 @@ void xf_auto_plain_loads(ft_ctx *ctx, const ast_expr *e, int guarded, ft_vec *ou
     ast_expr *root = (ast_expr *)e;
     xf_auto_each_slot(&root, guarded, push_plain, &p);
 }
+
+/* The walk of xf_auto_walks. */
+typedef struct contig {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ast_func *f;
+    const ast_stmt *at;
+    const char *iter;
+    xf_walks w;
+} contig;
+
+/* Var's declaration visible at c's statement (n dimensions), or 0. */
+static int contig_decl(const contig *c, const char *var, int n, ast_expr ***shape)
+{
+    int ndim;
+    return xf_find_decl(c->ctx, c->f, c->at, var, NULL, &ndim, shape) && ndim == n;
+}
+
+/* The number of var's dimensions up to its last one of an extent other than
+ * a literal 1 (an OIHW weight of a 1x1 window is contiguous in I). */
+static int significant_dims(const contig *c, const char *var, int n)
+{
+    ast_expr **shape;
+    if (!contig_decl(c, var, n, &shape))
+        return n;
+    while (n > 1 && shape[n - 1]->kind == AST_INT && shape[n - 1]->u.ival == 1)
+        n--;
+    return n;
+}
+
+/* How access var[idx0, ..., idx(n-1)] uses c's iterator: 0 not at all, 1
+ * contiguously, 2 with a stride. */
+static int walk_of(const contig *c, const char *var, int n, ast_expr **idx)
+{
+    int uses = 0;
+    for (int k = 0; k < n; k++)
+        uses |= xf_expr_uses_var(idx[k], c->iter);
+    if (!uses)
+        return 0;
+    int sig = significant_dims(c, var, n);
+    for (int k = 0; k < n; k++)
+        if (k != sig - 1 && xf_expr_uses_var(idx[k], c->iter))
+            return 2;
+    an_lin l;
+    if (!an_lin_of(c->ctx, idx[sig - 1], &l))
+        return 2;
+    int unit = 0;
+    for (int k = 0; k < l.n; k++) {
+        const ast_expr *at = l.atom[k];
+        if (at->kind == AST_VAR && strcmp(at->u.name, c->iter) == 0)
+            unit |= l.coef[k] == 1 || l.coef[k] == -1 ? 1 : 2;
+        else if (xf_expr_uses_var(at, c->iter))
+            unit |= 2;
+    }
+    return unit == 1 ? 1 : 2;
+}
+
+/* Count one access var[idx0, ..., idx(n-1)]. */
+static void classify(contig *c, const char *var, int n, ast_expr **idx)
+{
+    int k = walk_of(c, var, n, idx);
+    if (k == 1)
+        c->w.contiguous++;
+    if (k == 2)
+        c->w.strided++;
+}
+
+static int contig_stmt(ast_visitor *v, ast_stmt *s)
+{
+    contig *c = (contig *)v;
+    if (s->kind == AST_STORE)
+        classify(c, s->u.store.var, s->u.store.n, s->u.store.idx);
+    else if (s->kind == AST_REDUCE)
+        classify(c, s->u.red.var, s->u.red.n, s->u.red.idx);
+    return 1;
+}
+
+static void contig_expr(ast_visitor *v, ast_expr *e)
+{
+    if (e->kind == AST_LOAD)
+        classify((contig *)v, e->u.load.var, e->u.load.n, e->u.load.idx);
+}
+
+xf_walks xf_auto_walks(ft_ctx *ctx, ast_func *f, const ast_stmt *at, ast_stmt *body,
+                       const char *iter)
+{
+    contig c = {.v.stmt = contig_stmt, .v.expr = contig_expr, .ctx = ctx, .f = f, .at = at,
+                .iter = iter};
+    ast_visit(body, &c.v);
+    return c.w;
+}

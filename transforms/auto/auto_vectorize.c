@@ -27,71 +27,12 @@ enum { SHORT_TRIPS = 4 };
 
 static const char *const PASS = "auto_vectorize";
 
-/* How the accesses under a loop's body use its iterator. */
-typedef struct contig {
-    ast_visitor v;
-    ft_ctx *ctx;
-    const char *iter;
-    int contiguous;       /* the last index is iter + (terms without it) */
-    int strided;          /* iter elsewhere, scaled, or inside a load */
-} contig;
-
-/* Classify one access var[idx0, ..., idx(n-1)]. */
-static void classify(contig *c, int n, ast_expr **idx)
-{
-    int uses = 0;
-    for (int k = 0; k < n; k++)
-        uses |= xf_expr_uses_var(idx[k], c->iter);
-    if (!uses)
-        return;
-    for (int k = 0; k + 1 < n; k++)
-        if (xf_expr_uses_var(idx[k], c->iter)) {
-            c->strided++;
-            return;
-        }
-    an_lin l;
-    if (!an_lin_of(c->ctx, idx[n - 1], &l)) {
-        c->strided++;
-        return;
-    }
-    int unit = 0;
-    for (int k = 0; k < l.n; k++) {
-        const ast_expr *at = l.atom[k];
-        if (at->kind == AST_VAR && strcmp(at->u.name, c->iter) == 0)
-            unit |= l.coef[k] == 1 || l.coef[k] == -1 ? 1 : 2;
-        else if (xf_expr_uses_var(at, c->iter))
-            unit |= 2;
-    }
-    if (unit == 1)
-        c->contiguous++;
-    else
-        c->strided++;
-}
-
-static int contig_stmt(ast_visitor *v, ast_stmt *s)
-{
-    contig *c = (contig *)v;
-    if (s->kind == AST_STORE)
-        classify(c, s->u.store.n, s->u.store.idx);
-    else if (s->kind == AST_REDUCE)
-        classify(c, s->u.red.n, s->u.red.idx);
-    return 1;
-}
-
-static void contig_expr(ast_visitor *v, ast_expr *e)
-{
-    if (e->kind == AST_LOAD)
-        classify((contig *)v, e->u.load.n, e->u.load.idx);
-}
-
 /* Whether the accesses in body walk contiguous memory along loop's
  * iterator (at least one does, none strides). */
-static int contiguous_loop(ft_ctx *ctx, const ast_stmt *loop, ast_stmt *body)
+static int contiguous_loop(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, ast_stmt *body)
 {
-    contig c = {.v.stmt = contig_stmt, .v.expr = contig_expr, .ctx = ctx,
-                .iter = loop->u.loop.iter};
-    ast_visit(body, &c.v);
-    return c.contiguous > 0 && c.strided == 0;
+    xf_walks w = xf_auto_walks(ctx, f, loop, body, loop->u.loop.iter);
+    return w.contiguous > 0 && w.strided == 0;
 }
 
 /* The perfect nest ending at loop (each one's body only the next),
@@ -189,7 +130,7 @@ static int try_loop(xf_auto *a, ast_stmt *loop)
     ast_stmt **chain;
     int n = perfect_nest(a->ctx, a->f, loop, &chain);
     for (int k = n - 1; k >= 0; k--) {
-        if (!contiguous_loop(a->ctx, chain[k], loop->u.loop.body))
+        if (!contiguous_loop(a->ctx, a->f, chain[k], loop->u.loop.body))
             continue;
         const char *why = precheck(a, chain[k]);
         if (why) {
