@@ -67,8 +67,7 @@ typedef struct lp_edge {
     double bytes;            /* read and written, over all its runs */
     double runs;             /* how often the copy nest runs */
     const char *where;       /* the outermost loop around it, or NULL */
-    int copy;                /* a whole copy (else an element-wise operand) */
-    int slice;               /* a copy into or out of a part (a concat's) */
+    int kind;                /* LP_COPY, LP_SLICE or LP_OPERAND (add_edge) */
     ast_stmt *nest;          /* its own outermost loop (NULL: none) */
 } lp_edge;
 
@@ -194,8 +193,7 @@ static void add_edge(lp_fn *F, ast_stmt *s, const ast_expr *load, int kind)
                                                rt_dtype_size(from->dtype)),
                    all / (elems > 0 ? elems : 1),
                    outer ? ((ast_stmt *)F->loops.items[0])->u.loop.iter : NULL,
-                   kind == LP_COPY, kind == LP_SLICE,
-                   outer < F->loops.len ? F->loops.items[outer] : NULL};
+                   kind, outer < F->loops.len ? F->loops.items[outer] : NULL};
     ft_vec_push(F->ctx, &F->edges, g);
 }
 
@@ -354,7 +352,7 @@ static double edge_cost(const lp_fn *F, const lp_edge *g, const char *a, const c
         return 0;
     if (F->ctx->opts.layout_count)
         return 1;
-    return g->copy || g->slice ? g->bytes * COPY_TIE : fmin(g->bytes, convert_cost(F, g));
+    return g->kind != LP_OPERAND ? g->bytes * COPY_TIE : fmin(g->bytes, convert_cost(F, g));
 }
 
 /* Add text to v's candidates unless one stores the same way. */
@@ -529,7 +527,7 @@ static void convert_operands(lp_fn *F)
     for (int i = 0; i < F->edges.len; i++) {
         lp_edge *g = F->edges.items[i];
         const char *want = *g->to->layout;
-        if (g->copy || g->slice || !g->nest ||
+        if (g->kind != LP_OPERAND || !g->nest ||
             same_layout(*g->from->layout, want, g->to->ndim) ||
             (g->from->def && g->from->def->u.def.conv_of) ||
             xf_writes(g->nest, g->from->name) || xf_defines(g->nest, g->from->name))
@@ -744,10 +742,11 @@ static void report(lp_fn *F, FILE *o)
         const lp_edge *g = F->edges.items[i];
         if (same_layout(*g->from->layout, *g->to->layout, g->to->ndim))
             continue;
-        bytes[g->copy] += g->bytes;
-        count[g->copy]++;
+        int copy = g->kind == LP_COPY;
+        bytes[copy] += g->bytes;
+        count[copy]++;
         fprintf(o, "  %s %s (%s) -> %s (%s): %.0f bytes per run, %.0f run%s, %s%s\n",
-                g->copy ? "convert" : "operand", g->from->name,
+                copy ? "convert" : "operand", g->from->name,
                 *g->from->layout ? *g->from->layout : "row-major", g->to->name,
                 *g->to->layout ? *g->to->layout : "row-major", g->bytes / (g->runs ? g->runs : 1),
                 g->runs, g->runs == 1 ? "" : "s", g->where ? "inside loop " : "at the top level",

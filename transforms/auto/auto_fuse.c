@@ -238,17 +238,6 @@ static int row_reductions(ft_ctx *ctx, const ast_stmt *l1, const ast_stmt *l2)
            rows_under(ctx, l2->u.loop.body, &inner, &var);
 }
 
-/* Visitor: whether a statement tree loads from a tensor. */
-typedef struct load_find {
-    ast_visitor v;
-    int found;
-} load_find;
-
-static void load_find_expr(ast_visitor *v, ast_expr *e)
-{
-    ((load_find *)v)->found |= e->kind == AST_LOAD;
-}
-
 /* Whether loop l vectorizes on its own: a loop encloses it (else
  * auto_parallelize takes it), it has no loop inside, reads some tensor (a
  * computation, not a buffer's initialization) and walks every access
@@ -259,9 +248,9 @@ static int simd_alone(xf_auto *a, const ast_stmt *l)
     xf_auto_enclosing_loops(a->ctx, a->f, l, &enc);
     if (!enc.len)
         return 0;
-    load_find lf = {.v.expr = load_find_expr};
-    ast_visit(l->u.loop.body, &lf.v);
-    if (xf_auto_has_loop(l->u.loop.body) || !lf.found)
+    ft_vec loaded = {0};
+    xf_stmt_loaded(a->ctx, l->u.loop.body, &loaded);
+    if (xf_auto_has_loop(l->u.loop.body) || !loaded.len)
         return 0;
     xf_walks w = xf_auto_walks(a->ctx, a->f, l, l->u.loop.body, l->u.loop.iter);
     return w.contiguous && !w.strided;
@@ -289,11 +278,12 @@ static const char *prefilter(xf_auto *a, const an_deps *d, const ast_stmt *l1,
                       "left to auto_red_cache and auto_vectorize, which take one at a time)",
                       p1 == AN_PAR_REDUCTION || p1 == AN_PAR_ATOMIC ? xf_auto_name(a, l1)
                                                                      : xf_auto_name(a, l2));
-    if (xf_auto_has_loop(l1->u.loop.body) != xf_auto_has_loop(l2->u.loop.body) &&
-        (simd_alone(a, l1) || simd_alone(a, l2)))
-        return ft_fmt(a->ctx, "%s vectorizes on its own, and would not under the loops "
-                      "of %s", simd_alone(a, l1) ? xf_auto_name(a, l1) : xf_auto_name(a, l2),
-                      simd_alone(a, l1) ? xf_auto_name(a, l2) : xf_auto_name(a, l1));
+    if (xf_auto_has_loop(l1->u.loop.body) != xf_auto_has_loop(l2->u.loop.body)) {
+        const ast_stmt *alone = simd_alone(a, l1) ? l1 : simd_alone(a, l2) ? l2 : NULL;
+        if (alone)
+            return ft_fmt(a->ctx, "%s vectorizes on its own, and would not under the loops "
+                          "of %s", xf_auto_name(a, alone), xf_auto_name(a, alone == l1 ? l2 : l1));
+    }
     an_between b = {0};
     for (ast_stmt *const *s = between; *s; s++)
         if (an_deps_between(d, *s, l2, &b))

@@ -68,10 +68,7 @@ static int unsplit_one(xf_auto *a, ft_vec *done)
     xf_auto_loops(a->ctx, a->f, &loops);
     for (int k = 0; k < loops.len; k++) {
         ast_stmt *o = loops.items[k], *i;
-        int old = 0;
-        for (int d = 0; d < done->len && !old; d++)
-            old = done->items[d] == (void *)(intptr_t)o->id;
-        if (old || !candidate(a, o, &i))
+        if (ft_vec_has(done, (void *)(intptr_t)o->id) || !candidate(a, o, &i))
             continue;
         ft_vec_push(a->ctx, done, (void *)(intptr_t)o->id);
         const char *names = ft_fmt(a->ctx, "%s and %s", xf_auto_name(a, o), xf_auto_name(a, i));
