@@ -320,7 +320,8 @@ class CFunc:
     gradient (grad=True) the ABI `g(f's params..., d_outs..., d_wrts...)`.
     A library built by ftc is called through the Python package (python/ftc:
     every argument checked against its description table once, in
-    prepare); a hand-written one through bare ctypes in that order."""
+    prepare); a hand-written one through bare ctypes in that order.  Both
+    get the same 64-byte aligned arrays (ftc.aligned, ftc.zeros)."""
 
     def __init__(self, lib_path, name, symbol=None, grad=False):
         self.lib = ctypes.CDLL(os.path.abspath(lib_path))
@@ -338,27 +339,27 @@ class CFunc:
         sizes, ins, outs, wrt = SPEC[self.name]
         if self.ftc_fn is not None:
             kw = {k: int(s[k]) for k in sizes}
-            kw.update((k, np.ascontiguousarray(a[k])) for k in ins)
+            kw.update((k, ftc.aligned(a[k])) for k in ins)
             if self.grad:
-                kw.update(("d_" + o, np.ascontiguousarray(d_outs[o], dtype=f32)) for o in outs)
+                kw.update(("d_" + o, ftc.aligned(np.asarray(d_outs[o], dtype=f32))) for o in outs)
             call = self.ftc_fn.prepare(**kw)
             return call, call.outputs
-        res = {o: np.zeros(sh, f32) for o, sh in out_shapes(self.name, s).items()}
+        res = {o: ftc.zeros(sh, f32) for o, sh in out_shapes(self.name, s).items()}
         args = [ctypes.c_int64(int(s[k])) for k in sizes]
         keep = []
         for k in ins:
-            arr = np.ascontiguousarray(a[k])
+            arr = ftc.aligned(a[k])
             keep.append(arr)
             args.append(arr.ctypes.data_as(ctypes.c_void_p))
         for o in outs:
             args.append(res[o].ctypes.data_as(ctypes.c_void_p))
         if self.grad:
             for o in outs:
-                arr = np.ascontiguousarray(d_outs[o], dtype=f32)
+                arr = ftc.aligned(np.asarray(d_outs[o], dtype=f32))
                 keep.append(arr)
                 args.append(arr.ctypes.data_as(ctypes.c_void_p))
             for k in wrt:
-                res["d_" + k] = np.zeros(a[k].shape, f32)
+                res["d_" + k] = ftc.zeros(a[k].shape, f32)
                 args.append(res["d_" + k].ctypes.data_as(ctypes.c_void_p))
         fn = self.fn
 

@@ -401,7 +401,7 @@ static int npy_read_data(FILE *f, rt_array *out, char *err, size_t errlen)
                             "of data but the file holds %ld", out->nbytes, end - here);
         fseek(f, here, SEEK_SET);
     }
-    out->data = malloc(out->nbytes ? out->nbytes : 1);
+    out->data = rt_array_alloc(out->nbytes, 0);
     if (!out->data)
         return npy_fail(err, errlen, "out of memory: the array needs %zu bytes", out->nbytes);
     if (out->nbytes && fread(out->data, 1, out->nbytes, f) != out->nbytes) {
@@ -549,6 +549,16 @@ int rt_npy_write(const char *path, const rt_array *a, char *err, size_t errlen)
     int r = rt_npy_stage(&st, path, a, err, errlen) || rt_stage_commit(&st, 1, 0, err, errlen);
     rt_stage_free(&st, 1);
     return r;
+}
+
+void *rt_array_alloc(size_t n, int zero)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 64, n ? n : 1) != 0)
+        return NULL;
+    if (zero)
+        memset(p, 0, n);
+    return p;
 }
 
 /* Free a's data and leave it empty; safe on an already-freed array. */

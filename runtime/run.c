@@ -448,7 +448,7 @@ static int rt_relayout(rt_call *c, rt_pstate *p, int to_phys)
     memcpy(a.dims, dims, sizeof(int64_t) * (size_t)nd);
     a.nbytes = (size_t)rt_count(nd, dims) * esize;
     if (rt_layout_parse(d->layout, d->lndim, &l, NULL, 0, NULL) ||
-        !(a.data = malloc(a.nbytes ? a.nbytes : 1)))
+        !(a.data = rt_array_alloc(a.nbytes, 0)))
         return rt_fail(c, "parameter '%s': cannot %s it %s layout %s", d->name,
                        to_phys ? "pack" : "unpack", to_phys ? "into" : "from", d->layout);
     if (to_phys)
@@ -550,7 +550,7 @@ static int rt_alloc_zero(rt_call *c, rt_pstate *p)
     p->arr.ndim = d->ndim;
     memcpy(p->arr.dims, p->dims, sizeof(int64_t) * (size_t)d->ndim);
     p->arr.nbytes = bytes;
-    p->arr.data = calloc(1, bytes ? bytes : 1);
+    p->arr.data = rt_array_alloc(bytes, 1);
     if (!p->arr.data)
         return rt_fail(c, "out of memory: parameter '%s' needs %zu bytes", d->name, bytes);
     return 0;

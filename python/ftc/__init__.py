@@ -22,10 +22,10 @@ import numpy as np
 
 from . import _abi
 from ._compile import CompileError, compile, default_cache_dir, find_ftc  # noqa: F401
-from ._layout import pack, physical_shape, unpack  # noqa: F401
+from ._layout import aligned, pack, physical_shape, unpack, zeros  # noqa: F401
 
 __all__ = ["load", "compile", "Library", "Function", "Prepared", "RuntimeError", "CompileError",
-           "default_cache_dir", "find_ftc", "pack", "unpack", "physical_shape"]
+           "default_cache_dir", "find_ftc", "pack", "unpack", "physical_shape", "zeros", "aligned"]
 
 
 class RuntimeError(builtins.RuntimeError):
@@ -220,7 +220,7 @@ class Function:
             import torch
             device = "cuda" if p.mtype else "cpu"
             return torch.zeros(shape, dtype=getattr(torch, p.dtype), device=device)
-        return np.zeros(shape, dtype=p.dtype)
+        return zeros(shape, p.dtype)
 
     def __call__(self, *args, **kwargs):
         """Check the arguments, call, return the outputs."""

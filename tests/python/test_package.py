@@ -262,6 +262,18 @@ class Layouts(unittest.TestCase):
         np.testing.assert_array_equal(ftc.pack(x, "NCHW->NHWC"), x.transpose(0, 2, 3, 1))
         self.assertEqual(ftc.physical_shape("OIHW->OIHW4i4o", (6, 6, 3, 3)), (2, 2, 3, 3, 4, 4))
 
+    def test_aligned(self):
+        # pack, zeros and aligned give 64-byte aligned C-order arrays
+        x = np.arange(2 * 12 * 3 * 5, dtype=np.float32).reshape(2, 12, 3, 5)
+        for a in (ftc.pack(x, "NCHW->NCHW8c"), ftc.zeros((3, 5), np.float64),
+                  ftc.aligned(x[:, 1:]), ftc.aligned(np.zeros(1000, np.int8)[1:])):
+            self.assertEqual(a.ctypes.data % 64, 0)
+            self.assertTrue(a.flags.c_contiguous)
+        np.testing.assert_array_equal(ftc.aligned(x[:, 1:]), x[:, 1:])
+        self.assertFalse(ftc.zeros((3, 5), np.float64).any())
+        a = ftc.zeros((7,), np.float32)
+        self.assertIs(ftc.aligned(a), a)
+
     def test_bad_layouts(self):
         x = np.zeros((2, 3))
         for bad in ("NC", "NN->NN", "NC->NC1c", "NC->N", "NC->NC8k", "NCH->NCH"):
@@ -277,6 +289,7 @@ class Layouts(unittest.TestCase):
             x = np.random.default_rng(3).standard_normal((2, 12, 3, 5)).astype(np.float32)
             y = lib.g(x=ftc.pack(x, "NCHW->NCHW8c"))
             self.assertEqual(y.shape, (2, 3, 5, 12))
+            self.assertEqual(y.ctypes.data % 64, 0)       # outputs on a cache line
             np.testing.assert_array_equal(ftc.unpack(y, "NCHW->NHWC", x.shape), x * 2)
             with self.assertRaises(ValueError):          # the logical array is not the ABI's
                 lib.g(x=x)

@@ -145,6 +145,7 @@ START_TEST(test_round_trip)
             for (int i = 0; i < nd; i++)
                 ck_assert_int_eq(b.dims[i], a.dims[i]);
             ck_assert_uint_eq(b.nbytes, a.nbytes);
+            ck_assert_uint_eq((uintptr_t)b.data % 64, 0);   /* a cache line */
             ck_assert_int_eq(memcmp(a.data, b.data, a.nbytes), 0);
             rt_array_free(&a);
             rt_array_free(&b);
