@@ -15,7 +15,9 @@
  *   - reads no tensor declared inside the loops of the definition, and uses
  *     no iterator that a loop around a read rebinds,
  * and when v is not cheap (a literal, a size or iterator, a load with
- * affine indices, or a cast or negation of one), t is read exactly once,
+ * affine indices, or a cast or negation of one; not a transposing load
+ * whose forwarding would stride where t's reads did not:
+ * xf_def_forward_strides), t is read exactly once,
  * and not inside a loop whose iterator the read's indices do not use (so
  * the value is not computed more often than before).  Every read
  * t[e...] becomes v with the definition's iterators replaced by e..., and
@@ -59,91 +61,6 @@ static int cheap(const ast_expr *v)
     }
 }
 
-/* Finding a read of var inside a loop whose iterator its indices ignore. */
-typedef struct extra_state {
-    const char *var;
-    int nloops;
-    const char *iters[64];
-    int found;
-} extra_state;
-
-/* Check the loads of st->var in e against the loops around them. */
-static void extra_expr(extra_state *st, ast_expr *e)
-{
-    if (!e)
-        return;
-    if (e->kind == AST_LOAD && strcmp(e->u.load.var, st->var) == 0) {
-        for (int l = 0; l < st->nloops; l++) {
-            int used = 0;
-            for (int k = 0; k < e->u.load.n; k++)
-                used |= xf_expr_uses_var(e->u.load.idx[k], st->iters[l]);
-            if (!used)
-                st->found = 1;
-        }
-    }
-    switch (e->kind) {
-    case AST_LOAD:
-        for (int k = 0; k < e->u.load.n; k++)
-            extra_expr(st, e->u.load.idx[k]);
-        break;
-    case AST_BINARY: extra_expr(st, e->u.bin.a); extra_expr(st, e->u.bin.b); break;
-    case AST_UNARY: extra_expr(st, e->u.un.a); break;
-    case AST_CAST: extra_expr(st, e->u.cast.a); break;
-    case AST_CALL:
-        for (int k = 0; k < e->u.call.n; k++)
-            extra_expr(st, e->u.call.args[k]);
-        break;
-    case AST_IFEXPR:
-        extra_expr(st, e->u.ife.cond);
-        extra_expr(st, e->u.ife.then);
-        extra_expr(st, e->u.ife.other);
-        break;
-    default: break;
-    }
-}
-
-static void extra_stmt(extra_state *st, ast_stmt *s)
-{
-    if (!s || st->found)
-        return;
-    switch (s->kind) {
-    case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n; i++)
-            extra_stmt(st, s->u.seq.stmts[i]);
-        break;
-    case AST_VARDEF: extra_stmt(st, s->u.def.body); break;
-    case AST_FOR:
-        extra_expr(st, s->u.loop.begin);
-        extra_expr(st, s->u.loop.end);
-        extra_expr(st, s->u.loop.step);
-        if (st->nloops == 64) {
-            st->found = 1;
-            return;
-        }
-        st->iters[st->nloops++] = s->u.loop.iter;
-        extra_stmt(st, s->u.loop.body);
-        st->nloops--;
-        break;
-    case AST_IF:
-        extra_expr(st, s->u.branch.cond);
-        extra_stmt(st, s->u.branch.then);
-        extra_stmt(st, s->u.branch.other);
-        break;
-    case AST_STORE:
-        for (int k = 0; k < s->u.store.n; k++)
-            extra_expr(st, s->u.store.idx[k]);
-        extra_expr(st, s->u.store.value);
-        break;
-    case AST_REDUCE:
-        for (int k = 0; k < s->u.red.n; k++)
-            extra_expr(st, s->u.red.idx[k]);
-        extra_expr(st, s->u.red.value);
-        break;
-    case AST_ASSERT: extra_expr(st, s->u.cond); break;
-    case AST_EVAL: extra_expr(st, s->u.expr); break;
-    }
-}
-
 /* Whether s is a single statement that evaluates its operands and then
  * writes (so it may write what the propagated value reads). */
 static int single_write(const ast_stmt *s)
@@ -153,7 +70,7 @@ static int single_write(const ast_stmt *s)
 
 /* Whether every read of d's local, in the items after the definition, may
  * take the value instead (see the file comment). */
-static int reads_ok(ft_ctx *ctx, const xf_def *d, ft_vec *items)
+static int reads_ok(ft_ctx *ctx, ast_func *f, const xf_def *d, ft_vec *items)
 {
     const char *t = d->vardef->u.def.name;
     const ast_expr *v = d->store->u.store.value;
@@ -172,13 +89,10 @@ static int reads_ok(ft_ctx *ctx, const xf_def *d, ft_vec *items)
         if (xf_item_writes_any(it, &R) && !(i == last && single_write(it)))
             return 0;
     }
-    if (cheap(v))
+    int repeats = xf_def_reads_repeat(d, items);
+    if (cheap(v) && !(repeats && xf_def_reorders(d) && xf_def_forward_strides(ctx, f, d, items)))
         return 1;
-    if (nreads != 1)
-        return 0;
-    extra_state st = {.var = t};
-    extra_stmt(&st, items->items[last]);
-    return !st.found;
+    return nreads == 1 && !repeats;
 }
 
 static ast_expr *value_at(ft_ctx *ctx, ast_expr *load, void *data)
@@ -187,7 +101,7 @@ static ast_expr *value_at(ft_ctx *ctx, ast_expr *load, void *data)
 }
 
 /* Propagate the local of vardef when it qualifies; returns 1 if it did. */
-static int propagate(ft_ctx *ctx, ast_stmt *vardef)
+static int propagate(ft_ctx *ctx, ast_func *f, ast_stmt *vardef)
 {
     ft_vec items = {0};
     xf_scope_list(ctx, vardef->u.def.body, &items);
@@ -196,7 +110,7 @@ static int propagate(ft_ctx *ctx, ast_stmt *vardef)
     if (xf_kept(vardef) || !xf_find_def(ctx, vardef, &items, &d) || d.store->label ||
         ast_expr_size(d.store->u.store.value, max) > max ||
         xf_expr_checked(d.store->u.store.value) || !xf_def_value_movable(ctx, &d, &items) ||
-        !reads_ok(ctx, &d, &items))
+        !reads_ok(ctx, f, &d, &items))
         return 0;
     xf_replace_loads(ctx, vardef->u.def.body, vardef->u.def.name, value_at, &d);
     xf_make_empty(d.store);
@@ -216,7 +130,7 @@ void xf_propagate_temps(ft_ctx *ctx, ast_program *p)
             xf_collect_vardefs(ctx, f->body, &defs);
             int changed = 0;
             for (int k = 0; k < defs.len; k++)
-                changed += propagate(ctx, defs.items[k]);
+                changed += propagate(ctx, f, defs.items[k]);
             f->body = xf_normalize(ctx, f->body);
             if (!changed)
                 break;

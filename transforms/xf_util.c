@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analysis/bounds.h"
 #include "sched_util.h"
 #include "visit.h"
 
@@ -850,6 +851,275 @@ ast_expr *xf_def_value_at(ft_ctx *ctx, const xf_def *d, const ast_expr *load)
     ast_expr *v = ast_subst_vars(ctx, d->store->u.store.value, load->u.load.n, d->iters,
                                 load->u.load.idx);
     return xf_convert(ctx, v, d->vardef->u.def.dtype);
+}
+
+int xf_def_reorders(const xf_def *d)
+{
+    const ast_expr *v = d->store->u.store.value;
+    while (v->kind == AST_CAST || v->kind == AST_UNARY)
+        v = v->kind == AST_CAST ? v->u.cast.a : v->u.un.a;
+    if (v->kind != AST_LOAD)
+        return 0;
+    int n = d->store->u.store.n, prev = -1;
+    for (int k = 0; k < v->u.load.n; k++) {
+        int rank = -1;
+        for (int j = 0; j < n; j++)
+            if (d->iters[j] && xf_expr_uses_var(v->u.load.idx[k], d->iters[j]))
+                rank = j;
+        if (rank < 0)
+            continue;
+        if (rank < prev)
+            return 1;
+        prev = rank;
+    }
+    return 0;
+}
+
+/* Finding a read of var inside a loop whose iterator its indices ignore
+ * (xf_def_reads_repeat). */
+typedef struct extra_state {
+    const char *var;
+    int nloops;
+    const char *iters[64];
+    int found;
+} extra_state;
+
+/* Check the loads of st->var in e against the loops around them. */
+static void extra_expr(extra_state *st, ast_expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == AST_LOAD && strcmp(e->u.load.var, st->var) == 0) {
+        for (int l = 0; l < st->nloops; l++) {
+            int used = 0;
+            for (int k = 0; k < e->u.load.n; k++)
+                used |= xf_expr_uses_var(e->u.load.idx[k], st->iters[l]);
+            if (!used)
+                st->found = 1;
+        }
+    }
+    switch (e->kind) {
+    case AST_LOAD:
+        for (int k = 0; k < e->u.load.n; k++)
+            extra_expr(st, e->u.load.idx[k]);
+        break;
+    case AST_BINARY: extra_expr(st, e->u.bin.a); extra_expr(st, e->u.bin.b); break;
+    case AST_UNARY: extra_expr(st, e->u.un.a); break;
+    case AST_CAST: extra_expr(st, e->u.cast.a); break;
+    case AST_CALL:
+        for (int k = 0; k < e->u.call.n; k++)
+            extra_expr(st, e->u.call.args[k]);
+        break;
+    case AST_IFEXPR:
+        extra_expr(st, e->u.ife.cond);
+        extra_expr(st, e->u.ife.then);
+        extra_expr(st, e->u.ife.other);
+        break;
+    default: break;
+    }
+}
+
+static void extra_stmt(extra_state *st, ast_stmt *s)
+{
+    if (!s || st->found)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            extra_stmt(st, s->u.seq.stmts[i]);
+        break;
+    case AST_VARDEF: extra_stmt(st, s->u.def.body); break;
+    case AST_FOR:
+        extra_expr(st, s->u.loop.begin);
+        extra_expr(st, s->u.loop.end);
+        extra_expr(st, s->u.loop.step);
+        if (st->nloops == 64) {
+            st->found = 1;
+            return;
+        }
+        st->iters[st->nloops++] = s->u.loop.iter;
+        extra_stmt(st, s->u.loop.body);
+        st->nloops--;
+        break;
+    case AST_IF:
+        extra_expr(st, s->u.branch.cond);
+        extra_stmt(st, s->u.branch.then);
+        extra_stmt(st, s->u.branch.other);
+        break;
+    case AST_STORE:
+        for (int k = 0; k < s->u.store.n; k++)
+            extra_expr(st, s->u.store.idx[k]);
+        extra_expr(st, s->u.store.value);
+        break;
+    case AST_REDUCE:
+        for (int k = 0; k < s->u.red.n; k++)
+            extra_expr(st, s->u.red.idx[k]);
+        extra_expr(st, s->u.red.value);
+        break;
+    case AST_ASSERT: extra_expr(st, s->u.cond); break;
+    case AST_EVAL: extra_expr(st, s->u.expr); break;
+    }
+}
+
+int xf_def_reads_repeat(const xf_def *d, ft_vec *items)
+{
+    extra_state st = {.var = d->vardef->u.def.name};
+    for (int i = d->top + 1; i < items->len && !st.found; i++)
+        if (((ast_stmt *)items->items[i])->kind != AST_VARDEF)
+            extra_stmt(&st, items->items[i]);
+    return st.found;
+}
+
+/* The walk of xf_walks_along. */
+typedef struct contig {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ast_func *f;
+    const ast_stmt *at;
+    const char *iter;
+    xf_walks w;
+} contig;
+
+/* Var's declaration visible at c's statement (n dimensions), or 0. */
+static int contig_decl(const contig *c, const char *var, int n, ast_expr ***shape)
+{
+    int ndim;
+    return xf_find_decl(c->ctx, c->f, c->at, var, NULL, &ndim, shape) && ndim == n;
+}
+
+/* The number of var's dimensions up to its last one of an extent other than
+ * a literal 1 (an OIHW weight of a 1x1 window is contiguous in I). */
+static int significant_dims(const contig *c, const char *var, int n)
+{
+    ast_expr **shape;
+    if (!contig_decl(c, var, n, &shape))
+        return n;
+    while (n > 1 && shape[n - 1]->kind == AST_INT && shape[n - 1]->u.ival == 1)
+        n--;
+    return n;
+}
+
+/* How access var[idx0, ..., idx(n-1)] uses c's iterator: 0 not at all, 1
+ * contiguously, 2 with a stride. */
+static int walk_of(const contig *c, const char *var, int n, ast_expr **idx)
+{
+    int uses = 0;
+    for (int k = 0; k < n; k++)
+        uses |= xf_expr_uses_var(idx[k], c->iter);
+    if (!uses)
+        return 0;
+    int sig = significant_dims(c, var, n);
+    for (int k = 0; k < n; k++)
+        if (k != sig - 1 && xf_expr_uses_var(idx[k], c->iter))
+            return 2;
+    an_lin l;
+    if (!an_lin_of(c->ctx, idx[sig - 1], &l))
+        return 2;
+    int unit = 0;
+    for (int k = 0; k < l.n; k++) {
+        const ast_expr *at = l.atom[k];
+        if (at->kind == AST_VAR && strcmp(at->u.name, c->iter) == 0)
+            unit |= l.coef[k] == 1 || l.coef[k] == -1 ? 1 : 2;
+        else if (xf_expr_uses_var(at, c->iter))
+            unit |= 2;
+    }
+    return unit == 1 ? 1 : 2;
+}
+
+/* Count one access var[idx0, ..., idx(n-1)]. */
+static void classify(contig *c, const char *var, int n, ast_expr **idx)
+{
+    int k = walk_of(c, var, n, idx);
+    if (k == 1)
+        c->w.contiguous++;
+    if (k == 2)
+        c->w.strided++;
+}
+
+static int contig_stmt(ast_visitor *v, ast_stmt *s)
+{
+    contig *c = (contig *)v;
+    if (s->kind == AST_STORE)
+        classify(c, s->u.store.var, s->u.store.n, s->u.store.idx);
+    else if (s->kind == AST_REDUCE)
+        classify(c, s->u.red.var, s->u.red.n, s->u.red.idx);
+    return 1;
+}
+
+static void contig_expr(ast_visitor *v, ast_expr *e)
+{
+    if (e->kind == AST_LOAD)
+        classify((contig *)v, e->u.load.var, e->u.load.n, e->u.load.idx);
+}
+
+xf_walks xf_walks_along(ft_ctx *ctx, ast_func *f, const ast_stmt *at, ast_stmt *body,
+                       const char *iter)
+{
+    contig c = {.v.stmt = contig_stmt, .v.expr = contig_expr, .ctx = ctx, .f = f, .at = at,
+                .iter = iter};
+    ast_visit(body, &c.v);
+    return c.w;
+}
+
+/* Whether some loop of stack[0..n) walks every access of s contiguously
+ * or not at all, and some contiguously; at places s for the declarations. */
+static int walks_cleanly(ft_ctx *ctx, ast_func *f, const ast_stmt *at, ast_stmt *s,
+                         const char **stack, int n)
+{
+    for (int k = 0; k < n; k++) {
+        xf_walks w = xf_walks_along(ctx, f, at, s, stack[k]);
+        if (w.contiguous > 0 && w.strided == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static ast_expr *def_value_cb(ft_ctx *ctx, ast_expr *load, void *data)
+{
+    return xf_def_value_at(ctx, data, load);
+}
+
+/* The walk of xf_def_forward_strides: the statements under s that read
+ * d's local, with the loops around them (stack, n of them). */
+static int forward_strides(ft_ctx *ctx, ast_func *f, const xf_def *d, ast_stmt *s,
+                           const char **stack, int n)
+{
+    const char *t = d->vardef->u.def.name;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            if (forward_strides(ctx, f, d, s->u.seq.stmts[i], stack, n))
+                return 1;
+        return 0;
+    case AST_VARDEF:
+        return strcmp(s->u.def.name, t) != 0 &&
+               forward_strides(ctx, f, d, s->u.def.body, stack, n);
+    case AST_FOR:
+        if (n == 64)
+            return 1;
+        stack[n] = s->u.loop.iter;
+        return forward_strides(ctx, f, d, s->u.loop.body, stack, n + 1);
+    case AST_IF:
+        return forward_strides(ctx, f, d, s->u.branch.then, stack, n) ||
+               (s->u.branch.other && forward_strides(ctx, f, d, s->u.branch.other, stack, n));
+    case AST_STORE: case AST_REDUCE: {
+        if (!xf_reads(s, t) || !walks_cleanly(ctx, f, s, s, stack, n))
+            return 0;
+        ast_stmt *fwd = ast_clone_stmt(ctx, s, AST_CLONE_SAME);
+        xf_replace_loads(ctx, fwd, t, def_value_cb, (void *)d);
+        return !walks_cleanly(ctx, f, s, fwd, stack, n);
+    }
+    default: return 0;
+    }
+}
+
+int xf_def_forward_strides(ft_ctx *ctx, ast_func *f, const xf_def *d, ft_vec *items)
+{
+    const char *stack[64];
+    for (int i = d->top + 1; i < items->len; i++)
+        if (forward_strides(ctx, f, d, items->items[i], stack, 0))
+            return 1;
+    return 0;
 }
 
 /* The names of the iterators / sizes e uses. */

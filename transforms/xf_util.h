@@ -160,6 +160,17 @@ int xf_loop_from_zero(const ast_stmt *loop);
  * loop writes or declares. */
 int xf_expr_invariant_in(ft_ctx *ctx, const ast_stmt *loop, const ast_expr *e);
 
+/* How the accesses (loads, stores, reductions) under body use iterator
+ * iter: contiguous, the last index of significant extent (trailing
+ * dimensions of extent 1 skipped; shapes from the declarations visible at
+ * at) is iter plus terms without it; strided, iter anywhere else (an outer
+ * index, a scale, inside a load).  Accesses without iter count in neither. */
+typedef struct xf_walks {
+    int contiguous, strided;
+} xf_walks;
+xf_walks xf_walks_along(ft_ctx *ctx, ast_func *f, const ast_stmt *at, ast_stmt *body,
+                        const char *iter);
+
 /* ---------------------------------------------------- single definitions */
 
 /* The one definition of a local t: its only write is the Store `store`,
@@ -186,6 +197,26 @@ ast_expr *xf_def_value_at(ft_ctx *ctx, const xf_def *d, const ast_expr *load);
  * tensors it reads are not declared inside the top item, and no loop of a
  * later item rebinds a name it uses (other than the def's iterators). */
 int xf_def_value_movable(ft_ctx *ctx, const xf_def *d, ft_vec *items);
+/* Whether d's value is a load (under casts and negations) that reads its
+ * tensor in another order than d writes its local: an index of the load
+ * uses the iterator of a dimension of the local before an earlier index
+ * uses a later one (`t[h, w, c] = s[c, h, w]`, a layout conversion).
+ * Forwarded into reads that repeat, such a load may read the source
+ * across its rows again and again where the local was read along them:
+ * the cleanups do not forward it when reads repeat and forwarding strides
+ * (xf_def_forward_strides); a conversion folds into a consumer that reads
+ * each element once, or that reads it as cleanly. */
+int xf_def_reorders(const xf_def *d);
+/* Whether a read of d's local in the items after top sits inside a loop
+ * whose iterator its indices do not use (it reads the same elements
+ * again at each iteration). */
+int xf_def_reads_repeat(const xf_def *d, ft_vec *items);
+/* Whether forwarding d's value into the reads of its local would leave a
+ * statement reading it without the loop it had along which every access
+ * walks contiguously or not at all (xf_walks_along), such as W4 of
+ * bench/layout: `y[i, h, w, c] = x[i, h, w, c] * t[h, w, c]` walks c
+ * cleanly, with `t[h, w, c] = s[c, h, w]` forwarded no loop does. */
+int xf_def_forward_strides(ft_ctx *ctx, ast_func *f, const xf_def *d, ft_vec *items);
 
 /* The declaration of tensor var visible at s: a VarDef around it
  * (innermost) or a tensor parameter.  Fills dtype, ndim and shape (each

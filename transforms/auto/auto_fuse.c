@@ -252,7 +252,7 @@ static int simd_alone(xf_auto *a, const ast_stmt *l)
     xf_stmt_loaded(a->ctx, l->u.loop.body, &loaded);
     if (xf_auto_has_loop(l->u.loop.body) || !loaded.len)
         return 0;
-    xf_walks w = xf_auto_walks(a->ctx, a->f, l, l->u.loop.body, l->u.loop.iter);
+    xf_walks w = xf_walks_along(a->ctx, a->f, l, l->u.loop.body, l->u.loop.iter);
     return w.contiguous && !w.strided;
 }
 

@@ -41,8 +41,8 @@ static int worth_sinking(xf_auto *a, const ast_stmt *b, const ast_stmt *in)
     ast_stmt *body = in->u.loop.body;
     if (xf_auto_has_loop(body))
         return 1;
-    xf_walks wb = xf_auto_walks(a->ctx, a->f, in, body, b->u.loop.iter);
-    xf_walks wi = xf_auto_walks(a->ctx, a->f, in, body, in->u.loop.iter);
+    xf_walks wb = xf_walks_along(a->ctx, a->f, in, body, b->u.loop.iter);
+    xf_walks wi = xf_walks_along(a->ctx, a->f, in, body, in->u.loop.iter);
     if (!wb.strided || wi.strided || !wi.contiguous)
         return 1;
     xf_auto_log(a, PASS, xf_sched_name(a->ctx, b), "left in place: %s walks the accesses "

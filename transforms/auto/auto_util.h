@@ -126,16 +126,6 @@ int xf_auto_has_loop(ast_stmt *s);
  * before the walk goes into it; the sum of what fn returns (the passes
  * that act per loop: auto_promote, auto_prefetch). */
 int xf_auto_each_loop(xf_auto *a, ast_stmt *s, int (*fn)(xf_auto *, ast_stmt *));
-/* How the accesses (loads, stores, reductions) under body use iterator
- * iter: contiguous, the last index of significant extent (trailing
- * dimensions of extent 1 skipped; shapes from the declarations visible at
- * at) is iter plus terms without it; strided, iter anywhere else (an outer
- * index, a scale, inside a load).  Accesses without iter count in neither. */
-typedef struct xf_walks {
-    int contiguous, strided;
-} xf_walks;
-xf_walks xf_auto_walks(ft_ctx *ctx, ast_func *f, const ast_stmt *at, ast_stmt *body,
-                       const char *iter);
 /* The constant trip count of loop in *n; 0 when it is not constant. */
 int xf_auto_const_trips(ft_ctx *ctx, const ast_stmt *loop, int64_t *n);
 /* Whether loop runs `range(s)` for a size s that `--size s=N` hints:

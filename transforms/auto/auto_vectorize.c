@@ -31,7 +31,7 @@ static const char *const PASS = "auto_vectorize";
  * iterator (at least one does, none strides). */
 static int contiguous_loop(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, ast_stmt *body)
 {
-    xf_walks w = xf_auto_walks(ctx, f, loop, body, loop->u.loop.iter);
+    xf_walks w = xf_walks_along(ctx, f, loop, body, loop->u.loop.iter);
     return w.contiguous > 0 && w.strided == 0;
 }
 
