@@ -875,99 +875,78 @@ int xf_def_reorders(const xf_def *d)
     return 0;
 }
 
-/* Finding a read of var inside a loop whose iterator its indices ignore
- * (xf_def_reads_repeat). */
-typedef struct extra_state {
-    const char *var;
-    int nloops;
+/* A walk that knows the loops around each node: embedded first in a
+ * walk of its own, with v.expr and/or `leaf` (called on each Store and
+ * Reduce; nonzero stops the walk) set; iters[0..n) are the iterators of
+ * the loops around the node visited.  Over 64 nested loops it stops as if
+ * found. */
+typedef struct nest_walk {
+    ast_visitor v;
+    int (*leaf)(struct nest_walk *w, ast_stmt *s);
     const char *iters[64];
+    int n;
     int found;
-} extra_state;
+} nest_walk;
 
-/* Check the loads of st->var in e against the loops around them. */
-static void extra_expr(extra_state *st, ast_expr *e)
+static int nest_stmt(ast_visitor *v, ast_stmt *s)
 {
-    if (!e)
-        return;
-    if (e->kind == AST_LOAD && strcmp(e->u.load.var, st->var) == 0) {
-        for (int l = 0; l < st->nloops; l++) {
-            int used = 0;
-            for (int k = 0; k < e->u.load.n; k++)
-                used |= xf_expr_uses_var(e->u.load.idx[k], st->iters[l]);
-            if (!used)
-                st->found = 1;
+    nest_walk *w = (nest_walk *)v;
+    if (w->found)
+        return 0;
+    if (s->kind == AST_FOR) {
+        ast_expr *head[] = {s->u.loop.begin, s->u.loop.end, s->u.loop.step};
+        for (int k = 0; k < 3; k++)
+            if (head[k])
+                ast_visit_expr(head[k], v);
+        if (w->n == 64) {
+            w->found = 1;
+            return 0;
         }
+        w->iters[w->n++] = s->u.loop.iter;
+        ast_visit(s->u.loop.body, v);
+        w->n--;
+        return 0;
     }
-    switch (e->kind) {
-    case AST_LOAD:
-        for (int k = 0; k < e->u.load.n; k++)
-            extra_expr(st, e->u.load.idx[k]);
-        break;
-    case AST_BINARY: extra_expr(st, e->u.bin.a); extra_expr(st, e->u.bin.b); break;
-    case AST_UNARY: extra_expr(st, e->u.un.a); break;
-    case AST_CAST: extra_expr(st, e->u.cast.a); break;
-    case AST_CALL:
-        for (int k = 0; k < e->u.call.n; k++)
-            extra_expr(st, e->u.call.args[k]);
-        break;
-    case AST_IFEXPR:
-        extra_expr(st, e->u.ife.cond);
-        extra_expr(st, e->u.ife.then);
-        extra_expr(st, e->u.ife.other);
-        break;
-    default: break;
-    }
+    if ((s->kind == AST_STORE || s->kind == AST_REDUCE) && w->leaf && w->leaf(w, s))
+        w->found = 1;
+    return 1;
 }
 
-static void extra_stmt(extra_state *st, ast_stmt *s)
+/* Whether a walk w run over the items after d's top found something. */
+static int nest_walk_items(nest_walk *w, const xf_def *d, ft_vec *items)
 {
-    if (!s || st->found)
+    w->v.stmt = nest_stmt;
+    for (int i = d->top + 1; i < items->len && !w->found; i++)
+        if (((ast_stmt *)items->items[i])->kind != AST_VARDEF)
+            ast_visit(items->items[i], &w->v);
+    return w->found;
+}
+
+/* xf_def_reads_repeat's walk: a load of var whose indices ignore the
+ * iterator of a loop around it. */
+typedef struct repeat_walk {
+    nest_walk w;
+    const char *var;
+} repeat_walk;
+
+static void repeat_expr(ast_visitor *v, ast_expr *e)
+{
+    repeat_walk *r = (repeat_walk *)v;
+    if (e->kind != AST_LOAD || strcmp(e->u.load.var, r->var) != 0)
         return;
-    switch (s->kind) {
-    case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n; i++)
-            extra_stmt(st, s->u.seq.stmts[i]);
-        break;
-    case AST_VARDEF: extra_stmt(st, s->u.def.body); break;
-    case AST_FOR:
-        extra_expr(st, s->u.loop.begin);
-        extra_expr(st, s->u.loop.end);
-        extra_expr(st, s->u.loop.step);
-        if (st->nloops == 64) {
-            st->found = 1;
-            return;
-        }
-        st->iters[st->nloops++] = s->u.loop.iter;
-        extra_stmt(st, s->u.loop.body);
-        st->nloops--;
-        break;
-    case AST_IF:
-        extra_expr(st, s->u.branch.cond);
-        extra_stmt(st, s->u.branch.then);
-        extra_stmt(st, s->u.branch.other);
-        break;
-    case AST_STORE:
-        for (int k = 0; k < s->u.store.n; k++)
-            extra_expr(st, s->u.store.idx[k]);
-        extra_expr(st, s->u.store.value);
-        break;
-    case AST_REDUCE:
-        for (int k = 0; k < s->u.red.n; k++)
-            extra_expr(st, s->u.red.idx[k]);
-        extra_expr(st, s->u.red.value);
-        break;
-    case AST_ASSERT: extra_expr(st, s->u.cond); break;
-    case AST_EVAL: extra_expr(st, s->u.expr); break;
+    for (int l = 0; l < r->w.n; l++) {
+        int used = 0;
+        for (int k = 0; k < e->u.load.n; k++)
+            used |= xf_expr_uses_var(e->u.load.idx[k], r->w.iters[l]);
+        if (!used)
+            r->w.found = 1;
     }
 }
 
 int xf_def_reads_repeat(const xf_def *d, ft_vec *items)
 {
-    extra_state st = {.var = d->vardef->u.def.name};
-    for (int i = d->top + 1; i < items->len && !st.found; i++)
-        if (((ast_stmt *)items->items[i])->kind != AST_VARDEF)
-            extra_stmt(&st, items->items[i]);
-    return st.found;
+    repeat_walk r = {.w.v.expr = repeat_expr, .var = d->vardef->u.def.name};
+    return nest_walk_items(&r.w, d, items);
 }
 
 /* The walk of xf_walks_along. */
@@ -1079,47 +1058,31 @@ static ast_expr *def_value_cb(ft_ctx *ctx, ast_expr *load, void *data)
     return xf_def_value_at(ctx, data, load);
 }
 
-/* The walk of xf_def_forward_strides: the statements under s that read
- * d's local, with the loops around them (stack, n of them). */
-static int forward_strides(ft_ctx *ctx, ast_func *f, const xf_def *d, ast_stmt *s,
-                           const char **stack, int n)
+/* xf_def_forward_strides's walk. */
+typedef struct forward_walk {
+    nest_walk w;
+    ft_ctx *ctx;
+    ast_func *f;
+    const xf_def *d;
+} forward_walk;
+
+/* Whether statement s reads the local and walks cleanly along a loop
+ * around it, but with the local's value forwarded along none. */
+static int forward_leaf(nest_walk *w, ast_stmt *s)
 {
-    const char *t = d->vardef->u.def.name;
-    switch (s->kind) {
-    case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n; i++)
-            if (forward_strides(ctx, f, d, s->u.seq.stmts[i], stack, n))
-                return 1;
+    forward_walk *fw = (forward_walk *)w;
+    const char *t = fw->d->vardef->u.def.name;
+    if (!xf_reads(s, t) || !walks_cleanly(fw->ctx, fw->f, s, s, w->iters, w->n))
         return 0;
-    case AST_VARDEF:
-        return strcmp(s->u.def.name, t) != 0 &&
-               forward_strides(ctx, f, d, s->u.def.body, stack, n);
-    case AST_FOR:
-        if (n == 64)
-            return 1;
-        stack[n] = s->u.loop.iter;
-        return forward_strides(ctx, f, d, s->u.loop.body, stack, n + 1);
-    case AST_IF:
-        return forward_strides(ctx, f, d, s->u.branch.then, stack, n) ||
-               (s->u.branch.other && forward_strides(ctx, f, d, s->u.branch.other, stack, n));
-    case AST_STORE: case AST_REDUCE: {
-        if (!xf_reads(s, t) || !walks_cleanly(ctx, f, s, s, stack, n))
-            return 0;
-        ast_stmt *fwd = ast_clone_stmt(ctx, s, AST_CLONE_SAME);
-        xf_replace_loads(ctx, fwd, t, def_value_cb, (void *)d);
-        return !walks_cleanly(ctx, f, s, fwd, stack, n);
-    }
-    default: return 0;
-    }
+    ast_stmt *fwd = ast_clone_stmt(fw->ctx, s, AST_CLONE_SAME);
+    xf_replace_loads(fw->ctx, fwd, t, def_value_cb, (void *)fw->d);
+    return !walks_cleanly(fw->ctx, fw->f, s, fwd, w->iters, w->n);
 }
 
 int xf_def_forward_strides(ft_ctx *ctx, ast_func *f, const xf_def *d, ft_vec *items)
 {
-    const char *stack[64];
-    for (int i = d->top + 1; i < items->len; i++)
-        if (forward_strides(ctx, f, d, items->items[i], stack, 0))
-            return 1;
-    return 0;
+    forward_walk fw = {.w.leaf = forward_leaf, .ctx = ctx, .f = f, .d = d};
+    return nest_walk_items(&fw.w, d, items);
 }
 
 /* The names of the iterators / sizes e uses. */
