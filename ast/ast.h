@@ -177,6 +177,12 @@ struct ast_stmt {
                               * (transforms/sched_names.c): the cleanup
                               * passes keep it as written, as they keep a
                               * labelled statement */
+    int pinned;              /* a loop of a function whose schedule block
+                              * ends with `auto`, named or made by a line
+                              * of it (transforms/schedule.c): the
+                              * primitives refuse to restructure it
+                              * (xf_sched_pinned), so the auto-scheduler
+                              * keeps what the user decided */
     const char *msg;         /* AST_ASSERT: the message reported when it
                               * fails at run time, or NULL; "\x01" K NAME
                               * "\x02" stands for side K (0 or 1) of the
@@ -281,6 +287,10 @@ typedef struct ast_func {
     /* g's body is exactly clones of the scheduled g_fwd's and g_bwd's
      * bodies (autodiff/compose.c): the C backend emits it as calls of them */
     int ad_composed;
+    /* a schedule block of it ends with `auto` (transforms/schedule.c): the
+     * auto-scheduler runs on what the lines before left, their loops
+     * pinned */
+    int auto_after;
 } ast_func;
 
 /* A size function of the library: `size_t NAME(int64_t size, ...)`

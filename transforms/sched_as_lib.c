@@ -53,6 +53,8 @@ static const ast_stmt *parallel_around(ft_ctx *ctx, ast_func *f, const ast_stmt 
 int xf_as_lib(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
 {
     const char *lname = xf_sched_name(ctx, loop);
+    if (xf_sched_pinned(ctx, loop, ft_fmt(ctx, "as_lib %s", lname), loc))
+        return 1;
     if (loop->u.loop.par != AST_SERIAL) {
         ft_error(ctx, loc, "cannot as_lib %s: it is already %s", lname,
                  loop->u.loop.par == AST_LIB ? "handed to BLAS"

@@ -100,6 +100,8 @@ static ast_stmt *blend_body(blend_state *st, ast_stmt *body, int m)
 int xf_blend(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
 {
     const char *what = ft_fmt(ctx, "blend %s", xf_sched_name(ctx, loop));
+    if (xf_sched_pinned(ctx, loop, what, loc))
+        return 1;
     ast_expr *n = xf_trip_count(ctx, loop);
     const ast_expr *b = loop->u.loop.begin;
     if (!n || n->kind != AST_INT || b->kind != AST_INT) {

@@ -161,6 +161,8 @@ int xf_fission(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ast_stmt *at_stmt, int 
 {
     const char *what = ft_fmt(ctx, "fission %s %s %s", xf_sched_name(ctx, loop),
                               before ? "before" : "after", xf_sched_name(ctx, at_stmt));
+    if (xf_sched_pinned(ctx, loop, what, loc))
+        return 1;
     ast_stmt **items;
     int n;
     ft_vec defs = {0};

@@ -189,6 +189,8 @@ int xf_fuse(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, const char *na
         ft_error(ctx, loc, "cannot %s: fuse takes two different loops", what);
         return 1;
     }
+    if (xf_sched_pinned(ctx, l1, what, loc) || xf_sched_pinned(ctx, l2, what, loc))
+        return 1;
     if (!neighbours(ctx, f, l1, l2, what, loc) || !fuse_shift(ctx, l1, l2, what, loc, &shift))
         return 1;
     if (l1->u.loop.par != l2->u.loop.par) {

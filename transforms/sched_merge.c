@@ -23,6 +23,8 @@ static ast_expr *iter_at(ft_ctx *ctx, const ast_stmt *l, ast_expr *e)
 int xf_merge(ft_ctx *ctx, ast_func *f, ast_stmt *l1, ast_stmt *l2, const char *name, ft_loc loc)
 {
     const char *what = ft_fmt(ctx, "merge %s and %s", xf_sched_name(ctx, l1), xf_sched_name(ctx, l2));
+    if (xf_sched_pinned(ctx, l1, what, loc) || xf_sched_pinned(ctx, l2, what, loc))
+        return 1;
     ast_stmt **items;
     if (xf_body_items(&l1->u.loop.body, &items) != 1 || items[0] != l2) {
         ft_error(ctx, loc, "cannot %s: %s is not all of the body of %s", what,

@@ -317,6 +317,8 @@ int xf_move_to(ft_ctx *ctx, ast_func *f, ast_stmt *s, ast_stmt *t, int after, ft
         ft_error(ctx, loc, "cannot %s: they are the same statement", what);
         return 1;
     }
+    if (xf_sched_pinned(ctx, s, what, loc))
+        return 1;
     int from = -1, to = -1;
     ast_stmt *ps = xf_parent_seq(ctx, f->body, s, &from);
     ast_stmt *pt = xf_parent_seq(ctx, f->body, t, &to);

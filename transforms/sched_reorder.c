@@ -98,6 +98,9 @@ int xf_reorder(ft_ctx *ctx, ast_func *f, int n, ast_stmt **order, ft_loc loc)
 {
     const char *what = ft_fmt(ctx, "reorder %s", loop_list(ctx, n, order));
     for (int i = 0; i < n; i++)
+        if (xf_sched_pinned(ctx, order[i], what, loc))
+            return 1;
+    for (int i = 0; i < n; i++)
         if (index_of(i, order, order[i]) >= 0) {
             ft_error(ctx, loc, "cannot %s: %s is listed twice", what, xf_sched_name(ctx, order[i]));
             return 1;

@@ -259,6 +259,8 @@ static ast_stmt *part(ft_ctx *ctx, ast_func *f, const ast_stmt *loop, ast_expr *
 int xf_separate_tail(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
 {
     const char *lname = xf_sched_name(ctx, loop);
+    if (xf_sched_pinned(ctx, loop, ft_fmt(ctx, "separate the tail of %s", lname), loc))
+        return 1;
     const ast_expr *step = loop->u.loop.step;
     if (step->kind != AST_INT || step->u.ival != 1) {
         ft_error(ctx, loc, "cannot separate the tail of %s: its step is not 1 (not supported "

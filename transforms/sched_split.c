@@ -50,6 +50,8 @@ int xf_split_unfinished(ft_ctx *ctx, ast_func *f, ast_stmt *loop, int64_t factor
                         const char *inner_name, ft_loc loc)
 {
     const char *lname = xf_sched_name(ctx, loop);
+    if (xf_sched_pinned(ctx, loop, ft_fmt(ctx, "split %s", lname), loc))
+        return 1;
     ast_expr *n = xf_trip_count(ctx, loop);
     if (!n) {
         ft_error(ctx, loc, "cannot split %s: its step is not a constant", lname);

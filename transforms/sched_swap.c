@@ -86,6 +86,9 @@ int xf_swap(ft_ctx *ctx, ast_func *f, int n, ast_stmt **order, ft_loc loc)
     const char *what = "swap";
     for (int i = 0; i < n; i++)
         what = ft_fmt(ctx, "%s%s%s", what, i ? ", " : " ", xf_sched_name(ctx, order[i]));
+    for (int i = 0; i < n; i++)
+        if (xf_sched_pinned(ctx, order[i], what, loc))
+            return 1;
     int start;
     ast_stmt *parent = find_block(ctx, f, n, order, &start, what, loc);
     if (!parent || xf_check_permutation(ctx, f, parent, start, n, order, what, loc))

@@ -33,6 +33,8 @@ static void rename_locals(ft_ctx *ctx, ast_func *f, ast_stmt *copy, int k)
 int xf_unroll(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
 {
     const char *lname = xf_sched_name(ctx, loop);
+    if (xf_sched_pinned(ctx, loop, ft_fmt(ctx, "unroll %s", lname), loc))
+        return 1;
     ast_expr *n = xf_trip_count(ctx, loop);
     const ast_expr *b = loop->u.loop.begin;
     if (!n || n->kind != AST_INT || b->kind != AST_INT) {

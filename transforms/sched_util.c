@@ -19,6 +19,16 @@ const char *xf_sched_name(ft_ctx *ctx, const ast_stmt *s)
     return ft_fmt(ctx, "S%d", s->id);
 }
 
+int xf_sched_pinned(ft_ctx *ctx, const ast_stmt *loop, const char *what, ft_loc loc)
+{
+    if (!loop || !loop->pinned)
+        return 0;
+    ft_error(ctx, loc, "cannot %s: the schedule block set %s before `auto` (the "
+             "auto-scheduler keeps the loops its lines named or made)", what,
+             xf_sched_name(ctx, loop));
+    return 1;
+}
+
 /* ---------------------------------------------------------------- finding */
 
 /* Push the path from s down to target onto out; 1 when found. */

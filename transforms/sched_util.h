@@ -58,6 +58,12 @@ int xf_body_items(ast_stmt *const *body, ast_stmt ***items);
  * constant): computed without overflow, never folded past int64. */
 ast_expr *xf_trip_count(ft_ctx *ctx, const ast_stmt *loop);
 
+/* 1 after an error at loc ("cannot WHAT: the schedule block ...") when
+ * loop is pinned (a loop the lines before a schedule block's `auto` named
+ * or made, which the auto-scheduler must keep as they left it: split,
+ * merge, reorder, fuse, fission, swap, move, unroll, separate_tail, blend
+ * and as_lib refuse it), else 0. */
+int xf_sched_pinned(ft_ctx *ctx, const ast_stmt *loop, const char *what, ft_loc loc);
 /* Integer helpers that fold literals. */
 ast_expr *xf_add(ft_ctx *ctx, ast_expr *a, ast_expr *b);
 ast_expr *xf_mul(ft_ctx *ctx, ast_expr *a, ast_expr *b);

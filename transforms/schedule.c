@@ -478,12 +478,20 @@ static const struct { const char *name; sched_fn fn; } primitives[] = {
     {"as_lib", sched_one_loop},
     {NULL, NULL}};
 
-/* One schedule line. */
+/* Whether line s is `auto`. */
+static int is_auto_line(const ast_sched_line *s)
+{
+    const ast_sarg *e = s->value;
+    return e && e->kind == AST_SARG_NAME && strcmp(e->name, "auto") == 0 && !s->assigns;
+}
+
+/* One schedule line (`auto` only as a block's last line: xf_apply_schedules). */
 static int sched_stmt(ft_ctx *ctx, ast_func *f, const ast_sched_line *s)
 {
     const ast_sarg *e = s->value;
-    if (e && e->kind == AST_SARG_NAME && strcmp(e->name, "auto") == 0) {
-        ft_unsupported(ctx, e->loc, "the auto-scheduler (`auto`)");
+    if (is_auto_line(s)) {
+        ft_error(ctx, e->loc, "`auto` ends a schedule block: it runs the auto-scheduler on "
+                 "what the lines before it left, so no line can follow it");
         return 1;
     }
     if (!e || e->kind != AST_SARG_CALL) {
@@ -558,9 +566,30 @@ static ast_func *find_func(ast_program *p, const char *name)
     return NULL;
 }
 
+/* Pinning the loops of f that a schedule line named or made (an id from
+ * first_new on): the auto-scheduler after `auto` keeps them. */
+typedef struct pin_walk {
+    ast_visitor v;
+    int first_new;
+} pin_walk;
+
+static int pin_cb(ast_visitor *v, ast_stmt *s)
+{
+    if (s->kind == AST_FOR && (s->named || s->id >= ((pin_walk *)v)->first_new))
+        s->pinned = 1;
+    return 1;
+}
+
+static void pin_scheduled_loops(ast_func *f, int first_new)
+{
+    pin_walk w = {.v.stmt = pin_cb, .first_new = first_new};
+    ast_visit(f->body, &w.v);
+}
+
 int xf_apply_schedules(ft_ctx *ctx, ast_program *p)
 {
     int bad = 0;
+    const int first_new = ctx->next_stmt_id;
     for (int i = 0; i < p->nschedules; i++) {
         const ast_schedule *k = &p->schedules[i];
         ast_func *f = find_func(p, k->func);
@@ -570,9 +599,17 @@ int xf_apply_schedules(ft_ctx *ctx, ast_program *p)
             bad = 1;
             continue;
         }
-        for (int j = 0; j < k->nlines; j++)
+        int n = k->nlines;
+        if (n > 0 && is_auto_line(&k->lines[n - 1])) {
+            f->auto_after = 1;
+            n--;
+        }
+        for (int j = 0; j < n; j++)
             bad |= ctx->opts.check_refusals ? sched_stmt_checked(ctx, f, &k->lines[j])
                                             : sched_stmt_proved(ctx, f, &k->lines[j]);
     }
+    for (int i = 0; i < p->nfuncs; i++)
+        if (p->funcs[i]->auto_after)
+            pin_scheduled_loops(p->funcs[i], first_new);
     return bad;
 }

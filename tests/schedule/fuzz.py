@@ -23,10 +23,13 @@ Checks, per program, in two compiles of one batch file each:
      was, see transforms/schedule.c).
   2. The sequences without their refused lines (a refused line leaves the
      AST unchanged, so the rest apply exactly as in step 1) are built into
-     one library with an unscheduled copy f__ref (--no-auto); every variant
-     is called through ctypes on the same random inputs and its outputs
-     compared with f__ref's and, for the examples, with a NumPy reference
-     in float64: max|out - ref| <= 1e-4 * max(1, max|ref|).
+     one library with an unscheduled copy f__ref (--no-auto); the 30% of
+     sequences that end with `auto` (the auto-scheduler on what the lines
+     left, their loops pinned) into a second one, built with the
+     auto-scheduler on; every variant is called through ctypes on the same
+     random inputs and its outputs compared with f__ref's and, for the
+     examples, with a NumPy reference in float64:
+     max|out - ref| <= 1e-4 * max(1, max|ref|).
 
 A crash in a batch is narrowed down by bisection to the sequences that
 cause it.  Prints per-primitive counts (lines tried, accepted, refused) and
@@ -45,6 +48,9 @@ import tempfile
 import numpy as np
 
 TOL = 1e-4
+# the share of sequences that end with `auto` (the auto-scheduler after
+# the lines, keeping the loops they named or made)
+AUTO_SHARE = 0.3
 
 # ------------------------------------------------------------ programs
 
@@ -306,6 +312,8 @@ class Gen:
                    else (1 if arrays else 0.15) for p in PRIMS]
         for _ in range(self.rng.randint(1, 5)):
             lines.append(self.line(self.rng.choices(PRIMS, weights)[0], extra))
+        if self.rng.random() < AUTO_SHARE:
+            lines.append("auto")
         return lines
 
     def tensor_of(self, node):
@@ -434,7 +442,7 @@ class Gen:
 
 def prim_of(line):
     m = re.search(r"(\w+)\(", line)
-    return m.group(1) if m else "?"
+    return m.group(1) if m else line.strip() if line.strip() == "auto" else "?"
 
 
 def batch_text(header, body, func, variants, with_ref):
@@ -467,7 +475,7 @@ class Fuzz:
     def __init__(self, ftc, work, verbose):
         self.ftc, self.work, self.verbose = ftc, work, verbose
         self.failures = []
-        self.stats = {p: [0, 0] for p in PRIMS + ["other"]}   # accepted, refused
+        self.stats = {p: [0, 0] for p in PRIMS + ["auto", "other"]}   # accepted, refused
         self.seqs = [0, 0, 0]                                  # tried, all accepted, refused
         self.variants_run = 0
 
@@ -514,42 +522,45 @@ class Fuzz:
             self.fail(f"{name}: errors reported but ftc check exited 0")
         return refused
 
-    def try_build(self, name, header, body, func, variants):
-        """Build f__ref and the variants into one library: (path or None,
-        stderr)."""
+    def try_build(self, name, header, body, func, variants, auto=False):
+        """Build the variants into one library: (path or None, stderr).
+        Without auto, with f__ref and --no-auto (the unscheduled
+        reference); with it, the variants whose blocks end with `auto`
+        alone, the auto-scheduler on."""
         path = os.path.join(self.work, f"{name}_run.ft")
         so = os.path.join(self.work, f"lib{name}_run.so")
-        text, _ = batch_text(header, body, func, variants, True)
+        text, _ = batch_text(header, body, func, variants, not auto)
         with open(path, "w") as fh:
             fh.write(text)
-        rc, _, err = run([self.ftc, "build", path, "-o", so, "--no-auto", "--check-refusals",
-                          "--cflags", "-O1 -fopenmp"])
+        rc, _, err = run([self.ftc, "build", path, "-o", so, "--check-refusals",
+                          "--cflags", "-O1 -fopenmp"] + ([] if auto else ["--no-auto"]))
         return (so if rc == 0 else None), err
 
-    def find_bad(self, name, header, body, func, variants):
+    def find_bad(self, name, header, body, func, variants, auto):
         """The variants that do not build (bisection; each reported)."""
-        if not variants or self.try_build(name + "_b", header, body, func, variants)[0]:
+        if not variants or self.try_build(name + "_b", header, body, func, variants, auto)[0]:
             return []
         if len(variants) == 1:
-            err = self.try_build(name + "_b", header, body, func, variants)[1]
+            err = self.try_build(name + "_b", header, body, func, variants, auto)[1]
             self.fail(f"{name}: building the accepted sequence {variants[0][1]} failed:\n"
                       f"{err[-1500:]}")
             return variants
         half = len(variants) // 2
-        return (self.find_bad(name, header, body, func, variants[:half]) +
-                self.find_bad(name, header, body, func, variants[half:]))
+        return (self.find_bad(name, header, body, func, variants[:half], auto) +
+                self.find_bad(name, header, body, func, variants[half:], auto))
 
-    def build_one(self, name, header, body, func, accepted):
-        """The library of f__ref and the accepted variants that build."""
-        so, err = self.try_build(name, header, body, func, accepted)
+    def build_one(self, name, header, body, func, accepted, auto=False):
+        """The library of the accepted variants that build (and f__ref
+        without auto: try_build)."""
+        so, err = self.try_build(name, header, body, func, accepted, auto)
         if so:
             return so, accepted
-        bad = self.find_bad(name, header, body, func, accepted)
+        bad = self.find_bad(name, header, body, func, accepted, auto)
         if not bad:
             self.fail(f"{name}: the batch does not build:\n{err[-1500:]}")
             return None, []
         good = [v for v in accepted if v not in bad]
-        so, err = self.try_build(name, header, body, func, good)
+        so, err = self.try_build(name, header, body, func, good, auto)
         return so, good
 
     def program(self, name, spec, nseqs, seed):
@@ -581,9 +592,13 @@ class Fuzz:
 
     def numeric(self, name, header, body, func, accepted, params, sizes, gen_ints, ref_fn):
         """Build and call the accepted variants; compare with f__ref and NumPy."""
-        so, built = self.build_one(name, header, body, func, accepted)
+        plain = [v for v in accepted if v[1][-1] != "auto"]
+        so, built = self.build_one(name, header, body, func, plain)
         if so is None:
             return
+        auto = [v for v in accepted if v[1][-1] == "auto"]
+        so_auto, built_auto = (self.build_one(name + "_auto", header, body, func, auto, True)
+                               if auto else (None, []))
         rng = np.random.default_rng(7)
         sizes = dict(sizes)
         ints = gen_ints(rng, sizes) if gen_ints else {}
@@ -604,9 +619,12 @@ class Fuzz:
                 inputs[pname] = rng.uniform(-1, 1, shp).astype(npt)
             else:
                 inputs[pname] = rng.integers(0, 3, shp).astype(npt)
-        lib = ctypes.CDLL(so)
+        libs = {so: ctypes.CDLL(so)}
+        if so_auto:
+            libs[so_auto] = ctypes.CDLL(so_auto)
 
-        def call(fname):
+        def call(fname, lib_path=so):
+            lib = libs[lib_path]
             args, outs = [], {}
             for p in params:
                 if p[1] == "size":
@@ -630,9 +648,10 @@ class Fuzz:
                 if not err <= TOL:
                     self.fail(f"{name}: the unscheduled function differs from NumPy on {t} "
                               f"(err {err:.2e})")
-        for k, lines in built:
+        for k, lines, where in ([(k, ln, so) for k, ln in built] +
+                                [(k, ln, so_auto) for k, ln in built_auto]):
             self.variants_run += 1
-            rc, got = call(f"{func}__v{k}")
+            rc, got = call(f"{func}__v{k}", where)
             if rc != 0:
                 self.fail(f"{name}: sequence {lines} returned {rc}")
                 continue

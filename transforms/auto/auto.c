@@ -1,7 +1,9 @@
 /* auto.c - the auto-scheduler's driver: which functions, which passes.
  *
  * Requires: the AST after the user's schedules.
- * Provides: every function without a `schedule` block scheduled by the
+ * Provides: every function without a `schedule` block, or with one that
+ * ends with `auto` (its lines' loops pinned: the primitives refuse to
+ * restructure them, xf_sched_pinned), scheduled by the
  * passes of auto.h, in order: the block loops of laid-out tensors moved
  * inward first (a loop order the layouts call for), dead writes of locals
  * dropped (they
@@ -117,8 +119,9 @@ int xf_auto_schedule(ft_ctx *ctx, ast_program *p)
     int bad = 0;
     for (int i = 0; i < p->nfuncs; i++) {
         xf_auto a = {ctx, p->funcs[i], {0}};
-        if (ast_has_schedule(p, a.f->name)) {
-            xf_auto_log(&a, "auto", a.f->name, "skipped: the function has a schedule block");
+        if (ast_has_schedule(p, a.f->name) && !a.f->auto_after) {
+            xf_auto_log(&a, "auto", a.f->name, "skipped: the function has a schedule block "
+                        "(end it with `auto` to schedule what its lines leave)");
             continue;
         }
         ctx->deps_budget = XF_AUTO_ANALYSES;

@@ -158,6 +158,10 @@ static ast_stmt *jam_inner(xf_auto *a, ast_stmt *k, ast_stmt ***reds, int *nred,
     if (k->u.loop.par != AST_SERIAL || !j || j->kind != AST_FOR ||
         (j->u.loop.par != AST_SERIAL && j->u.loop.par != AST_VECTORIZE))
         return NULL;
+    if (k->pinned || j->pinned) {
+        *why = "a loop the schedule block set before `auto`";
+        return NULL;
+    }
     int n = body_reduces(a->ctx, j, reds);
     if (n == 0)
         return NULL;
@@ -540,6 +544,9 @@ static int try_groups(xf_auto *a, ast_stmt *k)
     jam_group *g;
     const char *why;
     int n = sum_groups(a, k, &g, &why);
+    for (int i = 0; i < n && !why; i++)
+        if (k->pinned || g[i].loop->pinned)
+            why = "a loop the schedule block set before `auto`";
     int64_t trips;
     if (n && xf_auto_const_trips(a->ctx, k, &trips) && trips < MIN_TRIPS)
         why = ft_fmt(a->ctx, "%lld iterations", (long long)trips);
