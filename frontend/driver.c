@@ -220,8 +220,10 @@ static void pass_done(ft_ctx *ctx, const char *name, int ran, const ft_unit *u, 
         ast_print_program(dump_out, u->p);
 }
 
-ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_source *sched,
-                                  const char *dump_after, FILE *dump_out)
+/* The pipeline of ft_compile_scheduled, stopped after the pass named last
+ * (NULL: every pass). */
+static ast_program *compile_until(ft_ctx *ctx, const ft_source *src, const ft_source *sched,
+                                  const char *dump_after, FILE *dump_out, const char *last)
 {
     /* lang/: tokens (re2c) and the parse tree (Lemon), with the blocks of
      * a --schedule file appended; then the stdlib's */
@@ -241,11 +243,26 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
             if (ran)
                 s->run(ctx, u.p);
             pass_done(ctx, s->name, ran, &u, &t, dump_after, dump_out);
+            if (last && !strcmp(s->name, last))
+                return u.p;
         }
         if (r->run)
             pass_done(ctx, r->name, ran, &u, &t, dump_after, dump_out);
+        if (last && !strcmp(r->name, last))
+            return u.p;
     }
     return u.p;
+}
+
+ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_source *sched,
+                                  const char *dump_after, FILE *dump_out)
+{
+    return compile_until(ctx, src, sched, dump_after, dump_out, NULL);
+}
+
+ast_program *ft_compile_until(ft_ctx *ctx, const ft_source *src, const char *last)
+{
+    return compile_until(ctx, src, NULL, NULL, NULL, last);
 }
 
 /* --emit=deps: the dependences of every function (analysis/deps.c). */

@@ -1,4 +1,5 @@
-/* main.c - the `ftc` command line: build, check, run, gradcheck and stdlib.
+/* main.c - the `ftc` command line: build, check, run, gradcheck, tune and
+ * stdlib.
  *
  * main only parses the options into a `cli` struct and dispatches to one
  * function per command.  The pipeline of every command is
@@ -23,6 +24,7 @@
 #include "runtime/rt.h"
 #include "runtime/cleanup.h"
 #include "autodiff/ad.h"
+#include "tune/tune.h"
 #include "ast/timer.h"
 
 #ifndef FTC_VERSION
@@ -33,8 +35,8 @@ enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2 };
 
 /* Commands, as bits so that a flag can list the commands that accept it;
  * CMD_ALL is every command that compiles a program (not `ftc stdlib`). */
-enum { CMD_BUILD = 1, CMD_CHECK = 2, CMD_RUN = 4, CMD_GRADCHECK = 8, CMD_ALL = 15,
-       CMD_STDLIB = 16 };
+enum { CMD_BUILD = 1, CMD_CHECK = 2, CMD_RUN = 4, CMD_GRADCHECK = 8, CMD_STDLIB = 16,
+       CMD_TUNE = 32, CMD_ALL = 47 };
 
 /* Everything the command line said.  Strings point into argv except the
  * -D names, which are malloc-owned (freed by cli_free). */
@@ -60,6 +62,8 @@ typedef struct cli {
     rt_gc_opts gc;              /* gradcheck: --tol, --threads (and --seed) */
     const char *arch;           /* --arch */
     const char *dump_after, *schedule;
+    const char *tune_log;       /* tune: --log */
+    double tune_budget;         /* tune: --budget, seconds (0: none) */
     int ndefines;
     const char **define_names;  /* malloc-owned, each name malloc-owned */
     const char **define_values; /* into argv */
@@ -78,7 +82,7 @@ typedef enum cli_flag_id {
     F_CHECK_REFUSALS, F_TIME_PASSES, F_VERIFY, F_VERIFY_PASSES, F_NO_VERIFY, F_TEST_BREAK,
     F_TOL, F_THREADS, F_MAX_STMTS, F_MAX_INLINE, F_MAX_LOOP_DEPTH, F_MAX_EXPR_SIZE,
     F_MAX_CLEANUP_WORK, F_MAX_LOCALS, F_MAX_DEP_PAIRS, F_MAX_FUSE_WORK, F_MARKDOWN,
-    F_LAYOUT_MODE, F_LAYOUT_COST, F_SIZE
+    F_LAYOUT_MODE, F_LAYOUT_COST, F_SIZE, F_LOG, F_BUDGET
 } cli_flag_id;
 
 typedef struct cli_flag {
@@ -91,13 +95,15 @@ typedef struct cli_flag {
 static const cli_flag cli_flags[] = {
     {"--help", F_HELP, 0, CMD_ALL},         {"-h", F_HELP, 0, CMD_ALL},
     {"--version", F_VERSION, 0, CMD_ALL},
-    {"-o", F_OUT, 1, CMD_BUILD},            {"-D", F_DEFINE, 1, CMD_ALL},
-    {"--no-auto", F_NO_AUTO, 0, CMD_BUILD | CMD_RUN}, {"--cc", F_CC, 1, CMD_BUILD | CMD_RUN},
-    {"--cflags", F_CFLAGS, 1, CMD_BUILD | CMD_RUN},
+    {"-o", F_OUT, 1, CMD_BUILD | CMD_TUNE}, {"-D", F_DEFINE, 1, CMD_ALL},
+    {"--no-auto", F_NO_AUTO, 0, CMD_BUILD | CMD_RUN},
+    {"--cc", F_CC, 1, CMD_BUILD | CMD_RUN | CMD_TUNE},
+    {"--cflags", F_CFLAGS, 1, CMD_BUILD | CMD_RUN | CMD_TUNE},
     {"-v", F_VERBOSE, 0, CMD_BUILD},        {"--emit", F_EMIT, 1, CMD_BUILD},
     {"--dump-after", F_DUMP_AFTER, 1, CMD_BUILD},
     {"--schedule", F_SCHEDULE, 1, CMD_BUILD | CMD_CHECK},
-    {"--random", F_RANDOM, 0, CMD_RUN},     {"--seed", F_SEED, 1, CMD_RUN | CMD_GRADCHECK},
+    {"--random", F_RANDOM, 0, CMD_RUN},
+    {"--seed", F_SEED, 1, CMD_RUN | CMD_GRADCHECK | CMD_TUNE},
     {"--bench", F_BENCH, 1, CMD_RUN},       {"--out-dir", F_OUT_DIR, 1, CMD_RUN},
     {"--print", F_PRINT, 0, CMD_RUN},       {"--no-print", F_NO_PRINT, 0, CMD_RUN},
     {"--logical-out", F_LOGICAL_OUT, 0, CMD_RUN},
@@ -121,7 +127,8 @@ static const cli_flag cli_flags[] = {
     {"--markdown", F_MARKDOWN, 0, CMD_STDLIB},
     {"--layout-mode", F_LAYOUT_MODE, 1, CMD_BUILD},
     {"--layout-cost", F_LAYOUT_COST, 1, CMD_BUILD},
-    {"--size", F_SIZE, 1, CMD_BUILD},
+    {"--size", F_SIZE, 1, CMD_BUILD | CMD_TUNE},
+    {"--log", F_LOG, 1, CMD_TUNE},          {"--budget", F_BUDGET, 1, CMD_TUNE},
 };
 
 static const char usage_text[] =
@@ -131,6 +138,7 @@ static const char usage_text[] =
     "  ftc check PROG.ft [-D ...] [--schedule S.fts]\n"
     "  ftc gradcheck PROG.ft FUNC wrt X [Y]... [name=value]... [--seed S] [--tol T] [--threads N] [-D ...]\n"
     "  ftc run PROG.ft|LIB.so FUNC [name=value]... [--random] [--seed S] [--bench N] [--out-dir DIR] [--print|--no-print] [--logical-out] [-D ...] [--cc ...] [--cflags ...]\n"
+    "  ftc tune PROG.ft [FUNC]... -o PROG.fts [--log LOG] [--budget 5m] [--seed S] [--size n=N]... [-D ...] [--cc ...] [--cflags ...]\n"
     "  ftc stdlib [NAME] [--markdown]\n"
     "  ftc PROG.ft [build options]   (the same as ftc build PROG.ft ...)\n"
     "  ftc --help\n"
@@ -145,6 +153,9 @@ static const char help_text[] =
     "          removed afterwards) or of a library built by `ftc build`\n"
     "  gradcheck  compare FUNC's gradient wrt X... with central differences\n"
     "          (in f64; arguments as for run, random data for those not given)\n"
+    "  tune    measure schedules of FUNC... (default: every exported function\n"
+    "          without a schedule block) at the --size values and write the\n"
+    "          fastest to -o PROG.fts (`ftc build PROG.ft --schedule PROG.fts`)\n"
     "  stdlib  list every standard-library operator (and intrinsic and builtin)\n"
     "          with its signature and PyTorch/NumPy equivalent; `ftc stdlib NAME`\n"
     "          shows one operator's doc, in-place form and file:line;\n"
@@ -200,6 +211,10 @@ static const char help_text[] =
     "  --tol T            gradcheck: the largest relative error allowed (default 1e-6)\n"
     "  --threads N        gradcheck: the OpenMP threads of every call (default: the\n"
     "                     OpenMP runtime's, e.g. $OMP_NUM_THREADS)\n"
+    "  --log LOG          tune: the append-only log of measurements (default: -o's\n"
+    "                     path with .tunelog); a rerun measures only what it lacks\n"
+    "  --budget T         tune: stop starting measurements after T (90s, 5m, 1h;\n"
+    "                     default: none) and write the best found; so does Ctrl-C\n"
     "  --bench N          one warm-up call, then N timed calls; prints min and median ms\n"
     "  --out-dir DIR      write every out/inout tensor to DIR/NAME.npy\n"
     "  --print, --no-print  print the outputs or not (default: print; up to 20\n"
@@ -305,6 +320,21 @@ static int cli_budget(const cli_flag *f, const char *v, int64_t *out)
     return 0;
 }
 
+/* --budget T: seconds, or a number with s, m or h. */
+static int cli_duration(cli *c, const char *v)
+{
+    char *end;
+    errno = 0;
+    double t = strtod(v, &end);
+    double unit = !*end || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60
+                : !strcmp(end, "h") ? 3600 : 0;
+    if (end == v || errno || !unit || !(t > 0) || t * unit > 1e7)
+        return cli_error(EXIT_USAGE, "--budget %s: expected a duration such as 90s, 5m or 1h",
+                         v);
+    c->tune_budget = t * unit;
+    return 0;
+}
+
 /* --size NAME=N: a size the layout pass assumes when it weighs costs. */
 static int cli_size(cli *c, const char *v)
 {
@@ -383,6 +413,8 @@ static int cli_set_value(cli *c, const cli_flag *f, const char *v)
         c->layout_count = v[0] == 'c';
         return 0;
     case F_SIZE: return cli_size(c, v);
+    case F_LOG: c->tune_log = v; return 0;
+    case F_BUDGET: return cli_duration(c, v);
     case F_MAX_DEP_PAIRS: return cli_budget(f, v, &c->budget.dep_pairs);
     case F_MAX_FUSE_WORK: return cli_budget(f, v, &c->budget.fuse_work);
     case F_THREADS:
@@ -505,11 +537,13 @@ static int cli_parse(cli *c, int argc, char **argv)
  * given applies to it and that the positionals fit it. */
 static int cli_check(cli *c)
 {
-    static const char *const names[] = {"build", "check", "run", "gradcheck", "stdlib"};
-    static const int need[] = {1, 1, 2, 4, 0};
+    static const char *const names[] = {"build", "check", "run", "gradcheck", "stdlib",
+                                        "tune"};
+    static const int need[] = {1, 1, 2, 4, 0, 1};
+    enum { NCMDS = 6 };
     if (c->npos == 0)
         return cli_error(EXIT_USAGE, "no command given; expected build, check, run, "
-                         "gradcheck or stdlib (see ftc --help)");
+                         "gradcheck, tune or stdlib (see ftc --help)");
     size_t len0 = strlen(c->pos[0]);
     if (len0 > 3 && !strcmp(c->pos[0] + len0 - 3, ".ft")) {
         /* `ftc prog.ft --dump-after=lower` means `ftc build prog.ft ...` */
@@ -517,11 +551,11 @@ static int cli_check(cli *c)
         c->pos[0] = "build";
     }
     int k = 0;
-    while (k < 5 && strcmp(c->pos[0], names[k]))
+    while (k < NCMDS && strcmp(c->pos[0], names[k]))
         k++;
-    if (k == 5)
+    if (k == NCMDS)
         return cli_error(EXIT_USAGE, "unknown command '%s'; expected build, check, run, "
-                         "gradcheck or stdlib (see ftc --help)", c->pos[0]);
+                         "gradcheck, tune or stdlib (see ftc --help)", c->pos[0]);
     c->cmd = 1 << k;
     for (int i = 0; i < c->nflags; i++)
         if (!(c->flag_cmds[i] & c->cmd))
@@ -531,8 +565,11 @@ static int cli_check(cli *c)
     if (c->cmd == CMD_STDLIB && got > 1)
         return cli_error(EXIT_USAGE, "`ftc stdlib` expects at most one NAME, got %d arguments; "
                          "see ftc --help", got);
+    if (c->cmd == CMD_TUNE && !c->output)
+        return cli_error(EXIT_USAGE, "`ftc tune` needs -o PROG.fts (the schedule file it "
+                         "writes); see ftc --help");
     if (got < need[k] || (c->cmd != CMD_RUN && c->cmd != CMD_GRADCHECK && c->cmd != CMD_STDLIB
-                          && got > need[k]))
+                          && c->cmd != CMD_TUNE && got > need[k]))
         return cli_error(EXIT_USAGE, "`ftc %s` expects %s, got %d argument%s; see ftc --help",
                          names[k], c->cmd == CMD_RUN ? "PROG.ft|LIB.so FUNC [name=value]..."
                                                      : "one PROG.ft",
@@ -828,6 +865,23 @@ static int build_temp_library(const cli *c, temp_dir *t, char **so_path)
     return r;
 }
 
+/* tn_setup's apply: the command line's options on a ctx of the tuner. */
+static void tune_setup(ft_ctx *ctx, const void *data)
+{
+    cli_to_ctx(data, ctx);
+}
+
+/* ftc tune: measure schedules of FUNC... and write the best to -o. */
+static int cmd_tune(const cli *c)
+{
+    tn_opts o = {.path = c->pos[1], .nfuncs = c->npos - 2, .funcs = c->pos + 2,
+                 .out = c->output, .log = c->tune_log, .budget_s = c->tune_budget,
+                 .seed = c->run.seed, .nsizes = c->nsizes, .sizes = c->sizes,
+                 .version = FTC_VERSION, .cflags = c->cflags,
+                 .setup = {tune_setup, c}};
+    return tn_tune(&o, stderr) ? EXIT_ERR : EXIT_OK;
+}
+
 /* ftc run: run FUNC of a library, compiling PROG.ft first if given one. */
 static int cmd_run(const cli *c)
 {
@@ -977,7 +1031,8 @@ int main(int argc, char **argv)
         r = c.cmd == CMD_STDLIB ? fe_stdlib_cmd(c.npos > 1 ? c.pos[1] : NULL, c.markdown,
                                                 stdout, stderr)
           : c.cmd == CMD_BUILD ? cmd_build(&c) : c.cmd == CMD_CHECK ? cmd_check(&c)
-          : c.cmd == CMD_GRADCHECK ? cmd_gradcheck(&c) : cmd_run(&c);
+          : c.cmd == CMD_GRADCHECK ? cmd_gradcheck(&c) : c.cmd == CMD_TUNE ? cmd_tune(&c)
+          : cmd_run(&c);
     }
     cli_free(&c);
     return r;

@@ -926,6 +926,17 @@ void rt_call_free(rt_call *c)
     free(c);
 }
 
+int rt_call_again(rt_call *c)
+{
+    if (!c->args) {
+        if (rt_make_args(c) || rt_save_inouts(c))
+            return -1;
+    } else {
+        rt_restore(c);
+    }
+    return c->fn->call(c->args);
+}
+
 /* Steps 1 to 5 for fn (see rt.h): the arguments of one call, or NULL
  * after printing why not to err. */
 rt_call *rt_prepare(const rt_lib *lib, const ft_func_desc *fn, int nargs, char **args,

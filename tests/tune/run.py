@@ -1,0 +1,224 @@
+#!/usr/bin/python3
+"""`ftc tune` (issue 23): the measured search, its log and its guarantees.
+
+    /usr/bin/python3 tests/tune/run.py FTC
+
+Checks, on small programs (a matrix product written as loops, a
+convolution from the stdlib):
+  1. the schedule file written builds (`ftc build --schedule`) and the
+     library matches NumPy in float64 (the tuned function, not ftc's own
+     output, against the mathematical definition);
+  2. every candidate is logged once with a status and the log's task and
+     candidate hashes; a rerun with the same log measures nothing (no new
+     record) and writes the same schedule;
+  3. a candidate made wrong on purpose (FTC_TUNE_WRONG=K) is logged
+     `wrong` and never chosen;
+  4. --budget: a budget smaller than one batch of candidates stops after
+     the first batch and still writes a schedule file;
+  5. SIGINT after the first of two functions: exit 0, the best schedule
+     found so far written, and a rerun measures only the second;
+  6. errors: a size parameter without --size, an unknown function, no -o.
+Exits 1 on any failure.
+"""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+MM = """
+export func mm(n: size, a: f32[n, 64] in, b: f32[64, 48] in, c: f32[n, 48] out):
+    for i in range(n):
+        for j in range(48):
+            c[i, j] = 0
+            for k in range(64):
+                c[i, j] += a[i, k] * b[k, j]
+"""
+
+CONV = """
+export func conv(n: size, x: f32[n, 8, 10, 10] in, w: f32[8, 8, 3, 3] in,
+                 y: f32[n, 8, 10, 10] out):
+    y = conv2d(x, w, padding=1)
+"""
+
+FAILS = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        FAILS.append(what)
+
+
+def run(cmd, env=None, **kw):
+    e = dict(os.environ, OMP_NUM_THREADS="2", **(env or {}))
+    return subprocess.run(cmd, capture_output=True, text=True, env=e, **kw)
+
+
+def records(log):
+    if not os.path.exists(log):
+        return []
+    out = []
+    for line in open(log):
+        m = re.match(r"task=([0-9a-f]{16}) cand=([0-9a-f]{16}) func=(\w+) status=(\w+) "
+                     r"ms=(\S+) .* sched=\"([^\"]*)\"", line)
+        check(m is not None, f"log line well-formed: {line[:80]!r}")
+        if m:
+            out.append(m.groups())
+    return out
+
+
+def schedule_of(fts, func):
+    text = open(fts).read()
+    m = re.search(r"^schedule %s:\n((?:    .*\n)+)" % func, text, re.M)
+    return "; ".join(ln.strip() for ln in m.group(1).splitlines()) if m else None
+
+
+def conv_ref(x, w):
+    n, c, h, wd = x.shape
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    y = np.zeros((n, w.shape[0], h, wd))
+    for kh in range(3):
+        for kw in range(3):
+            y += np.einsum("nchw,oc->nohw", xp[:, :, kh:kh + h, kw:kw + wd], w[:, :, kh, kw])
+    return y
+
+
+def tuned_matches(ftc, tmp, prog, fts, func, inputs, ref, sizes):
+    so = os.path.join(tmp, f"lib{func}_t.so")
+    r = run([ftc, "build", prog, "--schedule", fts, "-o", so])
+    check(r.returncode == 0, f"{func}: the tuned schedule builds ({r.stderr.strip()[:300]})")
+    if r.returncode:
+        return
+    args = [f"{k}={v}" for k, v in sizes.items()]
+    for k, v in inputs.items():
+        np.save(os.path.join(tmp, k + ".npy"), v)
+        args.append(f"{k}={os.path.join(tmp, k + '.npy')}")
+    out = os.path.join(tmp, "out_" + func)
+    r = run([ftc, "run", so, func] + args + ["--no-print", "--out-dir", out])
+    check(r.returncode == 0, f"{func}: the tuned library runs ({r.stderr.strip()[:300]})")
+    if r.returncode:
+        return
+    name = {"mm": "c", "conv": "y"}[func]
+    got = np.load(os.path.join(out, name + ".npy")).astype(np.float64)
+    err = float(np.abs(got - ref).max() / max(1.0, np.abs(ref).max()))
+    check(err < 1e-5, f"{func}: the tuned library matches NumPy (err {err:.2e})")
+
+
+def main():
+    ftc = os.path.abspath(sys.argv[1])
+    tmp = tempfile.mkdtemp(prefix="ftc-tune-test-")
+    rng = np.random.default_rng(23)
+    mm = os.path.join(tmp, "mm.ft")
+    conv = os.path.join(tmp, "conv.ft")
+    open(mm, "w").write(MM)
+    open(conv, "w").write(CONV)
+
+    # 1, 2: tune, apply, rerun from the log
+    for prog, func, sizes, inputs, ref in [
+            (mm, "mm", {"n": 40},
+             {"a": rng.standard_normal((40, 64)).astype(np.float32),
+              "b": rng.standard_normal((64, 48)).astype(np.float32)}, None),
+            (conv, "conv", {"n": 2},
+             {"x": rng.standard_normal((2, 8, 10, 10)).astype(np.float32),
+              "w": rng.standard_normal((8, 8, 3, 3)).astype(np.float32)}, None)]:
+        fts = os.path.join(tmp, func + ".fts")
+        log = os.path.join(tmp, func + ".tunelog")
+        size_flags = [f"--size={k}={v}" for k, v in sizes.items()]
+        r = run([ftc, "tune", prog, "-o", fts] + size_flags)
+        check(r.returncode == 0, f"{func}: ftc tune exits 0 ({r.stderr.strip()[-300:]})")
+        check(re.search(r"\[1/1\] %s: \d+/\d+ candidates, best" % func, r.stderr) is not None,
+              f"{func}: progress on stderr")
+        recs = records(log)
+        check(len(recs) >= 3, f"{func}: at least 3 candidates logged ({len(recs)})")
+        check(len({rc[1] for rc in recs}) == len(recs), f"{func}: each candidate logged once")
+        check(any(rc[3] == "ok" for rc in recs), f"{func}: some candidate measured ok")
+        check(all(rc[3] in ("ok", "slow", "refused", "wrong", "failed") for rc in recs),
+              f"{func}: every record has a status")
+        check(any(rc[5] == "auto" for rc in recs), f"{func}: the untuned function is a candidate")
+        best = schedule_of(fts, func)
+        oks = {rc[5]: float(rc[4]) for rc in recs if rc[3] == "ok"}
+        check(best in oks and oks[best] == min(oks.values()),
+              f"{func}: the schedule written is the fastest measured ({best})")
+        if func == "mm":
+            ref = inputs["a"].astype(np.float64) @ inputs["b"]
+        else:
+            ref = conv_ref(inputs["x"], inputs["w"])
+        tuned_matches(ftc, tmp, prog, fts, func, inputs, ref, sizes)
+        n0 = len(open(log).readlines())
+        r = run([ftc, "tune", prog, "-o", fts] + size_flags)
+        check(r.returncode == 0 and len(open(log).readlines()) == n0,
+              f"{func}: a rerun measures nothing again ({len(open(log).readlines())} vs {n0} "
+              "records)")
+        check(schedule_of(fts, func) == best, f"{func}: a rerun writes the same schedule")
+
+    # 3: a candidate made wrong on purpose is never chosen
+    fts, log = os.path.join(tmp, "w.fts"), os.path.join(tmp, "w.tunelog")
+    r = run([ftc, "tune", mm, "-o", fts, "--log", log, "--size", "n=40"],
+            env={"FTC_TUNE_WRONG": "0"})
+    recs = records(log)
+    check(r.returncode == 0 and recs and recs[0][3] == "wrong" and recs[0][5] == "auto",
+          "the spoiled candidate (the first) is logged wrong")
+    check(schedule_of(fts, "mm") not in (None, "auto"),
+          f"the spoiled candidate is not chosen ({schedule_of(fts, 'mm')})")
+
+    # 4: a budget smaller than one batch
+    fts, log = os.path.join(tmp, "b.fts"), os.path.join(tmp, "b.tunelog")
+    t0 = time.time()
+    r = run([ftc, "tune", conv, "-o", fts, "--log", log, "--size", "n=2", "--budget", "0.1s"])
+    check(r.returncode == 0 and os.path.exists(fts) and "budget is spent" in r.stderr,
+          f"--budget: stops, says so and writes the file ({r.stderr.strip()[-200:]})")
+    check(len(records(log)) <= 8, f"--budget: one batch at most ({len(records(log))} records, "
+          f"{time.time() - t0:.1f} s)")
+
+    # 5: SIGINT after the first of two functions: exit 0, the file written
+    # (the second function's block `auto`), a rerun measures the second only
+    both = os.path.join(tmp, "both.ft")
+    open(both, "w").write(MM + CONV)
+    fts, log = os.path.join(tmp, "i.fts"), os.path.join(tmp, "i.tunelog")
+    p = subprocess.Popen([ftc, "tune", both, "-o", fts, "--log", log, "--size", "n=2"],
+                         stderr=subprocess.PIPE, text=True,
+                         env=dict(os.environ, OMP_NUM_THREADS="2"))
+    line = p.stderr.readline()
+    p.send_signal(signal.SIGINT)
+    rest = p.stderr.read()
+    rc = p.wait()
+    first = records(log)
+    check(rc == 0 and line.startswith("[1/2] mm:") and "interrupted" in rest,
+          f"SIGINT: exit 0, says so ({line.strip()} / {rest.strip()[-200:]})")
+    check(os.path.exists(fts) and schedule_of(fts, "conv") == "auto" and
+          schedule_of(fts, "mm") is not None and {rc[2] for rc in first} == {"mm"},
+          "SIGINT: the file written with the first function's best, the second's auto")
+    r = run([ftc, "tune", both, "-o", fts, "--log", log, "--size", "n=2"])
+    recs = records(log)
+    check(r.returncode == 0 and recs[:len(first)] == first and
+          {rc[2] for rc in recs[len(first):]} == {"conv"},
+          f"after SIGINT a rerun measures only the second function ({len(first)} then "
+          f"{len(recs)} records)")
+
+    # 6: errors
+    r = run([ftc, "tune", mm, "-o", os.path.join(tmp, "e.fts")])
+    check(r.returncode == 1 and "--size n=N" in r.stderr,
+          f"a size without --size is an error ({r.stderr.strip()[:200]})")
+    r = run([ftc, "tune", mm, "nosuch", "-o", os.path.join(tmp, "e.fts"), "--size", "n=4"])
+    check(r.returncode == 1 and "no exported function 'nosuch'" in r.stderr,
+          f"an unknown function is an error ({r.stderr.strip()[:200]})")
+    r = run([ftc, "tune", mm, "--size", "n=4"])
+    check(r.returncode == 2 and "-o PROG.fts" in r.stderr, "tune without -o is a usage error")
+    check(not os.path.exists(os.path.join(tmp, "e.fts")), "nothing written after an error")
+
+    shutil.rmtree(tmp, ignore_errors=True)
+    if FAILS:
+        print(f"\n{len(FAILS)} failure(s)")
+        return 1
+    print("\nok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,217 @@
+/* knobs.c - tn_candidates: the schedule blocks `ftc tune` measures for a
+ * function, built from its loop nests' accesses (no per-operator
+ * templates).
+ *
+ * A task nest is the loops around a reduction of a product of reads
+ * (`t[o, h, w] += x[c, h + kh, w + kw] * k[o, c, kh, kw]`: a convolution,
+ * a matrix product, a batched product).  Its loops are spatial (their
+ * iterator indexes the reduced element) or reduction loops; the contiguous
+ * loop is the spatial one in the element's last index.  The knobs, each a
+ * few schedule lines ended by `auto` (the auto-scheduler then does the
+ * rest, keeping them):
+ *   - the parallel loop: one of the two outermost spatial loops;
+ *   - the contiguous loop innermost: split off the statements before the
+ *     reduction loops (`fission`) and reorder the nest below it, so that
+ *     the reduction runs along contiguous rows of the element;
+ *   - the reduced local's layout: its contiguous dimension last
+ *     (`var_reorder`);
+ * and their combinations; the untuned function (`auto` alone) is always
+ * a candidate, so tuning never makes a function slower.  A loop is named
+ * by its label or iterator when that name is unique in the function (the
+ * names a schedule file resolves); a knob needing an unnamed loop is left
+ * out.
+ */
+#include "tune.h"
+
+#include <string.h>
+
+#include "../transforms/sched_util.h"
+#include "../transforms/xf_util.h"
+#include "visit.h"
+
+/* The loops of a function (collect_loops). */
+typedef struct loops_walk {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec *loops;
+    ft_vec *reds;
+} loops_walk;
+
+static int loops_cb(ast_visitor *v, ast_stmt *s)
+{
+    loops_walk *w = (loops_walk *)v;
+    if (s->kind == AST_FOR)
+        ft_vec_push(w->ctx, w->loops, s);
+    if (s->kind == AST_REDUCE && s->u.red.op == AST_RED_ADD)
+        ft_vec_push(w->ctx, w->reds, s);
+    return 1;
+}
+
+/* The name a schedule line can give loop l of loops: its label, else its
+ * iterator, when no other loop has it; NULL when neither is unique. */
+static const char *loop_name(const ft_vec *loops, const ast_stmt *l)
+{
+    const char *cand[2] = {l->label, l->u.loop.iter};
+    for (int c = 0; c < 2; c++) {
+        if (!cand[c])
+            continue;
+        int clash = 0;
+        for (int i = 0; i < loops->len; i++) {
+            const ast_stmt *m = loops->items[i];
+            clash |= m != l && ((m->label && !strcmp(m->label, cand[c])) ||
+                                !strcmp(m->u.loop.iter, cand[c]));
+        }
+        if (!clash)
+            return cand[c];
+    }
+    return NULL;
+}
+
+/* Whether e is a product with at least two loads among its factors. */
+static int loads_in_product(const ast_expr *e)
+{
+    if (e->kind == AST_LOAD)
+        return 1;
+    if (e->kind == AST_CAST)
+        return loads_in_product(e->u.cast.a);
+    if (e->kind == AST_BINARY && e->u.bin.op == AST_MUL)
+        return loads_in_product(e->u.bin.a) + loads_in_product(e->u.bin.b);
+    return 0;
+}
+
+/* Whether iterator it indexes the element r reduces into (index k only,
+ * or any index when k < 0). */
+static int indexes(const ast_stmt *r, const char *it, int k)
+{
+    for (int d = 0; d < r->u.red.n; d++)
+        if ((k < 0 || d == k) && xf_expr_uses_var(r->u.red.idx[d], it))
+            return 1;
+    return 0;
+}
+
+/* One task nest: the loops around reduction r, outermost first. */
+typedef struct nest {
+    const ast_stmt *r;
+    int n;
+    ast_stmt **loops;
+    const char **names;
+} nest;
+
+/* Add the block "lines + auto" to out unless it is there already. */
+static void add(ft_ctx *ctx, ft_vec *out, const char *lines)
+{
+    const char *s = *lines ? ft_fmt(ctx, "%s\nauto", lines) : "auto";
+    for (int i = 0; i < out->len; i++)
+        if (!strcmp(out->items[i], s))
+            return;
+    ft_vec_push(ctx, out, (void *)s);
+}
+
+/* "a\nb", either of them possibly empty. */
+static const char *join(ft_ctx *ctx, const char *a, const char *b)
+{
+    return !*a ? b : !*b ? a : ft_fmt(ctx, "%s\n%s", a, b);
+}
+
+/* The lines that bring the contiguous loop (index j of the nest) below
+ * the rest of the nest: a fission of what precedes the next loop in its
+ * body, then a reorder; "" when it is innermost or a loop is unnamed. */
+static const char *contiguous_inner(ft_ctx *ctx, const nest *t, int j)
+{
+    if (j < 0 || j == t->n - 1)
+        return "";
+    for (int k = j; k < t->n; k++)
+        if (!t->names[k])
+            return "";
+    const char *jl = t->names[j], *order = "";
+    ast_stmt **items;
+    int nitems = xf_body_items(&t->loops[j]->u.loop.body, &items);
+    const char *lines = "";
+    if (nitems != 1 || items[0] != t->loops[j + 1]) {
+        jl = ft_fmt(ctx, "%s_tb", t->names[j]);
+        lines = ft_fmt(ctx, "%s_ta, %s = fission(%s, before=%s)", t->names[j], jl, t->names[j],
+                       t->names[j + 1]);
+    }
+    for (int k = j + 1; k < t->n; k++)
+        order = ft_fmt(ctx, "%s%s, ", order, t->names[k]);
+    return join(ctx, lines, ft_fmt(ctx, "reorder(%s%s)", order, jl));
+}
+
+/* The line giving the reduced local its contiguous dimension (index d of
+ * nd) last; "" when it is last already or the target is no local. */
+static const char *local_layout(ft_ctx *ctx, ast_func *f, const ast_stmt *r, int d)
+{
+    int nd = r->u.red.n;
+    ft_vec defs = {0};
+    xf_collect_vardefs(ctx, f->body, &defs);
+    int local = 0;
+    for (int i = 0; i < defs.len; i++)
+        local |= !strcmp(((ast_stmt *)defs.items[i])->u.def.name, r->u.red.var);
+    if (!local || d < 0 || d == nd - 1)
+        return "";
+    const char *perm = "";
+    for (int k = 0; k < nd; k++)
+        if (k != d)
+            perm = ft_fmt(ctx, "%s%d, ", perm, k);
+    return ft_fmt(ctx, "var_reorder(%s, [%s%d])", r->u.red.var, perm, d);
+}
+
+/* The knobs of one task nest into out. */
+static void nest_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *out)
+{
+    const ast_stmt *r = t->r;
+    int last = r->u.red.n - 1, j = -1, d = -1;
+    const char *par[2] = {"", ""};
+    int npar = 0;
+    for (int k = 0; k < t->n; k++) {
+        const char *it = t->loops[k]->u.loop.iter;
+        if (!indexes(r, it, -1))
+            continue;
+        if (npar < 2 && t->names[k])
+            par[npar++] = ft_fmt(ctx, "parallelize(%s, openmp)", t->names[k]);
+        if (indexes(r, it, last))
+            j = k;
+    }
+    for (int k = 0; j >= 0 && k <= last; k++)
+        if (indexes(r, t->loops[j]->u.loop.iter, k) && d < 0)
+            d = k;
+    const char *inner = contiguous_inner(ctx, t, j);
+    const char *lay = local_layout(ctx, f, r, d);
+    const char *shapes[] = {"", inner, lay, join(ctx, lay, inner)};
+    for (int s = 0; s < 4; s++) {
+        if (s && !*shapes[s])
+            continue;
+        add(ctx, out, shapes[s]);
+        for (int p = 0; p < npar; p++)
+            add(ctx, out, join(ctx, shapes[s], par[p]));
+    }
+}
+
+int tn_candidates(ft_ctx *ctx, ast_func *f, ft_vec *out)
+{
+    ft_vec loops = {0}, reds = {0};
+    loops_walk w = {.v.stmt = loops_cb, .ctx = ctx, .loops = &loops, .reds = &reds};
+    ast_visit(f->body, &w.v);
+    add(ctx, out, "");
+    int ntasks = 0;
+    for (int i = 0; i < reds.len; i++) {
+        ast_stmt *r = reds.items[i];
+        if (loads_in_product(r->u.red.value) < 2)
+            continue;
+        ft_vec anc = {0};
+        xf_ancestors(ctx, f->body, r, &anc);
+        nest t = {.r = r};
+        t.loops = ft_alloc(ctx, sizeof *t.loops * (size_t)(anc.len + 1));
+        t.names = ft_alloc(ctx, sizeof *t.names * (size_t)(anc.len + 1));
+        for (int k = 0; k < anc.len; k++) {
+            ast_stmt *a = anc.items[k];
+            if (a->kind == AST_FOR) {
+                t.loops[t.n] = a;
+                t.names[t.n++] = loop_name(&loops, a);
+            }
+        }
+        nest_knobs(ctx, f, &t, out);
+        ntasks++;
+    }
+    return ntasks;
+}

@@ -1,0 +1,405 @@
+/* tune.c - `ftc tune` (see tune.h): functions, sizes, the log, the budget,
+ * Ctrl-C, progress and the schedule file.
+ *
+ * The log is append-only text, one record per measurement, flushed after
+ * each:
+ *   task=HASH cand=HASH func=F status=ok ms=1.234 host=H ftc=V cflags="..." sched="a; b; auto"
+ * task hashes the function as the schedule sees it (printed after "grad"),
+ * its sizes, the C flags and ftc's version; cand hashes the block.  A rerun
+ * reads the records of the same task and measures only what they lack.
+ */
+#include "tune.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../frontend/driver.h"
+#include "../runtime/cleanup.h"
+#include "../runtime/stage.h"
+
+enum { CHUNK = 8, ROUNDS = 5 };
+
+/* The flag SIGINT sets while tuning: measuring stops, the best so far is
+ * written.  The handler puts back the previous one, so that a second
+ * Ctrl-C ends ftc as usual. */
+static volatile sig_atomic_t tn_stop_flag;
+static struct sigaction tn_old_int;
+
+static void tn_on_int(int sig)
+{
+    (void)sig;
+    tn_stop_flag = 1;
+    sigaction(SIGINT, &tn_old_int, NULL);
+}
+
+/* Seconds on the monotonic clock. */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A record read from the log. */
+typedef struct record {
+    uint64_t task, cand;
+    tn_status status;
+    double ms;
+} record;
+
+/* The records of the log at path (none when it does not exist yet) into
+ * *recs; their number, or -1 after an error printed. */
+static int read_log(const char *path, record **recs)
+{
+    *recs = NULL;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errno == ENOENT ? 0 : (fprintf(stderr, "ftc: error: cannot read the tuning log "
+                                              "'%s': %s\n", path, strerror(errno)), -1);
+    int n = 0, cap = 0;
+    char line[8192];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long t, c;
+        char st[16];
+        double ms;
+        const char *s = strstr(line, " status=");
+        const char *m = strstr(line, " ms=");
+        if (sscanf(line, "task=%llx cand=%llx", &t, &c) != 2 || !s || !m ||
+            sscanf(s, " status=%15s", st) != 1 || sscanf(m, " ms=%lf", &ms) != 1)
+            continue;                  /* a line cut by a crash: measured again */
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            record *r = realloc(*recs, sizeof *r * (size_t)cap);
+            if (!r)
+                break;
+            *recs = r;
+        }
+        (*recs)[n++] = (record){t, c, tn_status_of(st), ms};
+    }
+    fclose(f);
+    return n;
+}
+
+/* The sizes of f's calls ("NAME=N" from --size) into *args; 0, or 1 after
+ * an error printed (a size parameter without a value). */
+static int size_args(const tn_opts *o, const ast_func *f, char ***args, int *nargs)
+{
+    *nargs = 0;
+    *args = calloc((size_t)f->nparams + 1, sizeof **args);
+    if (!*args)
+        return 1;
+    for (int i = 0; i < f->nparams; i++) {
+        if (!f->params[i].is_size)
+            continue;
+        const char *v = NULL;
+        size_t len = strlen(f->params[i].name);
+        for (int k = 0; k < o->nsizes; k++)
+            if (!strncmp(o->sizes[k], f->params[i].name, len) && o->sizes[k][len] == '=')
+                v = o->sizes[k];
+        if (!v) {
+            fprintf(stderr, "ftc: error: %s has the size parameter '%s': give its value with "
+                    "--size %s=N (the tuner runs the function at those sizes)\n", f->name,
+                    f->params[i].name, f->params[i].name);
+            return 1;
+        }
+        (*args)[(*nargs)++] = (char *)v;
+    }
+    return 0;
+}
+
+/* The hash of a task: f as the schedule sees it, the sizes, flags and
+ * version. */
+static uint64_t task_hash(const tn_opts *o, const ast_func *f, char **args, int nargs)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    uint64_t h = TN_HASH0;
+    if (m) {
+        ast_print_func(m, f);
+        fclose(m);
+        h = tn_hash(text ? text : "", h);
+    }
+    free(text);
+    for (int i = 0; i < nargs; i++)
+        h = tn_hash(args[i], tn_hash(" ", h));
+    h = tn_hash(o->cflags ? o->cflags : "", tn_hash(" cflags ", h));
+    return tn_hash(o->version, tn_hash(" ftc ", h));
+}
+
+/* Append the record of candidate c of func to log (flushed). */
+static void log_record(FILE *log, const tn_opts *o, uint64_t task, const char *func,
+                       const tn_cand *c)
+{
+    char host[256] = "?";
+    gethostname(host, sizeof host - 1);
+    fprintf(log, "task=%016llx cand=%016llx func=%s status=%s ms=%.6g host=%s ftc=%s "
+            "cflags=\"%s\" sched=\"", (unsigned long long)task, (unsigned long long)c->hash,
+            func, tn_status_name(c->status), c->status == TN_OK || c->status == TN_SLOW
+            ? c->ms : -1.0, host, o->version, o->cflags ? o->cflags : "");
+    for (const char *q = c->sched; *q; q++)
+        fputs(*q == '\n' ? "; " : *q == '"' ? "'" : (char[2]){*q, 0}, log);
+    fprintf(log, "\"%s%s\n", c->why[0] ? " why=" : "", c->why);
+    fflush(log);
+}
+
+/* The best measured candidate of c[0..n) (c[0] is the untuned
+ * function), or -1. */
+static int best_of(const tn_cand *c, int n)
+{
+    int b = -1;
+    for (int k = 0; k < n; k++)
+        if (c[k].status == TN_OK && (b < 0 || c[k].ms < c[b].ms))
+            b = k;
+    return b;
+}
+
+/* One function's tuning state. */
+typedef struct task {
+    ast_func *f;
+    char **args;
+    int nargs;
+    uint64_t hash;
+    tn_cand *c;
+    int n;
+    double ref_ms;
+} task;
+
+/* Candidates of t from the log (status and time of their records). */
+static void from_log(task *t, const record *recs, int nrecs)
+{
+    for (int k = 0; k < t->n; k++)
+        for (int i = 0; i < nrecs; i++)
+            if (recs[i].task == t->hash && recs[i].cand == t->c[k].hash &&
+                recs[i].status != TN_NEW) {
+                t->c[k].status = recs[i].status;
+                t->c[k].ms = recs[i].ms;
+            }
+}
+
+/* Measure t's new candidates in chunks while the budget and Ctrl-C allow;
+ * 0, or 1 after an error. */
+static int measure_task(const tn_opts *o, task *t, const char *dir, FILE *log, int ti,
+                        int ntasks, double deadline, FILE *progress)
+{
+    const char *wrong = getenv("FTC_TUNE_WRONG");
+    tn_bench b = {.path = o->path, .func = t->f->name, .nargs = t->nargs, .args = t->args,
+                  .seed = o->seed, .setup = o->setup, .dir = dir, .rounds = ROUNDS,
+                  .wrong = -1};
+    int done = 0;
+    for (int k = 0; k < t->n; k++)
+        done += t->c[k].status != TN_NEW;
+    double chunk_s = 0;
+    for (int start = 0; start < t->n && !tn_stop_flag; start += CHUNK) {
+        int len = t->n - start < CHUNK ? t->n - start : CHUNK, fresh = 0;
+        for (int k = start; k < start + len; k++)
+            fresh += t->c[k].status == TN_NEW;
+        if (!fresh)
+            continue;
+        if (deadline > 0 && now() + chunk_s > deadline)
+            break;
+        b.wrong = wrong && atoi(wrong) >= start && atoi(wrong) < start + len
+                  ? atoi(wrong) - start : -1;
+        double t0 = now(), ref;
+        char err[512];
+        if (tn_measure(&b, t->c + start, len, &ref, &tn_stop_flag, err, sizeof err)) {
+            fprintf(stderr, "ftc: error: %s: %s\n", t->f->name, err);
+            return 1;
+        }
+        chunk_s = now() - t0;
+        t->ref_ms = ref;
+        for (int k = start; k < start + len; k++)
+            if (t->c[k].status != TN_NEW) {
+                log_record(log, o, t->hash, t->f->name, &t->c[k]);
+                done++;
+            }
+        int bi = best_of(t->c, t->n);
+        fprintf(progress, "[%d/%d] %s: %d/%d candidates, best %.3g ms (auto %.3g ms)\n",
+                ti + 1, ntasks, t->f->name, done, t->n, bi >= 0 ? t->c[bi].ms : NAN,
+                t->ref_ms);
+    }
+    return 0;
+}
+
+/* The tasks of p (o->funcs, else every function without a schedule
+ * block) into *ts; their number, or -1 after an error printed. */
+static int find_tasks(const tn_opts *o, ft_ctx *ctx, ast_program *p, task **ts)
+{
+    *ts = calloc((size_t)p->nfuncs + 1, sizeof **ts);
+    int n = 0;
+    for (int k = 0; k < o->nfuncs; k++) {
+        int found = 0;
+        for (int i = 0; i < p->nfuncs; i++)
+            found |= !strcmp(p->funcs[i]->name, o->funcs[k]);
+        if (!found) {
+            fprintf(stderr, "ftc: error: %s has no exported function '%s'\n", o->path,
+                    o->funcs[k]);
+            return -1;
+        }
+    }
+    for (int i = 0; *ts && i < p->nfuncs; i++) {
+        ast_func *f = p->funcs[i];
+        int asked = !o->nfuncs;
+        for (int k = 0; k < o->nfuncs; k++)
+            asked |= !strcmp(f->name, o->funcs[k]);
+        if (!asked || f->ad_fwd || (ast_has_schedule(p, f->name) && !o->nfuncs))
+            continue;
+        if (ast_has_schedule(p, f->name)) {
+            fprintf(stderr, "ftc: error: %s has a schedule block: the tuner writes one; "
+                    "remove it (or put it in a --schedule file) to tune %s\n", f->name,
+                    f->name);
+            return -1;
+        }
+        task *t = &(*ts)[n++];
+        t->f = f;
+        t->ref_ms = -1;
+        if (size_args(o, f, &t->args, &t->nargs))
+            return -1;
+        t->hash = task_hash(o, f, t->args, t->nargs);
+        ft_vec blocks = {0};
+        tn_candidates(ctx, f, &blocks);
+        t->c = calloc((size_t)blocks.len + 1, sizeof *t->c);
+        for (int k = 0; t->c && k < blocks.len; k++) {
+            t->c[t->n].sched = strdup(blocks.items[k]);
+            t->c[t->n].hash = tn_hash(blocks.items[k], TN_HASH0);
+            t->n++;
+        }
+    }
+    return *ts ? n : -1;
+}
+
+/* Write the best block of every task to o->out (all or nothing). */
+static int write_schedules(const tn_opts *o, const task *ts, int n)
+{
+    char err[512];
+    rt_stage st;
+    int fd = rt_stage_open(&st, o->out, 0666, err, sizeof err);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        fprintf(stderr, "ftc: error: %s\n", fd < 0 ? err : strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        rt_stage_free(&st, 1);
+        return 1;
+    }
+    fprintf(f, "# ftc tune %s: the best measured schedule of each function\n", o->path);
+    for (int i = 0; i < n; i++) {
+        int b = best_of(ts[i].c, ts[i].n);
+        const char *s = b >= 0 ? ts[i].c[b].sched : "auto";
+        fprintf(f, "\n# %s: %.4g ms", ts[i].f->name, b >= 0 ? ts[i].c[b].ms : NAN);
+        if (ts[i].ref_ms > 0)
+            fprintf(f, " (the auto-scheduler alone: %.4g ms)", ts[i].ref_ms);
+        fprintf(f, "\nschedule %s:\n    ", ts[i].f->name);
+        for (const char *q = s; *q; q++)
+            fputs(*q == '\n' ? "\n    " : (char[2]){*q, 0}, f);
+        fputc('\n', f);
+    }
+    int bad = fclose(f) != 0;
+    if (bad || rt_stage_commit(&st, 1, 0, err, sizeof err)) {
+        fprintf(stderr, "ftc: error: cannot write '%s': %s\n", o->out,
+                bad ? strerror(errno) : err);
+        rt_stage_free(&st, 1);
+        return 1;
+    }
+    rt_stage_free(&st, 1);
+    return 0;
+}
+
+/* A private folder for the candidates' libraries (removed on a signal). */
+static char *make_dir(int *slot)
+{
+    const char *tmp = getenv("TMPDIR");
+    char *dir = NULL;
+    if (asprintf(&dir, "%s/ftc-tune-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+        return NULL;
+    rt_cleanup_enter();
+    if (mkdtemp(dir))
+        *slot = rt_cleanup_add(dir, 1);
+    else {
+        fprintf(stderr, "ftc: error: cannot create a temporary folder '%s': %s\n", dir,
+                strerror(errno));
+        free(dir);
+        dir = NULL;
+    }
+    rt_cleanup_leave();
+    return dir;
+}
+
+/* Tune the tasks of p with the log at log_path. */
+static int tune_tasks(const tn_opts *o, task *ts, int n, const char *log_path, FILE *progress)
+{
+    record *recs;
+    int nrecs = read_log(log_path, &recs);
+    FILE *log = nrecs >= 0 ? fopen(log_path, "a") : NULL;
+    if (!log) {
+        if (nrecs >= 0)
+            fprintf(stderr, "ftc: error: cannot write the tuning log '%s': %s\n", log_path,
+                    strerror(errno));
+        free(recs);
+        return 1;
+    }
+    int slot = -1, r = 0;
+    char *dir = make_dir(&slot);
+    double deadline = o->budget_s > 0 ? now() + o->budget_s : 0;
+    for (int i = 0; dir && i < n && !r && !tn_stop_flag; i++) {
+        from_log(&ts[i], recs, nrecs);
+        r = measure_task(o, &ts[i], dir, log, i, n, deadline, progress);
+    }
+    if (dir) {
+        rt_cleanup_enter();
+        rt_cleanup_remove_dir(dir);
+        rt_cleanup_forget(slot);
+        rt_cleanup_leave();
+    }
+    if (tn_stop_flag)
+        fprintf(progress, "interrupted: writing the best schedules found so far\n");
+    else if (deadline > 0 && now() > deadline)
+        fprintf(progress, "the budget is spent: writing the best schedules found so far\n");
+    fclose(log);
+    free(recs);
+    free(dir);
+    return r || !dir;
+}
+
+int tn_tune(const tn_opts *o, FILE *progress)
+{
+    ft_ctx *ctx = ft_ctx_new();
+    if (!ctx)
+        return 1;
+    o->setup.apply(ctx, o->setup.data);
+    ft_source *src = ft_source_read(ctx, o->path);
+    ast_program *p = src ? ft_compile_until(ctx, src, "grad") : NULL;
+    task *ts = NULL;
+    int n = p && !ctx->nerrors ? find_tasks(o, ctx, p, &ts) : -1;
+    char *log_path = NULL;
+    int r = 1;
+    if (n >= 0 && (o->log ? (log_path = strdup(o->log)) != NULL
+                          : asprintf(&log_path, "%.*s.tunelog",
+                                     (int)(strlen(o->out) - (strlen(o->out) > 4 &&
+                                     !strcmp(o->out + strlen(o->out) - 4, ".fts") ? 4 : 0)),
+                                     o->out) >= 0)) {
+        struct sigaction sa = {.sa_handler = tn_on_int};
+        sigemptyset(&sa.sa_mask);
+        tn_stop_flag = 0;
+        sigaction(SIGINT, &sa, &tn_old_int);
+        r = tune_tasks(o, ts, n, log_path, progress);
+        sigaction(SIGINT, &tn_old_int, NULL);
+        if (!r)
+            r = write_schedules(o, ts, n);
+    }
+    for (int i = 0; ts && i < n; i++) {
+        for (int k = 0; k < ts[i].n; k++)
+            free(ts[i].c[k].sched);
+        free(ts[i].c);
+        free(ts[i].args);
+    }
+    free(ts);
+    free(log_path);
+    ft_ctx_free(ctx);
+    return r;
+}

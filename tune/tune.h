@@ -1,0 +1,50 @@
+/* tune.h - `ftc tune`: a measured search of schedules (tune/).
+ *
+ *   tune.c     the command: functions, sizes, the log (resume), the budget,
+ *              Ctrl-C, progress, the schedule file written
+ *   knobs.c    the candidates of a function, from its loop nests' accesses
+ *   measure.c  the measuring runtime: many candidates per C compiler call,
+ *              each checked against the untuned function, timed in
+ *              alternating rounds
+ */
+#ifndef FT_TUNE_H
+#define FT_TUNE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../ast/ast.h"
+#include "measure.h"
+
+/* What `ftc tune` was asked. */
+typedef struct tn_opts {
+    const char *path;          /* PROG.ft */
+    int nfuncs;                /* FUNC... given (0: every exported function
+                                * without a schedule block) */
+    char *const *funcs;
+    const char *out;           /* -o PROG.fts */
+    const char *log;           /* --log (NULL: OUT with .tunelog for .fts) */
+    double budget_s;           /* --budget, seconds (0: none) */
+    uint64_t seed;             /* --seed: the inputs' random data */
+    int nsizes;                /* --size NAME=N: the sizes of the calls */
+    const char *const *sizes;
+    const char *version;       /* ftc's, in each log record */
+    const char *cflags;        /* in each log record (NULL: the default) */
+    tn_setup setup;            /* the command line's options on a ctx */
+} tn_opts;
+
+/* Tune: for each function, measure its candidates (those the log holds
+ * for the same function text, sizes, flags and version are read from it,
+ * not measured again), append a log record per measurement, and write the
+ * best block of every function to o->out (the untuned function when no
+ * candidate beats it).  Stops starting measurements when the budget is
+ * spent or on SIGINT, and writes what it found so far.  Progress on
+ * progress.  0, or 1 after an error (printed to stderr). */
+int tn_tune(const tn_opts *o, FILE *progress);
+
+/* The candidate blocks of f (a program after "grad": the loops a schedule
+ * names), each "LINE\n...\nauto" (arena-owned strings) into out, the first
+ * "auto" alone (knobs.c).  Returns the number of task nests found. */
+int tn_candidates(ft_ctx *ctx, ast_func *f, ft_vec *out);
+
+#endif
