@@ -11,10 +11,16 @@
  * rest, keeping them):
  *   - the parallel loop: one of the two outermost spatial loops;
  *   - the contiguous loop innermost: split off the statements before the
- *     reduction loops (`fission`) and reorder the nest below it, so that
- *     the reduction runs along contiguous rows of the element;
+ *     reduction loops (`fission`, at each level from there up to the
+ *     contiguous loop) and reorder the nest below it, so that the
+ *     reduction runs along contiguous rows of the element;
  *   - the reduced local's layout: its contiguous dimension last
  *     (`var_reorder`);
+ *   - the inputs' layouts: a tensor the product reads along the contiguous
+ *     loop in another dimension than its last is copied once around the
+ *     nest (`cache`) into a local with that dimension last (`var_reorder`:
+ *     an OIHW weight read by output channel becomes IHWO, and the products
+ *     vectorize along the output's rows);
  * and their combinations; the untuned function (`auto` alone) is always
  * a candidate, so tuning never makes a function slower.  A loop is named
  * by its label or iterator when that name is unique in the function (the
@@ -114,8 +120,12 @@ static const char *join(ft_ctx *ctx, const char *a, const char *b)
 }
 
 /* The lines that bring the contiguous loop (index j of the nest) below
- * the rest of the nest: a fission of what precedes the next loop in its
- * body, then a reorder; "" when it is innermost or a loop is unnamed. */
+ * the rest of the nest: from the innermost loop outwards to j, each loop
+ * whose body holds more than the next loop of the nest (a `t = 0` before
+ * the reduction loops), or around one split so, is split by a fission
+ * before that loop (its second part `L_tb` continues the nest); then a
+ * reorder of the perfect nest left.  "" when j is innermost or a loop is
+ * unnamed. */
 static const char *contiguous_inner(ft_ctx *ctx, const nest *t, int j)
 {
     if (j < 0 || j == t->n - 1)
@@ -123,18 +133,24 @@ static const char *contiguous_inner(ft_ctx *ctx, const nest *t, int j)
     for (int k = j; k < t->n; k++)
         if (!t->names[k])
             return "";
-    const char *jl = t->names[j], *order = "";
-    ast_stmt **items;
-    int nitems = xf_body_items(&t->loops[j]->u.loop.body, &items);
-    const char *lines = "";
-    if (nitems != 1 || items[0] != t->loops[j + 1]) {
-        jl = ft_fmt(ctx, "%s_tb", t->names[j]);
-        lines = ft_fmt(ctx, "%s_ta, %s = fission(%s, before=%s)", t->names[j], jl, t->names[j],
-                       t->names[j + 1]);
+    const char **cur = ft_alloc(ctx, sizeof *cur * (size_t)t->n);
+    const char *lines = "", *order = "";
+    int split = 0;
+    cur[t->n - 1] = t->names[t->n - 1];
+    for (int k = t->n - 2; k >= j; k--) {
+        ast_stmt **items;
+        int nitems = xf_body_items(&t->loops[k]->u.loop.body, &items);
+        cur[k] = t->names[k];
+        if (split || nitems != 1 || items[0] != t->loops[k + 1]) {
+            cur[k] = ft_fmt(ctx, "%s_tb", t->names[k]);
+            lines = join(ctx, lines, ft_fmt(ctx, "%s_ta, %s = fission(%s, before=%s)",
+                                            t->names[k], cur[k], t->names[k], cur[k + 1]));
+            split = 1;
+        }
     }
     for (int k = j + 1; k < t->n; k++)
-        order = ft_fmt(ctx, "%s%s, ", order, t->names[k]);
-    return join(ctx, lines, ft_fmt(ctx, "reorder(%s%s)", order, jl));
+        order = ft_fmt(ctx, "%s%s, ", order, cur[k]);
+    return join(ctx, lines, ft_fmt(ctx, "reorder(%s%s)", order, cur[j]));
 }
 
 /* The line giving the reduced local its contiguous dimension (index d of
@@ -154,6 +170,52 @@ static const char *local_layout(ft_ctx *ctx, ast_func *f, const ast_stmt *r, int
         if (k != d)
             perm = ft_fmt(ctx, "%s%d, ", perm, k);
     return ft_fmt(ctx, "var_reorder(%s, [%s%d])", r->u.red.var, perm, d);
+}
+
+/* The loads of e into out. */
+static void loads_of(ft_ctx *ctx, const ast_expr *e, ft_vec *out)
+{
+    if (e->kind == AST_LOAD)
+        ft_vec_push(ctx, out, (void *)e);
+    else if (e->kind == AST_CAST)
+        loads_of(ctx, e->u.cast.a, out);
+    else if (e->kind == AST_BINARY && e->u.bin.op == AST_MUL) {
+        loads_of(ctx, e->u.bin.a, out);
+        loads_of(ctx, e->u.bin.b, out);
+    }
+}
+
+/* The lines copying each factor of r that reads iterator it in a
+ * dimension other than its last into a local with that dimension last:
+ * `X_tf, X_tw, X_tb = cache(S, X, cpu)` around the nest's outermost loop
+ * S, then `var_reorder(X_tb, [...])`; "" when there is none or S has no
+ * name. */
+static const char *input_layouts(ft_ctx *ctx, const nest *t, const char *it)
+{
+    const ast_stmt *r = t->r;
+    ft_vec loads = {0}, done = {0};
+    loads_of(ctx, r->u.red.value, &loads);
+    const char *lines = "";
+    for (int i = 0; t->n && t->names[0] && i < loads.len; i++) {
+        const ast_expr *l = loads.items[i];
+        int n = l->u.load.n, d = -1, clash = 0;
+        for (int k = 0; k < n; k++)
+            if (xf_expr_uses_var(l->u.load.idx[k], it))
+                clash += d >= 0, d = k;
+        for (int k = 0; k < done.len; k++)
+            clash |= !strcmp(done.items[k], l->u.load.var);
+        if (d < 0 || d == n - 1 || clash || !strcmp(l->u.load.var, r->u.red.var))
+            continue;
+        ft_vec_push(ctx, &done, (void *)l->u.load.var);
+        const char *v = l->u.load.var, *perm = "";
+        for (int k = 0; k < n; k++)
+            if (k != d)
+                perm = ft_fmt(ctx, "%s%d, ", perm, k);
+        lines = join(ctx, lines, ft_fmt(ctx, "%s_tf, %s_tw, %s_tb = cache(%s, %s, cpu)\n"
+                                        "var_reorder(%s_tb, [%s%d])", v, v, v, t->names[0], v,
+                                        v, perm, d));
+    }
+    return lines;
 }
 
 /* The knobs of one task nest into out. */
@@ -177,8 +239,10 @@ static void nest_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *out)
             d = k;
     const char *inner = contiguous_inner(ctx, t, j);
     const char *lay = local_layout(ctx, f, r, d);
-    const char *shapes[] = {"", inner, lay, join(ctx, lay, inner)};
-    for (int s = 0; s < 4; s++) {
+    const char *in = j >= 0 ? input_layouts(ctx, t, t->loops[j]->u.loop.iter) : "";
+    const char *shapes[] = {"", inner, lay, join(ctx, lay, inner), in, join(ctx, in, inner),
+                            join(ctx, in, join(ctx, lay, inner))};
+    for (int s = 0; s < 7; s++) {
         if (s && !*shapes[s])
             continue;
         add(ctx, out, shapes[s]);

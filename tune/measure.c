@@ -207,20 +207,25 @@ static void spoil(rt_call *c, const ft_func_desc *fn)
 /* One timed sample of c: a call untimed (it takes what the function timed
  * before left: caches, idle threads), then *reps calls, *reps set on the
  * first sample to last about 10 ms; seconds per call, or -1 when a call
- * fails. */
-static double sample(rt_call *c, int *reps)
+ * fails.  On the first sample, an untimed call over limit seconds is the
+ * sample (the candidate is then cut, without more calls that slow). */
+static double sample(rt_call *c, int *reps, double limit)
 {
+    double t0 = now();
     if (rt_call_again(c))
         return -1;
     if (!*reps) {
-        double t0 = now();
+        double t = now() - t0;
+        if (t > limit)
+            return t;
+        t0 = now();
         if (rt_call_again(c))
             return -1;
-        double t = now() - t0;
+        t = now() - t0;
         *reps = t >= 0.01 ? 1 : t <= 1e-5 ? 1000 : (int)(0.01 / t);
         return t;
     }
-    double t0 = now();
+    t0 = now();
     for (int i = 0; i < *reps; i++)
         if (rt_call_again(c))
             return -1;
@@ -252,7 +257,9 @@ static void time_rounds(rt_call **calls, int n, int rounds, double *ms, int *cut
         for (int j = 0; j < n; j++) {
             int k = (j + r) % n;
             if (!cut[k] && ms[k] >= 0) {
-                double s = sample(calls[k], &reps[k]);
+                /* calls[0], the untuned function, runs first in round 0 */
+                double limit = k && got[0] ? fmax(0.05, 0.02 * t[0]) : INFINITY;
+                double s = sample(calls[k], &reps[k], limit);
                 if (s < 0)
                     ms[k] = -1;
                 else
