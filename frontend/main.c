@@ -82,7 +82,7 @@ typedef enum cli_flag_id {
     F_CHECK_REFUSALS, F_TIME_PASSES, F_VERIFY, F_VERIFY_PASSES, F_NO_VERIFY, F_TEST_BREAK,
     F_TOL, F_THREADS, F_MAX_STMTS, F_MAX_INLINE, F_MAX_LOOP_DEPTH, F_MAX_EXPR_SIZE,
     F_MAX_CLEANUP_WORK, F_MAX_LOCALS, F_MAX_DEP_PAIRS, F_MAX_FUSE_WORK, F_MARKDOWN,
-    F_LAYOUT_MODE, F_LAYOUT_COST, F_SIZE, F_LOG, F_BUDGET
+    F_LAYOUT_MODE, F_LAYOUT_COST, F_SIZE, F_LOG, F_BUDGET, F_TUNE_LOG
 } cli_flag_id;
 
 typedef struct cli_flag {
@@ -129,11 +129,12 @@ static const cli_flag cli_flags[] = {
     {"--layout-cost", F_LAYOUT_COST, 1, CMD_BUILD},
     {"--size", F_SIZE, 1, CMD_BUILD | CMD_TUNE},
     {"--log", F_LOG, 1, CMD_TUNE},          {"--budget", F_BUDGET, 1, CMD_TUNE},
+    {"--tune-log", F_TUNE_LOG, 1, CMD_BUILD},
 };
 
 static const char usage_text[] =
     "usage:\n"
-    "  ftc build PROG.ft -o libNAME.so [-D NAME=VALUE]... [--no-auto] [--cc CC] [--cflags FLAGS] [-v] [--emit=c] [--dump-after=PASS] [--schedule S.fts]\n"
+    "  ftc build PROG.ft -o libNAME.so [-D NAME=VALUE]... [--no-auto] [--cc CC] [--cflags FLAGS] [-v] [--emit=c] [--dump-after=PASS] [--schedule S.fts | --tune-log LOG]\n"
     "  ftc build PROG.ft --target cuda [--arch sm_90] [build options]\n"
     "  ftc check PROG.ft [-D ...] [--schedule S.fts]\n"
     "  ftc gradcheck PROG.ft FUNC wrt X [Y]... [name=value]... [--seed S] [--tol T] [--threads N] [-D ...]\n"
@@ -189,6 +190,8 @@ static const char help_text[] =
     "  --promote-f64      compute in f64: every f32 tensor and value becomes f64\n"
     "  --dump-after=PASS  print the program after PASS (valid .ft) to stdout and stop\n"
     "  --schedule S.fts   apply the schedule blocks of a file\n"
+    "  --tune-log LOG     apply each function's fastest block that `ftc tune` logged\n"
+    "                     (at the --size values when recorded there)\n"
     "  --time-passes      print the CPU time of each compiler pass, of the C\n"
     "                     compiler (and its wall time) and of ftc in all, on stderr\n"
     "  --check-refusals   (testing) check that every refused schedule line left its\n"
@@ -413,7 +416,7 @@ static int cli_set_value(cli *c, const cli_flag *f, const char *v)
         c->layout_count = v[0] == 'c';
         return 0;
     case F_SIZE: return cli_size(c, v);
-    case F_LOG: c->tune_log = v; return 0;
+    case F_LOG: case F_TUNE_LOG: c->tune_log = v; return 0;
     case F_BUDGET: return cli_duration(c, v);
     case F_MAX_DEP_PAIRS: return cli_budget(f, v, &c->budget.dep_pairs);
     case F_MAX_FUSE_WORK: return cli_budget(f, v, &c->budget.fuse_work);
@@ -565,6 +568,9 @@ static int cli_check(cli *c)
     if (c->cmd == CMD_STDLIB && got > 1)
         return cli_error(EXIT_USAGE, "`ftc stdlib` expects at most one NAME, got %d arguments; "
                          "see ftc --help", got);
+    if (c->cmd == CMD_BUILD && c->tune_log && c->schedule)
+        return cli_error(EXIT_USAGE, "--tune-log and --schedule both give schedules: use "
+                         "one of them");
     if (c->cmd == CMD_TUNE && !c->output)
         return cli_error(EXIT_USAGE, "`ftc tune` needs -o PROG.fts (the schedule file it "
                          "writes); see ftc --help");
@@ -654,6 +660,36 @@ static ast_program *compile_scheduled(ft_ctx *ctx, const char *path, const char 
     if (!src || (sched_path && !sched))
         return NULL;
     return ft_compile_scheduled(ctx, src, sched, dump_after, dump_after ? stdout : NULL);
+}
+
+static void tune_setup(ft_ctx *ctx, const void *data);
+
+/* The tuner's options from the command line (tune, and build --tune-log). */
+static tn_opts tune_opts(const cli *c)
+{
+    return (tn_opts){.path = c->pos[1], .nfuncs = c->npos - 2, .funcs = c->pos + 2,
+                     .out = c->output, .log = c->tune_log, .budget_s = c->tune_budget,
+                     .seed = c->run.seed, .nsizes = c->nsizes, .sizes = c->sizes,
+                     .version = FTC_VERSION, .cflags = c->cflags,
+                     .setup = {tune_setup, c}};
+}
+
+/* compile_scheduled for `ftc build`: with --tune-log, the blocks of the
+ * log's best records applied as a schedule file would be. */
+static ast_program *compile_build(const cli *c, ft_ctx *ctx, const char *dump_after)
+{
+    if (!c->tune_log || c->cmd != CMD_BUILD)
+        return compile_scheduled(ctx, c->pos[1], c->schedule, dump_after);
+    tn_opts o = tune_opts(c);
+    char *text = NULL;
+    if (tn_log_schedules(&o, &text))
+        return NULL;
+    ft_source *src = ft_source_read(ctx, c->pos[1]);
+    ft_source *sched = ft_source_from_string(ctx, ft_fmt(ctx, "%s (its best records)",
+                                                         c->tune_log), text ? text : "");
+    free(text);
+    return src ? ft_compile_scheduled(ctx, src, sched, dump_after, dump_after ? stdout : NULL)
+               : NULL;
 }
 
 /* Whether name is a pass --dump-after accepts; if not, list them. */
@@ -749,7 +785,7 @@ static int cmd_build(const cli *c)
     if (!ctx)
         return cli_error(EXIT_ERR, "out of memory");
     cli_to_ctx(c, ctx);
-    ast_program *p = compile_scheduled(ctx, c->pos[1], c->schedule, c->dump_after);
+    ast_program *p = compile_build(c, ctx, c->dump_after);
     int r;
     if (c->dump_after)
         r = ctx->nerrors ? EXIT_ERR : EXIT_OK;
@@ -874,11 +910,7 @@ static void tune_setup(ft_ctx *ctx, const void *data)
 /* ftc tune: measure schedules of FUNC... and write the best to -o. */
 static int cmd_tune(const cli *c)
 {
-    tn_opts o = {.path = c->pos[1], .nfuncs = c->npos - 2, .funcs = c->pos + 2,
-                 .out = c->output, .log = c->tune_log, .budget_s = c->tune_budget,
-                 .seed = c->run.seed, .nsizes = c->nsizes, .sizes = c->sizes,
-                 .version = FTC_VERSION, .cflags = c->cflags,
-                 .setup = {tune_setup, c}};
+    tn_opts o = tune_opts(c);
     return tn_tune(&o, stderr) ? EXIT_ERR : EXIT_OK;
 }
 

@@ -3,10 +3,13 @@
  *
  * The log is append-only text, one record per measurement, flushed after
  * each:
- *   task=HASH cand=HASH func=F status=ok ms=1.234 host=H ftc=V cflags="..." sched="a; b; auto"
- * task hashes the function as the schedule sees it (printed after "grad"),
- * its sizes, the C flags and ftc's version; cand hashes the block.  A rerun
- * reads the records of the same task and measures only what they lack.
+ *   task=HASH cand=HASH fn=HASH func=F sizes="n=8" status=ok ms=1.234 host=H ftc=V cflags="..." sched="a; b; auto"
+ * fn hashes the function as the schedule sees it (printed after "grad"),
+ * the C flags and ftc's version; task hashes fn and the sizes; cand hashes
+ * the block.  A rerun reads the records of the same task and measures only
+ * what they lack; a task whose function the log holds at other sizes
+ * measures the best quarter of that ranking only (a warm start); `ftc
+ * build --tune-log` applies each function's best record (tn_log_schedules).
  */
 #include "tune.h"
 
@@ -47,10 +50,43 @@ static double now(void)
 
 /* A record read from the log. */
 typedef struct record {
-    uint64_t task, cand;
+    uint64_t task, cand, fn;
     tn_status status;
     double ms;
+    char *sched;               /* the block, lines "\n"-separated (malloc-owned) */
 } record;
+
+/* The block of a record's sched="..." field (its "; " back to lines), or
+ * NULL. */
+static char *sched_field(const char *line)
+{
+    const char *q = strstr(line, " sched=\"");
+    if (!q)
+        return NULL;
+    q += 8;
+    const char *e = strchr(q, '"');
+    if (!e)
+        return NULL;
+    char *out = malloc((size_t)(e - q) + 1), *o = out;
+    for (; out && q < e; q++) {
+        if (q[0] == ';' && q[1] == ' ') {
+            *o++ = '\n';
+            q++;
+        } else {
+            *o++ = *q;
+        }
+    }
+    if (out)
+        *o = 0;
+    return out;
+}
+
+static void free_records(record *recs, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(recs[i].sched);
+    free(recs);
+}
 
 /* The records of the log at path (none when it does not exist yet) into
  * *recs; their number, or -1 after an error printed. */
@@ -64,12 +100,14 @@ static int read_log(const char *path, record **recs)
     int n = 0, cap = 0;
     char line[8192];
     while (fgets(line, sizeof line, f)) {
-        unsigned long long t, c;
+        unsigned long long t, c, fn;
         char st[16];
         double ms;
         const char *s = strstr(line, " status=");
         const char *m = strstr(line, " ms=");
-        if (sscanf(line, "task=%llx cand=%llx", &t, &c) != 2 || !s || !m ||
+        const char *h = strstr(line, " fn=");
+        if (sscanf(line, "task=%llx cand=%llx", &t, &c) != 2 || !s || !m || !h ||
+            sscanf(h, " fn=%llx", &fn) != 1 || !strchr(line, '\n') ||
             sscanf(s, " status=%15s", st) != 1 || sscanf(m, " ms=%lf", &ms) != 1)
             continue;                  /* a line cut by a crash: measured again */
         if (n == cap) {
@@ -79,7 +117,7 @@ static int read_log(const char *path, record **recs)
                 break;
             *recs = r;
         }
-        (*recs)[n++] = (record){t, c, tn_status_of(st), ms};
+        (*recs)[n++] = (record){t, c, fn, tn_status_of(st), ms, sched_field(line)};
     }
     fclose(f);
     return n;
@@ -112,9 +150,9 @@ static int size_args(const tn_opts *o, const ast_func *f, char ***args, int *nar
     return 0;
 }
 
-/* The hash of a task: f as the schedule sees it, the sizes, flags and
- * version. */
-static uint64_t task_hash(const tn_opts *o, const ast_func *f, char **args, int nargs)
+/* The hash of a function: f as the schedule sees it, the C flags and
+ * ftc's version. */
+static uint64_t fn_hash(const tn_opts *o, const ast_func *f)
 {
     char *text = NULL;
     size_t len = 0;
@@ -126,22 +164,45 @@ static uint64_t task_hash(const tn_opts *o, const ast_func *f, char **args, int 
         h = tn_hash(text ? text : "", h);
     }
     free(text);
-    for (int i = 0; i < nargs; i++)
-        h = tn_hash(args[i], tn_hash(" ", h));
     h = tn_hash(o->cflags ? o->cflags : "", tn_hash(" cflags ", h));
     return tn_hash(o->version, tn_hash(" ftc ", h));
 }
 
-/* Append the record of candidate c of func to log (flushed). */
-static void log_record(FILE *log, const tn_opts *o, uint64_t task, const char *func,
-                       const tn_cand *c)
+/* The hash of a task: its function's and the sizes of its calls. */
+static uint64_t task_hash(uint64_t fn, char **args, int nargs)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%016llx", (unsigned long long)fn);
+    uint64_t h = tn_hash(buf, TN_HASH0);
+    for (int i = 0; i < nargs; i++)
+        h = tn_hash(args[i], tn_hash(" ", h));
+    return h;
+}
+
+/* One function's tuning state. */
+typedef struct task {
+    ast_func *f;
+    char **args;
+    int nargs;
+    uint64_t fn, hash;
+    tn_cand *c;
+    int n;
+    double ref_ms;
+} task;
+
+/* Append the record of candidate c of task t to log (flushed). */
+static void log_record(FILE *log, const tn_opts *o, const task *t, const tn_cand *c)
 {
     char host[256] = "?";
     gethostname(host, sizeof host - 1);
-    fprintf(log, "task=%016llx cand=%016llx func=%s status=%s ms=%.6g host=%s ftc=%s "
-            "cflags=\"%s\" sched=\"", (unsigned long long)task, (unsigned long long)c->hash,
-            func, tn_status_name(c->status), c->status == TN_OK || c->status == TN_SLOW
-            ? c->ms : -1.0, host, o->version, o->cflags ? o->cflags : "");
+    fprintf(log, "task=%016llx cand=%016llx fn=%016llx func=%s sizes=\"",
+            (unsigned long long)t->hash, (unsigned long long)c->hash,
+            (unsigned long long)t->fn, t->f->name);
+    for (int i = 0; i < t->nargs; i++)
+        fprintf(log, "%s%s", i ? "," : "", t->args[i]);
+    fprintf(log, "\" status=%s ms=%.6g host=%s ftc=%s cflags=\"%s\" sched=\"",
+            tn_status_name(c->status), c->status == TN_OK || c->status == TN_SLOW ? c->ms : -1.0,
+            host, o->version, o->cflags ? o->cflags : "");
     for (const char *q = c->sched; *q; q++)
         fputs(*q == '\n' ? "; " : *q == '"' ? "'" : (char[2]){*q, 0}, log);
     fprintf(log, "\"%s%s\n", c->why[0] ? " why=" : "", c->why);
@@ -159,27 +220,65 @@ static int best_of(const tn_cand *c, int n)
     return b;
 }
 
-/* One function's tuning state. */
-typedef struct task {
-    ast_func *f;
-    char **args;
-    int nargs;
-    uint64_t hash;
-    tn_cand *c;
-    int n;
-    double ref_ms;
-} task;
-
-/* Candidates of t from the log (status and time of their records). */
-static void from_log(task *t, const record *recs, int nrecs)
+/* The record of cand in task, or NULL. */
+static const record *find_record(const record *recs, int nrecs, uint64_t task, uint64_t cand)
 {
-    for (int k = 0; k < t->n; k++)
-        for (int i = 0; i < nrecs; i++)
-            if (recs[i].task == t->hash && recs[i].cand == t->c[k].hash &&
-                recs[i].status != TN_NEW) {
-                t->c[k].status = recs[i].status;
-                t->c[k].ms = recs[i].ms;
-            }
+    for (int i = 0; i < nrecs; i++)
+        if (recs[i].task == task && recs[i].cand == cand && recs[i].status != TN_NEW)
+            return &recs[i];
+    return NULL;
+}
+
+/* The task of the last record of function fn at other sizes than task,
+ * or 0. */
+static uint64_t warm_task(const record *recs, int nrecs, uint64_t fn, uint64_t task)
+{
+    for (int i = nrecs - 1; i >= 0; i--)
+        if (recs[i].fn == fn && recs[i].task != task)
+            return recs[i].task;
+    return 0;
+}
+
+/* The rank of a candidate in a warm start: its time in the task warm
+ * (candidates not timed there after all that were). */
+static double warm_rank(const record *recs, int nrecs, uint64_t warm, const tn_cand *c)
+{
+    const record *r = find_record(recs, nrecs, warm, c->hash);
+    return r && r->status == TN_OK ? r->ms : r && r->status == TN_SLOW ? 1e12 + r->ms : 1e300;
+}
+
+/* Candidates of t from the log: the status and time of their records; a
+ * task without records but its function recorded at other sizes (a warm
+ * start) keeps the quarter of its candidates fastest there (at least 2,
+ * the untuned function among them), in that order, and drops the rest. */
+static void from_log(task *t, const record *recs, int nrecs, FILE *progress)
+{
+    int own = 0;
+    for (int k = 0; k < t->n; k++) {
+        const record *r = find_record(recs, nrecs, t->hash, t->c[k].hash);
+        if (r) {
+            t->c[k].status = r->status;
+            t->c[k].ms = r->ms;
+            own = 1;
+        }
+    }
+    uint64_t warm = own ? 0 : warm_task(recs, nrecs, t->fn, t->hash);
+    if (!warm)
+        return;
+    for (int a = 1; a < t->n; a++)          /* insertion sort by the warm times */
+        for (int b = a; b > 1 && warm_rank(recs, nrecs, warm, &t->c[b]) <
+                                 warm_rank(recs, nrecs, warm, &t->c[b - 1]); b--) {
+            tn_cand x = t->c[b];
+            t->c[b] = t->c[b - 1];
+            t->c[b - 1] = x;
+        }
+    int keep = t->n / 4 < 2 ? 2 : t->n / 4;
+    keep = keep > t->n ? t->n : keep;
+    for (int k = keep; k < t->n; k++)
+        free(t->c[k].sched);
+    fprintf(progress, "%s: warm start from its records at other sizes: %d of %d candidates\n",
+            t->f->name, keep, t->n);
+    t->n = keep;
 }
 
 /* Measure t's new candidates in chunks while the budget and Ctrl-C allow;
@@ -215,7 +314,7 @@ static int measure_task(const tn_opts *o, task *t, const char *dir, FILE *log, i
         t->ref_ms = ref;
         for (int k = start; k < start + len; k++)
             if (t->c[k].status != TN_NEW) {
-                log_record(log, o, t->hash, t->f->name, &t->c[k]);
+                log_record(log, o, t, &t->c[k]);
                 done++;
             }
         int bi = best_of(t->c, t->n);
@@ -260,7 +359,8 @@ static int find_tasks(const tn_opts *o, ft_ctx *ctx, ast_program *p, task **ts)
         t->ref_ms = -1;
         if (size_args(o, f, &t->args, &t->nargs))
             return -1;
-        t->hash = task_hash(o, f, t->args, t->nargs);
+        t->fn = fn_hash(o, f);
+        t->hash = task_hash(t->fn, t->args, t->nargs);
         ft_vec blocks = {0};
         tn_candidates(ctx, f, &blocks);
         t->c = calloc((size_t)blocks.len + 1, sizeof *t->c);
@@ -340,14 +440,14 @@ static int tune_tasks(const tn_opts *o, task *ts, int n, const char *log_path, F
         if (nrecs >= 0)
             fprintf(stderr, "ftc: error: cannot write the tuning log '%s': %s\n", log_path,
                     strerror(errno));
-        free(recs);
+        free_records(recs, nrecs);
         return 1;
     }
     int slot = -1, r = 0;
     char *dir = make_dir(&slot);
     double deadline = o->budget_s > 0 ? now() + o->budget_s : 0;
     for (int i = 0; dir && i < n && !r && !tn_stop_flag; i++) {
-        from_log(&ts[i], recs, nrecs);
+        from_log(&ts[i], recs, nrecs, progress);
         r = measure_task(o, &ts[i], dir, log, i, n, deadline, progress);
     }
     if (dir) {
@@ -361,7 +461,7 @@ static int tune_tasks(const tn_opts *o, task *ts, int n, const char *log_path, F
     else if (deadline > 0 && now() > deadline)
         fprintf(progress, "the budget is spent: writing the best schedules found so far\n");
     fclose(log);
-    free(recs);
+    free_records(recs, nrecs);
     free(dir);
     return r || !dir;
 }
@@ -400,6 +500,80 @@ int tn_tune(const tn_opts *o, FILE *progress)
     }
     free(ts);
     free(log_path);
+    ft_ctx_free(ctx);
+    return r;
+}
+
+/* The fastest measured record of function fn: in task when it has one,
+ * else in the last task of fn the log holds; NULL when none. */
+static const record *best_record(const record *recs, int nrecs, uint64_t fn, uint64_t task)
+{
+    uint64_t use = 0;
+    for (int i = nrecs - 1; i >= 0 && !use; i--)
+        if (recs[i].fn == fn && recs[i].task == task)
+            use = task;
+    for (int i = nrecs - 1; i >= 0 && !use; i--)
+        if (recs[i].fn == fn)
+            use = recs[i].task;
+    const record *b = NULL;
+    for (int i = 0; use && i < nrecs; i++)
+        if (recs[i].task == use && recs[i].status == TN_OK && recs[i].sched &&
+            (!b || recs[i].ms < b->ms))
+            b = &recs[i];
+    return b;
+}
+
+int tn_log_schedules(const tn_opts *o, char **text)
+{
+    *text = NULL;
+    record *recs;
+    int nrecs = read_log(o->log, &recs);
+    if (nrecs < 0)
+        return 1;
+    if (!nrecs && access(o->log, R_OK) != 0) {
+        fprintf(stderr, "ftc: error: cannot read the tuning log '%s': %s\n", o->log,
+                strerror(errno));
+        return 1;
+    }
+    ft_ctx *ctx = ft_ctx_new();
+    ft_source *src = NULL;
+    ast_program *p = NULL;
+    if (ctx) {
+        o->setup.apply(ctx, o->setup.data);
+        src = ft_source_read(ctx, o->path);
+        p = src ? ft_compile_until(ctx, src, "grad") : NULL;
+    }
+    size_t len = 0;
+    FILE *m = p && !ctx->nerrors ? open_memstream(text, &len) : NULL;
+    for (int i = 0; m && i < p->nfuncs; i++) {
+        ast_func *f = p->funcs[i];
+        if (f->ad_fwd || ast_has_schedule(p, f->name))
+            continue;
+        char **args = calloc((size_t)f->nparams + 1, sizeof *args);
+        int nargs = 0;
+        for (int k = 0; args && k < f->nparams; k++)
+            for (int j = 0; f->params[k].is_size && j < o->nsizes; j++)
+                if (!strncmp(o->sizes[j], f->params[k].name, strlen(f->params[k].name)) &&
+                    o->sizes[j][strlen(f->params[k].name)] == '=')
+                    args[nargs++] = (char *)o->sizes[j];
+        uint64_t fn = fn_hash(o, f);
+        const record *b = best_record(recs, nrecs, fn, task_hash(fn, args, nargs));
+        free(args);
+        if (!b)
+            continue;
+        fprintf(m, "schedule %s:\n    ", f->name);
+        for (const char *q = b->sched; *q; q++)
+            fputs(*q == '\n' ? "\n    " : (char[2]){*q, 0}, m);
+        fputc('\n', m);
+    }
+    int r = !m;
+    if (m)
+        fclose(m);
+    if (r) {
+        free(*text);
+        *text = NULL;
+    }
+    free_records(recs, nrecs);
     ft_ctx_free(ctx);
     return r;
 }

@@ -42,6 +42,14 @@ typedef struct tn_opts {
  * progress.  0, or 1 after an error (printed to stderr). */
 int tn_tune(const tn_opts *o, FILE *progress);
 
+/* The schedule blocks `ftc build --tune-log LOG` applies (o->log): for
+ * each exported function of o->path without a schedule block that the
+ * log records (the same function text, C flags and ftc version), its
+ * fastest measured block at o's --size values, else at the sizes last
+ * recorded.  *text is malloc-owned ("" or NULL-free when none apply).  0,
+ * or 1 after an error printed. */
+int tn_log_schedules(const tn_opts *o, char **text);
+
 /* The candidate blocks of f (a program after "grad": the loops a schedule
  * names), each "LINE\n...\nauto" (arena-owned strings) into out, the first
  * "auto" alone (knobs.c).  Returns the number of task nests found. */

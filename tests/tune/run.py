@@ -17,7 +17,10 @@ convolution from the stdlib):
      the first batch and still writes a schedule file;
   5. SIGINT after the first of two functions: exit 0, the best schedule
      found so far written, and a rerun measures only the second;
-  6. errors: a size parameter without --size, an unknown function, no -o.
+  6. errors: a size parameter without --size, an unknown function, no -o;
+  7. `ftc build --tune-log LOG` applies the same blocks as the .fts;
+  8. a warm start: the same function at another size measures at most a
+     quarter of the candidates (the fastest at the first size first).
 Exits 1 on any failure.
 """
 import os
@@ -65,8 +68,8 @@ def records(log):
         return []
     out = []
     for line in open(log):
-        m = re.match(r"task=([0-9a-f]{16}) cand=([0-9a-f]{16}) func=(\w+) status=(\w+) "
-                     r"ms=(\S+) .* sched=\"([^\"]*)\"", line)
+        m = re.match(r"task=([0-9a-f]{16}) cand=([0-9a-f]{16}) fn=[0-9a-f]{16} func=(\w+) "
+                     r"sizes=\"[^\"]*\" status=(\w+) ms=(\S+) .* sched=\"([^\"]*)\"", line)
         check(m is not None, f"log line well-formed: {line[:80]!r}")
         if m:
             out.append(m.groups())
@@ -156,6 +159,26 @@ def main():
               f"{func}: a rerun measures nothing again ({len(open(log).readlines())} vs {n0} "
               "records)")
         check(schedule_of(fts, func) == best, f"{func}: a rerun writes the same schedule")
+
+    # 7: `ftc build --tune-log` applies the best records as the .fts does
+    r1 = run([ftc, "build", mm, "--tune-log", os.path.join(tmp, "mm.tunelog"), "--size", "n=40",
+              "--dump-after=schedule", "--no-auto"])
+    r2 = run([ftc, "build", mm, "--schedule", os.path.join(tmp, "mm.fts"),
+              "--dump-after=schedule", "--no-auto"])
+    check(r1.returncode == 0 and r1.stdout == r2.stdout,
+          f"--tune-log applies what the .fts holds ({r1.stderr.strip()[:200]})")
+    r = run([ftc, "build", mm, "--tune-log", os.path.join(tmp, "mm.tunelog"), "--schedule",
+             os.path.join(tmp, "mm.fts")])
+    check(r.returncode == 2, "--tune-log with --schedule is a usage error")
+
+    # 8: a warm start: conv at another batch measures a quarter (at least 2)
+    log = os.path.join(tmp, "conv.tunelog")
+    cold = len(records(log))
+    r = run([ftc, "tune", conv, "-o", os.path.join(tmp, "conv3.fts"), "--log", log,
+             "--size", "n=3"])
+    new = len(records(log)) - cold
+    check(r.returncode == 0 and "warm start" in r.stderr and 1 <= new <= max(2, cold // 4),
+          f"warm start at n=3: {new} measured after {cold} cold ({r.stderr.strip()[-200:]})")
 
     # 3: a candidate made wrong on purpose is never chosen
     fts, log = os.path.join(tmp, "w.fts"), os.path.join(tmp, "w.tunelog")
