@@ -99,7 +99,7 @@ static const cli_flag cli_flags[] = {
     {"--no-auto", F_NO_AUTO, 0, CMD_BUILD | CMD_RUN},
     {"--cc", F_CC, 1, CMD_BUILD | CMD_RUN | CMD_TUNE},
     {"--cflags", F_CFLAGS, 1, CMD_BUILD | CMD_RUN | CMD_TUNE},
-    {"-v", F_VERBOSE, 0, CMD_BUILD},        {"--emit", F_EMIT, 1, CMD_BUILD},
+    {"-v", F_VERBOSE, 0, CMD_BUILD | CMD_TUNE},        {"--emit", F_EMIT, 1, CMD_BUILD},
     {"--dump-after", F_DUMP_AFTER, 1, CMD_BUILD},
     {"--schedule", F_SCHEDULE, 1, CMD_BUILD | CMD_CHECK},
     {"--random", F_RANDOM, 0, CMD_RUN},
@@ -171,7 +171,7 @@ static const char help_text[] =
     "  --cc CC            C compiler for the library (default $FTC_CC, else cc)\n"
     "  --cflags FLAGS     flags replacing the default -O3 -march=native -fopenmp\n"
     "                     (default $FTC_CFLAGS)\n"
-    "  -v                 verbose: show what the compiler does\n"
+    "  -v                 verbose: show what the compiler does (tune: every candidate)\n"
     "  --target c|cuda    c (default): C + OpenMP; cuda: CUDA C++ compiled with nvcc\n"
     "                     ($FTC_NVCC, else on PATH, else /usr/local/cuda/bin/nvcc)\n"
     "  --arch ARCH        nvcc's -arch for --target cuda (default sm_90)\n"
@@ -670,7 +670,7 @@ static tn_opts tune_opts(const cli *c)
     return (tn_opts){.path = c->pos[1], .nfuncs = c->npos - 2, .funcs = c->pos + 2,
                      .out = c->output, .log = c->tune_log, .budget_s = c->tune_budget,
                      .seed = c->run.seed, .nsizes = c->nsizes, .sizes = c->sizes,
-                     .version = FTC_VERSION, .cflags = c->cflags,
+                     .version = FTC_VERSION, .cflags = c->cflags, .verbose = c->verbose,
                      .setup = {tune_setup, c}};
 }
 

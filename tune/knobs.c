@@ -218,36 +218,53 @@ static const char *input_layouts(ft_ctx *ctx, const nest *t, const char *it)
     return lines;
 }
 
-/* The knobs of one task nest into out. */
+/* The parallel line par (of loop name) after the lines shape: when shape
+ * split that loop by a fission, its second part (`name_tb`, the nest). */
+static const char *parallel_after(ft_ctx *ctx, const char *par, const char *name,
+                                  const char *shape)
+{
+    if (!name || !strstr(shape, ft_fmt(ctx, "fission(%s,", name)))
+        return par;
+    return ft_fmt(ctx, "parallelize(%s_tb, openmp)", name);
+}
+
+/* The knobs of one task nest into out: for each spatial loop J below the
+ * outermost (the vector loop: the reduction then runs along J's rows),
+ * J brought innermost, the reduced local's and the inputs' layouts with
+ * J's dimension last, and their combinations, each alone or with one of
+ * the two outermost spatial loops parallel; those parallel loops alone. */
 static void nest_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *out)
 {
     const ast_stmt *r = t->r;
-    int last = r->u.red.n - 1, j = -1, d = -1;
-    const char *par[2] = {"", ""};
-    int npar = 0;
+    const char *par[3] = {""}, *pname[3] = {NULL};
+    int npar = 1, nspatial = 0;
     for (int k = 0; k < t->n; k++) {
-        const char *it = t->loops[k]->u.loop.iter;
-        if (!indexes(r, it, -1))
+        if (!indexes(r, t->loops[k]->u.loop.iter, -1))
             continue;
-        if (npar < 2 && t->names[k])
+        nspatial++;
+        if (npar < 3 && t->names[k]) {
+            pname[npar] = t->names[k];
             par[npar++] = ft_fmt(ctx, "parallelize(%s, openmp)", t->names[k]);
-        if (indexes(r, it, last))
-            j = k;
+        }
     }
-    for (int k = 0; j >= 0 && k <= last; k++)
-        if (indexes(r, t->loops[j]->u.loop.iter, k) && d < 0)
-            d = k;
-    const char *inner = contiguous_inner(ctx, t, j);
-    const char *lay = local_layout(ctx, f, r, d);
-    const char *in = j >= 0 ? input_layouts(ctx, t, t->loops[j]->u.loop.iter) : "";
-    const char *shapes[] = {"", inner, lay, join(ctx, lay, inner), in, join(ctx, in, inner),
-                            join(ctx, in, join(ctx, lay, inner))};
-    for (int s = 0; s < 7; s++) {
-        if (s && !*shapes[s])
+    for (int p = 1; p < npar; p++)
+        add(ctx, out, par[p]);
+    for (int j = 0; j < t->n; j++) {
+        const char *it = t->loops[j]->u.loop.iter;
+        if (!indexes(r, it, -1) || (j == 0 && nspatial > 1))
             continue;
-        add(ctx, out, shapes[s]);
-        for (int p = 0; p < npar; p++)
-            add(ctx, out, join(ctx, shapes[s], par[p]));
+        int d = 0;
+        while (d < r->u.red.n && !indexes(r, it, d))
+            d++;
+        const char *inner = contiguous_inner(ctx, t, j);
+        const char *lay = local_layout(ctx, f, r, d);
+        const char *in = input_layouts(ctx, t, it);
+        const char *shapes[] = {inner, lay, in, join(ctx, in, lay), join(ctx, lay, inner),
+                                join(ctx, in, inner), join(ctx, in, join(ctx, lay, inner))};
+        for (int s = 0; s < 7; s++)
+            for (int p = 0; *shapes[s] && p < npar; p++)
+                add(ctx, out, join(ctx, shapes[s], parallel_after(ctx, par[p], pname[p],
+                                                                   shapes[s])));
     }
 }
 

@@ -316,6 +316,10 @@ static int measure_task(const tn_opts *o, task *t, const char *dir, FILE *log, i
             if (t->c[k].status != TN_NEW) {
                 log_record(log, o, t, &t->c[k]);
                 done++;
+                if (o->verbose)
+                    fprintf(progress, "  %s %.4g ms: %s%s%s\n", tn_status_name(t->c[k].status),
+                            t->c[k].ms, t->c[k].sched, t->c[k].why[0] ? "\n    " : "",
+                            t->c[k].why);
             }
         int bi = best_of(t->c, t->n);
         fprintf(progress, "[%d/%d] %s: %d/%d candidates, best %.3g ms (auto %.3g ms)\n",

@@ -30,6 +30,7 @@ typedef struct tn_opts {
     const char *const *sizes;
     const char *version;       /* ftc's, in each log record */
     const char *cflags;        /* in each log record (NULL: the default) */
+    int verbose;               /* -v: every candidate and its result on progress */
     tn_setup setup;            /* the command line's options on a ctx */
 } tn_opts;
 
