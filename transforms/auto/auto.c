@@ -24,7 +24,8 @@
  * made a store after auto_jam (it needs jam's flushes), register promotion
  * of the elements left after those (it takes what they did not), unrolling
  * (only the innermost short loops the others left alone), fusion again, of
- * the vectorized loops that unrolling left side by side, repeated costly
+ * the vectorized loops that unrolling left side by side, costly expressions
+ * that do not depend on a loop around them moved out of it, repeated costly
  * subexpressions (their 0-D locals concern no other pass), repeated float
  * loads after them (a load that cse moved into its local counts once), and
  * prefetches last (hints on the loops as they will be emitted).
@@ -101,6 +102,10 @@ static const auto_step passes[] = {
     {xf_auto_unroll, "auto: unroll", 0},
     /* fusion again: the neighbouring vectorized loops unrolling left */
     {xf_auto_fuse_late, "auto: fuse_late", 0},
+    /* a costly expression that does not depend on a loop its statement is
+     * in (gelu of a product's operand, fused into the product's column
+     * loop) computed once before that loop */
+    {xf_auto_licm, "auto: licm", FT_CAP_HOST},
     /* a costly subexpression that statements repeat (a gradient's
      * adjoints) computed once in a 0-D local */
     {xf_auto_cse, "auto: cse", FT_CAP_HOST},

@@ -69,6 +69,9 @@ int xf_auto_unsplit(xf_auto *a);
 int xf_auto_jam(xf_auto *a);
 int xf_auto_merge_red(xf_auto *a);
 int xf_auto_cse(xf_auto *a);
+/* auto_licm.c: costly float expressions a loop recomputes at every
+ * iteration, though they do not depend on it, computed once before it. */
+int xf_auto_licm(xf_auto *a);
 int xf_auto_hoist_load(xf_auto *a);
 int xf_auto_prefetch(xf_auto *a);
 
