@@ -124,10 +124,11 @@ const int64_t *rt_call_ldims(const rt_call *c, int k);   /* k's logical shape */
 int rt_call_given(const rt_call *c, int k);       /* whether k was given */
 void rt_call_free(rt_call *c);
 /* Call c's function (host memory only) from the inputs rt_prepare made:
- * inouts put back to their first data, outs to zero, before each call
- * (the tuner calls one function many times).  Its return code, or -1
- * when out of memory. */
-int rt_call_again(rt_call *c);
+ * inouts put back to their first data before each call, and outs to zero
+ * when zero_outs is set (a timing loop leaves them: the zeroing would be
+ * timed too).  The tuner calls one function many times.  Its return code,
+ * or -1 when out of memory. */
+int rt_call_again(rt_call *c, int zero_outs);
 
 /* Random data as `ftc run --random` makes it: a's elements from the
  * splitmix64 stream of state (floats uniform in [-1, 1), ints in [0, m),

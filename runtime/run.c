@@ -926,13 +926,19 @@ void rt_call_free(rt_call *c)
     free(c);
 }
 
-int rt_call_again(rt_call *c)
+int rt_call_again(rt_call *c, int zero_outs)
 {
     if (!c->args) {
         if (rt_make_args(c) || rt_save_inouts(c))
             return -1;
     } else {
-        rt_restore(c);
+        for (int k = 0; k < c->fn->nparams; k++) {
+            rt_pstate *p = &c->ps[k];
+            if (p->orig)
+                memcpy(p->arr.data, p->orig, p->arr.nbytes);
+            else if (zero_outs && p->d->kind == FT_PARAM_TENSOR && p->d->access == FT_ABI_OUT)
+                memset(p->arr.data, 0, p->arr.nbytes);
+        }
     }
     return c->fn->call(c->args);
 }

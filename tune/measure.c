@@ -212,14 +212,14 @@ static void spoil(rt_call *c, const ft_func_desc *fn)
 static double sample(rt_call *c, int *reps, double limit)
 {
     double t0 = now();
-    if (rt_call_again(c))
+    if (rt_call_again(c, 0))
         return -1;
     if (!*reps) {
         double t = now() - t0;
         if (t > limit)
             return t;
         t0 = now();
-        if (rt_call_again(c))
+        if (rt_call_again(c, 0))
             return -1;
         t = now() - t0;
         *reps = t >= 0.01 ? 1 : t <= 1e-5 ? 1000 : (int)(0.01 / t);
@@ -227,7 +227,7 @@ static double sample(rt_call *c, int *reps, double limit)
     }
     t0 = now();
     for (int i = 0; i < *reps; i++)
-        if (rt_call_again(c))
+        if (rt_call_again(c, 0))
             return -1;
     return (now() - t0) / *reps;
 }
@@ -301,7 +301,7 @@ static int check_and_time(const tn_bench *b, rt_lib *lib, tn_cand *c, const int 
     const rt_run_opts o = {.random = 1, .seed = b->seed};
     int code;
     if (!(calls[0] = prepare(lib, b, b->func, &o, err, errlen)) ||
-        (code = rt_call_again(calls[0])) != 0) {
+        (code = rt_call_again(calls[0], 1)) != 0) {
         if (calls[0])
             snprintf(err, errlen, "the untuned function returned %d (%s)", code,
                      rt_code_text(code));
@@ -311,7 +311,7 @@ static int check_and_time(const tn_bench *b, rt_lib *lib, tn_cand *c, const int 
     for (int j = 1; j < nb; j++) {
         tn_cand *cd = &c[idx[j]];
         calls[j] = prepare(lib, b, names[j], &o, cd->why, sizeof cd->why);
-        if (!calls[j] || (code = rt_call_again(calls[j])) != 0) {
+        if (!calls[j] || (code = rt_call_again(calls[j], 1)) != 0) {
             if (calls[j])
                 snprintf(cd->why, sizeof cd->why, "its call returned %d (%s)", code,
                          rt_code_text(code));
@@ -333,6 +333,7 @@ static int check_and_time(const tn_bench *b, rt_lib *lib, tn_cand *c, const int 
         if (cd->status == TN_NEW && ms[j] >= 0) {
             cd->status = cut[j] ? TN_SLOW : TN_OK;
             cd->ms = ms[j];
+            cd->ref_ms = ms[0];
         } else if (cd->status == TN_NEW) {
             cd->status = TN_FAILED;
             snprintf(cd->why, sizeof cd->why, "a timed call failed");

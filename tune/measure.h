@@ -36,6 +36,9 @@ typedef struct tn_cand {
     uint64_t hash;         /* of sched */
     tn_status status;
     double ms;             /* median time per call */
+    double ref_ms;         /* the untuned function's, in the same rounds
+                            * (candidates of different batches compare by
+                            * ms / ref_ms: the machine drifts between them) */
     char why[200];
 } tn_cand;
 

@@ -3,7 +3,7 @@
  *
  * The log is append-only text, one record per measurement, flushed after
  * each:
- *   task=HASH cand=HASH fn=HASH func=F sizes="n=8" status=ok ms=1.234 host=H ftc=V cflags="..." sched="a; b; auto"
+ *   task=HASH cand=HASH fn=HASH func=F sizes="n=8" status=ok ms=1.234 ref=2.5 host=H ftc=V cflags="..." sched="a; b; auto"
  * fn hashes the function as the schedule sees it (printed after "grad"),
  * the C flags and ftc's version; task hashes fn and the sizes; cand hashes
  * the block.  A rerun reads the records of the same task and measures only
@@ -52,7 +52,7 @@ static double now(void)
 typedef struct record {
     uint64_t task, cand, fn;
     tn_status status;
-    double ms;
+    double ms, ref_ms;
     char *sched;               /* the block, lines "\n"-separated (malloc-owned) */
 } record;
 
@@ -106,6 +106,10 @@ static int read_log(const char *path, record **recs)
         const char *s = strstr(line, " status=");
         const char *m = strstr(line, " ms=");
         const char *h = strstr(line, " fn=");
+        const char *rf = strstr(line, " ref=");
+        double ref = -1;
+        if (rf)
+            sscanf(rf, " ref=%lf", &ref);
         if (sscanf(line, "task=%llx cand=%llx", &t, &c) != 2 || !s || !m || !h ||
             sscanf(h, " fn=%llx", &fn) != 1 || !strchr(line, '\n') ||
             sscanf(s, " status=%15s", st) != 1 || sscanf(m, " ms=%lf", &ms) != 1)
@@ -117,7 +121,7 @@ static int read_log(const char *path, record **recs)
                 break;
             *recs = r;
         }
-        (*recs)[n++] = (record){t, c, fn, tn_status_of(st), ms, sched_field(line)};
+        (*recs)[n++] = (record){t, c, fn, tn_status_of(st), ms, ref, sched_field(line)};
     }
     fclose(f);
     return n;
@@ -200,13 +204,21 @@ static void log_record(FILE *log, const tn_opts *o, const task *t, const tn_cand
             (unsigned long long)t->fn, t->f->name);
     for (int i = 0; i < t->nargs; i++)
         fprintf(log, "%s%s", i ? "," : "", t->args[i]);
-    fprintf(log, "\" status=%s ms=%.6g host=%s ftc=%s cflags=\"%s\" sched=\"",
-            tn_status_name(c->status), c->status == TN_OK || c->status == TN_SLOW ? c->ms : -1.0,
-            host, o->version, o->cflags ? o->cflags : "");
+    int timed = c->status == TN_OK || c->status == TN_SLOW;
+    fprintf(log, "\" status=%s ms=%.6g ref=%.6g host=%s ftc=%s cflags=\"%s\" sched=\"",
+            tn_status_name(c->status), timed ? c->ms : -1.0, timed ? c->ref_ms : -1.0, host,
+            o->version, o->cflags ? o->cflags : "");
     for (const char *q = c->sched; *q; q++)
         fputs(*q == '\n' ? "; " : *q == '"' ? "'" : (char[2]){*q, 0}, log);
     fprintf(log, "\"%s%s\n", c->why[0] ? " why=" : "", c->why);
     fflush(log);
+}
+
+/* A measured time relative to the untuned function's in the same rounds
+ * (the time itself when that is unknown). */
+static double score(double ms, double ref_ms)
+{
+    return ref_ms > 0 ? ms / ref_ms : ms;
 }
 
 /* The best measured candidate of c[0..n) (c[0] is the untuned
@@ -215,7 +227,8 @@ static int best_of(const tn_cand *c, int n)
 {
     int b = -1;
     for (int k = 0; k < n; k++)
-        if (c[k].status == TN_OK && (b < 0 || c[k].ms < c[b].ms))
+        if (c[k].status == TN_OK &&
+            (b < 0 || score(c[k].ms, c[k].ref_ms) < score(c[b].ms, c[b].ref_ms)))
             b = k;
     return b;
 }
@@ -244,7 +257,8 @@ static uint64_t warm_task(const record *recs, int nrecs, uint64_t fn, uint64_t t
 static double warm_rank(const record *recs, int nrecs, uint64_t warm, const tn_cand *c)
 {
     const record *r = find_record(recs, nrecs, warm, c->hash);
-    return r && r->status == TN_OK ? r->ms : r && r->status == TN_SLOW ? 1e12 + r->ms : 1e300;
+    double s = r ? score(r->ms, r->ref_ms) : 0;
+    return r && r->status == TN_OK ? s : r && r->status == TN_SLOW ? 1e12 + s : 1e300;
 }
 
 /* Candidates of t from the log: the status and time of their records; a
@@ -259,6 +273,7 @@ static void from_log(task *t, const record *recs, int nrecs, FILE *progress)
         if (r) {
             t->c[k].status = r->status;
             t->c[k].ms = r->ms;
+            t->c[k].ref_ms = r->ref_ms;
             own = 1;
         }
     }
@@ -324,7 +339,7 @@ static int measure_task(const tn_opts *o, task *t, const char *dir, FILE *log, i
         int bi = best_of(t->c, t->n);
         fprintf(progress, "[%d/%d] %s: %d/%d candidates, best %.3g ms (auto %.3g ms)\n",
                 ti + 1, ntasks, t->f->name, done, t->n, bi >= 0 ? t->c[bi].ms : NAN,
-                t->ref_ms);
+                bi >= 0 ? t->c[bi].ref_ms : t->ref_ms);
     }
     return 0;
 }
@@ -396,8 +411,9 @@ static int write_schedules(const tn_opts *o, const task *ts, int n)
         int b = best_of(ts[i].c, ts[i].n);
         const char *s = b >= 0 ? ts[i].c[b].sched : "auto";
         fprintf(f, "\n# %s: %.4g ms", ts[i].f->name, b >= 0 ? ts[i].c[b].ms : NAN);
-        if (ts[i].ref_ms > 0)
-            fprintf(f, " (the auto-scheduler alone: %.4g ms)", ts[i].ref_ms);
+        if (b >= 0 && ts[i].c[b].ref_ms > 0)
+            fprintf(f, " (the auto-scheduler alone: %.4g ms, measured with it)",
+                    ts[i].c[b].ref_ms);
         fprintf(f, "\nschedule %s:\n    ", ts[i].f->name);
         for (const char *q = s; *q; q++)
             fputs(*q == '\n' ? "\n    " : (char[2]){*q, 0}, f);
@@ -522,7 +538,7 @@ static const record *best_record(const record *recs, int nrecs, uint64_t fn, uin
     const record *b = NULL;
     for (int i = 0; use && i < nrecs; i++)
         if (recs[i].task == use && recs[i].status == TN_OK && recs[i].sched &&
-            (!b || recs[i].ms < b->ms))
+            (!b || score(recs[i].ms, recs[i].ref_ms) < score(b->ms, b->ref_ms)))
             b = &recs[i];
     return b;
 }
