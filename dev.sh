@@ -45,7 +45,7 @@ run_tests() {
     build build-san -Db_sanitize=address,undefined -Db_lundef=false
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     ASAN_OPTIONS=detect_leaks=1 CK_FORK=no \
-        meson test -C build-san --print-errorlogs --num-processes 2 --suite unit --suite golden --suite numeric --suite robust
+        meson test -C build-san --print-errorlogs --num-processes 2 --suite unit --suite golden --suite numeric --suite robust --suite tune
     # The schedule fuzzer under the sanitizers with fewer sequences (~2 min).
     FTC_FUZZ_SEQS=228 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
         meson test -C build-san --print-errorlogs --suite schedule

@@ -14,8 +14,9 @@
  *     reduction loops (`fission`, at each level from there up to the
  *     contiguous loop) and reorder the nest below it, so that the
  *     reduction runs along contiguous rows of the element;
- *   - the reduced local's layout: its contiguous dimension last
- *     (`var_reorder`);
+ *   - the reduced tensor's layout with the vector loop's dimension last: a
+ *     local's (`var_reorder`), a parameter's through a copy around the
+ *     nest (`cache` + `var_reorder`: an NCHW output computed NHWC);
  *   - the inputs' layouts: a tensor the product reads along the contiguous
  *     loop in another dimension than its last is copied once around the
  *     nest (`cache`) into a local with that dimension last (`var_reorder`:
@@ -153,23 +154,37 @@ static const char *contiguous_inner(ft_ctx *ctx, const nest *t, int j)
     return join(ctx, lines, ft_fmt(ctx, "reorder(%s%s)", order, cur[j]));
 }
 
-/* The line giving the reduced local its contiguous dimension (index d of
- * nd) last; "" when it is last already or the target is no local. */
-static const char *local_layout(ft_ctx *ctx, ast_func *f, const ast_stmt *r, int d)
+/* The permutation list "[a, b, ..., d]" of nd dimensions with d last. */
+static const char *last_perm(ft_ctx *ctx, int nd, int d)
 {
+    const char *perm = "";
+    for (int k = 0; k < nd; k++)
+        if (k != d)
+            perm = ft_fmt(ctx, "%s%d, ", perm, k);
+    return ft_fmt(ctx, "[%s%d]", perm, d);
+}
+
+/* The lines giving the reduced tensor its dimension d last: a local's
+ * layout (`var_reorder`), or, for a parameter (whose layout is the ABI),
+ * a copy of it around the nest's outermost loop S (`T_tf, T_tw, T_tb =
+ * cache(S, T, cpu)`: filled before, written back after) laid out so; ""
+ * when d is last already (or the copy's loop has no name). */
+static const char *output_layout(ft_ctx *ctx, ast_func *f, const nest *t, int d)
+{
+    const ast_stmt *r = t->r;
     int nd = r->u.red.n;
     ft_vec defs = {0};
     xf_collect_vardefs(ctx, f->body, &defs);
     int local = 0;
     for (int i = 0; i < defs.len; i++)
         local |= !strcmp(((ast_stmt *)defs.items[i])->u.def.name, r->u.red.var);
-    if (!local || d < 0 || d == nd - 1)
+    const char *v = r->u.red.var;
+    if (d < 0 || d == nd - 1 || (!local && !(t->n && t->names[0])))
         return "";
-    const char *perm = "";
-    for (int k = 0; k < nd; k++)
-        if (k != d)
-            perm = ft_fmt(ctx, "%s%d, ", perm, k);
-    return ft_fmt(ctx, "var_reorder(%s, [%s%d])", r->u.red.var, perm, d);
+    if (local)
+        return ft_fmt(ctx, "var_reorder(%s, %s)", v, last_perm(ctx, nd, d));
+    return ft_fmt(ctx, "%s_tf, %s_tw, %s_tb = cache(%s, %s, cpu)\nvar_reorder(%s_tb, %s)", v, v,
+                  v, t->names[0], v, v, last_perm(ctx, nd, d));
 }
 
 /* The loads of e into out. */
@@ -207,13 +222,10 @@ static const char *input_layouts(ft_ctx *ctx, const nest *t, const char *it)
         if (d < 0 || d == n - 1 || clash || !strcmp(l->u.load.var, r->u.red.var))
             continue;
         ft_vec_push(ctx, &done, (void *)l->u.load.var);
-        const char *v = l->u.load.var, *perm = "";
-        for (int k = 0; k < n; k++)
-            if (k != d)
-                perm = ft_fmt(ctx, "%s%d, ", perm, k);
+        const char *v = l->u.load.var;
         lines = join(ctx, lines, ft_fmt(ctx, "%s_tf, %s_tw, %s_tb = cache(%s, %s, cpu)\n"
-                                        "var_reorder(%s_tb, [%s%d])", v, v, v, t->names[0], v,
-                                        v, perm, d));
+                                        "var_reorder(%s_tb, %s)", v, v, v, t->names[0], v, v,
+                                        last_perm(ctx, n, d)));
     }
     return lines;
 }
@@ -257,7 +269,7 @@ static void nest_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *out)
         while (d < r->u.red.n && !indexes(r, it, d))
             d++;
         const char *inner = contiguous_inner(ctx, t, j);
-        const char *lay = local_layout(ctx, f, r, d);
+        const char *lay = output_layout(ctx, f, t, d);
         const char *in = input_layouts(ctx, t, it);
         const char *shapes[] = {inner, lay, in, join(ctx, in, lay), join(ctx, lay, inner),
                                 join(ctx, in, inner), join(ctx, in, join(ctx, lay, inner))};
