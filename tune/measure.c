@@ -73,23 +73,47 @@ static const char *block_text(ft_ctx *ctx, const char *func, const char *sched)
     return t;
 }
 
+/* A fresh ctx with the command line's options, its diagnostics going to
+ * *diag, a memory stream over *buf (quiet_end closes it); NULL with why
+ * set when out of memory. */
+static ft_ctx *quiet_ctx(const tn_bench *b, FILE **diag, char **buf, size_t *len, char *why,
+                         size_t n)
+{
+    ft_ctx *c = ft_ctx_new();
+    *buf = NULL;
+    *len = 0;
+    *diag = NULL;
+    if (!c) {
+        snprintf(why, n, "out of memory");
+        return NULL;
+    }
+    b->setup.apply(c, b->setup.data);
+    if ((*diag = open_memstream(buf, len)) != NULL)
+        c->diag_out = *diag;
+    return c;
+}
+
+/* End quiet_ctx's stream: *buf then holds c's diagnostics. */
+static void quiet_end(ft_ctx *c, FILE *diag)
+{
+    if (diag) {
+        fclose(diag);
+        c->diag_out = stderr;
+    }
+}
+
 /* Compile b's program in a fresh *ctx (kept: its arena holds the result)
  * with `schedule FUNC:` + sched appended (sched NULL: none); b's function
  * renamed `name`, or NULL with the first error in why. */
 static ast_func *compile_one(const tn_bench *b, const char *sched, const char *name,
                              ft_ctx **ctx, char *why, size_t n)
 {
-    ft_ctx *c = *ctx = ft_ctx_new();
-    if (!c) {
-        snprintf(why, n, "out of memory");
+    char *buf;
+    size_t len;
+    FILE *diag;
+    ft_ctx *c = *ctx = quiet_ctx(b, &diag, &buf, &len, why, n);
+    if (!c)
         return NULL;
-    }
-    b->setup.apply(c, b->setup.data);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *diag = open_memstream(&buf, &len);
-    if (diag)
-        c->diag_out = diag;
     ft_source *src = ft_source_read(c, b->path);
     ft_source *blk = src && sched ? ft_source_from_string(c, "<candidate>",
                                                           block_text(c, b->func, sched))
@@ -99,10 +123,7 @@ static ast_func *compile_one(const tn_bench *b, const char *sched, const char *n
     for (int i = 0; p && !c->nerrors && i < p->nfuncs; i++)
         if (!strcmp(p->funcs[i]->name, b->func))
             f = p->funcs[i];
-    if (diag) {
-        fclose(diag);
-        c->diag_out = stderr;
-    }
+    quiet_end(c, diag);
     if (f)
         f->name = ft_strdup(c, name);
     else
@@ -115,21 +136,15 @@ static ast_func *compile_one(const tn_bench *b, const char *sched, const char *n
  * call); 0, else 1 with the reason in why. */
 static int build(const tn_bench *b, ast_func **fs, int nf, const char *so, char *why, size_t n)
 {
-    ft_ctx *ctx = ft_ctx_new();
-    if (!ctx) {
-        snprintf(why, n, "out of memory");
+    char *buf;
+    size_t len;
+    FILE *diag;
+    ft_ctx *ctx = quiet_ctx(b, &diag, &buf, &len, why, n);
+    if (!ctx)
         return 1;
-    }
-    b->setup.apply(ctx, b->setup.data);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *diag = open_memstream(&buf, &len);
-    if (diag)
-        ctx->diag_out = diag;
     ast_program p = {.nfuncs = nf, .funcs = fs};
     int r = cg_build_library(ctx, &p, so) || ctx->nerrors;
-    if (diag)
-        fclose(diag);
+    quiet_end(ctx, diag);
     if (r)
         first_error(buf, why, n);
     free(buf);

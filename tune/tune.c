@@ -345,11 +345,12 @@ static int measure_task(const tn_opts *o, task *t, const char *dir, FILE *log, i
 }
 
 /* The tasks of p (o->funcs, else every function without a schedule
- * block) into *ts; their number, or -1 after an error printed. */
-static int find_tasks(const tn_opts *o, ft_ctx *ctx, ast_program *p, task **ts)
+ * block) into *ts, *n of them (also after an error: the caller frees
+ * them); 0, or 1 after an error printed. */
+static int find_tasks(const tn_opts *o, ft_ctx *ctx, ast_program *p, task **ts, int *n)
 {
     *ts = calloc((size_t)p->nfuncs + 1, sizeof **ts);
-    int n = 0;
+    *n = 0;
     for (int k = 0; k < o->nfuncs; k++) {
         int found = 0;
         for (int i = 0; i < p->nfuncs; i++)
@@ -357,7 +358,7 @@ static int find_tasks(const tn_opts *o, ft_ctx *ctx, ast_program *p, task **ts)
         if (!found) {
             fprintf(stderr, "ftc: error: %s has no exported function '%s'\n", o->path,
                     o->funcs[k]);
-            return -1;
+            return 1;
         }
     }
     for (int i = 0; *ts && i < p->nfuncs; i++) {
@@ -371,13 +372,13 @@ static int find_tasks(const tn_opts *o, ft_ctx *ctx, ast_program *p, task **ts)
             fprintf(stderr, "ftc: error: %s has a schedule block: the tuner writes one; "
                     "remove it (or put it in a --schedule file) to tune %s\n", f->name,
                     f->name);
-            return -1;
+            return 1;
         }
-        task *t = &(*ts)[n++];
+        task *t = &(*ts)[(*n)++];
         t->f = f;
         t->ref_ms = -1;
         if (size_args(o, f, &t->args, &t->nargs))
-            return -1;
+            return 1;
         t->fn = fn_hash(o, f);
         t->hash = task_hash(t->fn, t->args, t->nargs);
         ft_vec blocks = {0};
@@ -389,7 +390,7 @@ static int find_tasks(const tn_opts *o, ft_ctx *ctx, ast_program *p, task **ts)
             t->n++;
         }
     }
-    return *ts ? n : -1;
+    return !*ts;
 }
 
 /* Write the best block of every task to o->out (all or nothing). */
@@ -486,6 +487,18 @@ static int tune_tasks(const tn_opts *o, task *ts, int n, const char *log_path, F
     return r || !dir;
 }
 
+/* --log, else -o's path with .tunelog for .fts (malloc-owned). */
+static char *log_path_of(const tn_opts *o)
+{
+    if (o->log)
+        return strdup(o->log);
+    size_t n = strlen(o->out);
+    if (n > 4 && !strcmp(o->out + n - 4, ".fts"))
+        n -= 4;
+    char *path = NULL;
+    return asprintf(&path, "%.*s.tunelog", (int)n, o->out) < 0 ? NULL : path;
+}
+
 int tn_tune(const tn_opts *o, FILE *progress)
 {
     ft_ctx *ctx = ft_ctx_new();
@@ -495,14 +508,11 @@ int tn_tune(const tn_opts *o, FILE *progress)
     ft_source *src = ft_source_read(ctx, o->path);
     ast_program *p = src ? ft_compile_until(ctx, src, "grad") : NULL;
     task *ts = NULL;
-    int n = p && !ctx->nerrors ? find_tasks(o, ctx, p, &ts) : -1;
+    int n = 0;
+    int bad = !p || ctx->nerrors || find_tasks(o, ctx, p, &ts, &n);
     char *log_path = NULL;
     int r = 1;
-    if (n >= 0 && (o->log ? (log_path = strdup(o->log)) != NULL
-                          : asprintf(&log_path, "%.*s.tunelog",
-                                     (int)(strlen(o->out) - (strlen(o->out) > 4 &&
-                                     !strcmp(o->out + strlen(o->out) - 4, ".fts") ? 4 : 0)),
-                                     o->out) >= 0)) {
+    if (!bad && (log_path = log_path_of(o)) != NULL) {
         struct sigaction sa = {.sa_handler = tn_on_int};
         sigemptyset(&sa.sa_mask);
         tn_stop_flag = 0;
