@@ -129,6 +129,8 @@ void rt_call_free(rt_call *c);
  * timed too).  The tuner calls one function many times.  Its return code,
  * or -1 when out of memory. */
 int rt_call_again(rt_call *c, int zero_outs);
+/* Seconds on the monotonic clock (--bench's and the tuner's timings). */
+double rt_now(void);
 
 /* Random data as `ftc run --random` makes it: a's elements from the
  * splitmix64 stream of state (floats uniform in [-1, 1), ints in [0, m),

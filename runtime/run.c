@@ -660,14 +660,15 @@ static int rt_save_inouts(rt_call *c)
     return 0;
 }
 
-/* Put inouts back to their saved data and outs back to zero. */
-static void rt_restore(rt_call *c)
+/* Put inouts back to their saved data and, with zero_outs, outs back to
+ * zero. */
+static void rt_restore(rt_call *c, int zero_outs)
 {
     for (int k = 0; k < c->fn->nparams; k++) {
         rt_pstate *p = &c->ps[k];
         if (p->orig)
             memcpy(p->arr.data, p->orig, p->arr.nbytes);
-        else if (p->d->kind == FT_PARAM_TENSOR && p->d->access == FT_ABI_OUT)
+        else if (zero_outs && p->d->kind == FT_PARAM_TENSOR && p->d->access == FT_ABI_OUT)
             memset(p->arr.data, 0, p->arr.nbytes);
     }
 }
@@ -684,8 +685,7 @@ static int rt_call_once(rt_call *c)
     return 2;
 }
 
-/* Seconds on the monotonic clock. */
-static double rt_now(void)
+double rt_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -712,7 +712,7 @@ static int rt_bench(rt_call *c, int n)
     if (!r)
         r = rt_call_once(c);
     for (int i = 0; i < n && !r; i++) {
-        rt_restore(c);
+        rt_restore(c, 1);
         if ((r = rt_dev_upload(c)) != 0)
             break;
         double t0 = rt_now();
@@ -932,13 +932,7 @@ int rt_call_again(rt_call *c, int zero_outs)
         if (rt_make_args(c) || rt_save_inouts(c))
             return -1;
     } else {
-        for (int k = 0; k < c->fn->nparams; k++) {
-            rt_pstate *p = &c->ps[k];
-            if (p->orig)
-                memcpy(p->arr.data, p->orig, p->arr.nbytes);
-            else if (zero_outs && p->d->kind == FT_PARAM_TENSOR && p->d->access == FT_ABI_OUT)
-                memset(p->arr.data, 0, p->arr.nbytes);
-        }
+        rt_restore(c, zero_outs);
     }
     return c->fn->call(c->args);
 }

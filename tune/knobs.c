@@ -74,18 +74,6 @@ static const char *loop_name(const ft_vec *loops, const ast_stmt *l)
     return NULL;
 }
 
-/* Whether e is a product with at least two loads among its factors. */
-static int loads_in_product(const ast_expr *e)
-{
-    if (e->kind == AST_LOAD)
-        return 1;
-    if (e->kind == AST_CAST)
-        return loads_in_product(e->u.cast.a);
-    if (e->kind == AST_BINARY && e->u.bin.op == AST_MUL)
-        return loads_in_product(e->u.bin.a) + loads_in_product(e->u.bin.b);
-    return 0;
-}
-
 /* Whether iterator it indexes the element r reduces into (index k only,
  * or any index when k < 0). */
 static int indexes(const ast_stmt *r, const char *it, int k)
@@ -187,7 +175,7 @@ static const char *output_layout(ft_ctx *ctx, ast_func *f, const nest *t, int d)
                   v, t->names[0], v, v, last_perm(ctx, nd, d));
 }
 
-/* The loads of e into out. */
+/* The loads among the factors of product e into out. */
 static void loads_of(ft_ctx *ctx, const ast_expr *e, ft_vec *out)
 {
     if (e->kind == AST_LOAD)
@@ -289,7 +277,9 @@ int tn_candidates(ft_ctx *ctx, ast_func *f, ft_vec *out)
     int ntasks = 0;
     for (int i = 0; i < reds.len; i++) {
         ast_stmt *r = reds.items[i];
-        if (loads_in_product(r->u.red.value) < 2)
+        ft_vec factors = {0};
+        loads_of(ctx, r->u.red.value, &factors);
+        if (factors.len < 2)
             continue;
         ft_vec anc = {0};
         xf_ancestors(ctx, f->body, r, &anc);

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../ast/ast.h"
 #include "../backend/cg.h"
@@ -36,14 +35,6 @@ uint64_t tn_hash(const char *s, uint64_t h)
         h *= 1099511628211ull;
     }
     return h;
-}
-
-/* Seconds on the monotonic clock. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* The first diagnostic of text (without its "file:line:col: error: "
@@ -226,25 +217,25 @@ static void spoil(rt_call *c, const ft_func_desc *fn)
  * sample (the candidate is then cut, without more calls that slow). */
 static double sample(rt_call *c, int *reps, double limit)
 {
-    double t0 = now();
+    double t0 = rt_now();
     if (rt_call_again(c, 0))
         return -1;
     if (!*reps) {
-        double t = now() - t0;
+        double t = rt_now() - t0;
         if (t > limit)
             return t;
-        t0 = now();
+        t0 = rt_now();
         if (rt_call_again(c, 0))
             return -1;
-        t = now() - t0;
+        t = rt_now() - t0;
         *reps = t >= 0.01 ? 1 : t <= 1e-5 ? 1000 : (int)(0.01 / t);
         return t;
     }
-    t0 = now();
+    t0 = rt_now();
     for (int i = 0; i < *reps; i++)
         if (rt_call_again(c, 0))
             return -1;
-    return (now() - t0) / *reps;
+    return (rt_now() - t0) / *reps;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -18,11 +18,11 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../frontend/driver.h"
 #include "../runtime/cleanup.h"
+#include "../runtime/rt.h"
 #include "../runtime/stage.h"
 
 enum { CHUNK = 8, ROUNDS = 5 };
@@ -38,14 +38,6 @@ static void tn_on_int(int sig)
     (void)sig;
     tn_stop_flag = 1;
     sigaction(SIGINT, &tn_old_int, NULL);
-}
-
-/* Seconds on the monotonic clock. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* A record read from the log. */
@@ -127,6 +119,17 @@ static int read_log(const char *path, record **recs)
     return n;
 }
 
+/* The last "NAME=N" --size gives for name, or NULL. */
+static const char *size_value(const tn_opts *o, const char *name)
+{
+    const char *v = NULL;
+    size_t len = strlen(name);
+    for (int k = 0; k < o->nsizes; k++)
+        if (!strncmp(o->sizes[k], name, len) && o->sizes[k][len] == '=')
+            v = o->sizes[k];
+    return v;
+}
+
 /* The sizes of f's calls ("NAME=N" from --size) into *args; 0, or 1 after
  * an error printed (a size parameter without a value). */
 static int size_args(const tn_opts *o, const ast_func *f, char ***args, int *nargs)
@@ -138,11 +141,7 @@ static int size_args(const tn_opts *o, const ast_func *f, char ***args, int *nar
     for (int i = 0; i < f->nparams; i++) {
         if (!f->params[i].is_size)
             continue;
-        const char *v = NULL;
-        size_t len = strlen(f->params[i].name);
-        for (int k = 0; k < o->nsizes; k++)
-            if (!strncmp(o->sizes[k], f->params[i].name, len) && o->sizes[k][len] == '=')
-                v = o->sizes[k];
+        const char *v = size_value(o, f->params[i].name);
         if (!v) {
             fprintf(stderr, "ftc: error: %s has the size parameter '%s': give its value with "
                     "--size %s=N (the tuner runs the function at those sizes)\n", f->name,
@@ -315,17 +314,17 @@ static int measure_task(const tn_opts *o, task *t, const char *dir, FILE *log, i
             fresh += t->c[k].status == TN_NEW;
         if (!fresh)
             continue;
-        if (deadline > 0 && now() + chunk_s > deadline)
+        if (deadline > 0 && rt_now() + chunk_s > deadline)
             break;
         b.wrong = wrong && atoi(wrong) >= start && atoi(wrong) < start + len
                   ? atoi(wrong) - start : -1;
-        double t0 = now(), ref;
+        double t0 = rt_now(), ref;
         char err[512];
         if (tn_measure(&b, t->c + start, len, &ref, &tn_stop_flag, err, sizeof err)) {
             fprintf(stderr, "ftc: error: %s: %s\n", t->f->name, err);
             return 1;
         }
-        chunk_s = now() - t0;
+        chunk_s = rt_now() - t0;
         t->ref_ms = ref;
         for (int k = start; k < start + len; k++)
             if (t->c[k].status != TN_NEW) {
@@ -466,7 +465,7 @@ static int tune_tasks(const tn_opts *o, task *ts, int n, const char *log_path, F
     }
     int slot = -1, r = 0;
     char *dir = make_dir(&slot);
-    double deadline = o->budget_s > 0 ? now() + o->budget_s : 0;
+    double deadline = o->budget_s > 0 ? rt_now() + o->budget_s : 0;
     for (int i = 0; dir && i < n && !r && !tn_stop_flag; i++) {
         from_log(&ts[i], recs, nrecs, progress);
         r = measure_task(o, &ts[i], dir, log, i, n, deadline, progress);
@@ -479,7 +478,7 @@ static int tune_tasks(const tn_opts *o, task *ts, int n, const char *log_path, F
     }
     if (tn_stop_flag)
         fprintf(progress, "interrupted: writing the best schedules found so far\n");
-    else if (deadline > 0 && now() > deadline)
+    else if (deadline > 0 && rt_now() > deadline)
         fprintf(progress, "the budget is spent: writing the best schedules found so far\n");
     fclose(log);
     free_records(recs, nrecs);
@@ -581,11 +580,11 @@ int tn_log_schedules(const tn_opts *o, char **text)
             continue;
         char **args = calloc((size_t)f->nparams + 1, sizeof *args);
         int nargs = 0;
-        for (int k = 0; args && k < f->nparams; k++)
-            for (int j = 0; f->params[k].is_size && j < o->nsizes; j++)
-                if (!strncmp(o->sizes[j], f->params[k].name, strlen(f->params[k].name)) &&
-                    o->sizes[j][strlen(f->params[k].name)] == '=')
-                    args[nargs++] = (char *)o->sizes[j];
+        for (int k = 0; args && k < f->nparams; k++) {
+            const char *v = f->params[k].is_size ? size_value(o, f->params[k].name) : NULL;
+            if (v)
+                args[nargs++] = (char *)v;
+        }
         uint64_t fn = fn_hash(o, f);
         const record *b = best_record(recs, nrecs, fn, task_hash(fn, args, nargs));
         free(args);
