@@ -122,6 +122,12 @@ int xf_set_mtype(ft_ctx *ctx, ast_func *f, const char *var, ft_mtype mt, ft_loc 
 int xf_var_split(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t factor,
                  int64_t nparts, ft_loc loc);
 
+/* var_pad(t, dim, before, after): dimension dim of local t with zero
+ * margins, accesses e -> e + before, and the guards that only kept t's
+ * reads in its old shape dropped (sched_var_pad.c). */
+int xf_var_pad(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t before,
+               int64_t after, ft_loc loc);
+
 /* var_reorder(t, order): new dimension k of local t is old order[k]. */
 int xf_var_reorder(ft_ctx *ctx, ast_func *f, const char *var, int n, const int *order,
                    ft_loc loc);

@@ -910,6 +910,37 @@ for nh, n, m in ((2, 40, 600), (3, 30, 512), (2, 25, 100), (1, 5, 0), (2, 1, 300
     case(f"row_tile[{nh}x{n}x{m}]", row_tile, nh, n, m, None)
 
 
+# tests/numeric/progs/var_pad.ft (var_pad: convolutions over copies of the
+# input with zero margins, guards dropped) against NumPy in float64
+
+def conv_ref(x, w, pad):
+    n, _, h, wd = x.shape
+    k = w.shape[2]
+    xp = np.pad(x.astype(f64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    y = np.zeros((n, w.shape[0], h, wd))
+    for kh in range(k):
+        for kw in range(k):
+            y += np.einsum("nchw,oc->nohw", xp[:, :, kh:kh + h, kw:kw + wd],
+                           w[:, :, kh, kw].astype(f64))
+    return y
+
+
+def var_pad(n, h, threads):
+    g = np.random.default_rng(n * 5 + h)
+    x = g.standard_normal((n, 4, h, 9)).astype(f32)
+    w = g.standard_normal((8, 4, 3, 3)).astype(f32)
+    outs = ftc_run(prog("var_pad.ft"), "conv3", {"n": n, "h": h}, {"x": x, "w": w}, threads)
+    close(outs, "y", np.maximum(conv_ref(x, w, 1), 0).astype(f32), f32, 1e-5)
+    x = g.standard_normal((n, 3, 7, 6)).astype(f32)
+    w = g.standard_normal((5, 3, 5, 5)).astype(f32)
+    outs = ftc_run(prog("var_pad.ft"), "conv5", {"n": n}, {"x": x, "w": w}, threads)
+    close(outs, "y", conv_ref(x, w, 2).astype(f32), f32, 1e-5)
+
+
+for n, h, threads in ((1, 5, 1), (2, 8, 2), (3, 1, 3), (0, 4, 2)):
+    case(f"var_pad[{n}x{h}, {threads} threads]", var_pad, n, h, threads)
+
+
 # tests/numeric/progs/dead_store.ft (auto_dead_store: dropped writes of
 # locals change nothing; the kept u[i] = 0 is read back as u[0])
 

@@ -136,6 +136,7 @@ PROGRAMS = {
     "fission": ("tests/golden/sched_fission_basic.ft", "f", {"n": 9}, None, None),
     "fuse_shift": ("tests/golden/sched_fuse_shift.ft", "f", {"n": 9}, None, None),
     "var_layout": ("tests/golden/sched_var_layout.ft", "f", {"n": 6, "m": 4}, None, None),
+    "var_pad": ("tests/golden/sched_var_pad.ft", "f", {}, None, None),
     "reorder_fig12d": ("tests/golden/sched_reorder_fig12d.ft", "f", {"n": 5, "m": 6}, None,
                        None),
     "unroll": ("tests/golden/sched_unroll_basic.ft", "f", {"n": 7}, None, None),
@@ -269,7 +270,7 @@ def parse_params(header):
 
 PRIMS = ["split", "merge", "reorder", "fission", "fuse", "swap", "move_to", "parallelize",
          "unroll", "blend", "vectorize", "cache", "cache_reduce", "set_mtype", "var_split",
-         "var_reorder", "var_merge", "inline", "separate_tail"]
+         "var_reorder", "var_merge", "var_pad", "inline", "separate_tail"]
 
 
 class Gen:
@@ -308,13 +309,24 @@ class Gen:
         """A list of 1-5 schedule lines (text)."""
         extra, lines = [], []
         arrays = [v for v in self.locs if v.ndim >= 1]
+        self.bufs = []
         weights = [1 if p not in ("var_split", "var_reorder", "var_merge", "inline")
                    else (1 if arrays else 0.15) for p in PRIMS]
         for _ in range(self.rng.randint(1, 5)):
-            lines.append(self.line(self.rng.choices(PRIMS, weights)[0], extra))
+            prim = self.rng.choices(PRIMS, weights)[0]
+            if prim == "var_pad" and not self.bufs and (not arrays or self.rng.random() < 0.5):
+                lines.append(self.cache_buf())
+            lines.append(self.line(prim, extra))
         if self.rng.random() < AUTO_SHARE:
             lines.append("auto")
         return lines
+
+    def cache_buf(self):
+        """A `cache` line naming its buffer (for var_pad)."""
+        S, sname = self.any_stmt()
+        names = [self.fresh("fill"), self.fresh("flush"), self.fresh("buf")]
+        self.bufs.append(names[2])
+        return f"{', '.join(names)} = cache({sname}, {self.tensor_of(S)}, cpu)"
 
     def tensor_of(self, node):
         names = [t for t in self.tensors if re.search(r"\b%s\b" % t, node.text)]
@@ -418,6 +430,7 @@ class Gen:
             res = ""
             if r.random() < 0.3:
                 res = f"{self.fresh('fill')}, {self.fresh('flush')}, {self.fresh('buf')} = "
+                self.bufs.append(res.split(", ")[2].split(" ")[0])
             return f"{res}{prim}({sname}, {self.tensor_of(S)}, cpu)"
         locs = self.locs or []
         t = (r.choice(locs).name if locs and r.random() < 0.85
@@ -435,6 +448,12 @@ class Gen:
             return f"var_reorder({t}, [{', '.join(map(str, perm))}])"
         if prim == "var_merge":
             return f"var_merge({t}, {r.randrange(max(nd - 1, 1))})"
+        if prim == "var_pad":
+            # a cache's buffer (a copy of a parameter: the guards of a
+            # padded convolution go; sequence() makes one first) or a local
+            if self.bufs and r.random() < 0.7:
+                t, nd = r.choice(self.bufs), 3
+            return f"var_pad({t}, {r.randrange(nd)}, {r.choice([0, 1, 2])}, {r.choice([0, 1, 2])})"
         return f"inline({t})"
 
 
