@@ -357,7 +357,10 @@ static const char *tile_lines(ft_ctx *ctx, const nest *t, const char **cur, cons
     lines = join(ctx, lines, ft_fmt(ctx, "%s, %s = split(%s, %d)", ko, ki, cur[k], rows));
     const char *order = jo, *par = NULL;
     int64_t trips;
-    if (xf_auto_const_trips(ctx, t->loops[j], &trips) && trips / (lanes * v) >= 4)
+    for (int q = 0; q < m && !par; q++)
+        if (t->names[q] && xf_auto_const_trips(ctx, t->loops[q], &trips) && trips >= 4)
+            par = t->names[q];
+    if (!par && xf_auto_const_trips(ctx, t->loops[j], &trips) && trips / (lanes * v) >= 4)
         par = jo;
     for (int q = m; q < fr; q++) {
         const char *name = q == k ? ko : q == j ? NULL : cur[q];
@@ -372,35 +375,74 @@ static const char *tile_lines(ft_ctx *ctx, const nest *t, const char **cur, cons
         order = ft_fmt(ctx, "%s, %s", order, cur[q]);
     order = ft_fmt(ctx, "%s, %s%s, %s", order, ki, v > 1 ? ft_fmt(ctx, ", %s", jv) : "", jl);
     lines = join(ctx, lines, ft_fmt(ctx, "reorder(%s)", order));
-    lines = join(ctx, lines, ft_fmt(ctx, "%s_ri, %s_rf, %s = cache_reduce(%s, %s, cpu)\n"
-                                    "var_reorder(%s, %s)\nvectorize(%s)", r->u.red.var,
-                                    r->u.red.var, acc, cur[fr], r->u.red.var, acc,
-                                    last_two_perm(ctx, r->u.red.n, dim_of(r, t->loops[k]->u.loop.iter),
-                                                  dim_of(r, t->loops[j]->u.loop.iter)), jl));
+    int dk = dim_of(r, t->loops[k]->u.loop.iter), dj = dim_of(r, t->loops[j]->u.loop.iter);
+    lines = join(ctx, lines, ft_fmt(ctx, "%s_ri, %s_rf, %s = cache_reduce(%s, %s, cpu)",
+                                    r->u.red.var, r->u.red.var, acc, cur[fr], r->u.red.var));
+    if (dk != r->u.red.n - 2 || dj != r->u.red.n - 1)
+        lines = join(ctx, lines, ft_fmt(ctx, "var_reorder(%s, %s)", acc,
+                                        last_two_perm(ctx, r->u.red.n, dk, dj)));
+    lines = join(ctx, lines, ft_fmt(ctx, "vectorize(%s)", jl));
     if (v > 1)
         lines = join(ctx, lines, ft_fmt(ctx, "unroll(%s)", jv));
     return join(ctx, lines, ft_fmt(ctx, "unroll(%s)\nparallelize(%s, openmp)", ki,
                                    par ? par : jo));
 }
 
-/* The register tiles of task nest t into tiles, ranked by an analytic
- * cost: the row inputs' broadcasts fold into the multiply-adds as memory
- * operands, so the inner step's loads per multiply-add are its vector
- * loads, 1 / rows; each further vector of the block adds 0.05 (the
- * weights' block grows out of the L1 cache: on the 2-core AVX-512 machine,
- * ResNet-18's 64-channel conv took 1.0 ms with 28 rows by 1 vector, 1.4
- * with 14 by 2, 1.5 with 7 by 4, 2.2 with 8 by 1).  For a nest of spatial
- * loops around reduction loops: each vector loop J (a spatial loop of
- * constant trips, a multiple of the vector width, with the
- * inputs read along it laid out with its dimension last: input_layouts)
- * and each row loop K (another spatial loop of constant trips, indexing
- * another dimension of the element), tiles of 1, 2 or 4 vectors by the two
- * largest divisors of K's trips that keep at most 28 accumulators (of
- * AVX-512's 32 registers); the largest also with the inputs read outside
- * their shape padded (pad_layouts: no guard left in the tile, for one
- * more copy of the input per call: on the 2-core machine 7% slower on
- * ResNet-18's 64-channel conv, as fast on the 512-channel 7x7 one, so
- * ranked after the unpadded). */
+/* Whether load l uses iterator it in an index. */
+static int load_uses(const ast_expr *l, const char *it)
+{
+    for (int k = 0; k < l->u.load.n; k++)
+        if (xf_expr_uses_var(l->u.load.idx[k], it))
+            return 1;
+    return 0;
+}
+
+/* The analytic cost of a tile of rows by v vectors of nest reduction r
+ * with vector iterator jt and row iterator kt: the vector loads of its
+ * inner step per multiply-add (a factor indexed by both loads a vector per
+ * row and vector, one indexed by jt only a vector per vector; a factor
+ * without jt is broadcast, and the broadcasts fold into the multiply-adds
+ * as memory operands), plus 0.05 per further vector (the block of the
+ * factors read along jt outgrows the L1 cache). */
+static double tile_cost(ft_ctx *ctx, const ast_stmt *r, const char *jt, const char *kt, int rows,
+                        int v)
+{
+    ft_vec loads = {0};
+    loads_of(ctx, r->u.red.value, &loads);
+    double vec = 0;
+    for (int i = 0; i < loads.len; i++)
+        if (load_uses(loads.items[i], jt))
+            vec += load_uses(loads.items[i], kt) ? rows * v : v;
+    return vec / (rows * v) + 0.05 * (v - 1);
+}
+
+/* The number of tensors lines copies (`cache` lines): each copy of an
+ * input per call adds 0.25 to a tile's cost (on MobileNet's depthwise
+ * convs, a tile that transposed the activations took 10 times the
+ * untuned function). */
+static int copies(const char *lines)
+{
+    int n = 0;
+    for (const char *q = lines; (q = strstr(q, "= cache(")) != NULL; q++)
+        n++;
+    return n;
+}
+
+/* The register tiles of task nest t into tiles, ranked by tile_cost (on
+ * the 2-core AVX-512 machine, ResNet-18's 64-channel conv took 1.0 ms with
+ * 28 rows by 1 vector, 1.4 with 14 by 2, 1.5 with 7 by 4, 2.2 with 8 by
+ * 1).  For a nest of spatial loops around reduction loops: each vector
+ * loop J (a spatial loop of constant trips, a multiple of the vector width,
+ * else of half of it: 56 columns are 7 AVX2 vectors, with the inputs read
+ * along it laid out with its dimension last: input_layouts) and each row
+ * loop K (another spatial loop of constant trips, indexing another
+ * dimension of the element), tiles of 1, 2 or 4 vectors by the two largest
+ * divisors of K's trips that keep at most 28 accumulators (of AVX-512's 32
+ * registers); the largest also with the inputs read outside their shape
+ * padded (pad_layouts: no guard left in the tile, for one more copy of the
+ * input per call: on the 2-core machine 7% slower on ResNet-18's
+ * 64-channel conv, as fast on the 512-channel 7x7 one, so ranked after the
+ * unpadded). */
 static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
 {
     const ast_stmt *r = t->r;
@@ -416,8 +458,9 @@ static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
     for (int j = 0; j < fr; j++) {
         int64_t tj, tk;
         const char *it = t->loops[j]->u.loop.iter;
-        if (!xf_auto_const_trips(ctx, t->loops[j], &tj) || tj % lanes)
+        if (!xf_auto_const_trips(ctx, t->loops[j], &tj) || tj % (lanes / 2))
             continue;
+        int lj = tj % lanes ? lanes / 2 : lanes;
         for (int k = 0; k < fr; k++) {
             if (k == j || !xf_auto_const_trips(ctx, t->loops[k], &tk) ||
                 dim_of(r, t->loops[k]->u.loop.iter) == dim_of(r, it))
@@ -427,9 +470,9 @@ static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
             if (!fix)
                 continue;
             for (int v = 1; v <= 4; v *= 2) {
-                if (tj % (lanes * v))
+                if (tj % (lj * v))
                     continue;
-                const char *lay = input_layouts(ctx, t, it, lanes * v);
+                const char *lay = input_layouts(ctx, t, it, lj * v);
                 const char *lines = join(ctx, lay, fix), *pads = pad_layouts(ctx, f, t, lay);
                 for (int rows = (int)(28 / v), got = 0; rows >= 2 && got < 2; rows--) {
                     if (tk % rows)
@@ -437,9 +480,10 @@ static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
                     got++;
                     for (int padded = 0; padded < 1 + (*pads && got == 1); padded++) {
                         tile *c = ft_alloc(ctx, sizeof *c);
-                        c->cost = 1.0 / rows + 0.05 * (v - 1) + 1e-3 * padded;
+                        c->cost = tile_cost(ctx, r, it, t->loops[k]->u.loop.iter, rows, v) +
+                                  0.25 * copies(lay) + 1e-3 * padded;
                         c->lines = tile_lines(ctx, t, cur, padded ? join(ctx, pads, lines) : lines,
-                                              m, fr, j, k, lanes, v, rows);
+                                              m, fr, j, k, lj, v, rows);
                         ft_vec_push(ctx, tiles, c);
                     }
                 }
