@@ -118,6 +118,20 @@ ft_dtype ast_promote(ft_dtype a, ft_dtype b);
 
 /* ---------------------------------------------------------------- stmts */
 
+/* One layout primitive applied to a local (ast_stmt's def.lsteps):
+ * var_split (dim, a = factor, b = nparts), var_reorder (n, perm),
+ * var_merge (dim), var_pad (dim, a = before, b = after). */
+typedef enum ast_lstep_kind {
+    AST_LSTEP_SPLIT, AST_LSTEP_REORDER, AST_LSTEP_MERGE, AST_LSTEP_PAD
+} ast_lstep_kind;
+typedef struct ast_lstep {
+    ast_lstep_kind kind;
+    int dim;
+    int64_t a, b;
+    int n;
+    const int *perm;
+} ast_lstep;
+
 typedef enum ast_reduce_op { AST_RED_ADD, AST_RED_MUL, AST_RED_MIN, AST_RED_MAX }
     ast_reduce_op;
 
@@ -205,6 +219,14 @@ struct ast_stmt {
                                   * the tensor copied whole into this one
                                   * (its first statement), else NULL */
             const char *prefer;  /* prefer_layout's layout for it, or NULL */
+            /* the layout primitives schedules applied to this local, in
+             * order, and its shape before the first: what propagate(t)
+             * replays on t's element-wise neighbours (sched_propagate.c);
+             * the array is never changed, only replaced */
+            int nlsteps;
+            const struct ast_lstep *lsteps;
+            int orig_ndim;
+            ast_expr **orig_shape;
         } def;
         struct {
             const char *iter; ast_expr *begin, *end, *step; ast_par par;

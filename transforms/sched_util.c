@@ -203,6 +203,28 @@ ast_expr *xf_trip_count(ft_ctx *ctx, const ast_stmt *loop)
     return xf_ceildiv(ctx, span, s > 0 ? s : -s);
 }
 
+void xf_layout_step(ft_ctx *ctx, ast_stmt *def, ast_lstep step)
+{
+    int n = def->u.def.nlsteps, nd = def->u.def.ndim;
+    if (!n) {
+        def->u.def.orig_ndim = nd;
+        def->u.def.orig_shape = ft_alloc(ctx, sizeof(ast_expr *) * (size_t)(nd + 1));
+        for (int k = 0; k < nd; k++)
+            def->u.def.orig_shape[k] = ast_clone_expr(ctx, def->u.def.shape[k]);
+    }
+    ast_lstep *steps = ft_alloc(ctx, sizeof *steps * (size_t)(n + 1));
+    if (n)
+        memcpy(steps, def->u.def.lsteps, sizeof *steps * (size_t)n);
+    if (step.perm) {
+        int *perm = ft_alloc(ctx, sizeof *perm * (size_t)step.n);
+        memcpy(perm, step.perm, sizeof *perm * (size_t)step.n);
+        step.perm = perm;
+    }
+    steps[n] = step;
+    def->u.def.lsteps = steps;
+    def->u.def.nlsteps = n + 1;
+}
+
 void xf_sched_finish(ft_ctx *ctx, ast_func *f)
 {
     an_bounds *b = an_bounds_new(ctx, f);

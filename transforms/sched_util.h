@@ -69,6 +69,11 @@ ast_expr *xf_add(ft_ctx *ctx, ast_expr *a, ast_expr *b);
 ast_expr *xf_mul(ft_ctx *ctx, ast_expr *a, ast_expr *b);
 ast_expr *xf_ceildiv(ft_ctx *ctx, ast_expr *a, int64_t b);
 
+/* Record on local def (a VarDef) the layout primitive step about to be
+ * applied to it (its shape before the first kept too): propagate replays
+ * them on its neighbours (sched_propagate.c). */
+void xf_layout_step(ft_ctx *ctx, ast_stmt *def, ast_lstep step);
+
 /* Simplify and normalise f after a transform (transforms/simplify.c,
  * xf_normalize). */
 void xf_sched_finish(ft_ctx *ctx, ast_func *f);

@@ -24,6 +24,7 @@ int xf_var_merge(ft_ctx *ctx, ast_func *f, const char *var, int dim, ft_loc loc)
                  "dimensions %d and %d to merge", var, nd, nd == 1 ? "" : "s", dim, dim + 1);
         return 1;
     }
+    xf_layout_step(ctx, def, (ast_lstep){.kind = AST_LSTEP_MERGE, .dim = dim});
     ast_expr **shape = def->u.def.shape, *m = shape[dim + 1];
     ft_vec acc = {0};
     xf_collect_accesses(ctx, def->u.def.body, def->u.def.name, &acc);   /* var may be a label */

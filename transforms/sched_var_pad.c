@@ -291,6 +291,8 @@ int xf_var_pad(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t befor
             return 1;
         }
     }
+    xf_layout_step(ctx, def, (ast_lstep){.kind = AST_LSTEP_PAD, .dim = dim, .a = before,
+                                         .b = after});
     pad_walk pw = {.ctx = ctx, .f = f, .b = an_bounds_new(ctx, f), .var = def->u.def.name,
                    .dim = dim, .before = before, .after = after, .n = def->u.def.shape[dim]};
     enter_scope(&pw, def);

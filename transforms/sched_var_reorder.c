@@ -47,6 +47,7 @@ int xf_var_reorder(ft_ctx *ctx, ast_func *f, const char *var, int n, const int *
                  "dimensions once (e.g. [1, 0])", var, nd);
         return 1;
     }
+    xf_layout_step(ctx, def, (ast_lstep){.kind = AST_LSTEP_REORDER, .n = n, .perm = order});
     ft_vec acc = {0};
     xf_collect_accesses(ctx, def->u.def.body, def->u.def.name, &acc);   /* var may be a label */
     for (int i = 0; i < acc.len; i++) {

@@ -27,6 +27,8 @@ int xf_var_split(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t fac
                  var, nd, nd == 1 ? "" : "s", dim);
         return 1;
     }
+    xf_layout_step(ctx, def, (ast_lstep){.kind = AST_LSTEP_SPLIT, .dim = dim, .a = factor,
+                                         .b = nparts});
     ast_expr *n = def->u.def.shape[dim];
     ft_loc l = n->loc;
     ast_expr *fac = factor > 0 ? ast_int(ctx, l, factor) : xf_ceildiv(ctx, ast_clone_expr(ctx, n), nparts);

@@ -21,8 +21,7 @@
 #include "target.h"
 
 /* the layout primitives of issue 23 not built yet */
-static const char *const later_primitives[] = {"var_unfold", "var_attach", "follow_layout",
-                                                "propagate", NULL};
+static const char *const later_primitives[] = {"var_unfold", "var_attach", NULL};
 
 /* ------------------------------------------------------------ arguments */
 
@@ -425,6 +424,29 @@ static int sched_var_pad(ft_ctx *ctx, ast_func *f, const sched_line *ln)
     return xf_var_pad(ctx, f, var, (int)dim, before, after, ln->loc);
 }
 
+/* follow_layout(L, t) */
+static int sched_follow_layout(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    int bad = 0;
+    kwarg(ctx, ln, "", NULL, &bad);
+    if (bad || !check_shape(ctx, ln, 2, 2, 0, "a loop and a tensor: follow_layout(L, t)"))
+        return 1;
+    ast_stmt *loop = arg_stmt(ctx, f, ln->pos[0], 1);
+    const char *var = loop ? arg_name(ctx, ln->pos[1], "a tensor") : NULL;
+    return var ? xf_follow_layout(ctx, f, loop, var, ln->loc) : 1;
+}
+
+/* propagate(t) */
+static int sched_propagate(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    int bad = 0;
+    kwarg(ctx, ln, "", NULL, &bad);
+    if (bad || !check_shape(ctx, ln, 1, 1, 0, "a local tensor: propagate(t)"))
+        return 1;
+    const char *var = arg_name(ctx, ln->pos[0], "a local tensor");
+    return var ? xf_propagate(ctx, f, var, ln->loc) : 1;
+}
+
 /* var_reorder(t, [d0, d1, ...]) */
 static int sched_var_reorder(ft_ctx *ctx, ast_func *f, const sched_line *ln)
 {
@@ -490,6 +512,7 @@ static const struct { const char *name; sched_fn fn; } primitives[] = {
     {"set_mtype", sched_set_mtype},
     {"var_split", sched_var_split},    {"var_reorder", sched_var_reorder},
     {"var_merge", sched_var_merge},    {"var_pad", sched_var_pad},
+    {"follow_layout", sched_follow_layout}, {"propagate", sched_propagate},
     {"inline", sched_inline},
     {"separate_tail", sched_one_loop},
     {"blend", sched_one_loop},

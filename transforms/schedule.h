@@ -128,6 +128,14 @@ int xf_var_split(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t fac
 int xf_var_pad(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t before,
                int64_t after, ft_loc loc);
 
+/* follow_layout(L, t): L's nest rebuilt (split, reorder) so that its loops
+ * walk t in t's layout order (sched_follow_layout.c). */
+int xf_follow_layout(ft_ctx *ctx, ast_func *f, ast_stmt *loop, const char *var, ft_loc loc);
+
+/* propagate(t): t's layout steps replayed on its element-wise neighbours
+ * and their nests made to follow it (sched_propagate.c). */
+int xf_propagate(ft_ctx *ctx, ast_func *f, const char *var, ft_loc loc);
+
 /* var_reorder(t, order): new dimension k of local t is old order[k]. */
 int xf_var_reorder(ft_ctx *ctx, ast_func *f, const char *var, int n, const int *order,
                    ft_loc loc);

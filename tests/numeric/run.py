@@ -941,6 +941,24 @@ for n, h, threads in ((1, 5, 1), (2, 8, 2), (3, 1, 3), (0, 4, 2)):
     case(f"var_pad[{n}x{h}, {threads} threads]", var_pad, n, h, threads)
 
 
+# tests/numeric/progs/propagate.ft (propagate, follow_layout: a blocked
+# layout carried along conv -> bias -> relu) against NumPy in float64
+
+def propagate(n, threads):
+    g = np.random.default_rng(n + 17)
+    x = g.standard_normal((n, 3, 5, 6)).astype(f32)
+    w = g.standard_normal((8, 3, 3, 3)).astype(f32)
+    bias = g.standard_normal(8).astype(f32)
+    ref = np.maximum(conv_ref(x, w, 1) + bias.astype(f64)[None, :, None, None], 0)
+    outs = ftc_run(prog("propagate.ft"), "chain", {"n": n}, {"x": x, "w": w, "bias": bias},
+                   threads)
+    close(outs, "y", ref.astype(f32), f32, 1e-5)
+
+
+for n, threads in ((1, 1), (2, 2), (3, 3)):
+    case(f"propagate[{n}, {threads} threads]", propagate, n, threads)
+
+
 # tests/numeric/progs/dead_store.ft (auto_dead_store: dropped writes of
 # locals change nothing; the kept u[i] = 0 is read back as u[0])
 

@@ -270,7 +270,8 @@ def parse_params(header):
 
 PRIMS = ["split", "merge", "reorder", "fission", "fuse", "swap", "move_to", "parallelize",
          "unroll", "blend", "vectorize", "cache", "cache_reduce", "set_mtype", "var_split",
-         "var_reorder", "var_merge", "var_pad", "inline", "separate_tail"]
+         "var_reorder", "var_merge", "var_pad", "follow_layout", "propagate", "inline",
+         "separate_tail"]
 
 
 class Gen:
@@ -310,12 +311,20 @@ class Gen:
         extra, lines = [], []
         arrays = [v for v in self.locs if v.ndim >= 1]
         self.bufs = []
-        weights = [1 if p not in ("var_split", "var_reorder", "var_merge", "inline")
+        weights = [1 if p not in ("var_split", "var_reorder", "var_merge", "inline", "propagate")
                    else (1 if arrays else 0.15) for p in PRIMS]
         for _ in range(self.rng.randint(1, 5)):
             prim = self.rng.choices(PRIMS, weights)[0]
             if prim == "var_pad" and not self.bufs and (not arrays or self.rng.random() < 0.5):
                 lines.append(self.cache_buf())
+            if prim in ("propagate", "follow_layout") and arrays and self.rng.random() < 0.7:
+                # a layout to carry or follow first
+                t = self.rng.choice(arrays)
+                lines.append(self.line(self.rng.choice(["var_split", "var_reorder"]), extra,
+                                       t.name))
+                lines.append(f"propagate({t.name})" if prim == "propagate"
+                             else f"follow_layout({self.loop(extra)}, {t.name})")
+                continue
             lines.append(self.line(prim, extra))
         if self.rng.random() < AUTO_SHARE:
             lines.append("auto")
@@ -339,7 +348,7 @@ class Gen:
         n = self.rng.choice(pool)
         return n, n.label or n.name
 
-    def line(self, prim, extra):
+    def line(self, prim, extra, tensor=None):
         r = self.rng
         if r.random() < 0.03:                        # nonsense arguments
             return r.choice([f"{prim}(nowhere)", f"{prim}()", f"{prim}({self.loop(extra)}, 0)",
@@ -433,8 +442,8 @@ class Gen:
                 self.bufs.append(res.split(", ")[2].split(" ")[0])
             return f"{res}{prim}({sname}, {self.tensor_of(S)}, cpu)"
         locs = self.locs or []
-        t = (r.choice(locs).name if locs and r.random() < 0.85
-             else r.choice(self.tensors))
+        t = tensor or (r.choice(locs).name if locs and r.random() < 0.85
+                       else r.choice(self.tensors))
         nd = max([v.ndim for v in locs if v.name == t] + [1])
         if prim == "set_mtype":
             return f"set_mtype({t}, cpu)"
@@ -448,6 +457,10 @@ class Gen:
             return f"var_reorder({t}, [{', '.join(map(str, perm))}])"
         if prim == "var_merge":
             return f"var_merge({t}, {r.randrange(max(nd - 1, 1))})"
+        if prim == "follow_layout":
+            return f"follow_layout({self.loop(extra)}, {t})"
+        if prim == "propagate":
+            return f"propagate({t})"
         if prim == "var_pad":
             # a cache's buffer (a copy of a parameter: the guards of a
             # padded convolution go; sequence() makes one first) or a local
