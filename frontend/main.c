@@ -64,6 +64,8 @@ typedef struct cli {
     const char *dump_after, *schedule;
     const char *tune_log;       /* tune: --log */
     double tune_budget;         /* tune: --budget, seconds (0: none) */
+    int tune_no_layout;         /* tune: --no-layout */
+    int tune_no_propagate;      /* tune: --no-propagate */
     int ndefines;
     const char **define_names;  /* malloc-owned, each name malloc-owned */
     const char **define_values; /* into argv */
@@ -82,7 +84,8 @@ typedef enum cli_flag_id {
     F_CHECK_REFUSALS, F_TIME_PASSES, F_VERIFY, F_VERIFY_PASSES, F_NO_VERIFY, F_TEST_BREAK,
     F_TOL, F_THREADS, F_MAX_STMTS, F_MAX_INLINE, F_MAX_LOOP_DEPTH, F_MAX_EXPR_SIZE,
     F_MAX_CLEANUP_WORK, F_MAX_LOCALS, F_MAX_DEP_PAIRS, F_MAX_FUSE_WORK, F_MARKDOWN,
-    F_LAYOUT_MODE, F_LAYOUT_COST, F_SIZE, F_LOG, F_BUDGET, F_TUNE_LOG
+    F_LAYOUT_MODE, F_LAYOUT_COST, F_SIZE, F_LOG, F_BUDGET, F_TUNE_LOG, F_NO_LAYOUT,
+    F_NO_PROPAGATE
 } cli_flag_id;
 
 typedef struct cli_flag {
@@ -130,6 +133,7 @@ static const cli_flag cli_flags[] = {
     {"--size", F_SIZE, 1, CMD_BUILD | CMD_TUNE},
     {"--log", F_LOG, 1, CMD_TUNE},          {"--budget", F_BUDGET, 1, CMD_TUNE},
     {"--tune-log", F_TUNE_LOG, 1, CMD_BUILD},
+    {"--no-layout", F_NO_LAYOUT, 0, CMD_TUNE}, {"--no-propagate", F_NO_PROPAGATE, 0, CMD_TUNE},
 };
 
 static const char usage_text[] =
@@ -139,7 +143,7 @@ static const char usage_text[] =
     "  ftc check PROG.ft [-D ...] [--schedule S.fts]\n"
     "  ftc gradcheck PROG.ft FUNC wrt X [Y]... [name=value]... [--seed S] [--tol T] [--threads N] [-D ...]\n"
     "  ftc run PROG.ft|LIB.so FUNC [name=value]... [--random] [--seed S] [--bench N] [--out-dir DIR] [--print|--no-print] [--logical-out] [-D ...] [--cc ...] [--cflags ...]\n"
-    "  ftc tune PROG.ft [FUNC]... -o PROG.fts [--log LOG] [--budget 5m] [--seed S] [--size n=N]... [-D ...] [--cc ...] [--cflags ...]\n"
+    "  ftc tune PROG.ft [FUNC]... -o PROG.fts [--log LOG] [--budget 5m] [--seed S] [--size n=N]... [--no-layout] [--no-propagate] [-D ...] [--cc ...] [--cflags ...]\n"
     "  ftc stdlib [NAME] [--markdown]\n"
     "  ftc PROG.ft [build options]   (the same as ftc build PROG.ft ...)\n"
     "  ftc --help\n"
@@ -218,6 +222,8 @@ static const char help_text[] =
     "                     path with .tunelog); a rerun measures only what it lacks\n"
     "  --budget T         tune: stop starting measurements after T (90s, 5m, 1h;\n"
     "                     default: none) and write the best found; so does Ctrl-C\n"
+    "  --no-layout        tune: no layout knobs (loops only: ALT's ablation)\n"
+    "  --no-propagate     tune: layouts not propagated to their neighbours\n"
     "  --bench N          one warm-up call, then N timed calls; prints min and median ms\n"
     "  --out-dir DIR      write every out/inout tensor to DIR/NAME.npy\n"
     "  --print, --no-print  print the outputs or not (default: print; up to 20\n"
@@ -448,6 +454,8 @@ static void cli_set_switch(cli *c, const cli_flag *f)
     case F_PRINT: c->run.print = 1; break;
     case F_NO_PRINT: c->run.print = 0; break;
     case F_LOGICAL_OUT: c->run.logical_out = 1; break;
+    case F_NO_LAYOUT: c->tune_no_layout = 1; break;
+    case F_NO_PROPAGATE: c->tune_no_propagate = 1; break;
     case F_EXPLAIN_TAPES: c->explain_tapes = 1; break;
     case F_PROMOTE_F64: c->promote_f64 = 1; break;
     case F_CHECK_REFUSALS: c->check_refusals = 1; break;
@@ -671,6 +679,8 @@ static tn_opts tune_opts(const cli *c)
                      .out = c->output, .log = c->tune_log, .budget_s = c->tune_budget,
                      .seed = c->run.seed, .nsizes = c->nsizes, .sizes = c->sizes,
                      .version = FTC_VERSION, .cflags = c->cflags, .verbose = c->verbose,
+                     .knobs = {.layout = !c->tune_no_layout,
+                               .propagate = !c->tune_no_propagate},
                      .setup = {tune_setup, c}};
 }
 

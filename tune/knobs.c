@@ -96,16 +96,22 @@ typedef struct nest {
     int n;
     ast_stmt **loops;
     const char **names;
+    int id;                 /* 1, 2, ... in the function */
+    tn_knob_opts ko;        /* the knobs it may turn */
 } nest;
 
-/* Add the block "lines + auto" to out unless it is there already. */
-static void add(ft_ctx *ctx, ft_vec *out, const char *lines)
+/* Add the block "lines + auto" of nest id (0: none) to out (tn_block's)
+ * unless it is there already. */
+static void add(ft_ctx *ctx, ft_vec *out, const char *lines, int id)
 {
     const char *s = *lines ? ft_fmt(ctx, "%s\nauto", lines) : "auto";
     for (int i = 0; i < out->len; i++)
-        if (!strcmp(out->items[i], s))
+        if (!strcmp(((tn_block *)out->items[i])->sched, s))
             return;
-    ft_vec_push(ctx, out, (void *)s);
+    tn_block *b = ft_alloc(ctx, sizeof *b);
+    b->sched = s;
+    b->nest = id;
+    ft_vec_push(ctx, out, b);
 }
 
 /* "a\nb", either of them possibly empty. */
@@ -169,7 +175,8 @@ static const char *last_perm(ft_ctx *ctx, int nd, int d)
 }
 
 /* The lines giving the reduced tensor its dimension d last: a local's
- * layout (`var_reorder`), or, for a parameter (whose layout is the ABI),
+ * layout (`var_reorder`, then `propagate` to its element-wise neighbours
+ * unless --no-propagate), or, for a parameter (whose layout is the ABI),
  * a copy of it around the nest's outermost loop S (`T_tf, T_tw, T_tb =
  * cache(S, T, cpu)`: filled before, written back after) laid out so; ""
  * when d is last already (or the copy's loop has no name). */
@@ -186,21 +193,55 @@ static const char *output_layout(ft_ctx *ctx, ast_func *f, const nest *t, int d)
     if (d < 0 || d == nd - 1 || (!local && !(t->n && t->names[0])))
         return "";
     if (local)
-        return ft_fmt(ctx, "var_reorder(%s, %s)", v, last_perm(ctx, nd, d));
+        return ft_fmt(ctx, "var_reorder(%s, %s)%s", v, last_perm(ctx, nd, d),
+                      t->ko.propagate ? ft_fmt(ctx, "\npropagate(%s)", v) : "");
     return ft_fmt(ctx, "%s_tf, %s_tw, %s_tb = cache(%s, %s, cpu)\nvar_reorder(%s_tb, %s)", v, v,
                   v, t->names[0], v, v, last_perm(ctx, nd, d));
 }
 
-/* The loads among the factors of product e into out. */
+/* The one load in e (an element-wise function of it and constants: a
+ * relu forwarded into its reader, `max(t[..], 0)`), or NULL when e loads
+ * no tensor or more than one, or a load's index loads. */
+static const ast_expr *single_load(const ast_expr *e)
+{
+    const ast_expr *a = NULL, *b = NULL;
+    switch (e->kind) {
+    case AST_LOAD:
+        for (int k = 0; k < e->u.load.n; k++)
+            if (xf_expr_has_load(e->u.load.idx[k]))
+                return NULL;
+        return e;
+    case AST_CAST: return single_load(e->u.cast.a);
+    case AST_UNARY: return single_load(e->u.un.a);
+    case AST_BINARY:
+        a = xf_expr_has_load(e->u.bin.a) ? single_load(e->u.bin.a) : NULL;
+        b = xf_expr_has_load(e->u.bin.b) ? single_load(e->u.bin.b) : NULL;
+        return (a != NULL) + (b != NULL) == 1 &&
+               xf_expr_has_load(e->u.bin.a) + xf_expr_has_load(e->u.bin.b) == 1 ? (a ? a : b)
+                                                                                   : NULL;
+    case AST_CALL:
+        for (int k = 0; k < e->u.call.n; k++)
+            if (xf_expr_has_load(e->u.call.args[k])) {
+                if (a)
+                    return NULL;
+                if (!(a = single_load(e->u.call.args[k])))
+                    return NULL;
+            }
+        return a;
+    default: return NULL;
+    }
+}
+
+/* The loads among the factors of product e into out: each factor's one
+ * load (single_load). */
 static void loads_of(ft_ctx *ctx, const ast_expr *e, ft_vec *out)
 {
-    if (e->kind == AST_LOAD)
-        ft_vec_push(ctx, out, (void *)e);
-    else if (e->kind == AST_CAST)
-        loads_of(ctx, e->u.cast.a, out);
-    else if (e->kind == AST_BINARY && e->u.bin.op == AST_MUL) {
+    const ast_expr *l;
+    if (e->kind == AST_BINARY && e->u.bin.op == AST_MUL) {
         loads_of(ctx, e->u.bin.a, out);
         loads_of(ctx, e->u.bin.b, out);
+    } else if ((l = single_load(e)) != NULL) {
+        ft_vec_push(ctx, out, (void *)l);
     }
 }
 
@@ -302,6 +343,8 @@ static const char *parallel_after(ft_ctx *ctx, const char *par, const char *name
 typedef struct tile {
     double cost;
     const char *lines;
+    int nest;
+    int order;              /* generated as the order-th of its nest */
 } tile;
 
 /* The widest vector of the C target in elements of dtype dt (AVX-512's 64
@@ -455,6 +498,7 @@ static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
     if (!lanes || fr == 0 || fr == t->n)
         return;
     const char **cur = ft_alloc(ctx, sizeof *cur * (size_t)t->n);
+    int first = tiles->len;
     for (int j = 0; j < fr; j++) {
         int64_t tj, tk;
         const char *it = t->loops[j]->u.loop.iter;
@@ -472,8 +516,9 @@ static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
             for (int v = 1; v <= 4; v *= 2) {
                 if (tj % (lj * v))
                     continue;
-                const char *lay = input_layouts(ctx, t, it, lj * v);
-                const char *lines = join(ctx, lay, fix), *pads = pad_layouts(ctx, f, t, lay);
+                const char *lay = t->ko.layout ? input_layouts(ctx, t, it, lj * v) : "";
+                const char *lines = join(ctx, lay, fix);
+                const char *pads = t->ko.layout ? pad_layouts(ctx, f, t, lay) : "";
                 for (int rows = (int)(28 / v), got = 0; rows >= 2 && got < 2; rows--) {
                     if (tk % rows)
                         continue;
@@ -484,6 +529,8 @@ static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
                                   0.25 * copies(lay) + 1e-3 * padded;
                         c->lines = tile_lines(ctx, t, cur, padded ? join(ctx, pads, lines) : lines,
                                               m, fr, j, k, lj, v, rows);
+                        c->nest = t->id;
+                        c->order = tiles->len - first;
                         ft_vec_push(ctx, tiles, c);
                     }
                 }
@@ -492,11 +539,18 @@ static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
     }
 }
 
-/* qsort order of tiles: cheapest first. */
+/* qsort order of tiles: cheapest first; at equal costs the nests in turn
+ * (the best-ranked tile of every nest comes early: the joined block of the
+ * bests, tune.c, can be measured soon): by the order each nest generated
+ * them, then by nest. */
 static int tile_cmp(const void *a, const void *b)
 {
     const tile *x = *(tile *const *)a, *y = *(tile *const *)b;
-    return (x->cost > y->cost) - (x->cost < y->cost);
+    if (x->cost != y->cost)
+        return (x->cost > y->cost) - (x->cost < y->cost);
+    if (x->order != y->order)
+        return x->order - y->order;
+    return x->nest - y->nest;
 }
 
 /* The knobs of one task nest into out: for each spatial loop J below the
@@ -519,7 +573,7 @@ static void nest_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *out)
         }
     }
     for (int p = 1; p < npar; p++)
-        add(ctx, out, par[p]);
+        add(ctx, out, par[p], t->id);
     for (int j = 0; j < t->n; j++) {
         const char *it = t->loops[j]->u.loop.iter;
         if (!indexes(r, it, -1) || (j == 0 && nspatial > 1))
@@ -528,23 +582,23 @@ static void nest_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *out)
         while (d < r->u.red.n && !indexes(r, it, d))
             d++;
         const char *inner = contiguous_inner(ctx, t, j);
-        const char *lay = output_layout(ctx, f, t, d);
-        const char *in = input_layouts(ctx, t, it, 0);
+        const char *lay = t->ko.layout ? output_layout(ctx, f, t, d) : "";
+        const char *in = t->ko.layout ? input_layouts(ctx, t, it, 0) : "";
         const char *shapes[] = {inner, lay, in, join(ctx, in, lay), join(ctx, lay, inner),
                                 join(ctx, in, inner), join(ctx, in, join(ctx, lay, inner))};
         for (int s = 0; s < 7; s++)
             for (int p = 0; *shapes[s] && p < npar; p++)
                 add(ctx, out, join(ctx, shapes[s], parallel_after(ctx, par[p], pname[p],
-                                                                   shapes[s])));
+                                                                   shapes[s])), t->id);
     }
 }
 
-int tn_candidates(ft_ctx *ctx, ast_func *f, ft_vec *out)
+int tn_candidates(ft_ctx *ctx, ast_func *f, tn_knob_opts ko, ft_vec *out)
 {
     ft_vec loops = {0}, reds = {0}, nests = {0}, tiles = {0};
     loops_walk w = {.v.stmt = loops_cb, .ctx = ctx, .loops = &loops, .reds = &reds};
     ast_visit(f->body, &w.v);
-    add(ctx, out, "");
+    add(ctx, out, "", 0);
     for (int i = 0; i < reds.len; i++) {
         ast_stmt *r = reds.items[i];
         ft_vec factors = {0};
@@ -555,6 +609,8 @@ int tn_candidates(ft_ctx *ctx, ast_func *f, ft_vec *out)
         xf_ancestors(ctx, f->body, r, &anc);
         nest *t = ft_alloc(ctx, sizeof *t);
         t->r = r;
+        t->id = nests.len + 1;
+        t->ko = ko;
         t->loops = ft_alloc(ctx, sizeof *t->loops * (size_t)(anc.len + 1));
         t->names = ft_alloc(ctx, sizeof *t->names * (size_t)(anc.len + 1));
         for (int k = 0; k < anc.len; k++) {
@@ -572,7 +628,7 @@ int tn_candidates(ft_ctx *ctx, ast_func *f, ft_vec *out)
     if (tiles.len)
         qsort(tiles.items, (size_t)tiles.len, sizeof *tiles.items, tile_cmp);
     for (int i = 0; i < tiles.len; i++)
-        add(ctx, out, ((tile *)tiles.items[i])->lines);
+        add(ctx, out, ((tile *)tiles.items[i])->lines, ((tile *)tiles.items[i])->nest);
     for (int i = 0; i < nests.len; i++)
         nest_knobs(ctx, f, nests.items[i], out);
     return nests.len;

@@ -35,6 +35,7 @@ typedef struct tn_cand {
     char *sched;           /* the block's lines (malloc-owned) */
     uint64_t hash;         /* of sched */
     tn_status status;
+    int nest;              /* the task nest it tunes (tn_block), 0: none or several */
     double ms;             /* median time per call */
     double ref_ms;         /* the untuned function's, in the same rounds
                             * (candidates of different batches compare by

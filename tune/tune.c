@@ -295,10 +295,96 @@ static void from_log(task *t, const record *recs, int nrecs, FILE *progress)
     t->n = keep;
 }
 
+/* The lines of block b without its last line `auto`, each line once
+ * across the blocks joined so far in *text (malloc-owned, grown). */
+static int append_lines(char **text, const char *b)
+{
+    const char *end = b + strlen(b);
+    if (end - b >= 5 && !strcmp(end - 4, "auto"))
+        end -= 4;
+    for (const char *q = b; q < end;) {
+        const char *nl = memchr(q, '\n', (size_t)(end - q));
+        size_t len = (size_t)((nl ? nl : end) - q);
+        char *line = strndup(q, len), *grown = NULL;
+        int seen = 0;
+        for (const char *t = *text; line && len && (t = strstr(t, line)) != NULL; t++)
+            seen |= (t == *text || t[-1] == '\n') && (t[len] == '\n' || !t[len]);
+        if (!line || (len && !seen && asprintf(&grown, "%s%s%s", *text, **text ? "\n" : "",
+                                               line) < 0)) {
+            free(line);
+            return 1;
+        }
+        if (grown) {
+            free(*text);
+            *text = grown;
+        }
+        free(line);
+        q += len + 1;
+    }
+    return 0;
+}
+
+/* With two or more task nests in t's function whose best candidates beat
+ * the untuned function, the block joining those candidates' lines (each
+ * nest's own; a nest alone leaves the others to `auto`) is inserted as
+ * candidate `at` (its record taken from recs when the log has one) unless
+ * t has it already: it is measured in the next batch.  0, or 1 when out of
+ * memory. */
+static int add_combination(task *t, int at, const record *recs, int nrecs)
+{
+    char *text = strdup("");
+    int parts = 0;
+    for (int nest = 1; text; nest++) {
+        int b = -1, any = 0;
+        for (int k = 0; k < t->n; k++) {
+            if (t->c[k].nest != nest)
+                continue;
+            any = 1;
+            if (t->c[k].status == TN_OK && score(t->c[k].ms, t->c[k].ref_ms) < 1 &&
+                (b < 0 || score(t->c[k].ms, t->c[k].ref_ms) < score(t->c[b].ms, t->c[b].ref_ms)))
+                b = k;
+        }
+        if (!any)
+            break;
+        if (b >= 0 && append_lines(&text, t->c[b].sched))
+            break;
+        parts += b >= 0;
+    }
+    char *block = NULL;
+    if (!text || parts < 2 || asprintf(&block, "%s\nauto", text) < 0) {
+        free(text);
+        return !text;
+    }
+    free(text);
+    uint64_t h = tn_hash(block, TN_HASH0);
+    for (int k = 0; k < t->n; k++)
+        if (t->c[k].hash == h) {
+            free(block);
+            return 0;
+        }
+    tn_cand *c = realloc(t->c, sizeof *c * (size_t)(t->n + 1));
+    if (!c) {
+        free(block);
+        return 1;
+    }
+    t->c = c;
+    memmove(c + at + 1, c + at, sizeof *c * (size_t)(t->n - at));
+    c[at] = (tn_cand){.sched = block, .hash = h};
+    t->n++;
+    const record *r = find_record(recs, nrecs, t->hash, h);
+    if (r) {
+        c[at].status = r->status;
+        c[at].ms = r->ms;
+        c[at].ref_ms = r->ref_ms;
+    }
+    return 0;
+}
+
 /* Measure t's new candidates in chunks while the budget and Ctrl-C allow;
  * 0, or 1 after an error. */
 static int measure_task(const tn_opts *o, task *t, const char *dir, FILE *log, int ti,
-                        int ntasks, double deadline, FILE *progress)
+                        int ntasks, double deadline, const record *recs, int nrecs,
+                        FILE *progress)
 {
     const char *wrong = getenv("FTC_TUNE_WRONG");
     tn_bench b = {.path = o->path, .func = t->f->name, .nargs = t->nargs, .args = t->args,
@@ -308,8 +394,17 @@ static int measure_task(const tn_opts *o, task *t, const char *dir, FILE *log, i
     for (int k = 0; k < t->n; k++)
         done += t->c[k].status != TN_NEW;
     double chunk_s = 0;
-    for (int start = 0; start < t->n && !tn_stop_flag; start += CHUNK) {
-        int len = t->n - start < CHUNK ? t->n - start : CHUNK, fresh = 0;
+    /* FTC_TUNE_CHUNK: smaller batches (tests: a joined block measured soon) */
+    int chunk = getenv("FTC_TUNE_CHUNK") && atoi(getenv("FTC_TUNE_CHUNK")) > 0
+                ? atoi(getenv("FTC_TUNE_CHUNK")) : CHUNK;
+    for (int start = 0;; start += chunk) {
+        if (start && add_combination(t, start, recs, nrecs)) {
+            fprintf(stderr, "ftc: error: out of memory\n");
+            return 1;
+        }
+        if (start >= t->n || tn_stop_flag)
+            break;
+        int len = t->n - start < chunk ? t->n - start : chunk, fresh = 0;
         for (int k = start; k < start + len; k++)
             fresh += t->c[k].status == TN_NEW;
         if (!fresh)
@@ -381,11 +476,13 @@ static int find_tasks(const tn_opts *o, ft_ctx *ctx, ast_program *p, task **ts, 
         t->fn = fn_hash(o, f);
         t->hash = task_hash(t->fn, t->args, t->nargs);
         ft_vec blocks = {0};
-        tn_candidates(ctx, f, &blocks);
+        tn_candidates(ctx, f, o->knobs, &blocks);
         t->c = calloc((size_t)blocks.len + 1, sizeof *t->c);
         for (int k = 0; t->c && k < blocks.len; k++) {
-            t->c[t->n].sched = strdup(blocks.items[k]);
-            t->c[t->n].hash = tn_hash(blocks.items[k], TN_HASH0);
+            const tn_block *b = blocks.items[k];
+            t->c[t->n].sched = strdup(b->sched);
+            t->c[t->n].hash = tn_hash(b->sched, TN_HASH0);
+            t->c[t->n].nest = b->nest;
             t->n++;
         }
     }
@@ -468,7 +565,7 @@ static int tune_tasks(const tn_opts *o, task *ts, int n, const char *log_path, F
     double deadline = o->budget_s > 0 ? rt_now() + o->budget_s : 0;
     for (int i = 0; dir && i < n && !r && !tn_stop_flag; i++) {
         from_log(&ts[i], recs, nrecs, progress);
-        r = measure_task(o, &ts[i], dir, log, i, n, deadline, progress);
+        r = measure_task(o, &ts[i], dir, log, i, n, deadline, recs, nrecs, progress);
     }
     if (dir) {
         rt_cleanup_enter();

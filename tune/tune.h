@@ -16,6 +16,20 @@
 #include "../ast/ast.h"
 #include "measure.h"
 
+/* Which knobs the candidates may turn (--no-layout, --no-propagate: ALT's
+ * ablations). */
+typedef struct tn_knob_opts {
+    int layout;                /* layouts of the tasks' tensors */
+    int propagate;             /* a local's layout carried to its neighbours */
+} tn_knob_opts;
+
+/* One candidate block (tn_candidates) and the task nest it tunes: 1, 2,
+ * ... (0: the untuned function, or several nests). */
+typedef struct tn_block {
+    const char *sched;
+    int nest;
+} tn_block;
+
 /* What `ftc tune` was asked. */
 typedef struct tn_opts {
     const char *path;          /* PROG.ft */
@@ -31,6 +45,7 @@ typedef struct tn_opts {
     const char *version;       /* ftc's, in each log record */
     const char *cflags;        /* in each log record (NULL: the default) */
     int verbose;               /* -v: every candidate and its result on progress */
+    tn_knob_opts knobs;        /* --no-layout, --no-propagate */
     tn_setup setup;            /* the command line's options on a ctx */
 } tn_opts;
 
@@ -52,8 +67,9 @@ int tn_tune(const tn_opts *o, FILE *progress);
 int tn_log_schedules(const tn_opts *o, char **text);
 
 /* The candidate blocks of f (a program after "grad": the loops a schedule
- * names), each "LINE\n...\nauto" (arena-owned strings) into out, the first
- * "auto" alone (knobs.c).  Returns the number of task nests found. */
-int tn_candidates(ft_ctx *ctx, ast_func *f, ft_vec *out);
+ * names), each "LINE\n...\nauto" (arena-owned tn_block's) into out, the
+ * first "auto" alone (knobs.c), with the knobs ko allows.  Returns the
+ * number of task nests found. */
+int tn_candidates(ft_ctx *ctx, ast_func *f, tn_knob_opts ko, ft_vec *out);
 
 #endif

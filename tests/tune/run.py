@@ -20,7 +20,11 @@ convolution from the stdlib):
   6. errors: a size parameter without --size, an unknown function, no -o;
   7. `ftc build --tune-log LOG` applies the same blocks as the .fts;
   8. a warm start: the same function at another size measures at most a
-     quarter of the candidates (the fastest at the first size first).
+     quarter of the candidates (the fastest at the first size first);
+  9. two task nests in one function (batches of 2, FTC_TUNE_CHUNK): each
+     improved alone, the block joining the best of each is measured too (it
+     holds the lines of both), and the tuned function matches NumPy;
+     --no-layout measures no layout line.
 Exits 1 on any failure.
 """
 import os
@@ -47,6 +51,15 @@ CONV = """
 export func conv(n: size, x: f32[n, 16, 10, 10] in, w: f32[16, 16, 3, 3] in,
                  y: f32[n, 16, 10, 10] out):
     y = conv2d(x, w, padding=1)
+"""
+
+# two task nests in one function (two convolutions, 16 channels: register
+# tiles apply): each nest's knobs are measured with the other left to
+# `auto`, then the block joining the best of each
+CONV2 = """
+export func conv2(n: size, x: f32[n, 16, 6, 6] in, w1: f32[16, 16, 3, 3] in,
+                  w2: f32[16, 16, 3, 3] in, y: f32[n, 16, 6, 6] out):
+    y = conv2d(relu(conv2d(x, w1, padding=1)), w2, padding=1)
 """
 
 FAILS = []
@@ -108,7 +121,7 @@ def tuned_matches(ftc, tmp, prog, fts, func, inputs, ref, sizes):
     check(r.returncode == 0, f"{func}: the tuned library runs ({r.stderr.strip()[:300]})")
     if r.returncode:
         return
-    name = {"mm": "c", "conv": "y"}[func]
+    name = {"mm": "c", "conv": "y", "conv2": "y"}[func]
     got = np.load(os.path.join(out, name + ".npy")).astype(np.float64)
     err = float(np.abs(got - ref).max() / max(1.0, np.abs(ref).max()))
     check(err < 1e-5, f"{func}: the tuned library matches NumPy (err {err:.2e})")
@@ -194,6 +207,50 @@ def main():
     new = len(records(log)) - cold
     check(r.returncode == 0 and "warm start" in r.stderr and 1 <= new <= max(2, cold // 4),
           f"warm start at n=3: {new} measured after {cold} cold ({r.stderr.strip()[-200:]})")
+
+    # 9: two nests: the joined block (batches of 2: FTC_TUNE_CHUNK); --no-layout
+    conv2 = os.path.join(tmp, "conv2.ft")
+    open(conv2, "w").write(CONV2)
+    fts, log = os.path.join(tmp, "conv2.fts"), os.path.join(tmp, "conv2.tunelog")
+    r = run([ftc, "tune", conv2, "-o", fts, "--log", log, "--size", "n=1", "--budget", "25s"],
+            env={"FTC_TUNE_CHUNK": "2"})
+    recs = records(log)
+    check(r.returncode == 0 and len(recs) >= 3, f"conv2: tuned ({r.stderr.strip()[-200:]})")
+
+    def first(sched):       # names a loop of the first conv (L_conv_*, not L_conv_*_1)
+        return re.search(r"L_conv_[a-z]+(_t[ab])?\b(?!_1)", sched) is not None
+
+    def second(sched):      # of the second: L_conv_*_1
+        return re.search(r"L_conv_[a-z]+_1\b", sched) is not None
+
+    def beats(rc):
+        return rc[3] == "ok" and float(rc[4]) < float(rc[5])
+    firsts = [rc for rc in recs if beats(rc) and first(rc[6]) and not second(rc[6])]
+    seconds = [rc for rc in recs if beats(rc) and second(rc[6]) and not first(rc[6])]
+    joined = [rc for rc in recs if first(rc[6]) and second(rc[6])]
+    check(firsts and seconds and joined and joined[0][3] in ("ok", "slow"),
+          f"conv2: each conv improved alone ({len(firsts)}, {len(seconds)}), the joined block "
+          f"measured ({[rc[3] for rc in joined]})")
+    g = np.random.default_rng(9)
+    ins = {"x": g.standard_normal((1, 16, 6, 6)).astype(np.float32),
+           "w1": g.standard_normal((16, 16, 3, 3)).astype(np.float32),
+           "w2": g.standard_normal((16, 16, 3, 3)).astype(np.float32)}
+    ref = conv_ref(np.maximum(conv_ref(ins["x"], ins["w1"]), 0), ins["w2"])
+    tuned_matches(ftc, tmp, conv2, fts, "conv2", ins, ref, {"n": 1})
+    n0 = len(recs)
+    r = run([ftc, "tune", conv2, "-o", fts, "--log", log, "--size", "n=1", "--budget", "25s"],
+            env={"FTC_TUNE_CHUNK": "2"})
+    check(r.returncode == 0 and len(records(log)) >= n0 and
+          schedule_of(fts, "conv2") is not None,
+          f"conv2: a rerun goes on from the log ({len(records(log))} after {n0})")
+    fts, log = os.path.join(tmp, "nl.fts"), os.path.join(tmp, "nl.tunelog")
+    r = run([ftc, "tune", conv, "-o", fts, "--log", log, "--size", "n=1", "--no-layout",
+             "--budget", "20s"])
+    recs = records(log)
+    check(r.returncode == 0 and recs and
+          not any(re.search(r"var_(reorder|split|pad)\((x|w|y)_tb|propagate", rc[6])
+                  for rc in recs),
+          f"--no-layout: no layout of the task's tensors in {len(recs)} candidates")
 
     # 3: a candidate made wrong on purpose is never chosen
     fts, log = os.path.join(tmp, "w.fts"), os.path.join(tmp, "w.tunelog")
