@@ -33,43 +33,6 @@ typedef struct first_access {
     const ast_expr *load;    /* the read's load of var */
 } first_access;
 
-/* The load of var in e (first found), or NULL. */
-static const ast_expr *load_of(const ast_expr *e, const char *var)
-{
-    if (!e)
-        return NULL;
-    switch (e->kind) {
-    case AST_LOAD:
-        if (!strcmp(e->u.load.var, var))
-            return e;
-        for (int k = 0; k < e->u.load.n; k++) {
-            const ast_expr *l = load_of(e->u.load.idx[k], var);
-            if (l)
-                return l;
-        }
-        return NULL;
-    case AST_BINARY: {
-        const ast_expr *l = load_of(e->u.bin.a, var);
-        return l ? l : load_of(e->u.bin.b, var);
-    }
-    case AST_UNARY: return load_of(e->u.un.a, var);
-    case AST_CAST: return load_of(e->u.cast.a, var);
-    case AST_CALL:
-        for (int k = 0; k < e->u.call.n; k++) {
-            const ast_expr *l = load_of(e->u.call.args[k], var);
-            if (l)
-                return l;
-        }
-        return NULL;
-    case AST_IFEXPR: {
-        const ast_expr *l = load_of(e->u.ife.cond, var);
-        l = l ? l : load_of(e->u.ife.then, var);
-        return l ? l : load_of(e->u.ife.other, var);
-    }
-    default: return NULL;
-    }
-}
-
 static int first_cb(ast_visitor *v, ast_stmt *s)
 {
     first_access *fa = (first_access *)v;
@@ -83,8 +46,8 @@ static int first_cb(ast_visitor *v, ast_stmt *s)
         fa->write = s;
         return 0;
     }
-    const ast_expr *l = load_of(s->kind == AST_STORE ? s->u.store.value : s->u.red.value,
-                                fa->var);
+    const ast_expr *l = xf_expr_find_load(s->kind == AST_STORE ? s->u.store.value
+                                                            : s->u.red.value, fa->var);
     if (l && !fa->read) {
         fa->read = s;
         fa->load = l;

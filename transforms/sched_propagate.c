@@ -86,74 +86,16 @@ typedef struct pairs {
     ft_vec stmts;
 } pairs;
 
-/* Whether e loads var. */
-static int loads(const ast_expr *e, const char *var)
-{
-    if (!e)
-        return 0;
-    switch (e->kind) {
-    case AST_LOAD:
-        if (!strcmp(e->u.load.var, var))
-            return 1;
-        for (int k = 0; k < e->u.load.n; k++)
-            if (loads(e->u.load.idx[k], var))
-                return 1;
-        return 0;
-    case AST_BINARY: return loads(e->u.bin.a, var) || loads(e->u.bin.b, var);
-    case AST_UNARY: return loads(e->u.un.a, var);
-    case AST_CAST: return loads(e->u.cast.a, var);
-    case AST_CALL:
-        for (int k = 0; k < e->u.call.n; k++)
-            if (loads(e->u.call.args[k], var))
-                return 1;
-        return 0;
-    case AST_IFEXPR:
-        return loads(e->u.ife.cond, var) || loads(e->u.ife.then, var) ||
-               loads(e->u.ife.other, var);
-    default: return 0;
-    }
-}
-
 static int pairs_cb(ast_visitor *v, ast_stmt *s)
 {
     pairs *p = (pairs *)v;
     if (s->kind == AST_STORE || s->kind == AST_REDUCE) {
         const char *w = s->kind == AST_STORE ? s->u.store.var : s->u.red.var;
         const ast_expr *val = s->kind == AST_STORE ? s->u.store.value : s->u.red.value;
-        if (!strcmp(w, p->t) || loads(val, p->t))
+        if (!strcmp(w, p->t) || xf_expr_reads(val, p->t))
             ft_vec_push(p->ctx, &p->stmts, s);
     }
     return 1;
-}
-
-/* The load of var in e (first found) or NULL. */
-static const ast_expr *find_load(const ast_expr *e, const char *var)
-{
-    if (!e)
-        return NULL;
-    const ast_expr *r = NULL;
-    switch (e->kind) {
-    case AST_LOAD:
-        if (!strcmp(e->u.load.var, var))
-            return e;
-        for (int k = 0; !r && k < e->u.load.n; k++)
-            r = find_load(e->u.load.idx[k], var);
-        return r;
-    case AST_BINARY:
-        r = find_load(e->u.bin.a, var);
-        return r ? r : find_load(e->u.bin.b, var);
-    case AST_UNARY: return find_load(e->u.un.a, var);
-    case AST_CAST: return find_load(e->u.cast.a, var);
-    case AST_CALL:
-        for (int k = 0; !r && k < e->u.call.n; k++)
-            r = find_load(e->u.call.args[k], var);
-        return r;
-    case AST_IFEXPR:
-        r = find_load(e->u.ife.cond, var);
-        r = r ? r : find_load(e->u.ife.then, var);
-        return r ? r : find_load(e->u.ife.other, var);
-    default: return NULL;
-    }
 }
 
 /* Whether Store s accesses a and b at the same index list. */
@@ -161,7 +103,7 @@ static int same_element(const ast_stmt *s, const char *a, const char *b)
 {
     const char *w = s->u.store.var;
     const char *other = !strcmp(w, a) ? b : a;
-    const ast_expr *l = find_load(s->u.store.value, other);
+    const ast_expr *l = xf_expr_find_load(s->u.store.value, other);
     if (!l || l->u.load.n != s->u.store.n)
         return 0;
     for (int k = 0; k < l->u.load.n; k++)
@@ -297,7 +239,7 @@ static int next_neighbour(ft_ctx *ctx, ast_func *f, const char *t, const ft_vec 
         const ast_expr *val = s->kind == AST_STORE ? s->u.store.value : s->u.red.value;
         for (int d = -1; d < defs.len; d++) {
             const char *c = d < 0 ? w : ((ast_stmt *)defs.items[d])->u.def.name;
-            if (d >= 0 && (strcmp(w, t) || !loads(val, c)))
+            if (d >= 0 && (strcmp(w, t) || !xf_expr_reads(val, c)))
                 continue;
             int seen = !strcmp(c, t);
             for (int k = 0; k < done->len; k++)

@@ -56,6 +56,28 @@ int xf_expr_reads(const ast_expr *e, const char *var)
     return f.found;
 }
 
+/* The visitor of xf_expr_find_load: the first load of var. */
+typedef struct find_load {
+    ast_visitor v;
+    const char *var;
+    const ast_expr *load;
+} find_load;
+
+static void find_load_cb(ast_visitor *v, ast_expr *e)
+{
+    find_load *f = (find_load *)v;
+    if (!f->load && e->kind == AST_LOAD && strcmp(e->u.load.var, f->var) == 0)
+        f->load = e;
+}
+
+const ast_expr *xf_expr_find_load(const ast_expr *e, const char *var)
+{
+    find_load f = {.v.expr = find_load_cb, .var = var};
+    if (e)
+        ast_visit_expr((ast_expr *)e, &f.v);
+    return f.load;
+}
+
 int xf_expr_has_load(const ast_expr *e)
 {
     return xf_expr_reads(e, NULL);

@@ -26,6 +26,8 @@ int xf_expr_uses_var(const ast_expr *e, const char *name);
 int xf_expr_has_load(const ast_expr *e);
 /* Whether e reads tensor var. */
 int xf_expr_reads(const ast_expr *e, const char *var);
+/* A load of var in e (one found first), or NULL. */
+const ast_expr *xf_expr_find_load(const ast_expr *e, const char *var);
 /* Whether e has an access whose index depends on loaded data: such an
  * index is bounds-checked at run time and may end the function with
  * FT_ERR_INDEX, so moving or dropping it changes what the program does. */
