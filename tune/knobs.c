@@ -380,11 +380,12 @@ static const char *last_two_perm(ft_ctx *ctx, int nd, int a, int b)
  * perfect): vector loop j split into blocks of v vectors of `lanes`
  * elements, row loop k into blocks of rows; the blocks' loops outermost
  * (the vector block first: its weights stay in the caches while the rows
- * go by), then the reduction loops, then the rows, the vectors and the lanes; the element's
- * accumulator a local over the tile (`cache_reduce` at the first reduction
- * loop, laid out rows by lanes: `var_reorder`), lanes vectorized, rows and
- * vectors unrolled, the first outer loop of at least 4 iterations (else
- * the first) parallel. */
+ * go by), then the reduction loops, then the rows, the vectors and the
+ * lanes; the element's accumulator a local over the tile (`cache_reduce`
+ * at the first reduction loop, laid out rows by lanes: `var_reorder`),
+ * lanes vectorized, rows and vectors unrolled; parallel: the outermost
+ * loop of the nest (those outside the tile first) with 4 or more
+ * iterations, else the vector block. */
 static const char *tile_lines(ft_ctx *ctx, const nest *t, const char **cur, const char *fix,
                               int m, int fr, int j, int k, int lanes, int v, int rows)
 {
