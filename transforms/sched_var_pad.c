@@ -182,7 +182,9 @@ static void drop_guards(pad_walk *pw, ast_stmt *s)
         return;
     }
     ast_stmt *then = s->u.branch.then;
+    const char *label = s->label;
     *s = *then;
+    s->label = s->label ? s->label : label;
 }
 
 /* Walk s (in t's scope) with its loops and branches in pw's environment,
