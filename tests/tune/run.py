@@ -21,10 +21,11 @@ convolution from the stdlib):
   7. `ftc build --tune-log LOG` applies the same blocks as the .fts;
   8. a warm start: the same function at another size measures at most a
      quarter of the candidates (the fastest at the first size first);
-  9. two task nests in one function (batches of 2, FTC_TUNE_CHUNK): each
-     improved alone, the block joining the best of each is measured too (it
-     holds the lines of both), and the tuned function matches NumPy;
-     --no-layout measures no layout line.
+  9. two task nests in one function (batches of 2, FTC_TUNE_CHUNK): when
+     each has a candidate faster than the untuned function, the block
+     joining the best of each is measured too (it holds the lines of
+     both); the tuned function matches NumPy; --no-layout measures no
+     layout line.
 Exits 1 on any failure.
 """
 import os
@@ -228,9 +229,12 @@ def main():
     firsts = [rc for rc in recs if beats(rc) and first(rc[6]) and not second(rc[6])]
     seconds = [rc for rc in recs if beats(rc) and second(rc[6]) and not first(rc[6])]
     joined = [rc for rc in recs if first(rc[6]) and second(rc[6])]
-    check(firsts and seconds and joined and joined[0][3] in ("ok", "slow"),
-          f"conv2: each conv improved alone ({len(firsts)}, {len(seconds)}), the joined block "
-          f"measured ({[rc[3] for rc in joined]})")
+    # which candidates beat the untuned function is a matter of timing
+    # (on a loaded machine, sometimes none of a nest's): the join must
+    # follow whenever both nests have one
+    check(not (firsts and seconds) or (joined and joined[0][3] in ("ok", "slow")),
+          f"conv2: both convs improved alone ({len(firsts)}, {len(seconds)}): the joined "
+          f"block is measured ({[rc[3] for rc in joined]})")
     g = np.random.default_rng(9)
     ins = {"x": g.standard_normal((1, 16, 6, 6)).astype(np.float32),
            "w1": g.standard_normal((16, 16, 3, 3)).astype(np.float32),
