@@ -130,6 +130,17 @@ static void stop(ft_ctx *ctx, const char *origin, const char *u, const char *why
         fprintf(ctx->diag_out, "ftc: propagate(%s): stops at %s: %s\n", origin, u, why);
 }
 
+/* Whether follow_layout(l, t) is accepted (l NULL: nothing to follow),
+ * its diagnostics kept out of the output; the caller restores f when
+ * not. */
+static int follows(ft_ctx *ctx, ast_func *f, ast_stmt *l, const char *t, ft_loc loc)
+{
+    quiet q;
+    quiet_begin(ctx, &q);
+    int ok = !l || !xf_follow_layout(ctx, f, l, t, loc);
+    return quiet_end(ctx, &q) && ok;
+}
+
 /* Whether two shapes are the same expressions. */
 static int same_shape(int n, ast_expr **a, int m, ast_expr **b)
 {
@@ -183,10 +194,7 @@ static int carry(ft_ctx *ctx, ast_func *f, const ast_stmt *def, const char *t, c
              "the Store between it and its neighbour does not read the element it writes");
         ok = 0;
     } else if (ok) {
-        ast_stmt *l = outer_loop(ctx, f, s);
-        quiet_begin(ctx, &q);
-        ok = !l || !xf_follow_layout(ctx, f, l, t, loc);
-        ok = quiet_end(ctx, &q) && ok;
+        ok = follows(ctx, f, outer_loop(ctx, f, s), t, loc);
         if (!ok)
             stop(ctx, def->u.def.name, u, "follow_layout refuses the nest between them");
     }
@@ -211,11 +219,8 @@ static void follow_writer(ft_ctx *ctx, ast_func *f, const char *t, const char *u
         ast_stmt *s = p.stmts.items[i];
         if (s->kind != AST_STORE || strcmp(s->u.store.var, u))
             continue;
-        ast_stmt *l = outer_loop(ctx, f, s), *before = ast_clone_stmt(ctx, f->body, AST_CLONE_SAME);
-        quiet q;
-        quiet_begin(ctx, &q);
-        int ok = !l || !xf_follow_layout(ctx, f, l, u, loc);
-        if (!quiet_end(ctx, &q) || !ok) {
+        ast_stmt *before = ast_clone_stmt(ctx, f->body, AST_CLONE_SAME);
+        if (!follows(ctx, f, outer_loop(ctx, f, s), u, loc)) {
             f->body = before;
             stop(ctx, t, u, "follow_layout refuses the nest that writes it");
         }

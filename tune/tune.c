@@ -221,12 +221,12 @@ static double score(double ms, double ref_ms)
 }
 
 /* The best measured candidate of c[0..n) (c[0] is the untuned
- * function), or -1. */
-static int best_of(const tn_cand *c, int n)
+ * function) that tunes nest (any when nest < 0), or -1. */
+static int best_of(const tn_cand *c, int n, int nest)
 {
     int b = -1;
     for (int k = 0; k < n; k++)
-        if (c[k].status == TN_OK &&
+        if (c[k].status == TN_OK && (nest < 0 || c[k].nest == nest) &&
             (b < 0 || score(c[k].ms, c[k].ref_ms) < score(c[b].ms, c[b].ref_ms)))
             b = k;
     return b;
@@ -239,6 +239,14 @@ static const record *find_record(const record *recs, int nrecs, uint64_t task, u
         if (recs[i].task == task && recs[i].cand == cand && recs[i].status != TN_NEW)
             return &recs[i];
     return NULL;
+}
+
+/* Candidate c as the log's record r measured it. */
+static void take_record(tn_cand *c, const record *r)
+{
+    c->status = r->status;
+    c->ms = r->ms;
+    c->ref_ms = r->ref_ms;
 }
 
 /* The task of the last record of function fn at other sizes than task,
@@ -270,9 +278,7 @@ static void from_log(task *t, const record *recs, int nrecs, FILE *progress)
     for (int k = 0; k < t->n; k++) {
         const record *r = find_record(recs, nrecs, t->hash, t->c[k].hash);
         if (r) {
-            t->c[k].status = r->status;
-            t->c[k].ms = r->ms;
-            t->c[k].ref_ms = r->ref_ms;
+            take_record(&t->c[k], r);
             own = 1;
         }
     }
@@ -335,20 +341,19 @@ static int add_combination(task *t, int at, const record *recs, int nrecs)
     char *text = strdup("");
     int parts = 0;
     for (int nest = 1; text; nest++) {
-        int b = -1, any = 0;
-        for (int k = 0; k < t->n; k++) {
-            if (t->c[k].nest != nest)
-                continue;
-            any = 1;
-            if (t->c[k].status == TN_OK && score(t->c[k].ms, t->c[k].ref_ms) < 1 &&
-                (b < 0 || score(t->c[k].ms, t->c[k].ref_ms) < score(t->c[b].ms, t->c[b].ref_ms)))
-                b = k;
-        }
+        int any = 0;
+        for (int k = 0; k < t->n; k++)
+            any |= t->c[k].nest == nest;
         if (!any)
             break;
-        if (b >= 0 && append_lines(&text, t->c[b].sched))
-            break;
-        parts += b >= 0;
+        int b = best_of(t->c, t->n, nest);
+        if (b < 0 || score(t->c[b].ms, t->c[b].ref_ms) >= 1)
+            continue;
+        if (append_lines(&text, t->c[b].sched)) {
+            free(text);
+            return 1;
+        }
+        parts++;
     }
     char *block = NULL;
     if (!text || parts < 2 || asprintf(&block, "%s\nauto", text) < 0) {
@@ -372,11 +377,8 @@ static int add_combination(task *t, int at, const record *recs, int nrecs)
     c[at] = (tn_cand){.sched = block, .hash = h};
     t->n++;
     const record *r = find_record(recs, nrecs, t->hash, h);
-    if (r) {
-        c[at].status = r->status;
-        c[at].ms = r->ms;
-        c[at].ref_ms = r->ref_ms;
-    }
+    if (r)
+        take_record(&c[at], r);
     return 0;
 }
 
@@ -430,7 +432,7 @@ static int measure_task(const tn_opts *o, task *t, const char *dir, FILE *log, i
                             t->c[k].ms, t->c[k].sched, t->c[k].why[0] ? "\n    " : "",
                             t->c[k].why);
             }
-        int bi = best_of(t->c, t->n);
+        int bi = best_of(t->c, t->n, -1);
         fprintf(progress, "[%d/%d] %s: %d/%d candidates, best %.3g ms (auto %.3g ms)\n",
                 ti + 1, ntasks, t->f->name, done, t->n, bi >= 0 ? t->c[bi].ms : NAN,
                 bi >= 0 ? t->c[bi].ref_ms : t->ref_ms);
@@ -505,7 +507,7 @@ static int write_schedules(const tn_opts *o, const task *ts, int n)
     }
     fprintf(f, "# ftc tune %s: the best measured schedule of each function\n", o->path);
     for (int i = 0; i < n; i++) {
-        int b = best_of(ts[i].c, ts[i].n);
+        int b = best_of(ts[i].c, ts[i].n, -1);
         const char *s = b >= 0 ? ts[i].c[b].sched : "auto";
         fprintf(f, "\n# %s: %.4g ms", ts[i].f->name, b >= 0 ? ts[i].c[b].ms : NAN);
         if (b >= 0 && ts[i].c[b].ref_ms > 0)
