@@ -937,7 +937,7 @@ def var_pad(n, h, threads):
     close(outs, "y", conv_ref(x, w, 2).astype(f32), f32, 1e-5)
 
 
-for n, h, threads in ((1, 5, 1), (2, 8, 2), (3, 1, 3), (0, 4, 2)):
+for n, h, threads in ((1, 5, 1), (2, 8, 2), (3, 1, 3), (0, 4, 2), (2, 7, 4)):
     case(f"var_pad[{n}x{h}, {threads} threads]", var_pad, n, h, threads)
 
 
@@ -955,7 +955,7 @@ def propagate(n, threads):
     close(outs, "y", ref.astype(f32), f32, 1e-5)
 
 
-for n, threads in ((1, 1), (2, 2), (3, 3)):
+for n, threads in ((1, 1), (2, 2), (3, 3), (4, 4)):
     case(f"propagate[{n}, {threads} threads]", propagate, n, threads)
 
 
