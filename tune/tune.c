@@ -331,12 +331,12 @@ static int append_lines(char **text, const char *b)
 }
 
 /* With two or more task nests in t's function whose best candidates beat
- * the untuned function, the block joining those candidates' lines (each
- * nest's own; a nest alone leaves the others to `auto`) is inserted as
- * candidate `at` (its record taken from recs when the log has one) unless
- * t has it already: it is measured in the next batch.  0, or 1 when out of
- * memory. */
-static int add_combination(task *t, int at, const record *recs, int nrecs)
+ * the untuned function (or only were measured, with `any`: a test hook),
+ * the block joining those candidates' lines (each nest's own; a nest alone
+ * leaves the others to `auto`) is inserted as candidate `at` (<= t->n; its
+ * record taken from recs when the log has one) unless t has it already: it
+ * is measured in the next batch.  0, or 1 when out of memory. */
+static int add_combination(task *t, int at, int any_best, const record *recs, int nrecs)
 {
     char *text = strdup("");
     int parts = 0;
@@ -347,7 +347,7 @@ static int add_combination(task *t, int at, const record *recs, int nrecs)
         if (!any)
             break;
         int b = best_of(t->c, t->n, nest);
-        if (b < 0 || score(t->c[b].ms, t->c[b].ref_ms) >= 1)
+        if (b < 0 || (!any_best && score(t->c[b].ms, t->c[b].ref_ms) >= 1))
             continue;
         if (append_lines(&text, t->c[b].sched)) {
             free(text);
@@ -399,8 +399,12 @@ static int measure_task(const tn_opts *o, task *t, const char *dir, FILE *log, i
     /* FTC_TUNE_CHUNK: smaller batches (tests: a joined block measured soon) */
     int chunk = getenv("FTC_TUNE_CHUNK") && atoi(getenv("FTC_TUNE_CHUNK")) > 0
                 ? atoi(getenv("FTC_TUNE_CHUNK")) : CHUNK;
+    /* FTC_TUNE_JOIN_ANY: join each nest's best even when slower (tests) */
+    int any_best = getenv("FTC_TUNE_JOIN_ANY") != NULL;
     for (int start = 0;; start += chunk) {
-        if (start && add_combination(t, start, recs, nrecs)) {
+        if (start > t->n)       /* the last batch was short: a join goes last */
+            start = t->n;
+        if (start && add_combination(t, start, any_best, recs, nrecs)) {
             fprintf(stderr, "ftc: error: out of memory\n");
             return 1;
         }

@@ -24,7 +24,9 @@ convolution from the stdlib):
   9. two task nests in one function (batches of 2, FTC_TUNE_CHUNK): when
      each has a candidate faster than the untuned function, the block
      joining the best of each is measured too (it holds the lines of
-     both); the tuned function matches NumPy; --no-layout measures no
+     both); the tuned function matches NumPy; with FTC_TUNE_JOIN_ANY (join
+     whatever is best) and one batch longer than the candidates, the join
+     is measured after the last, short batch; --no-layout measures no
      layout line.
 Exits 1 on any failure.
 """
@@ -95,6 +97,14 @@ def schedule_of(fts, func):
     text = open(fts).read()
     m = re.search(r"^schedule %s:\n((?:    .*\n)+)" % func, text, re.M)
     return "; ".join(ln.strip() for ln in m.group(1).splitlines()) if m else None
+
+
+# two matrix products: a handful of candidates, fewer than one batch
+CHAIN = """
+export func chain(x: f32[32, 32] in, w1: f32[32, 64] in, w2: f32[64, 32] in,
+                  y: f32[32, 32] out):
+    y = matmul(relu(matmul(x, w1)), w2)
+"""
 
 
 def conv_ref(x, w):
@@ -241,6 +251,15 @@ def main():
            "w2": g.standard_normal((16, 16, 3, 3)).astype(np.float32)}
     ref = conv_ref(np.maximum(conv_ref(ins["x"], ins["w1"]), 0), ins["w2"])
     tuned_matches(ftc, tmp, conv2, fts, "conv2", ins, ref, {"n": 1})
+    chain = os.path.join(tmp, "chain.ft")
+    open(chain, "w").write(CHAIN)
+    log = os.path.join(tmp, "chain.tunelog")
+    r = run([ftc, "tune", chain, "-o", os.path.join(tmp, "chain.fts"), "--log", log],
+            env={"FTC_TUNE_CHUNK": "1000", "FTC_TUNE_JOIN_ANY": "1"})
+    joined = [rc for rc in records(log) if re.search(r"L_matmul_[a-z]+\b(?!_1)", rc[6])
+              and re.search(r"L_matmul_[a-z]+_1\b", rc[6])]
+    check(r.returncode == 0 and joined and joined[-1][3] in ("ok", "slow"),
+          f"chain: the join follows the last, short batch ({r.stderr.strip()[-300:]})")
     n0 = len(recs)
     r = run([ftc, "tune", conv2, "-o", fts, "--log", log, "--size", "n=1", "--budget", "25s"],
             env={"FTC_TUNE_CHUNK": "2"})
