@@ -21,6 +21,7 @@
 #include "backend/cg.h"
 #include "frontend/driver.h"
 #include "frontend/stdlib_doc.h"
+#include "lang/pt.h"
 #include "runtime/rt.h"
 #include "runtime/cleanup.h"
 #include "autodiff/ad.h"
@@ -104,7 +105,7 @@ static const cli_flag cli_flags[] = {
     {"--cflags", F_CFLAGS, 1, CMD_BUILD | CMD_RUN | CMD_TUNE},
     {"-v", F_VERBOSE, 0, CMD_BUILD | CMD_TUNE},        {"--emit", F_EMIT, 1, CMD_BUILD},
     {"--dump-after", F_DUMP_AFTER, 1, CMD_BUILD},
-    {"--schedule", F_SCHEDULE, 1, CMD_BUILD | CMD_CHECK},
+    {"--schedule", F_SCHEDULE, 1, CMD_BUILD | CMD_CHECK | CMD_GRADCHECK},
     {"--random", F_RANDOM, 0, CMD_RUN},
     {"--seed", F_SEED, 1, CMD_RUN | CMD_GRADCHECK | CMD_TUNE},
     {"--bench", F_BENCH, 1, CMD_RUN},       {"--out-dir", F_OUT_DIR, 1, CMD_RUN},
@@ -141,7 +142,7 @@ static const char usage_text[] =
     "  ftc build PROG.ft -o libNAME.so [-D NAME=VALUE]... [--no-auto] [--cc CC] [--cflags FLAGS] [-v] [--emit=c] [--dump-after=PASS] [--schedule S.fts | --tune-log LOG]\n"
     "  ftc build PROG.ft --target cuda [--arch sm_90] [build options]\n"
     "  ftc check PROG.ft [-D ...] [--schedule S.fts]\n"
-    "  ftc gradcheck PROG.ft FUNC wrt X [Y]... [name=value]... [--seed S] [--tol T] [--threads N] [-D ...]\n"
+    "  ftc gradcheck PROG.ft FUNC wrt X [Y]... [name=value]... [--seed S] [--tol T] [--threads N] [--schedule S.fts] [-D ...]\n"
     "  ftc run PROG.ft|LIB.so FUNC [name=value]... [--random] [--seed S] [--bench N] [--out-dir DIR] [--print|--no-print] [--logical-out] [-D ...] [--cc ...] [--cflags ...]\n"
     "  ftc tune PROG.ft [FUNC]... -o PROG.fts [--log LOG] [--budget 5m] [--seed S] [--size n=N]... [--no-layout] [--no-propagate] [-D ...] [--cc ...] [--cflags ...]\n"
     "  ftc stdlib [NAME] [--markdown]\n"
@@ -157,7 +158,9 @@ static const char help_text[] =
     "  run     call FUNC of PROG.ft (compiled into a temporary folder that is\n"
     "          removed afterwards) or of a library built by `ftc build`\n"
     "  gradcheck  compare FUNC's gradient wrt X... with central differences\n"
-    "          (in f64; arguments as for run, random data for those not given)\n"
+    "          (in f64; arguments as for run, random data for those not given;\n"
+    "          PROG's own `grad FUNC wrt X... -> G` when it has one, with the\n"
+    "          --schedule blocks of G_fwd and G_bwd)\n"
     "  tune    measure schedules of FUNC... (default: every exported function\n"
     "          without a schedule block) at the --size values and write the\n"
     "          fastest to -o PROG.fts (`ftc build PROG.ft --schedule PROG.fts`)\n"
@@ -959,21 +962,52 @@ static int is_identifier(const char *name)
     return 1;
 }
 
-/* PROG.ft's source with `grad FUNC wrt X, ... -> FUNC_gradcheck` appended
- * (NULL if it cannot be read), so that the gradient is taken where a
+/* The result name G of src's own `grad func wrt ... -> G` line whose wrt
+ * names are wrt's (in any order), or NULL when it has none; *bad set after
+ * parse errors (reported). */
+static const char *declared_grad(ft_ctx *ctx, const ft_source *src, const char *func,
+                                 int nwrt, const char **wrt, int *bad)
+{
+    const pt_node *file = ft_parse(ctx, src);
+    *bad = !file;
+    for (int i = 0; file && i < file->nkids; i++) {
+        const pt_node *g = file->kids[i];
+        if (!g || g->kind != PT_GRAD || strcmp(g->name, func) || g->kids[0]->nkids != nwrt)
+            continue;
+        int same = 1;
+        for (int k = 0; k < nwrt; k++) {
+            int found = 0;
+            for (int q = 0; q < nwrt; q++)
+                found |= !strcmp(g->kids[0]->kids[q]->name, wrt[k]);
+            same &= found;
+        }
+        if (same)
+            return g->kids[1]->name;
+    }
+    return NULL;
+}
+
+/* PROG.ft's source for checking the gradient of func wrt wrt..., and in
+ * *gname that gradient's name: PROG's own `grad` line of those when it has
+ * one (its tape mode, and the blocks of --schedule for its `_fwd` and
+ * `_bwd`: a tuned gradient is checked as built), else `grad FUNC wrt X,
+ * ... -> FUNC_gradcheck` appended, so that the gradient is taken where a
  * `grad` declaration's is, on the cleaned AST before the schedules and the
  * auto-scheduler (differentiating the auto-scheduled function instead made
- * the gradient's dependence analysis slow on unrolled, fused loops). */
+ * the gradient's dependence analysis slow on unrolled, fused loops).  NULL
+ * if it cannot be read or parsed (reported). */
 static ft_source *gradcheck_source(ft_ctx *ctx, const char *path, const char *func,
-                                   int nwrt, const char **wrt)
+                                   int nwrt, const char **wrt, const char **gname)
 {
     ft_source *src = ft_source_read(ctx, path);
-    if (!src)
-        return NULL;
+    int bad = 0;
+    if (!src || (*gname = declared_grad(ctx, src, func, nwrt, wrt, &bad)) || bad)
+        return bad ? NULL : src;
+    *gname = ft_fmt(ctx, "%s_gradcheck", func);
     char *text = ft_fmt(ctx, "%s\ngrad %s wrt ", src->text, func);
     for (int i = 0; i < nwrt; i++)
         text = ft_fmt(ctx, "%s%s%s", text, i ? ", " : "", wrt[i]);
-    text = ft_fmt(ctx, "%s -> %s_gradcheck\n", text, func);
+    text = ft_fmt(ctx, "%s -> %s\n", text, *gname);
     return ft_source_from_string(ctx, path, text);
 }
 
@@ -1009,9 +1043,11 @@ static int cmd_gradcheck(const cli *c)
     ft_ctx *ctx = ft_ctx_new();
     if (ctx && !temp_dir_make(&t, "ftc-gc")) {
         cli_to_ctx(c, ctx);
-        ft_source *src = gradcheck_source(ctx, c->pos[1], c->pos[2], nwrt, wrt);
-        ast_program *p = src ? ft_compile(ctx, src, NULL, NULL) : NULL;
-        const char *gname = ft_fmt(ctx, "%s_gradcheck", c->pos[2]);
+        const char *gname = NULL;
+        ft_source *src = gradcheck_source(ctx, c->pos[1], c->pos[2], nwrt, wrt, &gname);
+        ft_source *sched = src && c->schedule ? ft_source_read(ctx, c->schedule) : NULL;
+        ast_program *p = src && (sched || !c->schedule)
+                         ? ft_compile_scheduled(ctx, src, sched, NULL, NULL) : NULL;
         if (p && asprintf(&so, "%s/libgc.so", t.dir) >= 0)
             temp_dir_add_lib(ctx, &t, so);
         if (p && so && !cg_build_library(ctx, p, so)) {

@@ -232,16 +232,47 @@ static const ast_expr *single_load(const ast_expr *e)
     }
 }
 
+/* The factors of product e into out. */
+static void factors_of(ft_ctx *ctx, const ast_expr *e, ft_vec *out)
+{
+    if (e->kind == AST_BINARY && e->u.bin.op == AST_MUL) {
+        factors_of(ctx, e->u.bin.a, out);
+        factors_of(ctx, e->u.bin.b, out);
+    } else {
+        ft_vec_push(ctx, out, (void *)e);
+    }
+}
+
 /* The loads among the factors of product e into out: each factor's one
  * load (single_load). */
 static void loads_of(ft_ctx *ctx, const ast_expr *e, ft_vec *out)
 {
-    const ast_expr *l;
-    if (e->kind == AST_BINARY && e->u.bin.op == AST_MUL) {
-        loads_of(ctx, e->u.bin.a, out);
-        loads_of(ctx, e->u.bin.b, out);
-    } else if ((l = single_load(e)) != NULL) {
-        ft_vec_push(ctx, out, (void *)l);
+    ft_vec fs = {0};
+    factors_of(ctx, e, &fs);
+    for (int i = 0; i < fs.len; i++) {
+        const ast_expr *l = single_load(fs.items[i]);
+        if (l)
+            ft_vec_push(ctx, out, (void *)l);
+    }
+}
+
+/* Whether e calls a transcendental builtin (erf, exp, tanh...: a GELU
+ * or sigmoid of the factor, forwarded into the product by the lowering). */
+static int costly(const ast_expr *e)
+{
+    switch (e->kind) {
+    case AST_CAST: return costly(e->u.cast.a);
+    case AST_UNARY: return costly(e->u.un.a);
+    case AST_BINARY: return costly(e->u.bin.a) || costly(e->u.bin.b);
+    case AST_CALL:
+        if (e->u.call.f != AST_ABS && e->u.call.f != AST_FLOOR && e->u.call.f != AST_CEIL &&
+            e->u.call.f != AST_SQUARE)
+            return 1;
+        for (int k = 0; k < e->u.call.n; k++)
+            if (costly(e->u.call.args[k]))
+                return 1;
+        return 0;
+    default: return 0;
     }
 }
 
@@ -375,19 +406,20 @@ static const char *last_two_perm(ft_ctx *ctx, int nd, int a, int b)
     return ft_fmt(ctx, "[%s%d, %d]", perm, a, b);
 }
 
-/* One register tile of nest t (loops spatial below m up to fr, then the
- * reduction loops; cur: the names after `fix`, the lines making it
- * perfect): vector loop j split into blocks of v vectors of `lanes`
- * elements, row loop k into blocks of rows; the blocks' loops outermost
- * (the vector block first: its weights stay in the caches while the rows
- * go by), then the reduction loops, then the rows, the vectors and the
- * lanes; the element's accumulator a local over the tile (`cache_reduce`
- * at the first reduction loop, laid out rows by lanes: `var_reorder`),
- * lanes vectorized, rows and vectors unrolled; parallel: the outermost
- * loop of the nest (those outside the tile first) with 4 or more
- * iterations, else the vector block. */
+/* One register tile of nest t (from loop m down: spatial loops and the
+ * reduction loops in any order, as a matrix product's i, k, j; cur: the
+ * names after `fix`, the lines making it perfect): vector loop j split
+ * into blocks of v vectors of `lanes` elements, row loop k into blocks of
+ * rows; the blocks' loops outermost (the vector block first: its weights
+ * stay in the caches while the rows go by), then the other spatial loops,
+ * the reduction loops, the rows, the vectors and the lanes; the element's
+ * accumulator a local over the tile (`cache_reduce` at the first reduction
+ * loop, laid out rows by lanes: `var_reorder`), lanes vectorized, rows and
+ * vectors unrolled; parallel: the outermost loop of the nest (those
+ * outside the tile first) with 4 or more iterations, else the vector
+ * block. */
 static const char *tile_lines(ft_ctx *ctx, const nest *t, const char **cur, const char *fix,
-                              int m, int fr, int j, int k, int lanes, int v, int rows)
+                              int m, int j, int k, int lanes, int v, int rows)
 {
     const ast_stmt *r = t->r;
     const char *jo = ft_fmt(ctx, "%s_ro", cur[j]), *jl = ft_fmt(ctx, "%s_rl", cur[j]);
@@ -399,29 +431,32 @@ static const char *tile_lines(ft_ctx *ctx, const nest *t, const char **cur, cons
     if (v > 1)
         lines = join(ctx, lines, ft_fmt(ctx, "%s, %s = split(%s_rj, %d)", jv, jl, cur[j], lanes));
     lines = join(ctx, lines, ft_fmt(ctx, "%s, %s = split(%s, %d)", ko, ki, cur[k], rows));
-    const char *order = jo, *par = NULL;
+    const char *order = jo, *par = NULL, *red = NULL;
     int64_t trips;
     for (int q = 0; q < m && !par; q++)
         if (t->names[q] && xf_auto_const_trips(ctx, t->loops[q], &trips) && trips >= 4)
             par = t->names[q];
     if (!par && xf_auto_const_trips(ctx, t->loops[j], &trips) && trips / (lanes * v) >= 4)
         par = jo;
-    for (int q = m; q < fr; q++) {
+    for (int q = m; q < t->n; q++) {
         const char *name = q == k ? ko : q == j ? NULL : cur[q];
-        if (!name)
+        if (!name || !indexes(r, t->loops[q]->u.loop.iter, -1))
             continue;
         order = ft_fmt(ctx, "%s, %s", order, name);
         int64_t per = q == k ? rows : 1;
         if (!par && xf_auto_const_trips(ctx, t->loops[q], &trips) && trips / per >= 4)
             par = name;
     }
-    for (int q = fr; q < t->n; q++)
-        order = ft_fmt(ctx, "%s, %s", order, cur[q]);
+    for (int q = m; q < t->n; q++)
+        if (!indexes(r, t->loops[q]->u.loop.iter, -1)) {
+            order = ft_fmt(ctx, "%s, %s", order, cur[q]);
+            red = red ? red : cur[q];
+        }
     order = ft_fmt(ctx, "%s, %s%s, %s", order, ki, v > 1 ? ft_fmt(ctx, ", %s", jv) : "", jl);
     lines = join(ctx, lines, ft_fmt(ctx, "reorder(%s)", order));
     int dk = dim_of(r, t->loops[k]->u.loop.iter), dj = dim_of(r, t->loops[j]->u.loop.iter);
     lines = join(ctx, lines, ft_fmt(ctx, "%s_ri, %s_rf, %s = cache_reduce(%s, %s, cpu)",
-                                    r->u.red.var, r->u.red.var, acc, cur[fr], r->u.red.var));
+                                    r->u.red.var, r->u.red.var, acc, red, r->u.red.var));
     if (dk != r->u.red.n - 2 || dj != r->u.red.n - 1)
         lines = join(ctx, lines, ft_fmt(ctx, "var_reorder(%s, %s)", acc,
                                         last_two_perm(ctx, r->u.red.n, dk, dj)));
@@ -447,17 +482,24 @@ static int load_uses(const ast_expr *l, const char *it)
  * row and vector, one indexed by jt only a vector per vector; a factor
  * without jt is broadcast, and the broadcasts fold into the multiply-adds
  * as memory operands), plus 0.05 per further vector (the block of the
- * factors read along jt outgrows the L1 cache). */
+ * factors read along jt outgrows the L1 cache), plus 4 per multiply-add
+ * and vector for a broadcast factor that calls a transcendental (a GELU
+ * before a matrix product: recomputed for each block of vectors, so the
+ * tiles as wide as the whole row come first). */
 static double tile_cost(ft_ctx *ctx, const ast_stmt *r, const char *jt, const char *kt, int rows,
                         int v)
 {
-    ft_vec loads = {0};
-    loads_of(ctx, r->u.red.value, &loads);
-    double vec = 0;
-    for (int i = 0; i < loads.len; i++)
-        if (load_uses(loads.items[i], jt))
-            vec += load_uses(loads.items[i], kt) ? rows * v : v;
-    return vec / (rows * v) + 0.05 * (v - 1);
+    ft_vec fs = {0};
+    factors_of(ctx, r->u.red.value, &fs);
+    double vec = 0, calls = 0;
+    for (int i = 0; i < fs.len; i++) {
+        const ast_expr *l = single_load(fs.items[i]);
+        if (l && load_uses(l, jt))
+            vec += load_uses(l, kt) ? rows * v : v;
+        else if (costly(fs.items[i]))
+            calls += 4.0 / v;
+    }
+    return vec / (rows * v) + 0.05 * (v - 1) + calls;
 }
 
 /* The number of tensors lines copies (`cache` lines): each copy of an
@@ -475,46 +517,53 @@ static int copies(const char *lines)
 /* The register tiles of task nest t into tiles, ranked by tile_cost (on
  * the 2-core AVX-512 machine, ResNet-18's 64-channel conv took 1.0 ms with
  * 28 rows by 1 vector, 1.4 with 14 by 2, 1.5 with 7 by 4, 2.2 with 8 by
- * 1).  For a nest of spatial loops around reduction loops: each vector
- * loop J (a spatial loop of constant trips, a multiple of the vector width,
- * else of half of it: 56 columns are 7 AVX2 vectors, with the inputs read
- * along it laid out with its dimension last: input_layouts) and each row
- * loop K (another spatial loop of constant trips, indexing another
- * dimension of the element), tiles of 1, 2 or 4 vectors by the two largest
- * divisors of K's trips that keep at most 28 accumulators (of AVX-512's 32
- * registers); the largest also with the inputs read outside their shape
- * padded (pad_layouts: no guard left in the tile, for one more copy of the
- * input per call: on the 2-core machine 7% slower on ResNet-18's
- * 64-channel conv, as fast on the 512-channel 7x7 one, so ranked after the
- * unpadded). */
+ * 1).  From the nest's outermost reduction loop down, spatial and
+ * reduction loops in any order (a convolution's o, h, w, c, kh, kw; a
+ * matrix product's i, k, j): each vector loop J (a spatial loop of
+ * constant trips, a multiple of the vector width, else of half of it: 56
+ * columns are 7 AVX2 vectors, with the inputs read along it laid out with
+ * its dimension last: input_layouts) and each row loop K (another spatial
+ * loop of constant trips, indexing another dimension of the element),
+ * tiles of 1, 2 or 4 vectors, or of J's whole row when it is 5 to 14
+ * vectors, by the two largest divisors of K's trips that keep at most 28
+ * accumulators (of AVX-512's 32 registers); the largest also with the
+ * inputs read outside their shape padded (pad_layouts: no guard left in
+ * the tile, for one more copy of the input per call: on the 2-core machine
+ * 7% slower on ResNet-18's 64-channel conv, as fast on the 512-channel 7x7
+ * one, so ranked after the unpadded). */
 static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
 {
     const ast_stmt *r = t->r;
-    int fr = 0, lanes = vector_lanes(r->u.red.value->dtype);
-    while (fr < t->n && indexes(r, t->loops[fr]->u.loop.iter, -1))
-        fr++;
-    for (int q = fr; q < t->n; q++)
-        if (indexes(r, t->loops[q]->u.loop.iter, -1))
-            return;
-    if (!lanes || fr == 0 || fr == t->n)
+    int lanes = vector_lanes(r->u.red.value->dtype), first_red = t->n;
+    for (int q = t->n - 1; q >= 0; q--)
+        if (!indexes(r, t->loops[q]->u.loop.iter, -1))
+            first_red = q;
+    if (!lanes || first_red == t->n)
         return;
     const char **cur = ft_alloc(ctx, sizeof *cur * (size_t)t->n);
     int first = tiles->len;
-    for (int j = 0; j < fr; j++) {
+    for (int j = 0; j < t->n; j++) {
         int64_t tj, tk;
         const char *it = t->loops[j]->u.loop.iter;
-        if (!xf_auto_const_trips(ctx, t->loops[j], &tj) || tj % (lanes / 2))
+        if (!indexes(r, it, -1) || !xf_auto_const_trips(ctx, t->loops[j], &tj) ||
+            tj % (lanes / 2))
             continue;
         int lj = tj % lanes ? lanes / 2 : lanes;
-        for (int k = 0; k < fr; k++) {
-            if (k == j || !xf_auto_const_trips(ctx, t->loops[k], &tk) ||
+        for (int k = 0; k < t->n; k++) {
+            if (k == j || !indexes(r, t->loops[k]->u.loop.iter, -1) ||
+                !xf_auto_const_trips(ctx, t->loops[k], &tk) ||
                 dim_of(r, t->loops[k]->u.loop.iter) == dim_of(r, it))
                 continue;
             int m = j < k ? j : k;
+            if (first_red < m)      /* a reduction outside the tile */
+                continue;
             const char *fix = perfect_from(ctx, t, m, cur);
             if (!fix)
                 continue;
-            for (int v = 1; v <= 4; v *= 2) {
+            /* 1, 2, 4 vectors, and the whole row when it is up to 14 */
+            int widths[] = {1, 2, 4, tj / lj > 4 && tj / lj <= 14 ? (int)(tj / lj) : 0};
+            for (int w = 0; w < 4 && widths[w]; w++) {
+                int v = widths[w];
                 if (tj % (lj * v))
                     continue;
                 const char *lay = t->ko.layout ? input_layouts(ctx, t, it, lj * v) : "";
@@ -529,7 +578,7 @@ static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
                         c->cost = tile_cost(ctx, r, it, t->loops[k]->u.loop.iter, rows, v) +
                                   0.25 * copies(lay) + 1e-3 * padded;
                         c->lines = tile_lines(ctx, t, cur, padded ? join(ctx, pads, lines) : lines,
-                                              m, fr, j, k, lj, v, rows);
+                                              m, j, k, lj, v, rows);
                         c->nest = t->id;
                         c->order = tiles->len - first;
                         ft_vec_push(ctx, tiles, c);

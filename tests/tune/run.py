@@ -26,8 +26,12 @@ convolution from the stdlib):
      joining the best of each is measured too (it holds the lines of
      both); the tuned function matches NumPy; with FTC_TUNE_JOIN_ANY (join
      whatever is best) and one batch longer than the candidates, the join
-     is measured after the last, short batch; --no-layout measures no
-     layout line.
+     is measured after the last, short batch, and every candidate of two
+     matrix products (register tiles over i, k, j) matches; --no-layout measures no
+     layout line;
+ 10. a gradient's forward function is a task: tuned with layout lines, one
+     of its measured blocks built into `ftc gradcheck --schedule` passes
+     (and a block naming no loop there is an error: the file is applied).
 Exits 1 on any failure.
 """
 import os
@@ -260,6 +264,9 @@ def main():
               and re.search(r"L_matmul_[a-z]+_1\b", rc[6])]
     check(r.returncode == 0 and joined and joined[-1][3] in ("ok", "slow"),
           f"chain: the join follows the last, short batch ({r.stderr.strip()[-300:]})")
+    bad = [rc[3] + ": " + rc[6] for rc in records(log) if rc[3] not in ("ok", "slow")]
+    check(r.returncode == 0 and not bad, f"chain: every candidate (register tiles of both "
+          f"products among them) matches the untuned function ({bad[:2]})")
     n0 = len(recs)
     r = run([ftc, "tune", conv2, "-o", fts, "--log", log, "--size", "n=1", "--budget", "25s"],
             env={"FTC_TUNE_CHUNK": "2"})
@@ -318,6 +325,31 @@ def main():
           {rc[2] for rc in recs[len(first):]} == {"conv"},
           f"after SIGINT a rerun measures only the second function ({len(first)} then "
           f"{len(recs)} records)")
+
+    # 10: a gradient's g_fwd tuned with layouts, then gradcheck --schedule
+    gradp = os.path.join(tmp, "grad.ft")
+    open(gradp, "w").write(CONV2 + "grad conv2 wrt x, w1, w2 -> conv2_grad\n")
+    fts, log = os.path.join(tmp, "grad.fts"), os.path.join(tmp, "grad.tunelog")
+    r = run([ftc, "tune", gradp, "conv2_grad_fwd", "-o", fts, "--log", log, "--size", "n=1",
+             "--budget", "15s"])
+    laid = [rc for rc in records(log) if rc[2] == "conv2_grad_fwd" and rc[3] in ("ok", "slow")
+            and re.search(r"var_(reorder|pad|split)\(", rc[6])]
+    check(r.returncode == 0 and laid,
+          f"conv2_grad_fwd: blocks with layout lines measured ({r.stderr.strip()[-200:]})")
+    for name, lines in ([("laid", laid[0][6].split("; "))] if laid else []) + \
+            [("bad", ["split(nosuch, 4)", "auto"])]:
+        block = os.path.join(tmp, name + ".fts")
+        open(block, "w").write("schedule conv2_grad_fwd:\n" +
+                               "".join(f"    {ln}\n" for ln in lines))
+        r = run([ftc, "gradcheck", gradp, "conv2", "wrt", "x", "w1", "w2", "n=1",
+                 "--schedule", block])
+        if name == "laid":
+            check(r.returncode == 0 and r.stdout.count("largest relative error") == 3,
+                  f"gradcheck of the tuned g_fwd ({'; '.join(lines)[:150]}...): "
+                  f"{(r.stdout + r.stderr).strip()[-300:]}")
+        else:
+            check(r.returncode != 0 and "nosuch" in r.stderr,
+                  f"gradcheck --schedule applies the file ({r.stderr.strip()[:200]})")
 
     # 6: errors
     r = run([ftc, "tune", mm, "-o", os.path.join(tmp, "e.fts")])
