@@ -232,6 +232,17 @@ static int best_of(const tn_cand *c, int n, int nest)
     return b;
 }
 
+/* The candidate of c[0..n) to build: the best measured one when it beat
+ * the untuned function timed in the same rounds (on a loaded machine the
+ * untuned function's own candidate, `auto`, can be cut off as slow while
+ * slower ones are not), else -1: `auto`, so that tuning never makes a
+ * function slower. */
+static int chosen(const tn_cand *c, int n)
+{
+    int b = best_of(c, n, -1);
+    return b >= 0 && score(c[b].ms, c[b].ref_ms) < 1 ? b : -1;
+}
+
 /* The record of cand in task, or NULL. */
 static const record *find_record(const record *recs, int nrecs, uint64_t task, uint64_t cand)
 {
@@ -511,12 +522,14 @@ static int write_schedules(const tn_opts *o, const task *ts, int n)
     }
     fprintf(f, "# ftc tune %s: the best measured schedule of each function\n", o->path);
     for (int i = 0; i < n; i++) {
-        int b = best_of(ts[i].c, ts[i].n, -1);
+        int b = chosen(ts[i].c, ts[i].n);
         const char *s = b >= 0 ? ts[i].c[b].sched : "auto";
-        fprintf(f, "\n# %s: %.4g ms", ts[i].f->name, b >= 0 ? ts[i].c[b].ms : NAN);
-        if (b >= 0 && ts[i].c[b].ref_ms > 0)
-            fprintf(f, " (the auto-scheduler alone: %.4g ms, measured with it)",
-                    ts[i].c[b].ref_ms);
+        if (b >= 0)
+            fprintf(f, "\n# %s: %.4g ms (the auto-scheduler alone: %.4g ms, measured with it)",
+                    ts[i].f->name, ts[i].c[b].ms, ts[i].c[b].ref_ms);
+        else
+            fprintf(f, "\n# %s: no candidate measured faster than the auto-scheduler alone",
+                    ts[i].f->name);
         fprintf(f, "\nschedule %s:\n    ", ts[i].f->name);
         for (const char *q = s; *q; q++)
             fputs(*q == '\n' ? "\n    " : (char[2]){*q, 0}, f);
@@ -637,7 +650,8 @@ int tn_tune(const tn_opts *o, FILE *progress)
 }
 
 /* The fastest measured record of function fn: in task when it has one,
- * else in the last task of fn the log holds; NULL when none. */
+ * else in the last task of fn the log holds; NULL when none beat the
+ * untuned function. */
 static const record *best_record(const record *recs, int nrecs, uint64_t fn, uint64_t task)
 {
     uint64_t use = 0;
@@ -652,7 +666,7 @@ static const record *best_record(const record *recs, int nrecs, uint64_t fn, uin
         if (recs[i].task == use && recs[i].status == TN_OK && recs[i].sched &&
             (!b || score(recs[i].ms, recs[i].ref_ms) < score(b->ms, b->ref_ms)))
             b = &recs[i];
-    return b;
+    return b && score(b->ms, b->ref_ms) < 1 ? b : NULL;   /* as chosen() */
 }
 
 int tn_log_schedules(const tn_opts *o, char **text)
