@@ -502,6 +502,52 @@ static double tile_cost(ft_ctx *ctx, const ast_stmt *r, const char *jt, const ch
     return vec / (rows * v) + 0.05 * (v - 1) + calls;
 }
 
+/* The sliding-window reuse of a tile of rows by v vectors (vector
+ * iterator jt, row loop k): a factor of r read along both whose index in
+ * one dimension adds a reduction loop q's iterator to k's (`x[o, h + kh,
+ * w + kw]`: a depthwise conv's rows h and kh), q of constant trips up to
+ * 4 and every reduction loop inside it too: with those loops unrolled
+ * (innermost first) around the unrolled rows, the rows' loads of the same
+ * input vector coincide, rows + trips - 1 loads for rows * trips products.
+ * Returns the unroll lines (cur: the loop names), "" when there is none,
+ * and in *saved what it takes off tile_cost. */
+static const char *window_unroll(ft_ctx *ctx, const nest *t, const char **cur, const char *jt,
+                                 int k, int rows, int v, double *saved)
+{
+    const ast_stmt *r = t->r;
+    const char *kt = t->loops[k]->u.loop.iter;
+    ft_vec loads = {0};
+    loads_of(ctx, r->u.red.value, &loads);
+    *saved = 0;
+    for (int q = 0; q < t->n; q++) {
+        int64_t tq, ti;
+        const char *qt = t->loops[q]->u.loop.iter;
+        if (indexes(r, qt, -1) || !xf_auto_const_trips(ctx, t->loops[q], &tq) || tq > 4 ||
+            tq < 2)
+            continue;
+        int shared = 0;
+        for (int i = 0; i < loads.len; i++) {
+            const ast_expr *l = loads.items[i];
+            for (int d = 0; load_uses(l, jt) && d < l->u.load.n; d++)
+                shared |= xf_expr_uses_var(l->u.load.idx[d], kt) &&
+                          xf_expr_uses_var(l->u.load.idx[d], qt);
+        }
+        const char *lines = "";
+        for (int p = t->n - 1; shared && p >= q; p--) {
+            if (indexes(r, t->loops[p]->u.loop.iter, -1))
+                continue;
+            if (!xf_auto_const_trips(ctx, t->loops[p], &ti) || ti > 4)
+                return "";
+            lines = join(ctx, lines, ft_fmt(ctx, "unroll(%s)", cur[p]));
+        }
+        if (!shared)
+            continue;
+        *saved = (rows * v - (double)(rows + tq - 1) * v / (double)tq) / (rows * v);
+        return lines;
+    }
+    return "";
+}
+
 /* The number of tensors lines copies (`cache` lines): each copy of an
  * input per call adds 0.25 to a tile's cost (on MobileNet's depthwise
  * convs, a tile that transposed the activations took 10 times the
@@ -573,12 +619,17 @@ static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
                     if (tk % rows)
                         continue;
                     got++;
-                    for (int padded = 0; padded < 1 + (*pads && got == 1); padded++) {
+                    double saved;
+                    const char *win = window_unroll(ctx, t, cur, it, k, rows, v, &saved);
+                    for (int var = 0; var < 2 + !!*win; var++) {
+                        if (var == 1 && (!*pads || got != 1))   /* 1: padded, 2: windowed */
+                            continue;
                         tile *c = ft_alloc(ctx, sizeof *c);
                         c->cost = tile_cost(ctx, r, it, t->loops[k]->u.loop.iter, rows, v) +
-                                  0.25 * copies(lay) + 1e-3 * padded;
-                        c->lines = tile_lines(ctx, t, cur, padded ? join(ctx, pads, lines) : lines,
-                                              m, j, k, lj, v, rows);
+                                  0.25 * copies(lay) + 1e-3 * (var == 1) - (var == 2) * saved;
+                        c->lines = tile_lines(ctx, t, cur, var == 1 ? join(ctx, pads, lines)
+                                                                    : lines, m, j, k, lj, v, rows);
+                        c->lines = var == 2 ? join(ctx, c->lines, win) : c->lines;
                         c->nest = t->id;
                         c->order = tiles->len - first;
                         ft_vec_push(ctx, tiles, c);

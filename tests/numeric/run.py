@@ -959,6 +959,32 @@ for n, threads in ((1, 1), (2, 2), (3, 3), (4, 4)):
     case(f"propagate[{n}, {threads} threads]", propagate, n, threads)
 
 
+# tests/numeric/progs/tiles.ft (register tiles as ftc tune writes them:
+# matrix products tiled over i, k, j around a GELU, a depthwise conv with
+# its window unrolled) against NumPy in float64
+
+def tiles(n, threads):
+    g = np.random.default_rng(n + 41)
+    x = g.standard_normal((12, 32)).astype(f32)
+    w1 = (g.standard_normal((32, 64)) / 6).astype(f32)
+    w2 = (g.standard_normal((64, 80)) / 8).astype(f32)
+    h = x.astype(f64) @ w1.astype(f64)
+    h = 0.5 * h * (1 + np.vectorize(math.erf)(h / math.sqrt(2)))
+    outs = ftc_run(prog("tiles.ft"), "ffn", {}, {"x": x, "w1": w1, "w2": w2}, threads)
+    close(outs, "y", (h @ w2.astype(f64)).astype(f32), f32, 1e-5)
+    x = g.standard_normal((n, 16, 8, 8)).astype(f32)
+    w = g.standard_normal((16, 1, 3, 3)).astype(f32)
+    xp = np.pad(x.astype(f64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    ref = sum(xp[:, :, kh:kh + 8, kw:kw + 8] * w[None, :, 0, kh, kw, None, None]
+              for kh in range(3) for kw in range(3))
+    outs = ftc_run(prog("tiles.ft"), "dw", {"n": n}, {"x": x, "w": w}, threads)
+    close(outs, "y", ref.astype(f32), f32, 1e-5)
+
+
+for n, threads in ((1, 1), (2, 2), (3, 4), (0, 2)):
+    case(f"tiles[{n}, {threads} threads]", tiles, n, threads)
+
+
 # tests/numeric/progs/dead_store.ft (auto_dead_store: dropped writes of
 # locals change nothing; the kept u[i] = 0 is read back as u[0])
 
