@@ -278,19 +278,21 @@ static int costly(const ast_expr *e)
 
 /* The lines copying each factor of r that reads iterator it in a
  * dimension other than its last into a local with that dimension last:
- * `X_tf, X_tw, X_tb = cache(S, X, cpu)` around the nest's outermost loop
- * S, then `var_reorder(X_tb, [...])`; with block > 0, that dimension then
- * blocked by block and its blocks made the outermost dimension (`var_split`
- * + `var_reorder`: weights packed as OIHW16o's [O/16, I, H, W, 16], each
- * vector block's weights one contiguous stream); "" when there is none or S
- * has no name. */
-static const char *input_layouts(ft_ctx *ctx, const nest *t, const char *it, int block)
+ * `X_tf, X_tw, X_tb = cache(S, X, cpu)` around loop S (at, else the
+ * nest's outermost loop), then `var_reorder(X_tb, [...])`; with block > 0,
+ * that dimension then blocked by block and its blocks made the outermost
+ * dimension (`var_split` + `var_reorder`: weights packed as OIHW16o's
+ * [O/16, I, H, W, 16], each vector block's weights one contiguous stream);
+ * "" when there is none or S has no name. */
+static const char *input_layouts(ft_ctx *ctx, const nest *t, const char *it, int block,
+                                 const char *at)
 {
     const ast_stmt *r = t->r;
     ft_vec loads = {0}, done = {0};
     loads_of(ctx, r->u.red.value, &loads);
     const char *lines = "";
-    for (int i = 0; t->n && t->names[0] && i < loads.len; i++) {
+    at = at ? at : t->n ? t->names[0] : NULL;
+    for (int i = 0; at && i < loads.len; i++) {
         const ast_expr *l = loads.items[i];
         int n = l->u.load.n, d = -1, clash = 0;
         for (int k = 0; k < n; k++)
@@ -303,7 +305,7 @@ static const char *input_layouts(ft_ctx *ctx, const nest *t, const char *it, int
         ft_vec_push(ctx, &done, (void *)l->u.load.var);
         const char *v = l->u.load.var;
         lines = join(ctx, lines, ft_fmt(ctx, "%s_tf, %s_tw, %s_tb = cache(%s, %s, cpu)\n"
-                                        "var_reorder(%s_tb, %s)", v, v, v, t->names[0], v, v,
+                                        "var_reorder(%s_tb, %s)", v, v, v, at, v, v,
                                         last_perm(ctx, n, d)));
         if (block > 0) {
             const char *perm = ft_fmt(ctx, "[%d", n - 1);
@@ -419,7 +421,7 @@ static const char *last_two_perm(ft_ctx *ctx, int nd, int a, int b)
  * outside the tile first) with 4 or more iterations, else the vector
  * block. */
 static const char *tile_lines(ft_ctx *ctx, const nest *t, const char **cur, const char *fix,
-                              int m, int j, int k, int lanes, int v, int rows)
+                              int m, int j, int k, int lanes, int v, int rows, int in_block)
 {
     const ast_stmt *r = t->r;
     const char *jo = ft_fmt(ctx, "%s_ro", cur[j]), *jl = ft_fmt(ctx, "%s_rl", cur[j]);
@@ -431,7 +433,7 @@ static const char *tile_lines(ft_ctx *ctx, const nest *t, const char **cur, cons
     if (v > 1)
         lines = join(ctx, lines, ft_fmt(ctx, "%s, %s = split(%s_rj, %d)", jv, jl, cur[j], lanes));
     lines = join(ctx, lines, ft_fmt(ctx, "%s, %s = split(%s, %d)", ko, ki, cur[k], rows));
-    const char *order = jo, *par = NULL, *red = NULL;
+    const char *order = jo, *par = NULL, *red = NULL, *second = NULL;
     int64_t trips;
     for (int q = 0; q < m && !par; q++)
         if (t->names[q] && xf_auto_const_trips(ctx, t->loops[q], &trips) && trips >= 4)
@@ -443,6 +445,7 @@ static const char *tile_lines(ft_ctx *ctx, const nest *t, const char **cur, cons
         if (!name || !indexes(r, t->loops[q]->u.loop.iter, -1))
             continue;
         order = ft_fmt(ctx, "%s, %s", order, name);
+        second = second ? second : name;
         int64_t per = q == k ? rows : 1;
         if (!par && xf_auto_const_trips(ctx, t->loops[q], &trips) && trips / per >= 4)
             par = name;
@@ -451,9 +454,12 @@ static const char *tile_lines(ft_ctx *ctx, const nest *t, const char **cur, cons
         if (!indexes(r, t->loops[q]->u.loop.iter, -1)) {
             order = ft_fmt(ctx, "%s, %s", order, cur[q]);
             red = red ? red : cur[q];
+            second = second ? second : cur[q];
         }
     order = ft_fmt(ctx, "%s, %s%s, %s", order, ki, v > 1 ? ft_fmt(ctx, ", %s", jv) : "", jl);
     lines = join(ctx, lines, ft_fmt(ctx, "reorder(%s)", order));
+    if (in_block)           /* each vector block's inputs copied in its iteration */
+        lines = join(ctx, lines, input_layouts(ctx, t, t->loops[j]->u.loop.iter, 0, second));
     int dk = dim_of(r, t->loops[k]->u.loop.iter), dj = dim_of(r, t->loops[j]->u.loop.iter);
     lines = join(ctx, lines, ft_fmt(ctx, "%s_ri, %s_rf, %s = cache_reduce(%s, %s, cpu)",
                                     r->u.red.var, r->u.red.var, acc, red, r->u.red.var));
@@ -612,7 +618,7 @@ static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
                 int v = widths[w];
                 if (tj % (lj * v))
                     continue;
-                const char *lay = t->ko.layout ? input_layouts(ctx, t, it, lj * v) : "";
+                const char *lay = t->ko.layout ? input_layouts(ctx, t, it, lj * v, NULL) : "";
                 const char *lines = join(ctx, lay, fix);
                 const char *pads = t->ko.layout ? pad_layouts(ctx, f, t, lay) : "";
                 for (int rows = (int)(28 / v), got = 0; rows >= 2 && got < 2; rows--) {
@@ -621,14 +627,19 @@ static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
                     got++;
                     double saved;
                     const char *win = window_unroll(ctx, t, cur, it, k, rows, v, &saved);
-                    for (int var = 0; var < 2 + !!*win; var++) {
-                        if (var == 1 && (!*pads || got != 1))   /* 1: padded, 2: windowed */
+                    /* 0: plain; 1: padded; 2: windowed; 3: the inputs copied per
+                     * vector block, in the parallel loop (ResNet-18's 512-channel
+                     * layer spent 40% of its time packing all weights first) */
+                    for (int var = 0; var < 4; var++) {
+                        if ((var == 1 && (!*pads || got != 1)) || (var == 2 && !*win) ||
+                            (var == 3 && (!*lay || got != 1)))
                             continue;
                         tile *c = ft_alloc(ctx, sizeof *c);
                         c->cost = tile_cost(ctx, r, it, t->loops[k]->u.loop.iter, rows, v) +
-                                  0.25 * copies(lay) + 1e-3 * (var == 1) - (var == 2) * saved;
+                                  0.25 * copies(lay) + 1e-3 * var - (var == 2) * saved;
                         c->lines = tile_lines(ctx, t, cur, var == 1 ? join(ctx, pads, lines)
-                                                                    : lines, m, j, k, lj, v, rows);
+                                              : var == 3 ? fix : lines, m, j, k, lj, v, rows,
+                                              var == 3);
                         c->lines = var == 2 ? join(ctx, c->lines, win) : c->lines;
                         c->nest = t->id;
                         c->order = tiles->len - first;
@@ -684,7 +695,7 @@ static void nest_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *out)
             d++;
         const char *inner = contiguous_inner(ctx, t, j);
         const char *lay = t->ko.layout ? output_layout(ctx, f, t, d) : "";
-        const char *in = t->ko.layout ? input_layouts(ctx, t, it, 0) : "";
+        const char *in = t->ko.layout ? input_layouts(ctx, t, it, 0, NULL) : "";
         const char *shapes[] = {inner, lay, in, join(ctx, in, lay), join(ctx, lay, inner),
                                 join(ctx, in, inner), join(ctx, in, join(ctx, lay, inner))};
         for (int s = 0; s < 7; s++)
