@@ -582,7 +582,9 @@ static int copies(const char *lines)
  * inputs read outside their shape padded (pad_layouts: no guard left in
  * the tile, for one more copy of the input per call: on the 2-core machine
  * 7% slower on ResNet-18's 64-channel conv, as fast on the 512-channel 7x7
- * one, so ranked after the unpadded). */
+ * one, so ranked after the unpadded), and with the inputs copied per
+ * vector block inside the parallel loop; each also with its window loops
+ * unrolled where window_unroll finds reuse. */
 static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
 {
     const ast_stmt *r = t->r;
