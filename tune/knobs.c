@@ -667,11 +667,69 @@ static int tile_cmp(const void *a, const void *b)
     return x->nest - y->nest;
 }
 
+/* The writes (Stores and Reduces) of a statement (writes_cb). */
+typedef struct writes_walk {
+    ast_visitor v;
+    ft_ctx *ctx;
+    ft_vec *out;
+} writes_walk;
+
+static int writes_cb(ast_visitor *v, ast_stmt *s)
+{
+    writes_walk *w = (writes_walk *)v;
+    if (s->kind == AST_STORE || s->kind == AST_REDUCE)
+        ft_vec_push(w->ctx, w->out, s);
+    return 1;
+}
+
+/* Whether iterator it indexes every write in s (its iterations write
+ * apart: a loop that may run in parallel). */
+static int indexes_every_write(ft_ctx *ctx, ast_stmt *s, const char *it)
+{
+    ft_vec ws = {0};
+    writes_walk w = {.v.stmt = writes_cb, .ctx = ctx, .out = &ws};
+    ast_visit(s, &w.v);
+    for (int i = 0; i < ws.len; i++) {
+        const ast_stmt *x = ws.items[i];
+        int n = x->kind == AST_STORE ? x->u.store.n : x->u.red.n, used = 0;
+        ast_expr *const *idx = x->kind == AST_STORE ? x->u.store.idx : x->u.red.idx;
+        for (int d = 0; d < n; d++)
+            used |= xf_expr_uses_var(idx[d], it);
+        if (!used)
+            return 0;
+    }
+    return ws.len > 0;
+}
+
+/* The lines bringing spatial loop p of nest t outermost and running it in
+ * parallel (`reorder` after the nest is made perfect, `parallelize`): for
+ * a loop of 4 or more iterations below the outermost whose iterator
+ * indexes every write of the nest (a gradient's `d_x[n, c, h + kh, ...]
+ * += ...` and `d_w[o, c, kh, kw] += ...` both by c, while the outer loops
+ * n, o, h, w make them collide), NULL otherwise. */
+static const char *hoisted_parallel(ft_ctx *ctx, const nest *t, int p)
+{
+    int64_t trips;
+    const char *it = t->loops[p]->u.loop.iter;
+    if (p == 0 || !indexes(t->r, it, -1) || !xf_auto_const_trips(ctx, t->loops[p], &trips) ||
+        trips < 4 || !indexes_every_write(ctx, t->loops[0], it))
+        return NULL;
+    const char **cur = ft_alloc(ctx, sizeof *cur * (size_t)t->n);
+    const char *fix = perfect_from(ctx, t, 0, cur);
+    if (!fix)
+        return NULL;
+    const char *order = cur[p];
+    for (int q = 0; q < p; q++)
+        order = ft_fmt(ctx, "%s, %s", order, cur[q]);
+    return join(ctx, fix, ft_fmt(ctx, "reorder(%s)\nparallelize(%s, openmp)", order, cur[p]));
+}
+
 /* The knobs of one task nest into out: for each spatial loop J below the
  * outermost (the vector loop: the reduction then runs along J's rows),
  * J brought innermost, the reduced local's and the inputs' layouts with
  * J's dimension last, and their combinations, each alone or with one of
- * the two outermost spatial loops parallel; those parallel loops alone. */
+ * the two outermost spatial loops parallel; those parallel loops alone;
+ * a deeper loop that writes apart brought outermost, parallel. */
 static void nest_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *out)
 {
     const ast_stmt *r = t->r;
@@ -688,6 +746,11 @@ static void nest_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *out)
     }
     for (int p = 1; p < npar; p++)
         add(ctx, out, par[p], t->id);
+    for (int p = 1; p < t->n; p++) {
+        const char *hoist = hoisted_parallel(ctx, t, p);
+        if (hoist)
+            add(ctx, out, hoist, t->id);
+    }
     for (int j = 0; j < t->n; j++) {
         const char *it = t->loops[j]->u.loop.iter;
         if (!indexes(r, it, -1) || (j == 0 && nspatial > 1))

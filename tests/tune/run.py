@@ -31,7 +31,9 @@ convolution from the stdlib):
      layout line;
  10. a gradient's forward function is a task: tuned with layout lines, one
      of its measured blocks built into `ftc gradcheck --schedule` passes
-     (and a block naming no loop there is an error: the file is applied).
+     (and a block naming no loop there is an error: the file is applied);
+     so is a conv's backward pass, with its loop c (which indexes both d_x
+     and d_w) brought outermost and run in parallel.
 Exits 1 on any failure.
 """
 import os
@@ -336,16 +338,30 @@ def main():
             and re.search(r"var_(reorder|pad|split)\(", rc[6])]
     check(r.returncode == 0 and laid,
           f"conv2_grad_fwd: blocks with layout lines measured ({r.stderr.strip()[-200:]})")
-    for name, lines in ([("laid", laid[0][6].split("; "))] if laid else []) + \
-            [("bad", ["split(nosuch, 4)", "auto"])]:
+    # the backward pass of one conv: its loops have names; c writes apart
+    gradc = os.path.join(tmp, "gradc.ft")
+    open(gradc, "w").write(CONV + "grad conv wrt x, w -> conv_grad\n")
+    log = os.path.join(tmp, "gradc.tunelog")
+    r = run([ftc, "tune", gradc, "conv_grad_bwd", "-o", os.path.join(tmp, "gradc.fts"), "--log",
+             log, "--size", "n=1", "--budget", "15s"])
+    hoisted = [rc for rc in records(log) if rc[3] in ("ok", "slow") and
+               re.search(r"reorder\(c, .*parallelize\(c, openmp\)", rc[6])]
+    check(r.returncode == 0 and hoisted,
+          f"conv_grad_bwd: c, which indexes d_x and d_w, brought out and run in parallel "
+          f"({r.stderr.strip()[-200:]})")
+    for name, prog, func, wrt, lines in \
+            ([("laid", gradp, "conv2", ["x", "w1", "w2"], laid[0][6].split("; "))] if laid
+             else []) + \
+            ([("hoisted", gradc, "conv", ["x", "w"], hoisted[0][6].split("; "))] if hoisted
+             else []) + [("bad", gradp, "conv2", ["x", "w1", "w2"], ["split(nosuch, 4)", "auto"])]:
         block = os.path.join(tmp, name + ".fts")
-        open(block, "w").write("schedule conv2_grad_fwd:\n" +
+        part = "bwd" if name == "hoisted" else "fwd"
+        open(block, "w").write(f"schedule {func}_grad_{part}:\n" +
                                "".join(f"    {ln}\n" for ln in lines))
-        r = run([ftc, "gradcheck", gradp, "conv2", "wrt", "x", "w1", "w2", "n=1",
-                 "--schedule", block])
-        if name == "laid":
-            check(r.returncode == 0 and r.stdout.count("largest relative error") == 3,
-                  f"gradcheck of the tuned g_fwd ({'; '.join(lines)[:150]}...): "
+        r = run([ftc, "gradcheck", prog, func, "wrt"] + wrt + ["n=1", "--schedule", block])
+        if name != "bad":
+            check(r.returncode == 0 and r.stdout.count("largest relative error") == len(wrt),
+                  f"gradcheck of the tuned g_{part} ({'; '.join(lines)[:150]}...): "
                   f"{(r.stdout + r.stderr).strip()[-300:]}")
         else:
             check(r.returncode != 0 and "nosuch" in r.stderr,
