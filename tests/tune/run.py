@@ -107,8 +107,8 @@ def schedule_of(fts, func):
 
 # two matrix products: a handful of candidates, fewer than one batch
 CHAIN = """
-export func chain(x: f32[32, 32] in, w1: f32[32, 64] in, w2: f32[64, 32] in,
-                  y: f32[32, 32] out):
+export func chain(x: f32[8, 16] in, w1: f32[16, 16] in, w2: f32[16, 16] in,
+                  y: f32[8, 16] out):
     y = matmul(relu(matmul(x, w1)), w2)
 """
 
