@@ -191,6 +191,7 @@ typedef struct task {
     tn_cand *c;
     int n;
     double ref_ms;
+    int out_of_time;        /* measure_task stopped at its deadline */
 } task;
 
 /* Append the record of candidate c of task t to log (flushed). */
@@ -426,8 +427,10 @@ static int measure_task(const tn_opts *o, task *t, const char *dir, FILE *log, i
             fresh += t->c[k].status == TN_NEW;
         if (!fresh)
             continue;
-        if (deadline > 0 && rt_now() + chunk_s > deadline)
+        if (deadline > 0 && rt_now() + chunk_s > deadline) {
+            t->out_of_time = 1;
             break;
+        }
         b.wrong = wrong && atoi(wrong) >= start && atoi(wrong) < start + len
                   ? atoi(wrong) - start : -1;
         double t0 = rt_now(), ref;
@@ -581,10 +584,15 @@ static int tune_tasks(const tn_opts *o, task *ts, int n, const char *log_path, F
     }
     int slot = -1, r = 0;
     char *dir = make_dir(&slot);
+    /* each task gets an even share of the budget left (what one leaves
+     * goes to the next): a gradient's g_bwd is not starved by g_fwd */
     double deadline = o->budget_s > 0 ? rt_now() + o->budget_s : 0;
+    int spent = 0;
     for (int i = 0; dir && i < n && !r && !tn_stop_flag; i++) {
         from_log(&ts[i], recs, nrecs, progress);
-        r = measure_task(o, &ts[i], dir, log, i, n, deadline, recs, nrecs, progress);
+        double share = deadline > 0 ? rt_now() + (deadline - rt_now()) / (n - i) : 0;
+        r = measure_task(o, &ts[i], dir, log, i, n, share, recs, nrecs, progress);
+        spent |= ts[i].out_of_time;
     }
     if (dir) {
         rt_cleanup_enter();
@@ -594,7 +602,7 @@ static int tune_tasks(const tn_opts *o, task *ts, int n, const char *log_path, F
     }
     if (tn_stop_flag)
         fprintf(progress, "interrupted: writing the best schedules found so far\n");
-    else if (deadline > 0 && rt_now() > deadline)
+    else if (spent)
         fprintf(progress, "the budget is spent: writing the best schedules found so far\n");
     fclose(log);
     free_records(recs, nrecs);
