@@ -690,9 +690,9 @@ static int indexes_every_write(ft_ctx *ctx, ast_stmt *s, const char *it)
     writes_walk w = {.v.stmt = writes_cb, .ctx = ctx, .out = &ws};
     ast_visit(s, &w.v);
     for (int i = 0; i < ws.len; i++) {
-        const ast_stmt *x = ws.items[i];
-        int n = x->kind == AST_STORE ? x->u.store.n : x->u.red.n, used = 0;
-        ast_expr *const *idx = x->kind == AST_STORE ? x->u.store.idx : x->u.red.idx;
+        int n, used = 0;
+        ast_expr *const *idx;
+        xf_written_tensor(ws.items[i], &n, &idx);
         for (int d = 0; d < n; d++)
             used |= xf_expr_uses_var(idx[d], it);
         if (!used)
