@@ -108,6 +108,12 @@ int ad_grad_func(ft_ctx *ctx, ast_program *p, ast_func *f, int nwrt, const char 
  * dependence; the number of loops turned. */
 int ad_forward_order(ft_ctx *ctx, ast_stmt *body);
 
+/* gather.c: in each gradient's g_bwd and g, split the nests that reduce
+ * into several tensors indexed by different loops into one nest per
+ * tensor, and index each scattered reduction (d_x[oh - 1 + kh]) by new
+ * iterators over its own dimensions. */
+void ad_gather_program(ft_ctx *ctx, ast_program *p);
+
 /* compose.c: around the auto-scheduler, empty each combined gradient g
  * (no schedule block of its own, C target), then rebuild its body from the
  * scheduled g_fwd and g_bwd. */

@@ -109,6 +109,15 @@ static int run_grad(ft_ctx *ctx, ft_unit *u)
     return ad_grad_program(ctx, u->p);
 }
 
+/* autodiff/gather.c.  Leaves: in each gradient's g_bwd and g, the nests
+ * that reduce into several tensors split per tensor, and scattered
+ * reductions (a convolution's d_x) indexed by their own dimensions. */
+static int run_grad_gather(ft_ctx *ctx, ft_unit *u)
+{
+    ad_gather_program(ctx, u->p);
+    return 0;
+}
+
 /* transforms/schedule.c: the user's `schedule` blocks.  Leaves: parallel
  * loops marked, colliding reductions marked atomic (with the verifier on,
  * each line leaves every parallel loop proved race-free, or is refused). */
@@ -188,6 +197,7 @@ static const ft_pass ft_passes[] = {
     {"promote_f64", run_promote_f64, NULL, 0},
     {"cleanup", NULL, xf_cleanup_steps, 0},    /* transforms/cleanup.c */
     {"grad", run_grad, NULL, 0},
+    {"grad_gather", run_grad_gather, NULL, 0},
     {"schedule", run_schedule, NULL, 0},
     {"gpu_default", run_gpu_default, NULL, FT_CAP_GPU},
     {"auto", run_auto, NULL, 0},
