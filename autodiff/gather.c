@@ -48,13 +48,23 @@ typedef struct ga_leaf {
     ast_stmt *red;
 } ga_leaf;
 
-/* A perfect nest being rebuilt: its loop headers (outermost first) and
- * its reductions. */
+/* A store of a literal after the inner loop of loop `level` of a nest
+ * (`d_t[n, o, oh, ow] = 0.0`: autodiff clears an adjoint after its last
+ * use), into every element once (its indices are the iterators of loops
+ * 0..level): it moves to a nest of its own after the others. */
+typedef struct ga_tail {
+    int level;
+    ast_stmt *store;
+} ga_tail;
+
+/* A loop nest being rebuilt: its loop headers (outermost first), its
+ * reductions, and the stores of literals that follow inner loops. */
 typedef struct ga_nest {
     int n;
     const char **iter;
     ast_expr **begin, **end;
     ft_vec leaves;          /* ga_leaf * */
+    ft_vec tails;           /* ga_tail * */
 } ga_nest;
 
 /* a and b (either may be NULL). */
@@ -102,6 +112,15 @@ static int uses_iter(const ga_nest *g, const ast_expr *e)
     return 0;
 }
 
+/* The loop of g whose iterator atom a is, or -1. */
+static int iter_of(const ga_nest *g, const ast_expr *a)
+{
+    for (int k = 0; k < g->n && a->kind == AST_VAR; k++)
+        if (!strcmp(a->u.name, g->iter[k]))
+            return k;
+    return -1;
+}
+
 /* Whether expression e (NULL allowed) reads a tensor of names or has an
  * index computed from data (a checked access). */
 static int reads_any(const ast_expr *e, const ft_vec *names)
@@ -116,18 +135,97 @@ static int reads_any(const ast_expr *e, const ft_vec *names)
     return 0;
 }
 
+/* Whether every load of var in e (NULL allowed) has the indices idx. */
+static int loads_only_at(const ast_expr *e, const char *var, int n, ast_expr *const *idx)
+{
+    if (!e)
+        return 1;
+    switch (e->kind) {
+    case AST_LOAD:
+        if (!strcmp(e->u.load.var, var)) {
+            if (e->u.load.n != n)
+                return 0;
+            for (int d = 0; d < n; d++)
+                if (!ast_expr_equal(e->u.load.idx[d], idx[d]))
+                    return 0;
+        }
+        for (int d = 0; d < e->u.load.n; d++)
+            if (!loads_only_at(e->u.load.idx[d], var, n, idx))
+                return 0;
+        return 1;
+    case AST_BINARY:
+        return loads_only_at(e->u.bin.a, var, n, idx) && loads_only_at(e->u.bin.b, var, n, idx);
+    case AST_UNARY: return loads_only_at(e->u.un.a, var, n, idx);
+    case AST_CAST: return loads_only_at(e->u.cast.a, var, n, idx);
+    case AST_CALL:
+        for (int i = 0; i < e->u.call.n; i++)
+            if (!loads_only_at(e->u.call.args[i], var, n, idx))
+                return 0;
+        return 1;
+    case AST_IFEXPR:
+        return loads_only_at(e->u.ife.cond, var, n, idx) &&
+               loads_only_at(e->u.ife.then, var, n, idx) &&
+               loads_only_at(e->u.ife.other, var, n, idx);
+    default:
+        return 1;
+    }
+}
+
+/* Whether tail t of g may run after the whole nest: it stores a literal
+ * into a tensor T that the reductions (written) do not touch, at indices
+ * that are the iterators of loops 0..level, each once, and the reductions
+ * read T only at those indices (each element in the one iteration that
+ * clears it, before it does). */
+static int tail_movable(const ga_nest *g, const ga_tail *t, const ft_vec *written)
+{
+    const ast_stmt *s = t->store;
+    if (s->kind != AST_STORE || s->label || xf_has_name(written, s->u.store.var) ||
+        (s->u.store.value->kind != AST_INT && s->u.store.value->kind != AST_FLOAT) ||
+        s->u.store.n != t->level + 1)
+        return 0;
+    uint64_t seen = 0;
+    for (int d = 0; d < s->u.store.n; d++) {
+        int k = iter_of(g, s->u.store.idx[d]);
+        if (k < 0 || k > t->level || k >= 64 || (seen >> k & 1))
+            return 0;
+        seen |= (uint64_t)1 << k;
+    }
+    for (int i = 0; i < g->leaves.len; i++) {
+        const ga_leaf *a = g->leaves.items[i];
+        const char *v = s->u.store.var;
+        int n = s->u.store.n;
+        ast_expr *const *idx = s->u.store.idx;
+        if (!loads_only_at(a->guard, v, n, idx) || !loads_only_at(a->red->u.red.value, v, n, idx))
+            return 0;
+        for (int d = 0; d < a->red->u.red.n; d++)
+            if (!loads_only_at(a->red->u.red.idx[d], v, n, idx))
+                return 0;
+    }
+    return 1;
+}
+
 /* Read the perfect nest under loop l into g; 0 when it is not one this
  * pass rewrites (see the file comment). */
 static int read_nest(ft_ctx *ctx, ast_stmt *l, ga_nest *g)
 {
     ft_vec loops = {0};
+    g->tails = (ft_vec){0};
     ast_stmt *s = l;
     for (;;) {
         if (s->label || s->named || s->u.loop.par != AST_SERIAL || s->u.loop.npf ||
             s->u.loop.step->kind != AST_INT || s->u.loop.step->u.ival != 1)
             return 0;
         ft_vec_push(ctx, &loops, s);
-        ast_stmt *in = xf_only_stmt(s->u.loop.body);
+        ast_stmt *in = xf_only_stmt(s->u.loop.body), *b = s->u.loop.body;
+        if (!in && b->kind == AST_SEQ && b->u.seq.n > 1 && b->u.seq.stmts[0]->kind == AST_FOR) {
+            for (int i = 1; i < b->u.seq.n; i++) {
+                ga_tail *t = ft_alloc(ctx, sizeof *t);
+                t->level = loops.len - 1;
+                t->store = b->u.seq.stmts[i];
+                ft_vec_push(ctx, &g->tails, t);
+            }
+            in = b->u.seq.stmts[0];
+        }
         if (!in || in->kind != AST_FOR)
             break;
         s = in;
@@ -168,6 +266,9 @@ static int read_nest(ft_ctx *ctx, ast_stmt *l, ga_nest *g)
             if (reads_any(a->red->u.red.idx[d], &written))
                 return 0;
     }
+    for (int i = 0; i < g->tails.len; i++)
+        if (!tail_movable(g, g->tails.items[i], &written))
+            return 0;
     return 1;
 }
 
@@ -182,23 +283,47 @@ static uint64_t index_iters(const ga_nest *g, const ga_leaf *l)
     return set;
 }
 
+/* Whether e is loads, literals and iterators combined by +, -, * and
+ * casts: a value that a nest split per tensor does not compute twice at
+ * any cost beyond its loads. */
+static int cheap(const ast_expr *e)
+{
+    switch (e->kind) {
+    case AST_INT: case AST_FLOAT: case AST_BOOLC: case AST_VAR: case AST_LOAD:
+        return 1;
+    case AST_BINARY:
+        return (e->u.bin.op == AST_ADD || e->u.bin.op == AST_SUB || e->u.bin.op == AST_MUL) &&
+               cheap(e->u.bin.a) && cheap(e->u.bin.b);
+    case AST_UNARY:
+        return e->u.un.op == AST_NEG && cheap(e->u.un.a);
+    case AST_CAST:
+        return cheap(e->u.cast.a);
+    default:
+        return 0;
+    }
+}
+
 /* The reduced tensors of g, each once, in the order of their first
- * reduction; whether any two are indexed by different iterators. */
+ * reduction; whether g splits per tensor: there are several, indexed by
+ * different iterators, and every value is cheap (the gradient of a
+ * softmax's exp would be computed once per tensor). */
 static int split_tensors(ft_ctx *ctx, const ga_nest *g, ft_vec *tensors)
 {
     ft_vec sets = {0};
     int differ = 0;
     for (int i = 0; i < g->leaves.len; i++) {
         const ga_leaf *l = g->leaves.items[i];
+        if (!cheap(l->red->u.red.value))
+            differ = -1;
         uint64_t *set = ft_alloc(ctx, sizeof *set);
         *set = index_iters(g, l);
-        if (sets.len && *set != *(uint64_t *)sets.items[0])
+        if (sets.len && *set != *(uint64_t *)sets.items[0] && differ == 0)
             differ = 1;
         ft_vec_push(ctx, &sets, set);
         if (!xf_has_name(tensors, l->red->u.red.var))
             ft_vec_push(ctx, tensors, (void *)l->red->u.red.var);
     }
-    return differ && tensors->len > 1;
+    return differ == 1 && tensors->len > 1;
 }
 
 /* Whether name is free in f and not in taken. */
@@ -230,7 +355,7 @@ static const char *fresh(ft_ctx *ctx, const ast_func *f, ft_vec *taken, const ch
 static ga_nest copy_nest(ft_ctx *ctx, const ast_func *f, ft_vec *taken, const ga_nest *g,
                          const char *var, int rename)
 {
-    ga_nest c = {g->n, NULL, NULL, NULL, {0}};
+    ga_nest c = {g->n, NULL, NULL, NULL, {0}, {0}};
     c.iter = ft_alloc(ctx, sizeof *c.iter * (size_t)g->n);
     c.begin = ft_alloc(ctx, sizeof *c.begin * (size_t)g->n);
     c.end = ft_alloc(ctx, sizeof *c.end * (size_t)g->n);
@@ -252,15 +377,6 @@ static ga_nest copy_nest(ft_ctx *ctx, const ast_func *f, ft_vec *taken, const ga
         ft_vec_push(ctx, &c.leaves, n);
     }
     return c;
-}
-
-/* The loop of g whose iterator atom a is, or -1. */
-static int iter_of(const ga_nest *g, const ast_expr *a)
-{
-    for (int k = 0; k < g->n && a->kind == AST_VAR; k++)
-        if (!strcmp(a->u.name, g->iter[k]))
-            return k;
-    return -1;
 }
 
 /* The trip count of loop k of g when constant, else INT64_MAX. */
@@ -412,8 +528,9 @@ static int gather_index(ft_ctx *ctx, const ast_func *f, ft_vec *taken, ga_nest *
 }
 
 /* Gather every index of g's one leaf (see gather_index); at is the nest
- * g copies, in f (where its tensor's declaration is found). */
-static void gather_nest(ft_ctx *ctx, ast_func *f, ft_vec *taken, ga_nest *g, const ast_stmt *at)
+ * g copies, in f (where its tensor's declaration is found).  Whether any
+ * index was gathered. */
+static int gather_nest(ft_ctx *ctx, ast_func *f, ft_vec *taken, ga_nest *g, const ast_stmt *at)
 {
     ga_leaf *l = g->leaves.items[0];
     int ndim = 0;
@@ -421,8 +538,10 @@ static void gather_nest(ft_ctx *ctx, ast_func *f, ft_vec *taken, ga_nest *g, con
     if (!xf_find_decl(ctx, f, at, l->red->u.red.var, NULL, &ndim, &shape) ||
         ndim != l->red->u.red.n)
         shape = NULL;
+    int done = 0;
     for (int d = 0; d < l->red->u.red.n; d++)
-        gather_index(ctx, f, taken, g, l, d, shape ? shape[d] : NULL);
+        done |= gather_index(ctx, f, taken, g, l, d, shape ? shape[d] : NULL);
+    return done;
 }
 
 /* The statements of g: its leaves under their guards, in its loops,
@@ -441,6 +560,25 @@ static ast_stmt *build_nest(ft_ctx *ctx, const ast_func *f, const ga_nest *g, ft
     return xf_simplify_stmt(ctx, an_bounds_new(ctx, f), s);
 }
 
+/* Tail t of g in loops of its own: g's loops 0..level, renamed apart. */
+static ast_stmt *tail_nest(ft_ctx *ctx, const ast_func *f, ft_vec *taken, const ga_nest *g,
+                           const ga_tail *t)
+{
+    int n = t->level + 1;
+    ast_expr **vars = ft_alloc(ctx, sizeof *vars * (size_t)n);
+    const char **names = ft_alloc(ctx, sizeof *names * (size_t)n);
+    for (int k = 0; k < n; k++) {
+        names[k] = fresh(ctx, f, taken, g->iter[k]);
+        vars[k] = ast_var(ctx, t->store->loc, names[k]);
+    }
+    ast_stmt *s = ast_clone_stmt(ctx, t->store, AST_CLONE_NEW);
+    ast_subst_stmt(ctx, s, n, g->iter, vars);
+    for (int k = n - 1; k >= 0; k--)
+        s = ast_for(ctx, s->loc, names[k], ast_clone_expr(ctx, g->begin[k]),
+                    ast_clone_expr(ctx, g->end[k]), ast_int(ctx, s->loc, 1), s);
+    return s;
+}
+
 /* The nests that replace loop l of f (appended to out), or 0 to keep it:
  * one per reduced tensor when they split, each gathered when it has one
  * reduction and something to gather. */
@@ -454,20 +592,12 @@ static int rewrite_nest(ft_ctx *ctx, ast_func *f, ft_vec *taken, ast_stmt *l, ft
     int parts = split ? tensors.len : 1, changed = split;
     for (int t = 0; t < parts; t++) {
         ga_nest c = copy_nest(ctx, f, taken, &g, split ? tensors.items[t] : NULL, t > 0);
-        if (c.leaves.len == 1) {
-            ga_leaf *only = c.leaves.items[0];
-            ast_expr *const *idx = only->red->u.red.idx;
-            int before = 0;
-            for (int d = 0; d < only->red->u.red.n; d++)
-                before += idx[d]->kind != AST_VAR;
-            gather_nest(ctx, f, taken, &c, l);
-            int after = 0;
-            for (int d = 0; d < only->red->u.red.n; d++)
-                after += only->red->u.red.idx[d]->kind != AST_VAR;
-            changed |= after != before;
-        }
+        if (c.leaves.len == 1)
+            changed |= gather_nest(ctx, f, taken, &c, l);
         ft_vec_push(ctx, out, build_nest(ctx, f, &c, l->loc));
     }
+    for (int i = 0; i < g.tails.len && changed; i++)
+        ft_vec_push(ctx, out, tail_nest(ctx, f, taken, &g, g.tails.items[i]));
     return changed;
 }
 

@@ -270,9 +270,12 @@ ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_so
     return compile_until(ctx, src, sched, dump_after, dump_out, NULL);
 }
 
-ast_program *ft_compile_until(ft_ctx *ctx, const ft_source *src, const char *last)
+ast_program *ft_compile_unscheduled(ft_ctx *ctx, const ft_source *src)
 {
-    return compile_until(ctx, src, NULL, NULL, NULL, last);
+    int i = 1;
+    while (ft_passes[i].name && strcmp(ft_passes[i].name, "schedule"))
+        i++;
+    return compile_until(ctx, src, NULL, NULL, NULL, ft_passes[i - 1].name);
 }
 
 /* --emit=deps: the dependences of every function (analysis/deps.c). */

@@ -19,10 +19,9 @@ ast_program *ft_compile(ft_ctx *ctx, const ft_source *src,
 ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_source *sched,
                                   const char *dump_after, FILE *dump_out);
 
-/* ft_compile stopped after the pass named last (as --dump-after names
- * it): the program as that pass left it (`ftc tune` reads the loops a
- * schedule can name after "grad"), or NULL after errors. */
-ast_program *ft_compile_until(ft_ctx *ctx, const ft_source *src, const char *last);
+/* ft_compile stopped before the `schedule` pass: the program whose loops
+ * a schedule block names (`ftc tune` reads them), or NULL after errors. */
+ast_program *ft_compile_unscheduled(ft_ctx *ctx, const ft_source *src);
 /* Print the dependences of every function of p (`ftc --emit=deps`):
  * statements, RAW/WAR/WAW relations in isl notation, and what each loop
  * allows.  Returns 0, or 1 after an error reported through ctx. */

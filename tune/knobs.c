@@ -608,9 +608,11 @@ static void tile_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *tiles)
                 !xf_auto_const_trips(ctx, t->loops[k], &tk) ||
                 dim_of(r, t->loops[k]->u.loop.iter) == dim_of(r, it))
                 continue;
+            /* from the outermost of the tile's loops and the reductions:
+             * a reduction outside the tile moves inside it (a gradient's
+             * d_x[n, c, oh_in, ow_in] += ... under o, autodiff/gather.c) */
             int m = j < k ? j : k;
-            if (first_red < m)      /* a reduction outside the tile */
-                continue;
+            m = first_red < m ? first_red : m;
             const char *fix = perfect_from(ctx, t, m, cur);
             if (!fix)
                 continue;

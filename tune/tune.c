@@ -4,7 +4,7 @@
  * The log is append-only text, one record per measurement, flushed after
  * each:
  *   task=HASH cand=HASH fn=HASH func=F sizes="n=8" status=ok ms=1.234 ref=2.5 host=H ftc=V cflags="..." sched="a; b; auto"
- * fn hashes the function as the schedule sees it (printed after "grad"),
+ * fn hashes the function as the schedule sees it (printed before the `schedule` pass),
  * the C flags and ftc's version; task hashes fn and the sizes; cand hashes
  * the block.  A rerun reads the records of the same task and measures only
  * what they lack; a task whose function the log holds at other sizes
@@ -629,7 +629,7 @@ int tn_tune(const tn_opts *o, FILE *progress)
         return 1;
     o->setup.apply(ctx, o->setup.data);
     ft_source *src = ft_source_read(ctx, o->path);
-    ast_program *p = src ? ft_compile_until(ctx, src, "grad") : NULL;
+    ast_program *p = src ? ft_compile_unscheduled(ctx, src) : NULL;
     task *ts = NULL;
     int n = 0;
     int bad = !p || ctx->nerrors || find_tasks(o, ctx, p, &ts, &n);
@@ -695,7 +695,7 @@ int tn_log_schedules(const tn_opts *o, char **text)
     if (ctx) {
         o->setup.apply(ctx, o->setup.data);
         src = ft_source_read(ctx, o->path);
-        p = src ? ft_compile_until(ctx, src, "grad") : NULL;
+        p = src ? ft_compile_unscheduled(ctx, src) : NULL;
     }
     size_t len = 0;
     FILE *m = p && !ctx->nerrors ? open_memstream(text, &len) : NULL;
