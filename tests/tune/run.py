@@ -32,8 +32,9 @@ convolution from the stdlib):
  10. a gradient's forward function is a task: tuned with layout lines, one
      of its measured blocks built into `ftc gradcheck --schedule` passes
      (and a block naming no loop there is an error: the file is applied);
-     so is a conv's backward pass, with its loop c (which indexes both d_x
-     and d_w) brought outermost and run in parallel.
+     so is a conv's backward pass, split into d_x's (gathered) and d_w's
+     nests (autodiff/gather.c): the block joining register tiles of both
+     is measured, and gradcheck passes with it at 1 and 4 threads.
 Exits 1 on any failure.
 """
 import os
@@ -338,34 +339,38 @@ def main():
             and re.search(r"var_(reorder|pad|split)\(", rc[6])]
     check(r.returncode == 0 and laid,
           f"conv2_grad_fwd: blocks with layout lines measured ({r.stderr.strip()[-200:]})")
-    # the backward pass of one conv: its loops have names; c writes apart
+    # the backward pass of one conv: d_x's and d_w's nests, both tiled
     gradc = os.path.join(tmp, "gradc.ft")
     open(gradc, "w").write(CONV + "grad conv wrt x, w -> conv_grad\n")
     log = os.path.join(tmp, "gradc.tunelog")
     r = run([ftc, "tune", gradc, "conv_grad_bwd", "-o", os.path.join(tmp, "gradc.fts"), "--log",
-             log, "--size", "n=1", "--budget", "15s"])
-    hoisted = [rc for rc in records(log) if rc[3] in ("ok", "slow") and
-               re.search(r"reorder\(c, .*parallelize\(c, openmp\)", rc[6])]
-    check(r.returncode == 0 and hoisted,
-          f"conv_grad_bwd: c, which indexes d_x and d_w, brought out and run in parallel "
+             log, "--size", "n=1", "--budget", "20s"], env={"FTC_TUNE_CHUNK": "2"})
+    tiled = [rc for rc in records(log) if rc[3] in ("ok", "slow") and
+             re.search(r"d_x_r = cache_reduce\(", rc[6]) and
+             re.search(r"d_w_r = cache_reduce\(", rc[6])]
+    check(r.returncode == 0 and tiled,
+          f"conv_grad_bwd: the block joining register tiles of d_x's and d_w's nests measured "
           f"({r.stderr.strip()[-200:]})")
     for name, prog, func, wrt, lines in \
             ([("laid", gradp, "conv2", ["x", "w1", "w2"], laid[0][6].split("; "))] if laid
              else []) + \
-            ([("hoisted", gradc, "conv", ["x", "w"], hoisted[0][6].split("; "))] if hoisted
+            ([("tiled", gradc, "conv", ["x", "w"], tiled[0][6].split("; "))] if tiled
              else []) + [("bad", gradp, "conv2", ["x", "w1", "w2"], ["split(nosuch, 4)", "auto"])]:
         block = os.path.join(tmp, name + ".fts")
-        part = "bwd" if name == "hoisted" else "fwd"
+        part = "bwd" if name == "tiled" else "fwd"
         open(block, "w").write(f"schedule {func}_grad_{part}:\n" +
                                "".join(f"    {ln}\n" for ln in lines))
-        r = run([ftc, "gradcheck", prog, func, "wrt"] + wrt + ["n=1", "--schedule", block])
-        if name != "bad":
-            check(r.returncode == 0 and r.stdout.count("largest relative error") == len(wrt),
-                  f"gradcheck of the tuned g_{part} ({'; '.join(lines)[:150]}...): "
-                  f"{(r.stdout + r.stderr).strip()[-300:]}")
-        else:
+        if name == "bad":
+            r = run([ftc, "gradcheck", prog, func, "wrt"] + wrt + ["n=1", "--schedule", block])
             check(r.returncode != 0 and "nosuch" in r.stderr,
                   f"gradcheck --schedule applies the file ({r.stderr.strip()[:200]})")
+            continue
+        for threads in (["1", "4"] if name == "tiled" else ["2"]):
+            r = run([ftc, "gradcheck", prog, func, "wrt"] + wrt +
+                    ["n=1", "--schedule", block, "--threads", threads])
+            check(r.returncode == 0 and r.stdout.count("largest relative error") == len(wrt),
+                  f"gradcheck of the tuned g_{part} at {threads} threads "
+                  f"({'; '.join(lines)[:150]}...): {(r.stdout + r.stderr).strip()[-300:]}")
 
     # 6: errors
     r = run([ftc, "tune", mm, "-o", os.path.join(tmp, "e.fts")])
