@@ -570,9 +570,10 @@ static int copies(const char *lines)
 /* The register tiles of task nest t into tiles, ranked by tile_cost (on
  * the 2-core AVX-512 machine, ResNet-18's 64-channel conv took 1.0 ms with
  * 28 rows by 1 vector, 1.4 with 14 by 2, 1.5 with 7 by 4, 2.2 with 8 by
- * 1).  From the nest's outermost reduction loop down, spatial and
- * reduction loops in any order (a convolution's o, h, w, c, kh, kw; a
- * matrix product's i, k, j): each vector loop J (a spatial loop of
+ * 1).  Spatial and reduction loops in any order (a convolution's o, h,
+ * w, c, kh, kw; a matrix product's i, k, j; a gradient's d_x nest, whose
+ * reduction o is outside its spatial loops: the tile's reorder brings the
+ * reductions inside it): each vector loop J (a spatial loop of
  * constant trips, a multiple of the vector width, else of half of it: 56
  * columns are 7 AVX2 vectors, with the inputs read along it laid out with
  * its dimension last: input_layouts) and each row loop K (another spatial
