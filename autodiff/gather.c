@@ -6,7 +6,12 @@
  * (no else), with unit-step loops whose bounds use none of its iterators,
  * and whose statements read no tensor any of them reduces into:
  *   1. split into one nest per reduced tensor (fission) when the tensors
- *      are indexed by different sets of its iterators;
+ *      are indexed by different sets of its iterators and every added
+ *      value is loads combined by +, - and * (a shared exp stays shared);
+ *      a store of a literal after an inner loop, into each element once
+ *      and read by the reductions only in the iteration that stores it
+ *      (autodiff clearing an adjoint after its last use), goes to a nest
+ *      of its own after them;
  *   2. in a nest of one reduction, each index of T that sums several of
  *      its iterators, `i + rest` (a convolution's input gradient
  *      d_x[n, c, oh - 1 + kh, ow - 1 + kw]), becomes a new iterator h
@@ -309,21 +314,18 @@ static int cheap(const ast_expr *e)
  * softmax's exp would be computed once per tensor). */
 static int split_tensors(ft_ctx *ctx, const ga_nest *g, ft_vec *tensors)
 {
-    ft_vec sets = {0};
-    int differ = 0;
+    int differ = 0, all_cheap = 1;
+    uint64_t first = 0;
     for (int i = 0; i < g->leaves.len; i++) {
         const ga_leaf *l = g->leaves.items[i];
-        if (!cheap(l->red->u.red.value))
-            differ = -1;
-        uint64_t *set = ft_alloc(ctx, sizeof *set);
-        *set = index_iters(g, l);
-        if (sets.len && *set != *(uint64_t *)sets.items[0] && differ == 0)
-            differ = 1;
-        ft_vec_push(ctx, &sets, set);
+        all_cheap &= cheap(l->red->u.red.value);
+        uint64_t set = index_iters(g, l);
+        differ |= i > 0 && set != first;
+        first = i ? first : set;
         if (!xf_has_name(tensors, l->red->u.red.var))
             ft_vec_push(ctx, tensors, (void *)l->red->u.red.var);
     }
-    return differ == 1 && tensors->len > 1;
+    return differ && all_cheap && tensors->len > 1;
 }
 
 /* Whether name is free in f and not in taken. */

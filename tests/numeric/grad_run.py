@@ -5,7 +5,8 @@
     /usr/bin/python3 tests/numeric/grad_run.py PATH/TO/ftc SOURCE_ROOT [-k SUBSTRING] [-v]
 
 - The functions of tests/numeric/grad/stdlib_*.ft (each stdlib function
-  and intrinsic, called on its own inputs; one function per file, as
+  and intrinsic, called on its own inputs; conv_chain: convolutions whose
+  backward nests autodiff/gather.c splits and gathers; one function per file, as
   gradcheck compiles the whole file), wrt every float input.  The inputs are written here as .npy files: within one
   function every element has a distinct magnitude in [0.1, 1] (spacing
   0.9 / elements, far above gradcheck's steps of 1e-5) and a random sign, so
@@ -130,7 +131,7 @@ def coef_case(name, sizes, arrays):
 CASES = []
 for fn in ("ew_binary", "ew_unary", "ew_special", "creation", "reductions", "linalg",
            "softmax_intrinsics", "conv", "pools", "activations", "statistics", "losses",
-           "shape", "nn_more"):
+           "shape", "nn_more", "conv_chain"):
     CASES.append((f"stdlib/{fn}", lambda fn=fn: stdlib_case(fn, 1)))
 BENCH_CASES = [
     ("subdivnet", data.make_subdivnet, dict(n_faces=20, in_feats=4, out_feats=3),
