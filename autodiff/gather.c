@@ -59,6 +59,7 @@ typedef struct ga_leaf {
  * 0..level): it moves to a nest of its own after the others. */
 typedef struct ga_tail {
     int level;
+    ast_stmt *loop;         /* the nest's loop `level`, whose body holds it */
     ast_stmt *store;
 } ga_tail;
 
@@ -140,48 +141,13 @@ static int reads_any(const ast_expr *e, const ft_vec *names)
     return 0;
 }
 
-/* Whether every load of var in e (NULL allowed) has the indices idx. */
-static int loads_only_at(const ast_expr *e, const char *var, int n, ast_expr *const *idx)
-{
-    if (!e)
-        return 1;
-    switch (e->kind) {
-    case AST_LOAD:
-        if (!strcmp(e->u.load.var, var)) {
-            if (e->u.load.n != n)
-                return 0;
-            for (int d = 0; d < n; d++)
-                if (!ast_expr_equal(e->u.load.idx[d], idx[d]))
-                    return 0;
-        }
-        for (int d = 0; d < e->u.load.n; d++)
-            if (!loads_only_at(e->u.load.idx[d], var, n, idx))
-                return 0;
-        return 1;
-    case AST_BINARY:
-        return loads_only_at(e->u.bin.a, var, n, idx) && loads_only_at(e->u.bin.b, var, n, idx);
-    case AST_UNARY: return loads_only_at(e->u.un.a, var, n, idx);
-    case AST_CAST: return loads_only_at(e->u.cast.a, var, n, idx);
-    case AST_CALL:
-        for (int i = 0; i < e->u.call.n; i++)
-            if (!loads_only_at(e->u.call.args[i], var, n, idx))
-                return 0;
-        return 1;
-    case AST_IFEXPR:
-        return loads_only_at(e->u.ife.cond, var, n, idx) &&
-               loads_only_at(e->u.ife.then, var, n, idx) &&
-               loads_only_at(e->u.ife.other, var, n, idx);
-    default:
-        return 1;
-    }
-}
-
 /* Whether tail t of g may run after the whole nest: it stores a literal
  * into a tensor T that the reductions (written) do not touch, at indices
- * that are the iterators of loops 0..level, each once, and the reductions
- * read T only at those indices (each element in the one iteration that
- * clears it, before it does). */
-static int tail_movable(const ga_nest *g, const ga_tail *t, const ft_vec *written)
+ * that are the iterators of loops 0..level, each once, and every access
+ * of T in that loop's body is at those indices (the reductions read each
+ * element in the one iteration that clears it, before it does). */
+static int tail_movable(ft_ctx *ctx, const ga_nest *g, const ga_tail *t,
+                        const ft_vec *written)
 {
     const ast_stmt *s = t->store;
     if (s->kind != AST_STORE || s->label || xf_has_name(written, s->u.store.var) ||
@@ -195,15 +161,12 @@ static int tail_movable(const ga_nest *g, const ga_tail *t, const ft_vec *writte
             return 0;
         seen |= (uint64_t)1 << k;
     }
-    for (int i = 0; i < g->leaves.len; i++) {
-        const ga_leaf *a = g->leaves.items[i];
-        const char *v = s->u.store.var;
-        int n = s->u.store.n;
-        ast_expr *const *idx = s->u.store.idx;
-        if (!loads_only_at(a->guard, v, n, idx) || !loads_only_at(a->red->u.red.value, v, n, idx))
-            return 0;
-        for (int d = 0; d < a->red->u.red.n; d++)
-            if (!loads_only_at(a->red->u.red.idx[d], v, n, idx))
+    ft_vec acc = {0};
+    xf_collect_accesses(ctx, t->loop->u.loop.body, s->u.store.var, &acc);
+    for (int i = 0; i < acc.len; i++) {
+        const xf_access *a = acc.items[i];
+        for (int d = 0; d < s->u.store.n; d++)
+            if (*a->n != s->u.store.n || !ast_expr_equal((*a->idx)[d], s->u.store.idx[d]))
                 return 0;
     }
     return 1;
@@ -226,6 +189,7 @@ static int read_nest(ft_ctx *ctx, ast_stmt *l, ga_nest *g)
             for (int i = 1; i < b->u.seq.n; i++) {
                 ga_tail *t = ft_alloc(ctx, sizeof *t);
                 t->level = loops.len - 1;
+                t->loop = s;
                 t->store = b->u.seq.stmts[i];
                 ft_vec_push(ctx, &g->tails, t);
             }
@@ -272,7 +236,7 @@ static int read_nest(ft_ctx *ctx, ast_stmt *l, ga_nest *g)
                 return 0;
     }
     for (int i = 0; i < g->tails.len; i++)
-        if (!tail_movable(g, g->tails.items[i], &written))
+        if (!tail_movable(ctx, g, g->tails.items[i], &written))
             return 0;
     return 1;
 }
