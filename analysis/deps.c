@@ -13,6 +13,8 @@
 #include <isl/flow.h>
 #include <isl/space.h>
 
+#include "../ast/visit.h"
+
 enum {
     READS = 1u << AN_ACC_READ,
     WRITES = 1u << AN_ACC_WRITE,
@@ -214,39 +216,123 @@ an_deps *an_compute_deps(an_accesses *a)
     return d;
 }
 
-/* qsort: accesses by tensor name. */
-static int by_var(const void *x, const void *y)
-{
-    return strcmp((*(an_access *const *)x)->var, (*(an_access *const *)y)->var);
-}
+/* One tensor's accesses as the pairwise analysis will see them. */
+typedef struct pair_tensor {
+    const char *name;
+    int64_t writes, all;     /* Stores and Reduces; every access */
+} pair_tensor;
 
-/* The ordered pairs of accesses of a that the pairwise analysis compares:
- * per tensor, each write against every access. */
-static int64_t pair_count(const an_accesses *a)
+/* Counting accesses per tensor in scope order (pair_count). */
+typedef struct pair_walk {
+    ast_visitor v;           /* expression visitor: counts Loads */
+    ft_ctx *ctx;
+    ft_vec live;             /* pair_tensor *, innermost last */
+    int64_t pairs;           /* of the tensors whose scope ended */
+} pair_walk;
+
+/* The innermost tensor named name (NULL for a size). */
+static pair_tensor *pair_find(pair_walk *w, const char *name)
 {
-    an_access **acc = malloc(sizeof *acc * (size_t)(a->n + 1));
-    if (!acc)
-        return 0;
-    memcpy(acc, a->acc, sizeof *acc * (size_t)a->n);
-    qsort(acc, (size_t)a->n, sizeof *acc, by_var);
-    int64_t pairs = 0;
-    for (int i = 0, j; i < a->n; i = j) {
-        int64_t writes = 0;
-        for (j = i; j < a->n && strcmp(acc[j]->var, acc[i]->var) == 0; j++)
-            writes += acc[j]->kind != AN_ACC_READ;
-        pairs += writes * (j - i);
+    for (int i = w->live.len - 1; i >= 0; i--) {
+        pair_tensor *t = w->live.items[i];
+        if (strcmp(t->name, name) == 0)
+            return t;
     }
-    free(acc);
-    return pairs;
+    return NULL;
 }
 
-/* Whether the pairwise analysis of f's accesses a stays within
+/* Count an access to name (a write when write). */
+static void pair_access(pair_walk *w, const char *name, int write)
+{
+    pair_tensor *t = pair_find(w, name);
+    if (t) {
+        t->all++;
+        t->writes += write;
+    }
+}
+
+static void pair_expr(ast_visitor *v, ast_expr *e)
+{
+    if (e->kind == AST_LOAD)
+        pair_access((pair_walk *)v, e->u.load.var, 0);
+}
+
+/* Open a tensor's scope. */
+static void pair_open(pair_walk *w, const char *name)
+{
+    pair_tensor *t = ft_alloc(w->ctx, sizeof *t);
+    t->name = name;
+    ft_vec_push(w->ctx, &w->live, t);
+}
+
+/* Close the innermost scope, adding its tensor's pairs. */
+static void pair_close(pair_walk *w)
+{
+    pair_tensor *t = w->live.items[--w->live.len];
+    w->pairs += t->writes * t->all;
+}
+
+/* Count the accesses of s: the Loads of every expression, a Store's or a
+ * Reduce's write, each VarDef a tensor of its own (shadowing). */
+static void pair_stmt(pair_walk *w, ast_stmt *s)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            pair_stmt(w, s->u.seq.stmts[i]);
+        return;
+    case AST_VARDEF:
+        for (int d = 0; d < s->u.def.ndim; d++)
+            ast_visit_expr(s->u.def.shape[d], &w->v);
+        pair_open(w, s->u.def.name);
+        pair_stmt(w, s->u.def.body);
+        pair_close(w);
+        return;
+    case AST_FOR:
+        ast_visit_expr(s->u.loop.begin, &w->v);
+        ast_visit_expr(s->u.loop.end, &w->v);
+        ast_visit_expr(s->u.loop.step, &w->v);
+        pair_stmt(w, s->u.loop.body);
+        return;
+    case AST_IF:
+        ast_visit_expr(s->u.branch.cond, &w->v);
+        pair_stmt(w, s->u.branch.then);
+        pair_stmt(w, s->u.branch.other);
+        return;
+    default:
+        ast_visit(s, &w->v);     /* a leaf: its Loads */
+        if (s->kind == AST_STORE)
+            pair_access(w, s->u.store.var, 1);
+        else if (s->kind == AST_REDUCE)
+            pair_access(w, s->u.red.var, 1);
+        return;
+    }
+}
+
+/* The ordered pairs of f's accesses that the pairwise analysis compares:
+ * per tensor, each write against every access.  Counted on the AST, before
+ * any isl relation is built (60,000 of them took seconds). */
+static int64_t pair_count(ft_ctx *ctx, const ast_func *f)
+{
+    pair_walk w = {.v.expr = pair_expr, .ctx = ctx};
+    for (int i = 0; i < f->nparams; i++)
+        if (!f->params[i].is_size)
+            pair_open(&w, f->params[i].name);
+    pair_stmt(&w, f->body);
+    while (w.live.len)
+        pair_close(&w);
+    return w.pairs;
+}
+
+/* Whether the pairwise analysis of f's accesses stays within
  * --max-dep-pairs (its work grows with the square of the accesses of one
  * tensor: 60,000 updates of y[0] under a `grad` line ran for minutes);
  * else an error at f naming the budget. */
-static int pairs_affordable(ft_ctx *ctx, const ast_func *f, const an_accesses *a)
+static int pairs_affordable(ft_ctx *ctx, const ast_func *f)
 {
-    int64_t max = ctx->opts.budget.dep_pairs, n = pair_count(a);
+    int64_t max = ctx->opts.budget.dep_pairs, n = pair_count(ctx, f);
     if (n <= max)
         return 1;
     ft_error(ctx, f->loc, "the dependence analysis of %s would compare %lld pairs of "
@@ -268,12 +354,11 @@ an_deps *an_func_deps(ft_ctx *ctx, ast_func *f)
     }
     if (ctx->deps_budget > 0)
         ctx->deps_budget--;
-    an_accesses *a = an_collect_accesses(ctx, f);
-    if (a && !pairs_affordable(ctx, f, a)) {
-        an_accesses_free(a);
+    if (!pairs_affordable(ctx, f)) {
         free(key);
         return NULL;
     }
+    an_accesses *a = an_collect_accesses(ctx, f);
     an_deps *d = a ? an_pairwise_deps(ctx, a) : NULL;
     if (!d) {
         an_accesses_free(a);
