@@ -560,7 +560,8 @@ static int sched_stmt(ft_ctx *ctx, ast_func *f, const ast_sched_line *s)
  * (var_split by a size known at run time) can make the indices of a loop
  * vectorized or parallelized by an earlier line too hard for the analysis,
  * and the verifier would then reject the whole program. */
-static int sched_stmt_proved(ft_ctx *ctx, ast_func *f, const ast_sched_line *s)
+static int sched_stmt_proved(ft_ctx *ctx, ast_func *f, const ast_sched_line *s,
+                             xf_proved *known)
 {
     if (ctx->opts.verify == FT_VERIFY_OFF)
         return sched_stmt(ctx, f, s);
@@ -568,7 +569,7 @@ static int sched_stmt_proved(ft_ctx *ctx, ast_func *f, const ast_sched_line *s)
     if (sched_stmt(ctx, f, s))
         return 1;
     const ast_stmt *loop = NULL;
-    const char *why = xf_unproved_parallel(ctx, f, &loop);
+    const char *why = xf_unproved_parallel(ctx, f, known, &loop);
     if (!why)
         return 0;
     ft_error(ctx, s->loc, "cannot apply this line: afterwards the parallel loop %s could not "
@@ -581,11 +582,12 @@ static int sched_stmt_proved(ft_ctx *ctx, ast_func *f, const ast_sched_line *s)
  * body must equal (ast_stmt_equal: labels, loop kinds and atomic flags
  * included) a copy taken before it, or the refusal is reported as an
  * internal error (tests/schedule/fuzz.py relies on this). */
-static int sched_stmt_checked(ft_ctx *ctx, ast_func *f, const ast_sched_line *s)
+static int sched_stmt_checked(ft_ctx *ctx, ast_func *f, const ast_sched_line *s,
+                              xf_proved *known)
 {
     ast_stmt *before = ast_clone_stmt(ctx, f->body, AST_CLONE_SAME);
     int nerrors = ctx->nerrors;
-    int r = sched_stmt_proved(ctx, f, s);
+    int r = sched_stmt_proved(ctx, f, s, known);
     if (r && !ast_stmt_equal(before, f->body)) {
         ft_error(ctx, s->loc, "internal error: a refused schedule line changed '%s'",
                  f->name);
@@ -645,9 +647,10 @@ int xf_apply_schedules(ft_ctx *ctx, ast_program *p)
             f->auto_after = 1;
             n--;
         }
+        xf_proved known = {0};   /* the loops proved after the lines so far */
         for (int j = 0; j < n; j++)
-            bad |= ctx->opts.check_refusals ? sched_stmt_checked(ctx, f, &k->lines[j])
-                                            : sched_stmt_proved(ctx, f, &k->lines[j]);
+            bad |= ctx->opts.check_refusals ? sched_stmt_checked(ctx, f, &k->lines[j], &known)
+                                            : sched_stmt_proved(ctx, f, &k->lines[j], &known);
     }
     for (int i = 0; i < p->nfuncs; i++)
         if (p->funcs[i]->auto_after)

@@ -190,15 +190,62 @@ int xf_verify_parallel(ft_ctx *ctx, ast_func *f, const char *after)
     return bad;
 }
 
-const char *xf_unproved_parallel(ft_ctx *ctx, ast_func *f, const ast_stmt **loop)
+/* Loop with what its proof reads around it, as one statement: a copy of
+ * each loop, branch and local enclosing it (sequences left out: the order
+ * of statements outside the loop does not change what it carries), each
+ * holding only the next, the branch on the side that holds it, and a copy
+ * of loop innermost.  Two loops with equal chains (ast_stmt_equal) in the
+ * same function have the same carried dependences, reductions and locals
+ * around them. */
+static ast_stmt *context_chain(ft_ctx *ctx, ast_func *f, ast_stmt *loop)
+{
+    ft_vec anc = {0};
+    xf_ancestors(ctx, f->body, loop, &anc);
+    ast_stmt *chain = ast_clone_stmt(ctx, loop, AST_CLONE_SAME);
+    const ast_stmt *inner = loop;
+    for (int i = anc.len - 1; i >= 0; inner = anc.items[i--]) {
+        const ast_stmt *a = anc.items[i];
+        if (a->kind == AST_SEQ || a == loop)
+            continue;
+        ast_stmt *c = ft_alloc(ctx, sizeof *c);
+        *c = *a;
+        if (a->kind == AST_FOR)
+            c->u.loop.body = chain;
+        else if (a->kind == AST_VARDEF)
+            c->u.def.body = chain;
+        else if (a->u.branch.then == inner)
+            c->u.branch.then = chain, c->u.branch.other = NULL;
+        else
+            c->u.branch.then = NULL, c->u.branch.other = chain;
+        chain = c;
+    }
+    return chain;
+}
+
+/* Whether known holds chain. */
+static int proved_before(const xf_proved *known, const ast_stmt *chain)
+{
+    for (int i = 0; i < known->chains.len; i++)
+        if (ast_stmt_equal(known->chains.items[i], chain))
+            return 1;
+    return 0;
+}
+
+const char *xf_unproved_parallel(ft_ctx *ctx, ast_func *f, xf_proved *known,
+                                 const ast_stmt **loop)
 {
     ft_vec loops = parallel_loops(ctx, f);
     for (int i = 0; i < loops.len; i++) {
+        ast_stmt *chain = known ? context_chain(ctx, f, loops.items[i]) : NULL;
+        if (chain && proved_before(known, chain))
+            continue;
         const char *why = why_loop(ctx, f, loops.items[i]);
         if (why) {
             *loop = loops.items[i];
             return why;
         }
+        if (chain)
+            ft_vec_push(ctx, &known->chains, chain);
     }
     return NULL;
 }
