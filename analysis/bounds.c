@@ -12,6 +12,7 @@
 #include <isl/space.h>
 
 #include "access.h"
+#include "memo.h"
 
 enum { MAX_CANDIDATES = 32 };
 
@@ -542,11 +543,28 @@ static int isl_affordable(const an_bounds *b, const ast_expr *cond)
     return n <= AN_ISL_MAX_DIVS;
 }
 
-/* The slow path: no point where the facts hold and cond fails. */
-static int prove_isl(an_bounds *b, const ast_expr *cond)
+/* Into k: every input of prove_isl (the variables in scope, the facts,
+ * cond), for the memo of the dependence cache (memo.h). */
+static void proof_key(const an_bounds *b, const ast_expr *cond, an_key *k)
 {
-    if (!isl_affordable(b, cond))
-        return 0;
+    an_key_str(k, "prove");
+    for (int i = 0; i < b->vars.len; i++) {
+        const bvar *v = b->vars.items[i];
+        an_key_str(k, v->name);
+        an_key_int(k, v->is_size);
+    }
+    an_key_int(k, b->facts.len);
+    for (int i = 0; i < b->facts.len; i++) {
+        const fact *f = b->facts.items[i];
+        an_key_int(k, f->positive);
+        an_key_expr(k, f->cond);
+    }
+    an_key_expr(k, cond);
+}
+
+/* prove_isl without the memo. */
+static int prove_isl_fresh(an_bounds *b, const ast_expr *cond)
+{
     isl_space *sp = point_space(b, ft_isl(b->ctx));
     isl_set *s = an_cond_set(sp, cond, 0);
     for (int i = 0; i < b->vars.len; i++)
@@ -561,6 +579,31 @@ static int prove_isl(an_bounds *b, const ast_expr *cond)
     int r = isl_set_is_empty(s) == isl_bool_true;
     isl_set_free(s);
     isl_space_free(sp);
+    return r;
+}
+
+/* The slow path: no point where the facts hold and cond fails.  Its
+ * answers are remembered in the memo of the dependence cache when one is
+ * open: the cleanup after each schedule primitive proves the same guards of
+ * the whole function again (a tuner's candidate: half its compile time). */
+static int prove_isl(an_bounds *b, const ast_expr *cond)
+{
+    if (!isl_affordable(b, cond))
+        return 0;
+    an_memo *memo = an_deps_cache_memo(b->ctx);
+    an_key k = {0};
+    if (memo) {
+        proof_key(b, cond, &k);
+        const an_memo_val *v = an_memo_get(memo, &k);
+        if (v) {
+            an_key_free(&k);
+            return v->flag;
+        }
+    }
+    int r = prove_isl_fresh(b, cond);
+    if (memo)
+        an_memo_put(memo, &k, (an_memo_val){.flag = r});
+    an_key_free(&k);
     return r;
 }
 

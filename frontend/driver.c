@@ -120,9 +120,12 @@ static int run_grad_gather(ft_ctx *ctx, ft_unit *u)
 
 /* transforms/schedule.c: the user's `schedule` blocks.  Leaves: parallel
  * loops marked, colliding reductions marked atomic (with the verifier on,
- * each line leaves every parallel loop proved race-free, or is refused). */
+ * each line leaves every parallel loop proved race-free, or is refused).
+ * Opens the dependence cache (deps.h) that run_verify closes: its memo of
+ * isl results serves the lines, the auto-scheduler and the verifier. */
 static int run_schedule(ft_ctx *ctx, ft_unit *u)
 {
+    an_deps_cache_begin(ctx);
     return xf_apply_schedules(ctx, u->p);
 }
 
@@ -140,18 +143,14 @@ static int run_gpu_default(ft_ctx *ctx, ft_unit *u)
  * a schedule block, unless --no-auto; a combined gradient g is not
  * scheduled itself but rebuilt from its scheduled g_fwd and g_bwd
  * (autodiff/compose.c).  Leaves: loops fused, vectorized, parallelized,
- * unrolled where legal (each decision on stderr with -v).  Opens the
- * dependence cache (deps.h) that run_verify closes. */
+ * unrolled where legal (each decision on stderr with -v). */
 static int run_auto(ft_ctx *ctx, ft_unit *u)
 {
-    an_deps_cache_begin(ctx);
     if (ctx->opts.no_auto)
         return 0;
     ad_detach_combined(ctx, u->p);
-    if (xf_auto_schedule(ctx, u->p)) {
-        an_deps_cache_end(ctx);
+    if (xf_auto_schedule(ctx, u->p))
         return 1;               /* --verify=passes found a race */
-    }
     ad_compose_combined(ctx, u->p);
     return 0;
 }
@@ -232,7 +231,7 @@ static void pass_done(ft_ctx *ctx, const char *name, int ran, const ft_unit *u, 
 
 /* The pipeline of ft_compile_scheduled, stopped after the pass named last
  * (NULL: every pass). */
-static ast_program *compile_until(ft_ctx *ctx, const ft_source *src, const ft_source *sched,
+static ast_program *run_passes(ft_ctx *ctx, const ft_source *src, const ft_source *sched,
                                   const char *dump_after, FILE *dump_out, const char *last)
 {
     /* lang/: tokens (re2c) and the parse tree (Lemon), with the blocks of
@@ -262,6 +261,16 @@ static ast_program *compile_until(ft_ctx *ctx, const ft_source *src, const ft_so
             return u.p;
     }
     return u.p;
+}
+
+/* run_passes, and the dependence cache closed however it ends (a pass
+ * that failed, a stop before verify). */
+static ast_program *compile_until(ft_ctx *ctx, const ft_source *src, const ft_source *sched,
+                                  const char *dump_after, FILE *dump_out, const char *last)
+{
+    ast_program *p = run_passes(ctx, src, sched, dump_after, dump_out, last);
+    an_deps_cache_end(ctx);
+    return p;
 }
 
 ast_program *ft_compile_scheduled(ft_ctx *ctx, const ft_source *src, const ft_source *sched,

@@ -343,7 +343,8 @@ static int append_lines(char **text, const char *b)
 }
 
 /* With two or more task nests in t's function whose best candidates beat
- * the untuned function (or only were measured, with `any`: a test hook),
+ * the untuned function (or only were measured, with `any`: a test hook;
+ * then a nest whose candidates were all cut as slow gives its first),
  * the block joining those candidates' lines (each nest's own; a nest alone
  * leaves the others to `auto`) is inserted as candidate `at` (<= t->n; its
  * record taken from recs when the log has one) unless t has it already: it
@@ -359,6 +360,9 @@ static int add_combination(task *t, int at, int any_best, const record *recs, in
         if (!any)
             break;
         int b = best_of(t->c, t->n, nest);
+        for (int k = 0; any_best && b < 0 && k < t->n; k++)
+            if (t->c[k].nest == nest && t->c[k].status == TN_SLOW)
+                b = k;          /* cut as slow on a loaded machine: still joined */
         if (b < 0 || (!any_best && score(t->c[b].ms, t->c[b].ref_ms) >= 1))
             continue;
         if (append_lines(&text, t->c[b].sched)) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bounds.h"
+#include "deps.h"
 #include "driver.h"
 #include "simplify.h"
 
@@ -92,6 +93,38 @@ START_TEST(proofs)
 }
 END_TEST
 
+/* With the dependence cache open, isl's answers are remembered (memo.h)
+ * keyed by the scope and the facts: asked again, under other facts or in
+ * another scope, each answer is still the one a fresh proof gives. */
+START_TEST(proofs_memo)
+{
+    ft_ctx *ctx = ft_ctx_new();
+    an_deps_cache_begin(ctx);
+    ast_expr *i = V(ctx, "i"), *n = V(ctx, "n"), *m = V(ctx, "m");
+    ast_expr *i_lt_m = B(ctx, AST_LT, i, m), *half = B(ctx, AST_LT, B(ctx, AST_FLOORDIV, i,
+                                                                          I(ctx, 2)), n);
+    for (int again = 0; again < 2; again++) {
+        an_bounds *b = an_bounds_new(ctx, sizes_func(ctx));
+        an_bounds_push_loop(b, loop(ctx, "i", I(ctx, 0), n));
+        ck_assert(an_bounds_prove(b, half));
+        ck_assert(!an_bounds_prove(b, i_lt_m));
+        int mark = an_bounds_mark(b);
+        an_bounds_push_cond(b, B(ctx, AST_LT, n, m), 1);
+        ck_assert(an_bounds_prove(b, i_lt_m));
+        an_bounds_pop(b, mark);
+        ck_assert(!an_bounds_prove(b, i_lt_m));
+        /* i in range(2n + 2): i // 2 < n fails at i = 2n */
+        an_bounds *wide = an_bounds_new(ctx, sizes_func(ctx));
+        an_bounds_push_loop(wide, loop(ctx, "i", I(ctx, 0),
+                                       B(ctx, AST_ADD, B(ctx, AST_MUL, I(ctx, 2), n),
+                                         I(ctx, 2))));
+        ck_assert(!an_bounds_prove(wide, half));
+    }
+    an_deps_cache_end(ctx);
+    ft_ctx_free(ctx);
+}
+END_TEST
+
 /* The dump after the simplify pass (malloc'd). */
 static char *simplified(const char *text)
 {
@@ -143,6 +176,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, candidate_bounds);
     tcase_add_test(tc, proofs);
+    tcase_add_test(tc, proofs_memo);
     tcase_add_test(tc, simplifier);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
