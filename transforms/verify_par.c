@@ -208,15 +208,23 @@ static ast_stmt *context_chain(ft_ctx *ctx, ast_func *f, ast_stmt *loop)
         if (a->kind == AST_SEQ || a == loop)
             continue;
         ast_stmt *c = ft_alloc(ctx, sizeof *c);
-        *c = *a;
-        if (a->kind == AST_FOR)
+        *c = *a;                /* its expressions copied: lines edit in place */
+        if (a->kind == AST_FOR) {
+            c->u.loop.begin = ast_clone_expr(ctx, a->u.loop.begin);
+            c->u.loop.end = ast_clone_expr(ctx, a->u.loop.end);
+            c->u.loop.step = ast_clone_expr(ctx, a->u.loop.step);
             c->u.loop.body = chain;
-        else if (a->kind == AST_VARDEF)
+        } else if (a->kind == AST_VARDEF) {
+            c->u.def.shape = ft_alloc(ctx, sizeof(ast_expr *) * (size_t)(a->u.def.ndim + 1));
+            for (int d = 0; d < a->u.def.ndim; d++)
+                c->u.def.shape[d] = ast_clone_expr(ctx, a->u.def.shape[d]);
             c->u.def.body = chain;
-        else if (a->u.branch.then == inner)
-            c->u.branch.then = chain, c->u.branch.other = NULL;
-        else
-            c->u.branch.then = NULL, c->u.branch.other = chain;
+        } else {
+            int then = a->u.branch.then == inner;
+            c->u.branch.cond = ast_clone_expr(ctx, a->u.branch.cond);
+            c->u.branch.then = then ? chain : NULL;
+            c->u.branch.other = then ? NULL : chain;
+        }
         chain = c;
     }
     return chain;

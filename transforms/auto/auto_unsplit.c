@@ -73,34 +73,25 @@ typedef struct uses {
     int mixed;
 } uses;
 
-/* The uses of o and i in e. */
-static int64_t count_uses(uses *u, const ast_expr *e)
+/* Counting the uses of o and i in an expression (count_uses). */
+typedef struct counter {
+    ast_visitor v;
+    const char *o, *i;
+    int64_t n;
+} counter;
+
+static void counter_expr(ast_visitor *v, ast_expr *e)
 {
-    if (!e)
-        return 0;
-    if (e->kind == AST_VAR)
-        return !strcmp(e->u.name, u->o) || !strcmp(e->u.name, u->i);
-    switch (e->kind) {
-    case AST_LOAD: {
-        int64_t n = 0;
-        for (int k = 0; k < e->u.load.n; k++)
-            n += count_uses(u, e->u.load.idx[k]);
-        return n;
-    }
-    case AST_BINARY: return count_uses(u, e->u.bin.a) + count_uses(u, e->u.bin.b);
-    case AST_UNARY: return count_uses(u, e->u.un.a);
-    case AST_CAST: return count_uses(u, e->u.cast.a);
-    case AST_IFEXPR:
-        return count_uses(u, e->u.ife.cond) + count_uses(u, e->u.ife.then) +
-               count_uses(u, e->u.ife.other);
-    case AST_CALL: {
-        int64_t n = 0;
-        for (int k = 0; k < e->u.call.n; k++)
-            n += count_uses(u, e->u.call.args[k]);
-        return n;
-    }
-    default: return 0;
-    }
+    counter *c = (counter *)v;
+    c->n += e->kind == AST_VAR && (!strcmp(e->u.name, c->o) || !strcmp(e->u.name, c->i));
+}
+
+/* The uses of o and i in e. */
+static int64_t count_uses(const uses *u, const ast_expr *e)
+{
+    counter c = {.v.expr = counter_expr, .o = u->o, .i = u->i};
+    ast_visit_expr((ast_expr *)e, &c.v);
+    return c.n;
 }
 
 /* An index, a bound or a side of a comparison: o and i in it as plain
@@ -130,7 +121,7 @@ static void uses_expr(ast_visitor *v, ast_expr *e)
 {
     uses *u = (uses *)v;
     if (e->kind == AST_VAR)
-        u->total += !strcmp(e->u.name, u->o) || !strcmp(e->u.name, u->i);
+        u->total += count_uses(u, e);
     else if (e->kind == AST_LOAD)
         for (int k = 0; k < e->u.load.n; k++)
             check_root(u, e->u.load.idx[k]);
