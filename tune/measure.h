@@ -1,5 +1,5 @@
 /* measure.h - the measuring runtime of `ftc tune`: candidates compiled
- * into one library per C compiler call, each checked against the untuned
+ * into two libraries built at once, each checked against the untuned
  * function, then timed in alternating rounds (tune/measure.c).
  *
  * A candidate is a schedule block's lines for one function (its text,
@@ -7,7 +7,8 @@
  * candidate with that block appended (as `ftc build --schedule` would), so
  * its names resolve exactly as they will when the result is applied.  The
  * function of each compile is renamed FUNC__cK and all of them, with the
- * untuned FUNC, go into one C file and one library.
+ * untuned FUNC, go into two C files and two libraries, compiled by two C
+ * compilers at once (a batch's C took a third of its time, on one core).
  */
 #ifndef FT_TUNE_MEASURE_H
 #define FT_TUNE_MEASURE_H
@@ -71,7 +72,7 @@ uint64_t tn_hash(const char *s, uint64_t h);
 #define TN_HASH0 1469598103934665603ull
 
 /* Measure the candidates of c[0..n) that are TN_NEW, with the untuned
- * function: build (one library), check (its outputs within 1e-4 of the
+ * function: build (two libraries at once), check (its outputs within 1e-4 of the
  * untuned function's, relative to the largest magnitude, or equal for
  * integers), time (b->rounds alternating rounds, each call repeated for
  * about 10 ms; after the first, a candidate over 4x the fastest is cut).
