@@ -22,8 +22,6 @@
 #include "../xf_util.h"
 #include "../../ast/visit.h"
 
-#include <string.h>
-
 static const char *const PASS = "auto_unsplit";
 
 /* Visitor: whether an expression divides iterator iter (`// c`, `% c`). */
@@ -61,110 +59,6 @@ static int candidate(xf_auto *a, ast_stmt *o, ast_stmt **inner)
     return xf_auto_const_trips(a->ctx, i, &n) && n > 1;
 }
 
-/* What the body of a candidate pair makes of the iterators o and i: every
- * use of either inside a linear expression with o's coefficient B times
- * i's, else `mixed` (a merge keeps a division: m // B or m % B). */
-typedef struct uses {
-    ast_visitor v;
-    ft_ctx *ctx;
-    const char *o, *i;
-    int64_t b;
-    int64_t total, in_roots;  /* uses of o and i: all, inside checked roots */
-    int mixed;
-} uses;
-
-/* Counting the uses of o and i in an expression (count_uses). */
-typedef struct counter {
-    ast_visitor v;
-    const char *o, *i;
-    int64_t n;
-} counter;
-
-static void counter_expr(ast_visitor *v, ast_expr *e)
-{
-    counter *c = (counter *)v;
-    c->n += e->kind == AST_VAR && (!strcmp(e->u.name, c->o) || !strcmp(e->u.name, c->i));
-}
-
-/* The uses of o and i in e. */
-static int64_t count_uses(const uses *u, const ast_expr *e)
-{
-    counter c = {.v.expr = counter_expr, .o = u->o, .i = u->i};
-    ast_visit_expr((ast_expr *)e, &c.v);
-    return c.n;
-}
-
-/* An index, a bound or a side of a comparison: o and i in it as plain
- * terms of a linear form, o's coefficient B times i's, or it is mixed. */
-static void check_root(uses *u, const ast_expr *e)
-{
-    int64_t n = count_uses(u, e), co = 0, ci = 0;
-    an_lin l;
-    if (!n)
-        return;
-    u->in_roots += n;
-    if (!an_lin_of(u->ctx, e, &l))
-        return;                 /* not an integer: the total tells */
-    for (int k = 0; k < l.n; k++) {
-        const ast_expr *a = l.atom[k];
-        int is_o = a->kind == AST_VAR && !strcmp(a->u.name, u->o);
-        int is_i = a->kind == AST_VAR && !strcmp(a->u.name, u->i);
-        if (is_o || is_i)
-            *(is_o ? &co : &ci) += l.coef[k];
-        else if (count_uses(u, a))
-            u->in_roots = -1;   /* under a nonlinear atom: not judged */
-    }
-    u->mixed |= co != u->b * ci;
-}
-
-static void uses_expr(ast_visitor *v, ast_expr *e)
-{
-    uses *u = (uses *)v;
-    if (e->kind == AST_VAR)
-        u->total += count_uses(u, e);
-    else if (e->kind == AST_LOAD)
-        for (int k = 0; k < e->u.load.n; k++)
-            check_root(u, e->u.load.idx[k]);
-    else if (e->kind == AST_BINARY && e->u.bin.op >= AST_LT && e->u.bin.op <= AST_NE) {
-        check_root(u, e->u.bin.a);
-        check_root(u, e->u.bin.b);
-    }
-}
-
-static int uses_stmt(ast_visitor *v, ast_stmt *s)
-{
-    uses *u = (uses *)v;
-    if (s->kind == AST_STORE || s->kind == AST_REDUCE) {
-        int n = s->kind == AST_STORE ? s->u.store.n : s->u.red.n;
-        ast_expr **idx = s->kind == AST_STORE ? s->u.store.idx : s->u.red.idx;
-        for (int k = 0; k < n; k++)
-            check_root(u, idx[k]);
-    } else if (s->kind == AST_FOR) {
-        check_root(u, s->u.loop.begin);
-        check_root(u, s->u.loop.end);
-        check_root(u, s->u.loop.step);
-    }
-    return 1;
-}
-
-/* Whether merging o with i (of b iterations) would certainly leave a
- * division of the merged iterator, so that the merge (a simplification of
- * the whole function) need not be tried: every use of o and i is judged
- * (inside indices, bounds and comparisons, as plain terms) and one of them
- * is not B*o + i times a constant; and o runs more than once (else m // B
- * is 0 and m % B is m). */
-static int certainly_divided(xf_auto *a, const ast_stmt *o, ast_stmt *i)
-{
-    int64_t b, trips;
-    if (!xf_auto_const_trips(a->ctx, i, &b) ||
-        (xf_auto_const_trips(a->ctx, o, &trips) && trips <= 1))
-        return 0;
-    uses u = {.v = {.stmt = uses_stmt, .expr = uses_expr}, .ctx = a->ctx,
-              .o = o->u.loop.iter, .i = i->u.loop.iter, .b = b};
-    ast_visit(i, &u.v);
-    return u.mixed && u.in_roots == u.total;
-}
-
 /* Try the first candidate pair of f not tried yet (done: the outer loops
  * tried): 1 when merged, 2 when the merge left a division and was undone
  * (the loops found before it are then stale), 0 when none is left. */
@@ -177,8 +71,6 @@ static int unsplit_one(xf_auto *a, ft_vec *done)
         if (ft_vec_has(done, (void *)(intptr_t)o->id) || !candidate(a, o, &i))
             continue;
         ft_vec_push(a->ctx, done, (void *)(intptr_t)o->id);
-        if (certainly_divided(a, o, i))
-            continue;
         const char *names = ft_fmt(a->ctx, "%s and %s", xf_auto_name(a, o), xf_auto_name(a, i));
         int id = o->id;
         ast_stmt *snap = xf_auto_snapshot(a);
