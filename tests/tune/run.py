@@ -89,14 +89,16 @@ def run(cmd, env=None, **kw):
 def records(log):
     if not os.path.exists(log):
         return []
-    out = []
+    out, bad = [], []
     for line in open(log):
         m = re.match(r"task=([0-9a-f]{16}) cand=([0-9a-f]{16}) fn=[0-9a-f]{16} func=(\w+) "
                      r"sizes=\"[^\"]*\" status=(\w+) ms=(\S+) ref=(\S+) .* "
                      r"sched=\"([^\"]*)\"", line)
-        check(m is not None, f"log line well-formed: {line[:80]!r}")
         if m:
             out.append(m.groups())
+        else:
+            bad.append(line[:80])
+    check(not bad, f"{os.path.basename(log)}: {len(out)} log lines well-formed ({bad[:2]})")
     return out
 
 
@@ -178,9 +180,13 @@ def main():
         check(any(rc[6] == "auto" for rc in recs), f"{func}: the untuned function is a candidate")
         best = schedule_of(fts, func)
         # each time relative to the untuned function's in the same rounds
+        # (`auto` when none beat the untuned function: on a loaded machine
+        # `auto`'s own record may then be a little slower than another's)
         oks = {rc[6]: float(rc[4]) / float(rc[5]) for rc in recs if rc[3] == "ok"}
-        check(best in oks and oks[best] == min(oks.values()),
-              f"{func}: the schedule written is the fastest measured ({best})")
+        fastest = min(oks.values(), default=1)
+        check((best in oks and oks[best] == fastest) or (best == "auto" and fastest >= 1),
+              f"{func}: the schedule written is the fastest measured ({best}, "
+              f"{oks.get(best)} of the untuned function's time, fastest {fastest})")
         if func == "mm":
             ref = inputs["a"].astype(np.float64) @ inputs["b"]
         else:
@@ -388,7 +394,9 @@ def main():
 
     shutil.rmtree(tmp, ignore_errors=True)
     if FAILS:
-        print(f"\n{len(FAILS)} failure(s)")
+        print(f"\n{len(FAILS)} failure(s):")
+        for what in FAILS:      # again at the end, where a log's tail shows them
+            print("FAIL " + what[:400])
         return 1
     print("\nok")
     return 0
