@@ -15,8 +15,10 @@
  *                                               for i in range(4):
  *                                                   if o * 4 + i < n: body
  *
- * A guard is an If under L whose condition is a conjunction of comparisons
- * that are linear in L's iterator x: each becomes h <= K with h linear; an
+ * A guard is an If under L whose condition is a conjunction of comparisons,
+ * those that use L's iterator x linear in it; the conjuncts free of x (a
+ * padded window's test of another loop: `oh + kh >= 1 and ow + kw >= 1`)
+ * stay in the middle's guard, the others go.  Each becomes h <= K with h linear; an
  * upper bound of h over the loops between L and the guard (an_upper_bounds,
  * analysis/bounds.h), c * x + R with R free of x, gives the range of x where
  * the comparison holds at every inner iteration (x <= (K - R) // c for
@@ -45,6 +47,7 @@ typedef struct tail_state {
     const char *x;
     ast_expr *lo, *hi;         /* x >= lo, x < hi (NULL: no bound) */
     ft_vec guards;             /* ast_stmt *: the Ifs proven in the middle */
+    ft_vec rests;              /* ast_expr *: per guard, its conjuncts free of x (or NULL) */
 } tail_state;
 
 /* The coefficient of x in l; its other terms in *rest. */
@@ -146,17 +149,24 @@ static int take_cmp(tail_state *st, const ast_expr *c)
     }
 }
 
-/* Take a conjunction of comparisons; 0 (the range unchanged) when any
- * part cannot be used. */
-static int take_cond(tail_state *st, const ast_expr *c)
+/* Take a conjunction of comparisons; its conjuncts that do not use x
+ * (a padded window's test of another loop) are anded into *rest, which the
+ * guard keeps in the middle.  0 (the range and *rest unchanged) when a
+ * conjunct that uses x cannot be used. */
+static int take_cond(tail_state *st, ast_expr *c, ast_expr **rest)
 {
-    ast_expr *lo = st->lo, *hi = st->hi;
+    if (!uses_x(st, c)) {
+        *rest = *rest ? ast_binary(st->ctx, c->loc, AST_AND, *rest, c) : c;
+        return 1;
+    }
+    ast_expr *lo = st->lo, *hi = st->hi, *r = *rest;
     int ok = c->kind == AST_BINARY && c->u.bin.op == AST_AND
-                 ? take_cond(st, c->u.bin.a) && take_cond(st, c->u.bin.b)
+                 ? take_cond(st, c->u.bin.a, rest) && take_cond(st, c->u.bin.b, rest)
                  : take_cmp(st, c);
     if (!ok) {
         st->lo = lo;
         st->hi = hi;
+        *rest = r;
     }
     return ok;
 }
@@ -165,6 +175,7 @@ static int take_cond(tail_state *st, const ast_expr *c)
 static void find_guards(tail_state *st, ast_stmt *s)
 {
     int mark;
+    ast_expr *rest;
     if (!s)
         return;
     switch (s->kind) {
@@ -182,8 +193,12 @@ static void find_guards(tail_state *st, ast_stmt *s)
         an_bounds_pop(st->b, mark);
         break;
     case AST_IF:
-        if (!s->u.branch.other && uses_x(st, s->u.branch.cond) && take_cond(st, s->u.branch.cond))
+        rest = NULL;
+        if (!s->u.branch.other && uses_x(st, s->u.branch.cond) &&
+            take_cond(st, s->u.branch.cond, &rest)) {
             ft_vec_push(st->ctx, &st->guards, s);
+            ft_vec_push(st->ctx, &st->rests, rest);
+        }
         mark = an_bounds_mark(st->b);
         an_bounds_push_cond(st->b, s->u.branch.cond, 1);
         find_guards(st, s->u.branch.then);
@@ -286,7 +301,10 @@ int xf_separate_tail(ft_ctx *ctx, ast_func *f, ast_stmt *loop, ft_loc loc)
     ast_stmt *tail = st.hi ? part(ctx, f, loop, ast_clone_expr(ctx, m2), ast_clone_expr(ctx, e), "_tail") : NULL;
     for (int i = 0; i < st.guards.len; i++) {
         ast_stmt *g = st.guards.items[i];
-        *g = *g->u.branch.then;
+        if (st.rests.items[i])
+            g->u.branch.cond = ast_clone_expr(ctx, st.rests.items[i]);
+        else
+            *g = *g->u.branch.then;
     }
     ast_stmt *main = ft_alloc(ctx, sizeof *main);
     *main = *loop;

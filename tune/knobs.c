@@ -98,6 +98,7 @@ typedef struct nest {
     const char **names;
     int id;                 /* 1, 2, ... in the function */
     tn_knob_opts ko;        /* the knobs it may turn */
+    const char *tails;      /* `separate_tail` of its loops that guards test ("": none) */
 } nest;
 
 /* Add the block "lines + auto" of nest id (0: none) to out (tn_block's)
@@ -739,12 +740,36 @@ static const char *hoisted_parallel(ft_ctx *ctx, const nest *t, int p)
     return join(ctx, fix, ft_fmt(ctx, "reorder(%s)\nparallelize(%s, openmp)", order, cur[p]));
 }
 
+/* The lines splitting off the iterations of t's loops where a guard
+ * around its reduction (anc: the statements around it, outermost first)
+ * may be false: `separate_tail` of each named spatial loop, outermost
+ * first, that such a guard tests (a padded window's `if oh + kh >= 1 and ...`: the
+ * rows and columns inside the padding then run without tests); "" when
+ * none. */
+static const char *guard_tails(ft_ctx *ctx, const nest *t, const ft_vec *anc)
+{
+    const char *lines = "";
+    for (int k = 0; k < t->n; k++) {
+        int tested = 0;
+        for (int i = 0; i < anc->len && !tested; i++) {
+            const ast_stmt *g = anc->items[i];
+            tested = g->kind == AST_IF &&
+                     xf_expr_uses_var(g->u.branch.cond, t->loops[k]->u.loop.iter);
+        }
+        if (tested && t->names[k] && indexes(t->r, t->loops[k]->u.loop.iter, -1))
+            lines = join(ctx, lines, ft_fmt(ctx, "separate_tail(%s)", t->names[k]));
+    }
+    return lines;
+}
+
 /* The knobs of one task nest into out: for each spatial loop J below the
  * outermost (the vector loop: the reduction then runs along J's rows),
  * J brought innermost, the reduced local's and the inputs' layouts with
  * J's dimension last, and their combinations, each alone or with one of
  * the two outermost spatial loops parallel; those parallel loops alone;
- * a deeper loop that writes apart brought outermost, parallel. */
+ * a deeper loop that writes apart brought outermost, parallel; the
+ * iterations that the guards around the reduction test split off (with
+ * each parallel loop). */
 static void nest_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *out)
 {
     const ast_stmt *r = t->r;
@@ -761,6 +786,8 @@ static void nest_knobs(ft_ctx *ctx, ast_func *f, const nest *t, ft_vec *out)
     }
     for (int p = 1; p < npar; p++)
         add(ctx, out, par[p], t->id);
+    for (int p = 0; *t->tails && p < npar; p++)
+        add(ctx, out, join(ctx, par[p], t->tails), t->id);
     for (int p = 1; p < t->n; p++) {
         const char *hoist = hoisted_parallel(ctx, t, p);
         if (hoist)
@@ -812,6 +839,7 @@ int tn_candidates(ft_ctx *ctx, ast_func *f, tn_knob_opts ko, ft_vec *out)
                 t->names[t->n++] = loop_name(&loops, a);
             }
         }
+        t->tails = guard_tails(ctx, t, &anc);
         tile_knobs(ctx, f, t, &tiles);
         ft_vec_push(ctx, &nests, t);
     }

@@ -224,13 +224,12 @@ int f_grad_bwd(int64_t steps, int64_t n, const float *x, const float *a, const f
                             {
                                 #pragma omp for
                                 for (int64_t ad_i0 = 0; ad_i0 < n; ad_i0++) {
-                                    d_t_1[ad_i0] = 0.0f;
                                     {
                                         float ad_adj = 0;
                                         ad_adj = d_y_1[ad_i0];
                                         d_y_1[ad_i0] = 0.0f;
                                         y_r[ad_i0] = tape_y[t * n + ad_i0];
-                                        d_t_1[ad_i0] += ad_adj;
+                                        d_t_1[ad_i0] = ad_adj;
                                     }
                                 }
                             }
@@ -241,18 +240,14 @@ int f_grad_bwd(int64_t steps, int64_t n, const float *x, const float *a, const f
                                     {
                                         float d_y_1_p = 0;
                                         d_y_1_p = 0.0f;
+                                        d_y_1_p += d_t_1[i];
                                         {
-                                            float ad_adj_1 = 0;
-                                            ad_adj_1 = d_t_1[i];
-                                            d_y_1_p += ad_adj_1;
-                                            {
-                                                float y_r_v = 0;
-                                                /* y_r_v_load: */
-                                                y_r_v = y_r[i];
-                                                d_a_p += ad_adj_1 * sinf(y_r_v);
-                                                d_y_1_p += (a_v * ad_adj_1) * cosf(y_r_v);
-                                                d_y_1[i] += d_y_1_p;
-                                            }
+                                            float y_r_v = 0;
+                                            /* y_r_v_load: */
+                                            y_r_v = y_r[i];
+                                            d_a_p += d_t_1[i] * sinf(y_r_v);
+                                            d_y_1_p += (a_v * d_t_1[i]) * cosf(y_r_v);
+                                            d_y_1[i] += d_y_1_p;
                                         }
                                     }
                                 }

@@ -742,17 +742,12 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                                             /* tape_t_2_v_load: */
                                             tape_t_2_v = tape_t_2[i];
                                             for (int64_t k_1 = 0; k_1 < m; k_1++) {
+                                                t[k_1] = tape_t_ftk[i * m + k_1];
                                                 {
-                                                    float ad_adj_1 = 0;
-                                                    ad_adj_1 = d_t_ftk[k_1];
-                                                    d_t_ftk[k_1] = 0.0f;
-                                                    t[k_1] = tape_t_ftk[i * m + k_1];
-                                                    {
-                                                        float cse = 0;
-                                                        cse = ad_adj_1 / tape_t_2_v;
-                                                        d_t_ftk[k_1] += cse;
-                                                        d_t_2 += -(cse * (t[k_1] / tape_t_2_v));
-                                                    }
+                                                    float cse = 0;
+                                                    cse = d_t_ftk[k_1] / tape_t_2_v;
+                                                    d_t_ftk[k_1] = cse;
+                                                    d_t_2 += -(cse * (t[k_1] / tape_t_2_v));
                                                 }
                                             }
                                             /* L_i_1_2: */
@@ -805,30 +800,26 @@ int g_bwd(int64_t n, int64_t m, int64_t l, const float *q, const float *k, const
                                                     {
                                                         float d_t_ftk = 0;
                                                         d_t_ftk = 0.0f;
+                                                        d_t_ftk += d_dot[j];
+                                                        /* L_c: */
                                                         {
-                                                            float ad_adj_5 = 0;
-                                                            ad_adj_5 = d_dot[j];
-                                                            d_t_ftk += ad_adj_5;
-                                                            /* L_c: */
-                                                            {
-                                                                const int64_t ft__n67 = l > 0 ? l : 0;
-                                                                const int64_t ft__m67 = ft__n67 & ~(int64_t)7;
-                                                                for (int64_t ft__j67 = 0; ft__j67 < ft__m67; ft__j67 += 8) {
-                                                                    #pragma omp simd
-                                                                    for (int64_t ft__l67 = 0; ft__l67 < 8; ft__l67++) {
-                                                                        const int64_t c = ft__j67 + ft__l67;
+                                                            const int64_t ft__n67 = l > 0 ? l : 0;
+                                                            const int64_t ft__m67 = ft__n67 & ~(int64_t)7;
+                                                            for (int64_t ft__j67 = 0; ft__j67 < ft__m67; ft__j67 += 8) {
+                                                                #pragma omp simd
+                                                                for (int64_t ft__l67 = 0; ft__l67 < 8; ft__l67++) {
+                                                                    const int64_t c = ft__j67 + ft__l67;
+                                                                    d_q[i * l + c] += d_t_ftk * k[j * l + c];
+                                                                    ft__pv44[j * l + c] += q[i * l + c] * d_t_ftk;
+                                                                }
+                                                            }
+                                                            if (ft__n67 & 7) {
+                                                                #pragma omp simd
+                                                                for (int64_t ft__l67 = 0; ft__l67 < 8; ft__l67++) {
+                                                                    const int64_t c = ft__m67 + ft__l67;
+                                                                    if (c < l) {
                                                                         d_q[i * l + c] += d_t_ftk * k[j * l + c];
                                                                         ft__pv44[j * l + c] += q[i * l + c] * d_t_ftk;
-                                                                    }
-                                                                }
-                                                                if (ft__n67 & 7) {
-                                                                    #pragma omp simd
-                                                                    for (int64_t ft__l67 = 0; ft__l67 < 8; ft__l67++) {
-                                                                        const int64_t c = ft__m67 + ft__l67;
-                                                                        if (c < l) {
-                                                                            d_q[i * l + c] += d_t_ftk * k[j * l + c];
-                                                                            ft__pv44[j * l + c] += q[i * l + c] * d_t_ftk;
-                                                                        }
                                                                     }
                                                                 }
                                                             }

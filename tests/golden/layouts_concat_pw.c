@@ -17,7 +17,6 @@ int f(int64_t n, const float *x, const float *ka, const float *kb, float *y)
                 for (int64_t ow = 0; ow < 4; ow++) {
                     /* L_conv_o: */
                     for (int64_t o = 0; o < 16; o++) {
-                        y[((n_1 * 4 + oh) * 4 + ow) * 48 + o] = 0.0f;
                         {
                             float y_r = 0;
                             y_r = 0.0f;
@@ -58,8 +57,7 @@ int f(int64_t n, const float *x, const float *ka, const float *kb, float *y)
                                     ft__v7_0_0[ft__l7] += ft__v7_0_0[ft__l7 + 4];
                                 y_r += (ft__v7_0_0[0] + ft__v7_0_0[2]) + (ft__v7_0_0[1] + ft__v7_0_0[3]);
                             }
-                            y[((n_1 * 4 + oh) * 4 + ow) * 48 + o] += y_r;
-                            y[((n_1 * 4 + oh) * 4 + ow) * 48 + (16 + o)] = 0.0f;
+                            y[((n_1 * 4 + oh) * 4 + ow) * 48 + o] = y_r;
                             {
                                 float y_r_h1 = 0;
                                 y_r_h1 = 0.0f;
@@ -101,7 +99,7 @@ int f(int64_t n, const float *x, const float *ka, const float *kb, float *y)
                                         ft__v9_0_0[ft__l9] += ft__v9_0_0[ft__l9 + 4];
                                     y_r_h1 += (ft__v9_0_0[0] + ft__v9_0_0[2]) + (ft__v9_0_0[1] + ft__v9_0_0[3]);
                                 }
-                                y[((n_1 * 4 + oh) * 4 + ow) * 48 + (16 + o)] += y_r_h1;
+                                y[((n_1 * 4 + oh) * 4 + ow) * 48 + (16 + o)] = y_r_h1;
                             }
                         }
                     }

@@ -1408,6 +1408,21 @@ for n in (0, 1, 3, 4, 5, 12, 37):
     case(f"sched_tails[{n}]", sched_tails, n)
 
 
+def sched_window(h, w, threads):
+    g = np.random.default_rng(h * 100 + w)
+    x = g.integers(-8, 8, (h, w)).astype(f32)
+    k = g.integers(-4, 4, (3, 3)).astype(f32)
+    outs = ftc_run(prog("schedules.ft"), "window", {"h": h, "w": w}, {"x": x, "k": k}, threads)
+    xp = np.pad(x.astype(np.float64), 1)
+    want = sum(xp[kh:kh + h, kw:kw + w] * k[kh, kw] for kh in range(3) for kw in range(3))
+    exact(outs, "y", want, f32)
+
+
+for h, w in ((1, 1), (1, 5), (2, 2), (3, 40), (17, 3), (33, 57)):
+    for threads in (1, 2, 3):
+        case(f"sched_window[{h}x{w},{threads}t]", sched_window, h, w, threads)
+
+
 def sched_file(n):
     """--schedule FILE: the dump after the schedule, compiled again, runs."""
     with tempfile.TemporaryDirectory(prefix="ftc-numeric-") as d:

@@ -24,6 +24,12 @@
  * neither read X nor write what b reads, and updates of X by `+=` commute
  * with each other (whatever elements they touch, equal or not).
  *
+ * Where q cannot move up, p moves down (sink): to the first later update
+ * `X[I] += b` of its element, past items (loops too) that do not touch X
+ * or write what p reads, and into the body of a local declared there (the
+ * register promotion's `y[e] = 0` before `var y_p ... y[e] += y_p`), which
+ * becomes `X[I] = a + b`.
+ *
  * The backward pass of a gather repeats its scatter per neighbour:
  * SubdivNet's gradient adds into the rows d_e[i], d_e[adj[i, j]] fifteen
  * times per face, five per neighbour, each a read-modify-write of memory
@@ -186,14 +192,81 @@ static int merge_into(ft_ctx *ctx, ast_stmt *seq, int p)
     return merged;
 }
 
-/* Merge the updates of sequence seq; the number merged. */
+/* The update `x[I] += b` of p's element (p writes x[I], its value and
+ * indices read the tensors in reads) that p may sink to: the first
+ * update of x among items[from..n) and, where one of them is a local
+ * whose body accesses x, that body's items (and nothing after it); NULL
+ * when an item before it accesses x, writes what p reads, or is a local
+ * named x or like one p reads. */
+static ast_stmt *sink_target(const ast_stmt *p, const char *x, const ft_vec *reads,
+                             ast_stmt *const *items, int from, int n)
+{
+    for (int k = from; k < n; k++) {
+        ast_stmt *s = items[k];
+        if (s->kind == AST_VARDEF && xf_accesses(s->u.def.body, x)) {
+            ast_stmt *b = s->u.def.body;
+            if (strcmp(s->u.def.name, x) == 0 || xf_has_name(reads, s->u.def.name))
+                return NULL;
+            return b->kind == AST_SEQ ? sink_target(p, x, reads, b->u.seq.stmts, 0, b->u.seq.n)
+                                      : sink_target(p, x, reads, &b, 0, 1);
+        }
+        if (is_add(s) && same_element(p, s) && !item_reads(s, x))
+            return s;
+        if (xf_accesses(s, x) || xf_writes_any(s, reads))
+            return NULL;
+    }
+    return NULL;
+}
+
+/* Sink item p of seq (`X[I] = a` or `X[I] += a`) down to the later update
+ * `X[I] += b` of its element that sink_target finds: through the locals
+ * the auto-scheduler's register promotion declared between them
+ * (`y[e] = 0` then, in a local's body, `y_p = ...; y[e] += y_p`), where
+ * merge_into's items of one sequence cannot reach.  That update becomes
+ * `X[I] = a + b` (`X[I] = b` when a is 0; `X[I] += a + b`) and p is gone:
+ * legal as nothing between touches X or writes what a and I read, and the
+ * locals passed do not hide what they read.  1 when it sank. */
+static int sink(ft_ctx *ctx, ast_stmt *seq, int p)
+{
+    ast_stmt *first = seq->u.seq.stmts[p];
+    if (first->kind != AST_STORE && !is_add(first))
+        return 0;
+    const char *x = item_var(first);
+    ast_expr *a = first->kind == AST_STORE ? first->u.store.value : first->u.red.value;
+    int n = first->kind == AST_STORE ? first->u.store.n : first->u.red.n;
+    if (n == 0 || (a->dtype != FT_F32 && a->dtype != FT_F64) || item_reads(first, x))
+        return 0;
+    ft_vec reads = {0};
+    xf_stmt_loaded(ctx, first, &reads);
+    ast_stmt *q = sink_target(first, x, &reads, seq->u.seq.stmts, p + 1, seq->u.seq.n);
+    int64_t max = ctx->opts.budget.expr_size;
+    if (!q || ast_expr_size(a, max) + 1 + ast_expr_size(q->u.red.value, max) > max)
+        return 0;
+    ast_expr *b = q->u.red.value;
+    ast_stmt moved = *first;
+    ast_expr **value = moved.kind == AST_STORE ? &moved.u.store.value : &moved.u.red.value;
+    *value = moved.kind == AST_STORE && xf_is_zero(a) ? b : ast_binary(ctx, q->loc, AST_ADD, a, b);
+    moved.loc = q->loc;
+    *q = moved;
+    remove_item(seq, p);
+    return 1;
+}
+
+/* Merge the updates of sequence seq, and sink its writes into later
+ * updates; the number merged. */
 static int merge_seq(ft_ctx *ctx, ast_stmt *seq)
 {
     int merged = 0;
-    for (int p = 0; p < seq->u.seq.n; p++) {
+    for (int p = 0; p < seq->u.seq.n;) {
         ast_stmt *first = seq->u.seq.stmts[p];
-        if (first->kind == AST_STORE || first->kind == AST_REDUCE)
+        if (first->kind == AST_STORE || first->kind == AST_REDUCE) {
             merged += merge_into(ctx, seq, p);
+            if (sink(ctx, seq, p)) {
+                merged++;
+                continue;
+            }
+        }
+        p++;
     }
     return merged;
 }
