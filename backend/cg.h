@@ -75,6 +75,31 @@ const char *cg_region_text(ft_ctx *ctx, const ast_param *r, const char *cname,
  * bp, lb, be, cp, lc, h) that returns non-zero on a failed call. */
 void cg_gemm_helper_def(FILE *o, const char *T, const char *name, const char *call);
 
+/* backend/cg_transpose.c: a loop nest that copies a tensor transposed,
+ * as the 2-D copies D0[a * lda + b] = S0[b * lds + a] (a < na, b < nb) of
+ * the Store `store` in the loops batch[0..nbatch) (D0, S0: its tensors at
+ * the indices dst and src, which use only the batch loops' iterators). */
+typedef struct cg_transpose {
+    const ast_stmt *store;
+    ast_expr **dst, **src;
+    int64_t na, nb, lda, lds;
+    ft_dtype dtype;
+    int nbatch;
+    const ast_stmt *batch[8];    /* for it in range(0, bend, bstep) */
+    int64_t bstep[8], bend[8];
+    int parallel;                /* batch[0] runs on OpenMP threads */
+} cg_transpose;
+/* The literal shape of tensor var (dtype, n dimensions) into dims; 0, or
+ * non-zero when a dimension is not a literal (the emitter's view). */
+typedef int (*cg_dims_fn)(void *data, const char *var, ft_dtype dtype, int n, int64_t *dims);
+/* Whether loop is such a nest (see the file comment); fills *t. */
+int cg_transpose_match(ft_ctx *ctx, const ast_stmt *loop, cg_dims_fn dims, void *data,
+                       cg_transpose *t);
+/* Write the helper `static void ft__transpose_T(T *d, int64_t ldd,
+ * const T *s, int64_t lds, int64_t na, int64_t nb)` for dtype t (f32 or
+ * f64). */
+void cg_transpose_helper_def(FILE *o, ft_dtype t);
+
 /* backend/cg_cuda.c: write the CUDA C++ translation unit for p (the same
  * C ABI and description table; see the file comment for how loops become
  * kernels).  Returns 0, or non-zero after reporting an error. */

@@ -105,6 +105,8 @@ typedef struct cg_emitter {
     const ast_func *func;    /* the function being emitted */
     int uses_blas;           /* bit 1 << dtype: an as_lib loop of that dtype was
                                 emitted (CBLAS prototypes, ft__gemm_T) */
+    int uses_transpose;      /* bit 1 << dtype: a transposing copy was
+                                emitted as ft__transpose_T (cg_transpose.c) */
     ft_vec known;            /* bounds-check conditions known to hold here (C
                                 text): checked before the loop, or implied by
                                 an enclosing `if` (cg_facts.h) */
@@ -222,6 +224,7 @@ static const char *const cg_reserved_prefixes[] = {
     "cblas_", "Cblas", "CBLAS_",       /* the CBLAS declarations of as_lib */
     "omp_", "OMP_", "GOMP_", "GOACC_", "OACC_",   /* libgomp, which the compiler's
                                                      OpenMP code calls */
+    "_mm", "_MM",                        /* <immintrin.h> (cg_transpose.c's helper) */
 };
 
 /* Whether s is in a table of n names. */
@@ -302,16 +305,40 @@ static cg_sym *cg_push_sym(cg_emitter *em, const char *name, ft_dtype t, int ndi
     return s;
 }
 
-/* The innermost symbol named name, or NULL (after an internal error). */
-static cg_sym *cg_lookup(cg_emitter *em, const char *name, ft_loc loc)
+/* The innermost symbol named name, or NULL. */
+static cg_sym *cg_find_sym(const cg_emitter *em, const char *name)
 {
     for (int i = em->syms.len - 1; i >= 0; i--) {
         cg_sym *s = em->syms.items[i];
         if (strcmp(s->name, name) == 0)
             return s;
     }
-    ft_error(em->ctx, loc, "internal error: C backend: unknown tensor '%s'", name);
     return NULL;
+}
+
+/* The innermost symbol named name, or NULL (after an internal error). */
+static cg_sym *cg_lookup(cg_emitter *em, const char *name, ft_loc loc)
+{
+    cg_sym *s = cg_find_sym(em, name);
+    if (!s)
+        ft_error(em->ctx, loc, "internal error: C backend: unknown tensor '%s'", name);
+    return s;
+}
+
+/* cg_dims_fn on the emitter: the literal shape of the innermost tensor
+ * named var (of that dtype and rank). */
+static int cg_literal_dims(void *data, const char *var, ft_dtype dtype, int n, int64_t *dims)
+{
+    const cg_sym *sym = cg_find_sym(data, var);
+    if (!sym || sym->kind == CG_SYM_SCALAR || sym->dtype != dtype || sym->ndim != n)
+        return 1;
+    for (int k = 0; k < n; k++) {
+        char *end;
+        dims[k] = strtoll(sym->dims[k], &end, 10);
+        if (end == sym->dims[k] || *end || dims[k] < 1)
+            return 1;
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------- exprs */
@@ -1775,10 +1802,45 @@ static void cg_for(cg_emitter *em, const ast_stmt *s)
     em->nonneg.len = len;
 }
 
+/* Emit loop s as one ft__transpose_T call when it is a nest that copies
+ * a tensor transposed (cg_transpose.c) and one of the two is a local (the
+ * other, a parameter, cannot be the same memory); 0 when it is not. */
+static int cg_transpose_nest(cg_emitter *em, const ast_stmt *s)
+{
+    cg_transpose t;
+    if (!cg_transpose_match(em->ctx, s, cg_literal_dims, em, &t))
+        return 0;
+    const ast_stmt *st = t.store;
+    const ast_expr *ld = st->u.store.value;
+    if (cg_find_sym(em, st->u.store.var)->kind == CG_SYM_PARAM &&
+        cg_find_sym(em, ld->u.load.var)->kind == CG_SYM_PARAM)
+        return 0;
+    for (int j = 0; j < t.nbatch; j++) {
+        const char *it = cg_cname(em, t.batch[j]->u.loop.iter);
+        if (j == 0 && t.parallel)
+            cg_line(em, "#pragma omp parallel for");
+        cg_line(em, "for (int64_t %s = 0; %s < %" PRId64 "; %s += %" PRId64 ") {", it, it,
+                t.bend[j], it, t.bstep[j]);
+        em->indent++;
+    }
+    const char *d = cg_lvalue_str(em, st->u.store.var, st->u.store.n, t.dst, st->loc);
+    const char *src = cg_lvalue_str(em, ld->u.load.var, ld->u.load.n, t.src, ld->loc);
+    em->uses_transpose |= 1 << t.dtype;
+    cg_line(em, "ft__transpose_%s(&%s, %" PRId64 ", &%s, %" PRId64 ", %" PRId64 ", %" PRId64
+            ");", ft_dtype_name(t.dtype), d, t.lda, src, t.lds, t.na, t.nb);
+    for (int j = 0; j < t.nbatch; j++) {
+        em->indent--;
+        cg_line(em, "}");
+    }
+    return 1;
+}
+
 /* cg_for's work. */
 static void cg_for_body(cg_emitter *em, const ast_stmt *s)
 {
     ast_par par = s->u.loop.par;
+    if (par != AST_LIB && cg_transpose_nest(em, s))
+        return;
     if (par == AST_LIB) {
         cg_line(em, "{");
         em->indent++;
@@ -2622,6 +2684,10 @@ static void cg_prelude(cg_emitter *em, FILE *o)
         for (int t = 0; t < FT_DTYPE_COUNT; t++)
             if (em->used[h][t])
                 cg_helper_def(o, (cg_helper)h, (ft_dtype)t);
+    if (em->uses_transpose & 1 << FT_F32)
+        cg_transpose_helper_def(o, FT_F32);
+    if (em->uses_transpose & 1 << FT_F64)
+        cg_transpose_helper_def(o, FT_F64);
     if (em->uses_blas)
         fputs(cg_cblas_decls, o);
     if (em->uses_blas & 1 << FT_F32)

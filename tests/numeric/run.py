@@ -1423,6 +1423,30 @@ for h, w in ((1, 1), (1, 5), (2, 2), (3, 40), (17, 3), (33, 57)):
         case(f"sched_window[{h}x{w},{threads}t]", sched_window, h, w, threads)
 
 
+# tests/numeric/progs/transpose.ft (backend/cg_transpose.c: transposing
+# copies emitted as blocked transposes)
+def transpose_cases(threads):
+    g = np.random.default_rng(31)
+    w = g.standard_normal((48, 20, 3, 3)).astype(f32)
+    outs = ftc_run(prog("transpose.ft"), "pack", {}, {"w": w}, threads)
+    exact(outs, "y", w.transpose(1, 2, 3, 0) + f32(0.5), f32)
+    outs = ftc_run(prog("transpose.ft"), "blocks", {}, {"w": w}, threads)
+    exact(outs, "y", w.reshape(3, 16, 20, 3, 3).transpose(0, 2, 3, 4, 1) * f32(2), f32)
+    x = g.standard_normal((37, 3, 40)).astype(f32)
+    outs = ftc_run(prog("transpose.ft"), "middle", {}, {"x": x}, threads)
+    exact(outs, "y", x.transpose(2, 1, 0) - f32(1), f32)
+    x = g.standard_normal((33, 17))
+    outs = ftc_run(prog("transpose.ft"), "out64", {}, {"x": x}, threads)
+    exact(outs, "y", (x * 3).T, np.float64)
+    x = g.standard_normal((20, 3, 3)).astype(f32)
+    outs = ftc_run(prog("transpose.ft"), "packed", {}, {"w": w, "x": x}, threads)
+    close(outs, "y", np.einsum("ocij,cij->o", w.astype(np.float64), x), f32, 1e-5)
+
+
+for threads in (1, 2, 3):
+    case(f"transpose[{threads}t]", transpose_cases, threads)
+
+
 def sched_file(n):
     """--schedule FILE: the dump after the schedule, compiled again, runs."""
     with tempfile.TemporaryDirectory(prefix="ftc-numeric-") as d:
