@@ -10,19 +10,23 @@
  * goes 16 x 16 elements at a time, in registers (AVX-512) or in a blocked
  * scalar loop (any other target: still one cache line per 16 elements).
  *
- * The nest matched: perfect, serial or vectorized loops, each from 0 by 1
- * to a literal end, around one `D[...] = S[...]` of one float dtype (D and
- * S distinct tensors of literal shapes, indices affine in the loops, no
- * loads).  Its loops split into two chains: those along which S is
+ * The nest matched: perfect loops, each from 0 by 1 to a literal end
+ * (serial or vectorized; the outermost may be OpenMP), around one
+ * `D[...] = S[...]` of one float dtype (D and S distinct tensors of
+ * literal shapes, indices affine in the loops and in `i // K`, `i % K` of
+ * a loop i whose trip count K divides: a split layout's block and lane,
+ * no loads).  Its dimensions (the loops, a divided loop's quotient and
+ * remainder apart) split into two chains: those along which S is
  * contiguous (strides 1, n1, n1 * n2, ... in S, the same times lda in D)
  * and those along which D is (strides 1, m1, ... in D, times lds in S), so
  * that the nest is
  *
  *     for a < na, b < nb:   D0[a * lda + b] = S0[b * lds + a]
  *
- * with lds >= na; the loops in neither chain (batch loops:
- * an unchanged dimension between) run around it, and no element of D is
- * written twice (the order of the copies does not matter).  D0 and S0 are the elements at the chains' first iteration.
+ * with lds >= na, D0 and S0 the elements at the chains' first iteration;
+ * the loops of the dimensions in neither chain (batch loops: an unchanged
+ * dimension between, the blocks of a split layout) run around it, and no
+ * element of D is written twice (the copies may run in any order).
  */
 #include "cg.h"
 
@@ -225,10 +229,8 @@ static int writes_apart(int nl, const int64_t *trips, const int64_t *dc, const i
  * in both: 0) into t->batch: a loop whose quotient alone is one steps by
  * its divisor (its remainder 0 in the copy), one whose remainder alone is
  * runs to the divisor (its quotient 0). */
-static int batches(ft_ctx *ctx, const tr_nest *n, const int *in_a, const int *in_b,
-                   cg_transpose *t)
+static int batches(const tr_nest *n, const int *in_a, const int *in_b, cg_transpose *t)
 {
-    (void)ctx;
     t->nbatch = 0;
     for (int d = 0; d < n->nd; d++)
         if (in_a[d] && in_b[d])
@@ -311,7 +313,7 @@ int cg_transpose_match(ft_ctx *ctx, const ast_stmt *loop, cg_dims_fn dims, void 
     if (!t->na || !t->nb || t->lds < t->na ||
         !writes_apart(nd, nest.n, dc, in_a, in_b, t->na, t->nb, t->lda))
         return 0;
-    if (!batches(ctx, &nest, in_a, in_b, t))
+    if (!batches(&nest, in_a, in_b, t))
         return 0;
     /* an OpenMP loop stays one: the outermost batch loop */
     t->parallel = loop->u.loop.par == AST_OPENMP;
