@@ -22,6 +22,9 @@
  *     nest (`cache`) into a local with that dimension last (`var_reorder`:
  *     an OIHW weight read by output channel becomes IHWO, and the products
  *     vectorize along the output's rows);
+ *   - the guards of a padded window split off (`separate_tail` of the
+ *     spatial loops they test: a depthwise conv's rows and columns inside
+ *     the padding run without tests, no padded copy);
  * and their combinations; and, measured first, register tiles (tile_knobs:
  * a block of rows by vectors of the element accumulated in registers over
  * the whole reduction, the weights packed per vector block, ranked by an
