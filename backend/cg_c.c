@@ -1839,7 +1839,7 @@ static int cg_transpose_nest(cg_emitter *em, const ast_stmt *s)
 static void cg_for_body(cg_emitter *em, const ast_stmt *s)
 {
     ast_par par = s->u.loop.par;
-    if (par != AST_LIB && cg_transpose_nest(em, s))
+    if (cg_transpose_nest(em, s))
         return;
     if (par == AST_LIB) {
         cg_line(em, "{");
