@@ -120,9 +120,12 @@ ft_dtype ast_promote(ft_dtype a, ft_dtype b);
 
 /* One layout primitive applied to a local (ast_stmt's def.lsteps):
  * var_split (dim, a = factor, b = nparts), var_reorder (n, perm),
- * var_merge (dim), var_pad (dim, a = before, b = after). */
+ * var_merge (dim), var_pad (dim, a = before, b = after), var_unfold (dim,
+ * a = tile, b = stride), var_attach (on the host: dim, a = where the
+ * attached tensor starts in dim). */
 typedef enum ast_lstep_kind {
-    AST_LSTEP_SPLIT, AST_LSTEP_REORDER, AST_LSTEP_MERGE, AST_LSTEP_PAD
+    AST_LSTEP_SPLIT, AST_LSTEP_REORDER, AST_LSTEP_MERGE, AST_LSTEP_PAD, AST_LSTEP_UNFOLD,
+    AST_LSTEP_ATTACH
 } ast_lstep_kind;
 typedef struct ast_lstep {
     ast_lstep_kind kind;

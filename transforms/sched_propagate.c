@@ -20,8 +20,9 @@
  * broadcast), a local with a layout of its own, a Store that does not read
  * the neighbour at the element it writes (after replaying, the two index
  * lists differ), a nest that follow_layout refuses; and it does nothing
- * for a layout with var_pad in it (padding is a property of one tensor's
- * reads, not of its neighbours).  Each stop leaves that neighbour as it
+ * for a layout with var_pad or var_unfold in it or a tensor attached to
+ * it (padding and overlapping tiles are properties of one tensor's reads,
+ * not of its neighbours).  Each stop leaves that neighbour as it
  * was.  Refused: t not a local, or a local without layout steps.
  */
 #include "schedule.h"
@@ -269,11 +270,16 @@ int xf_propagate(ft_ctx *ctx, ast_func *f, const char *var, ft_loc loc)
                  "(var_split, var_reorder, var_merge first)", var);
         return 1;
     }
-    for (int i = 0; i < def->u.def.nlsteps; i++)
-        if (def->u.def.lsteps[i].kind == AST_LSTEP_PAD) {
-            stop(ctx, var, "every neighbour", "its layout has var_pad in it");
+    for (int i = 0; i < def->u.def.nlsteps; i++) {
+        ast_lstep_kind k = def->u.def.lsteps[i].kind;
+        if (k == AST_LSTEP_PAD || k == AST_LSTEP_UNFOLD || k == AST_LSTEP_ATTACH) {
+            stop(ctx, var, "every neighbour",
+                 k == AST_LSTEP_PAD ? "its layout has var_pad in it"
+                 : k == AST_LSTEP_UNFOLD ? "its layout has var_unfold in it"
+                                         : "another tensor is attached to it");
             return 0;
         }
+    }
     ft_vec todo = {0}, done = {0};
     ft_vec_push(ctx, &todo, (void *)def->u.def.name);
     ft_vec_push(ctx, &done, (void *)def->u.def.name);

@@ -9,7 +9,6 @@
  * names (labels, unique iterator names, the names earlier lines gave the
  * loops they returned: `jo, ji = split(Lj, 64)`; sched_names.c) and calls
  * the primitive.
- * The primitives not built yet are "not supported yet" errors at their line.
  */
 #include "schedule.h"
 #include "verify_par.h"
@@ -19,9 +18,6 @@
 #include "sched_util.h"
 #include "visit.h"
 #include "target.h"
-
-/* the layout primitives of issue 23 not built yet */
-static const char *const later_primitives[] = {"var_unfold", "var_attach", NULL};
 
 /* ------------------------------------------------------------ arguments */
 
@@ -424,6 +420,38 @@ static int sched_var_pad(ft_ctx *ctx, ast_func *f, const sched_line *ln)
     return xf_var_pad(ctx, f, var, (int)dim, before, after, ln->loc);
 }
 
+/* var_unfold(t, dim, tile, stride) */
+static int sched_var_unfold(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    int bad = 0;
+    kwarg(ctx, ln, "", NULL, &bad);
+    if (bad || !check_shape(ctx, ln, 4, 4, 0, "a local, a dimension, a tile and a stride: "
+                            "var_unfold(t, 2, 10, 8)"))
+        return 1;
+    const char *var = arg_name(ctx, ln->pos[0], "a local tensor");
+    int64_t dim, tile, stride;
+    if (!var || !arg_int(ctx, ln->pos[1], &dim) || !arg_int(ctx, ln->pos[2], &tile) ||
+        !arg_int(ctx, ln->pos[3], &stride))
+        return 1;
+    return xf_var_unfold(ctx, f, var, (int)dim, tile, stride, ln->loc);
+}
+
+/* var_attach(t, u, dim) */
+static int sched_var_attach(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    int bad = 0;
+    kwarg(ctx, ln, "", NULL, &bad);
+    if (bad || !check_shape(ctx, ln, 3, 3, 0, "two locals and a dimension of the second: "
+                            "var_attach(bias, w, 1)"))
+        return 1;
+    const char *t = arg_name(ctx, ln->pos[0], "a local tensor");
+    const char *u = t ? arg_name(ctx, ln->pos[1], "a local tensor") : NULL;
+    int64_t dim;
+    if (!u || !arg_int(ctx, ln->pos[2], &dim))
+        return 1;
+    return xf_var_attach(ctx, f, t, u, (int)dim, ln->loc);
+}
+
 /* follow_layout(L, t) */
 static int sched_follow_layout(ft_ctx *ctx, ast_func *f, const sched_line *ln)
 {
@@ -512,6 +540,7 @@ static const struct { const char *name; sched_fn fn; } primitives[] = {
     {"set_mtype", sched_set_mtype},
     {"var_split", sched_var_split},    {"var_reorder", sched_var_reorder},
     {"var_merge", sched_var_merge},    {"var_pad", sched_var_pad},
+    {"var_unfold", sched_var_unfold},  {"var_attach", sched_var_attach},
     {"follow_layout", sched_follow_layout}, {"propagate", sched_propagate},
     {"inline", sched_inline},
     {"separate_tail", sched_one_loop},
@@ -544,11 +573,6 @@ static int sched_stmt(ft_ctx *ctx, ast_func *f, const ast_sched_line *s)
         if (strcmp(name, primitives[i].name) == 0) {
             sched_line ln;
             return read_line(ctx, s, e, &ln) ? primitives[i].fn(ctx, f, &ln) : 1;
-        }
-    for (int i = 0; later_primitives[i]; i++)
-        if (strcmp(name, later_primitives[i]) == 0) {
-            ft_unsupported(ctx, e->loc, ft_fmt(ctx, "the schedule primitive '%s'", name));
-            return 1;
         }
     ft_error(ctx, e->name_loc, "unknown schedule primitive '%s'", name);
     return 1;

@@ -136,6 +136,17 @@ int xf_follow_layout(ft_ctx *ctx, ast_func *f, ast_stmt *loop, const char *var, 
  * and their nests made to follow it (sched_propagate.c). */
 int xf_propagate(ft_ctx *ctx, ast_func *f, const char *var, ft_loc loc);
 
+/* var_unfold(t, dim, tile, stride): dimension dim of local t as
+ * overlapping tiles [ceil(n / stride), tile]; reads go to the tile holding
+ * their window, writes to every tile holding their element
+ * (sched_var_unfold.c). */
+int xf_var_unfold(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t tile,
+                  int64_t stride, ft_loc loc);
+
+/* var_attach(t, u, dim): local t stored in local u after u's elements in
+ * dimension dim, t's declaration removed (sched_var_attach.c). */
+int xf_var_attach(ft_ctx *ctx, ast_func *f, const char *t, const char *u, int dim, ft_loc loc);
+
 /* var_reorder(t, order): new dimension k of local t is old order[k]. */
 int xf_var_reorder(ft_ctx *ctx, ast_func *f, const char *var, int n, const int *order,
                    ft_loc loc);

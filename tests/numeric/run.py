@@ -941,6 +941,37 @@ for n, h, threads in ((1, 5, 1), (2, 8, 2), (3, 1, 3), (0, 4, 2), (2, 7, 4)):
     case(f"var_pad[{n}x{h}, {threads} threads]", var_pad, n, h, threads)
 
 
+# tests/numeric/progs/unfold.ft (var_unfold: overlapping tiles, read by
+# window, written into every copy; var_attach: tensors stored in another)
+# against NumPy in float64
+
+def unfold(n, h, threads):
+    g = np.random.default_rng(n * 7 + h)
+    x = g.standard_normal((n, 4, h, 9)).astype(f32)
+    w = g.standard_normal((8, 4, 3, 3)).astype(f32)
+    outs = ftc_run(prog("unfold.ft"), "conv3", {"n": n, "h": h}, {"x": x, "w": w}, threads)
+    close(outs, "y", np.maximum(conv_ref(x, w, 1), 0).astype(f32), f32, 1e-5)
+    x = g.standard_normal((n, 6)).astype(f32)
+    c = g.standard_normal(3).astype(f32)
+    t = np.ones(n + 2)
+    t[1:n + 1] += x.astype(f64).sum(axis=1)
+    ref = sum(t[k:k + n] * c[k] for k in range(3))
+    outs = ftc_run(prog("unfold.ft"), "window", {"n": n}, {"x": x, "c": c}, threads)
+    close(outs, "y", ref.astype(f32), f32, 1e-5)
+    x = g.standard_normal((n, 16)).astype(f32)
+    w = g.standard_normal((16, 5)).astype(f32)
+    b = g.standard_normal(5).astype(f32)
+    v = g.standard_normal((2, 5)).astype(f32)
+    ref = x.astype(f64) @ w + b + v[0].astype(f64) * v[1]
+    outs = ftc_run(prog("unfold.ft"), "attach", {"n": n}, {"x": x, "w": w, "b": b, "v": v},
+                   threads)
+    close(outs, "y", ref.astype(f32), f32, 1e-5)
+
+
+for n, h, threads in ((1, 5, 1), (2, 8, 2), (3, 1, 3), (0, 4, 2), (2, 7, 4), (1, 13, 2)):
+    case(f"unfold[{n}x{h}, {threads} threads]", unfold, n, h, threads)
+
+
 # tests/numeric/progs/propagate.ft (propagate, follow_layout: a blocked
 # layout carried along conv -> bias -> relu) against NumPy in float64
 

@@ -245,6 +245,19 @@ def parse_function(text):
     return header, loops, stmts, locs, params
 
 
+def split_top(text):
+    """The comma-separated parts of text outside brackets and parentheses."""
+    out, depth, cur = [], 0, ""
+    for ch in text + ",":
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += (ch in "([") - (ch in ")]")
+        cur += ch
+    return out
+
+
 def parse_params(header):
     """[(name, 'size') or (name, dtype, shape text or None, access)]."""
     inner = header[header.index("(") + 1:header.rindex(")")]
@@ -271,14 +284,18 @@ def parse_params(header):
 PRIMS = ["split", "merge", "reorder", "fission", "fuse", "swap", "move_to", "parallelize",
          "unroll", "blend", "vectorize", "cache", "cache_reduce", "set_mtype", "var_split",
          "var_reorder", "var_merge", "var_pad", "follow_layout", "propagate", "inline",
-         "separate_tail"]
+         "separate_tail", "var_unfold", "var_attach"]
 
 
 class Gen:
     """Draws schedule lines for one function."""
 
-    def __init__(self, rng, loops, stmts, locs, params):
+    def __init__(self, rng, loops, stmts, locs, params, focus=()):
         self.rng, self.loops, self.stmts, self.locs = rng, loops, stmts, locs
+        self.focus = list(focus)
+        self.rank = {v.name: v.ndim for v in locs}
+        self.rank.update({p[0]: len(split_top(p[2])) if p[2] else 0
+                          for p in params if p[1] != "size"})
         self.tensors = [p[0] for p in params if p[1] != "size"] + [v.name for v in locs]
         iters = [l.name for l in loops]
         self.loop_names = [l.label for l in loops if l.label] + \
@@ -311,7 +328,8 @@ class Gen:
         extra, lines = [], []
         arrays = [v for v in self.locs if v.ndim >= 1]
         self.bufs = []
-        weights = [1 if p not in ("var_split", "var_reorder", "var_merge", "inline", "propagate")
+        weights = [1 if p not in ("var_split", "var_reorder", "var_merge", "inline", "propagate",
+                                  "var_unfold", "var_attach")
                    else (1 if arrays else 0.15) for p in PRIMS]
         for _ in range(self.rng.randint(1, 5)):
             prim = self.rng.choices(PRIMS, weights)[0]
@@ -326,16 +344,43 @@ class Gen:
                              else f"follow_layout({self.loop(extra)}, {t.name})")
                 continue
             lines.append(self.line(prim, extra))
+        for _ in range(self.rng.randint(2, 3) if self.focus else 0):
+            # --focus: a line of one of those primitives at a random place
+            at = self.rng.randint(0, len(lines))
+            lines[at:at] = self.focus_lines(self.rng.choice(self.focus), extra)
         if self.rng.random() < AUTO_SHARE:
             lines.append("auto")
         return lines
 
-    def cache_buf(self):
+    def cache_buf(self, S=None, tensor=None):
         """A `cache` line naming its buffer (for var_pad)."""
-        S, sname = self.any_stmt()
+        S, sname = (S, S.label or S.name) if S else self.any_stmt()
         names = [self.fresh("fill"), self.fresh("flush"), self.fresh("buf")]
+        tensor = tensor or self.tensor_of(S)
         self.bufs.append(names[2])
-        return f"{', '.join(names)} = cache({sname}, {self.tensor_of(S)}, cpu)"
+        self.rank[names[2]] = self.rank.get(tensor, 1)
+        return f"{', '.join(names)} = cache({sname}, {tensor}, cpu)"
+
+    def focus_lines(self, prim, extra):
+        """A line of prim (--focus), often on the buffers of `cache` lines
+        drawn for it first: two tensors of one statement cached there for
+        var_attach (the second buffer inside the first's scope)."""
+        r = self.rng
+        S, _ = self.any_stmt()
+        names = [t for t in self.tensors if re.search(r"\b%s\b" % t, S.text)]
+        if not names or r.random() < 0.1:
+            return [self.line(prim, extra)]
+        a, b = r.sample(names, 2) if len(names) >= 2 else (names[0], names[0])
+        pre = [self.cache_buf(S, a)]
+        if prim == "var_unfold":
+            return pre + [self.line(prim, extra, self.bufs[-1])]
+        if b != a and r.random() < 0.7:
+            pre.append(self.cache_buf(S, b))
+            u, t = self.bufs[-2], self.bufs[-1]
+        else:
+            locs = [v.name for v in self.locs]
+            t, u = self.bufs[-1], r.choice(locs + self.bufs[:-1] or [a])
+        return pre + [f"var_attach({t}, {u}, {r.randrange(max(self.rank.get(u, 1), 1))})"]
 
     def tensor_of(self, node):
         names = [t for t in self.tensors if re.search(r"\b%s\b" % t, node.text)]
@@ -467,6 +512,17 @@ class Gen:
             if self.bufs and r.random() < 0.7:
                 t, nd = r.choice(self.bufs), 3
             return f"var_pad({t}, {r.randrange(nd)}, {r.choice([0, 1, 2])}, {r.choice([0, 1, 2])})"
+        if prim == "var_unfold":
+            nd = max(self.rank.get(t, 1), 1)
+            stride = r.choice([1, 2, 3, 4])
+            tile = stride + r.choice([0, 1, 2, 2, 3, 4]) - (r.random() < 0.05) * stride
+            return f"var_unfold({t}, {r.randrange(nd + (r.random() < 0.05))}, {tile}, {stride})"
+        if prim == "var_attach":
+            pool = [x for x in self.bufs + [v.name for v in locs] if x != t]
+            u = r.choice(pool) if pool and r.random() < 0.95 else t
+            if len(self.bufs) >= 2 and r.random() < 0.5:
+                t, u = self.bufs[-1], self.bufs[-2]
+            return f"var_attach({t}, {u}, {r.randrange(max(self.rank.get(u, 1), 1))})"
         return f"inline({t})"
 
 
@@ -504,12 +560,13 @@ def crashed(rc, err):
 class Fuzz:
     """Runs both checks for one program and collects counts and failures."""
 
-    def __init__(self, ftc, work, verbose):
-        self.ftc, self.work, self.verbose = ftc, work, verbose
+    def __init__(self, ftc, work, verbose, focus=()):
+        self.ftc, self.work, self.verbose, self.focus = ftc, work, verbose, focus
         self.failures = []
         self.stats = {p: [0, 0] for p in PRIMS + ["auto", "other"]}   # accepted, refused
         self.seqs = [0, 0, 0]                                  # tried, all accepted, refused
         self.variants_run = 0
+        self.focus_run = 0      # of them, those with an accepted --focus line
 
     def fail(self, msg):
         self.failures.append(msg)
@@ -602,7 +659,7 @@ class Fuzz:
         params = parse_params(header)
         body = text.rstrip("\n").split("\n")[1:]
         rng = random.Random(f"{seed}:{name}")
-        gen = Gen(rng, loops, stmts, locs, params)
+        gen = Gen(rng, loops, stmts, locs, params, self.focus)
         variants = [(k, gen.sequence()) for k in range(nseqs)]
         refused = self.check_batch(name, header, body, func, variants) or {}
         accepted = []
@@ -683,6 +740,7 @@ class Fuzz:
         for k, lines, where in ([(k, ln, so) for k, ln in built] +
                                 [(k, ln, so_auto) for k, ln in built_auto]):
             self.variants_run += 1
+            self.focus_run += any(prim_of(ln) in self.focus for ln in lines)
             rc, got = call(f"{func}__v{k}", where)
             if rc != 0:
                 self.fail(f"{name}: sequence {lines} returned {rc}")
@@ -714,10 +772,19 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", default="")
     ap.add_argument("--keep", default="", help="keep the batch files in this folder")
+    ap.add_argument("--focus", default="", help="primitives every sequence has a line of")
+    ap.add_argument("--min-focus", type=int, default=0,
+                    help="fail unless this many variants with an accepted --focus line ran "
+                         "(not checked when FTC_FUZZ_SEQS changes --seqs)")
     ap.add_argument("-v", action="store_true")
     a = ap.parse_args()
     if os.environ.get("FTC_FUZZ_SEQS"):
         a.seqs = int(os.environ["FTC_FUZZ_SEQS"])
+        a.min_focus = 0         # a smaller sample (the sanitizers' rerun)
+    focus = [p for p in a.focus.split(",") if p]
+    unknown = [p for p in focus if p not in PRIMS]
+    if unknown:
+        ap.error(f"--focus: no primitive {', '.join(unknown)}")
     ftc = os.path.abspath(a.ftc)
     os.chdir(a.root)
     names = [n for n in PROGRAMS if not a.only or n in a.only.split(",")]
@@ -725,7 +792,7 @@ def main():
     work = a.keep or tempfile.mkdtemp(prefix="ftc-fuzz-")
     os.makedirs(work, exist_ok=True)
     os.environ.setdefault("OMP_NUM_THREADS", "2")
-    fz = Fuzz(ftc, work, a.v)
+    fz = Fuzz(ftc, work, a.v, focus)
     try:
         for n in names:
             before = len(fz.failures)
@@ -737,6 +804,11 @@ def main():
     print(f"\nprograms {len(names)}, sequences tried {fz.seqs[0]}, all lines accepted "
           f"{fz.seqs[1]}, with a refused line {fz.seqs[2]}; scheduled variants run "
           f"{fz.variants_run}")
+    if focus:
+        print(f"variants run with an accepted line of {', '.join(focus)}: {fz.focus_run} "
+              f"(at least {a.min_focus} wanted)")
+        if fz.focus_run < a.min_focus:
+            fz.fail(f"only {fz.focus_run} variants with an accepted --focus line ran")
     print(f"{'primitive':14s} {'lines':>6s} {'accepted':>9s} {'refused':>8s}")
     for p, (acc, ref) in fz.stats.items():
         if acc + ref:
