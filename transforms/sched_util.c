@@ -225,6 +225,24 @@ void xf_layout_step(ft_ctx *ctx, ast_stmt *def, ast_lstep step)
     def->u.def.nlsteps = n + 1;
 }
 
+void xf_bounds_around(ft_ctx *ctx, ast_func *f, const ast_stmt *s, an_bounds *b,
+                      ft_vec *loops)
+{
+    ft_vec anc = {0};
+    xf_ancestors(ctx, f->body, s, &anc);
+    for (int i = 0; i < anc.len; i++) {
+        ast_stmt *a = anc.items[i];
+        const ast_stmt *next = i + 1 < anc.len ? anc.items[i + 1] : s;
+        if (a->kind == AST_FOR) {
+            an_bounds_push_loop(b, a);
+            if (loops)
+                ft_vec_push(ctx, loops, a);
+        } else if (a->kind == AST_IF) {
+            an_bounds_push_cond(b, a->u.branch.cond, a->u.branch.then == next);
+        }
+    }
+}
+
 void xf_sched_finish(ft_ctx *ctx, ast_func *f)
 {
     an_bounds *b = an_bounds_new(ctx, f);

@@ -74,6 +74,13 @@ ast_expr *xf_ceildiv(ft_ctx *ctx, ast_expr *a, int64_t b);
  * them on its neighbours (sched_propagate.c). */
 void xf_layout_step(ft_ctx *ctx, ast_stmt *def, ast_lstep step);
 
+/* Enter the loops and branches of f around s into environment b (the
+ * loops also pushed on loops, outer first, when loops is not NULL): what
+ * holds where s runs. */
+struct an_bounds;
+void xf_bounds_around(ft_ctx *ctx, ast_func *f, const ast_stmt *s, struct an_bounds *b,
+                      ft_vec *loops);
+
 /* Simplify and normalise f after a transform (transforms/simplify.c,
  * xf_normalize). */
 void xf_sched_finish(ft_ctx *ctx, ast_func *f);

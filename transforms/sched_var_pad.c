@@ -225,21 +225,6 @@ static void walk(pad_walk *pw, ast_stmt *s)
     an_bounds_pop(pw->b, mark);
 }
 
-/* Enter the loops and branches of f around def into pw's environment. */
-static void enter_scope(pad_walk *pw, ast_stmt *def)
-{
-    ft_vec anc = {0};
-    xf_ancestors(pw->ctx, pw->f->body, def, &anc);
-    for (int i = 0; i < anc.len; i++) {
-        ast_stmt *a = anc.items[i];
-        const ast_stmt *next = i + 1 < anc.len ? anc.items[i + 1] : def;
-        if (a->kind == AST_FOR)
-            an_bounds_push_loop(pw->b, a);
-        else if (a->kind == AST_IF)
-            an_bounds_push_cond(pw->b, a->u.branch.cond, a->u.branch.then == next);
-    }
-}
-
 /* The nest writing 0 into t's margin [lo, lo + len) of dimension dim
  * (the other dimensions whole). */
 static ast_stmt *margin_fill(pad_walk *pw, ast_stmt *def, ast_expr *lo, ast_expr *len)
@@ -297,7 +282,7 @@ int xf_var_pad(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t befor
                                          .b = after});
     pad_walk pw = {.ctx = ctx, .f = f, .b = an_bounds_new(ctx, f), .var = def->u.def.name,
                    .dim = dim, .before = before, .after = after, .n = def->u.def.shape[dim]};
-    enter_scope(&pw, def);
+    xf_bounds_around(ctx, f, def, pw.b, NULL);
     walk(&pw, def->u.def.body);
     ft_vec shifted = {0};
     xf_collect_accesses(ctx, def->u.def.body, def->u.def.name, &shifted);

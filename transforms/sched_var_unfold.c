@@ -245,23 +245,6 @@ static void walk(unfold_walk *uw, ast_stmt *s)
     an_bounds_pop(uw->b, mark);
 }
 
-/* Enter the loops and branches of f around def into uw's environment. */
-static void enter_scope(unfold_walk *uw, ast_stmt *def)
-{
-    ft_vec anc = {0};
-    xf_ancestors(uw->ctx, uw->f->body, def, &anc);
-    for (int i = 0; i < anc.len; i++) {
-        ast_stmt *a = anc.items[i];
-        const ast_stmt *next = i + 1 < anc.len ? anc.items[i + 1] : def;
-        if (a->kind == AST_FOR) {
-            an_bounds_push_loop(uw->b, a);
-            ft_vec_push(uw->ctx, &uw->loops, a);
-        } else if (a->kind == AST_IF) {
-            an_bounds_push_cond(uw->b, a->u.branch.cond, a->u.branch.then == next);
-        }
-    }
-}
-
 /* idx (n indices) with index dim replaced by the pair a, b. */
 static ast_expr **widen(ft_ctx *ctx, int n, ast_expr *const *idx, int dim, ast_expr *a,
                         ast_expr *b)
@@ -377,7 +360,7 @@ int xf_var_unfold(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t ti
     }
     unfold_walk uw = {.ctx = ctx, .f = f, .b = an_bounds_new(ctx, f), .var = def->u.def.name,
                       .dim = dim, .tile = tile, .stride = stride, .n = def->u.def.shape[dim]};
-    enter_scope(&uw, def);
+    xf_bounds_around(ctx, f, def, uw.b, &uw.loops);
     walk(&uw, def->u.def.body);
     if (uw.why) {
         ft_error(ctx, loc, "cannot var_unfold '%s': %s (the access at line %d)", var, uw.why,

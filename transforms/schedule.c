@@ -404,36 +404,40 @@ static int sched_var_split(ft_ctx *ctx, ast_func *f, const sched_line *ln)
     return xf_var_split(ctx, f, var, (int)dim, factor, nparts, ln->loc);
 }
 
-/* var_pad(t, dim, before, after) */
-static int sched_var_pad(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+/* A line `prim(t, i1, i2, i3)`: a local's name and three integer
+ * literals; 0 after an error naming usage. */
+static int local_and_3_ints(ft_ctx *ctx, const sched_line *ln, const char *usage,
+                            const char **var, int64_t v[3])
 {
     int bad = 0;
     kwarg(ctx, ln, "", NULL, &bad);
-    if (bad || !check_shape(ctx, ln, 4, 4, 0, "a local, a dimension and the padding before "
-                            "and after: var_pad(t, 2, 1, 1)"))
+    if (bad || !check_shape(ctx, ln, 4, 4, 0, usage))
+        return 0;
+    *var = arg_name(ctx, ln->pos[0], "a local tensor");
+    return *var && arg_int(ctx, ln->pos[1], &v[0]) && arg_int(ctx, ln->pos[2], &v[1]) &&
+           arg_int(ctx, ln->pos[3], &v[2]);
+}
+
+/* var_pad(t, dim, before, after) */
+static int sched_var_pad(ft_ctx *ctx, ast_func *f, const sched_line *ln)
+{
+    const char *var;
+    int64_t v[3];
+    if (!local_and_3_ints(ctx, ln, "a local, a dimension and the padding before and after: "
+                          "var_pad(t, 2, 1, 1)", &var, v))
         return 1;
-    const char *var = arg_name(ctx, ln->pos[0], "a local tensor");
-    int64_t dim, before, after;
-    if (!var || !arg_int(ctx, ln->pos[1], &dim) || !arg_int(ctx, ln->pos[2], &before) ||
-        !arg_int(ctx, ln->pos[3], &after))
-        return 1;
-    return xf_var_pad(ctx, f, var, (int)dim, before, after, ln->loc);
+    return xf_var_pad(ctx, f, var, (int)v[0], v[1], v[2], ln->loc);
 }
 
 /* var_unfold(t, dim, tile, stride) */
 static int sched_var_unfold(ft_ctx *ctx, ast_func *f, const sched_line *ln)
 {
-    int bad = 0;
-    kwarg(ctx, ln, "", NULL, &bad);
-    if (bad || !check_shape(ctx, ln, 4, 4, 0, "a local, a dimension, a tile and a stride: "
-                            "var_unfold(t, 2, 10, 8)"))
+    const char *var;
+    int64_t v[3];
+    if (!local_and_3_ints(ctx, ln, "a local, a dimension, a tile and a stride: "
+                          "var_unfold(t, 2, 10, 8)", &var, v))
         return 1;
-    const char *var = arg_name(ctx, ln->pos[0], "a local tensor");
-    int64_t dim, tile, stride;
-    if (!var || !arg_int(ctx, ln->pos[1], &dim) || !arg_int(ctx, ln->pos[2], &tile) ||
-        !arg_int(ctx, ln->pos[3], &stride))
-        return 1;
-    return xf_var_unfold(ctx, f, var, (int)dim, tile, stride, ln->loc);
+    return xf_var_unfold(ctx, f, var, (int)v[0], v[1], v[2], ln->loc);
 }
 
 /* var_attach(t, u, dim) */
