@@ -39,7 +39,6 @@
 
 #include "../analysis/bounds.h"
 #include "sched_util.h"
-#include "visit.h"
 #include "xf_util.h"
 
 /* The box S touches: per dimension the chosen bounds so far. */
@@ -146,114 +145,31 @@ static void add_access(cache_box *bx, int n, ast_expr **idx)
     }
 }
 
-typedef struct load_find {
-    ast_visitor v;
-    cache_box *bx;
-} load_find;
-
-/* Take the loads of var in an expression into the box. */
-static void load_cb(ast_visitor *v, ast_expr *e)
+/* Take one access of var into the box (xf_walk_accesses). */
+static void take_access(void *data, ast_expr *load, ast_stmt *write, int n, ast_expr **idx)
 {
-    cache_box *bx = ((load_find *)v)->bx;
-    if (e->kind != AST_LOAD || strcmp(e->u.load.var, bx->var) != 0)
-        return;
-    bx->loads++;
-    add_access(bx, e->u.load.n, e->u.load.idx);
-}
-
-static void scan_expr(cache_box *bx, ast_expr *e)
-{
-    load_find lf = {.v.expr = load_cb, .bx = bx};
-    if (e)
-        ast_visit_expr(e, &lf.v);
-}
-
-static void scan_list(cache_box *bx, int n, ast_expr **es)
-{
-    for (int i = 0; i < n; i++)
-        scan_expr(bx, es[i]);
-}
-
-/* Walk s with the bounds environment, taking every access of var. */
-static void scan_stmt(cache_box *bx, ast_stmt *s)
-{
-    int mark;
-    if (!s)
-        return;
-    switch (s->kind) {
-    case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n; i++)
-            scan_stmt(bx, s->u.seq.stmts[i]);
-        break;
-    case AST_VARDEF:
-        scan_list(bx, s->u.def.ndim, s->u.def.shape);
-        if (strcmp(s->u.def.name, bx->var) != 0)
-            scan_stmt(bx, s->u.def.body);
-        break;
-    case AST_FOR:
-        scan_expr(bx, s->u.loop.begin);
-        scan_expr(bx, s->u.loop.end);
-        scan_expr(bx, s->u.loop.step);
-        mark = an_bounds_mark(bx->b);
-        an_bounds_push_loop(bx->b, s);
-        scan_stmt(bx, s->u.loop.body);
-        an_bounds_pop(bx->b, mark);
-        break;
-    case AST_IF:
-        scan_expr(bx, s->u.branch.cond);
-        mark = an_bounds_mark(bx->b);
-        an_bounds_push_cond(bx->b, s->u.branch.cond, 1);
-        scan_stmt(bx, s->u.branch.then);
-        an_bounds_pop(bx->b, mark);
-        an_bounds_push_cond(bx->b, s->u.branch.cond, 0);
-        scan_stmt(bx, s->u.branch.other);
-        an_bounds_pop(bx->b, mark);
-        break;
-    case AST_STORE:
-        scan_list(bx, s->u.store.n, s->u.store.idx);
-        scan_expr(bx, s->u.store.value);
-        if (strcmp(s->u.store.var, bx->var) == 0) {
-            bx->stores++;
-            add_access(bx, s->u.store.n, s->u.store.idx);
-        }
-        break;
-    case AST_REDUCE:
-        scan_list(bx, s->u.red.n, s->u.red.idx);
-        scan_expr(bx, s->u.red.value);
-        if (strcmp(s->u.red.var, bx->var) == 0) {
-            bx->ops_mixed |= bx->reduces && bx->op != s->u.red.op;
-            bx->op = s->u.red.op;
-            bx->reduces++;
-            add_access(bx, s->u.red.n, s->u.red.idx);
-        }
-        break;
-    case AST_ASSERT: scan_expr(bx, s->u.cond); break;
-    case AST_EVAL: scan_expr(bx, s->u.expr); break;
+    cache_box *bx = data;
+    if (load) {
+        bx->loads++;
+    } else if (write->kind == AST_STORE) {
+        bx->stores++;
+    } else {
+        bx->ops_mixed |= bx->reduces && bx->op != write->u.red.op;
+        bx->op = write->u.red.op;
+        bx->reduces++;
     }
+    add_access(bx, n, idx);
 }
 
-/* Enter, in b, the loops and branches of f around s; 1 when s is inside
- * a parallel loop (*par names it). */
-static int enter_ancestors(ft_ctx *ctx, ast_func *f, an_bounds *b, ast_stmt *s,
-                           const ast_stmt **par)
+/* The outermost parallel loop among loops (outer first), or NULL. */
+static const ast_stmt *first_parallel(const ft_vec *loops)
 {
-    ft_vec anc = {0};
-    xf_ancestors(ctx, f->body, s, &anc);
-    int inside = 0;
-    for (int i = 0; i < anc.len; i++) {
-        ast_stmt *a = anc.items[i];
-        const ast_stmt *next = i + 1 < anc.len ? anc.items[i + 1] : s;
-        if (a->kind == AST_FOR) {
-            an_bounds_push_loop(b, a);
-            if (a->u.loop.par != AST_SERIAL && !inside) {
-                inside = 1;
-                *par = a;
-            }
-        } else if (a->kind == AST_IF) {
-            an_bounds_push_cond(b, a->u.branch.cond, a->u.branch.then == next);
-        }
+    for (int i = 0; i < loops->len; i++) {
+        const ast_stmt *l = loops->items[i];
+        if (l->u.loop.par != AST_SERIAL)
+            return l;
     }
-    return inside;
+    return NULL;
 }
 
 /* Close the box: whole dimensions, clamping to the tensor where the
@@ -383,10 +299,12 @@ int xf_cache(ft_ctx *ctx, ast_func *f, ast_stmt *s, const char *var, ft_mtype mt
     bx.whole = ft_alloc(ctx, sizeof(int) * (size_t)(ndim + 1));
     bx.lo = ft_alloc(ctx, sizeof(ast_expr *) * (size_t)(ndim + 1));
     bx.hi = ft_alloc(ctx, sizeof(ast_expr *) * (size_t)(ndim + 1));
-    const ast_stmt *par = NULL;
-    int in_par = enter_ancestors(ctx, f, bx.b, s, &par);
+    ft_vec around = {0};
+    xf_bounds_around(ctx, f, s, bx.b, &around);
+    const ast_stmt *par = first_parallel(&around);
+    int in_par = par != NULL;
     bx.scope = an_bounds_depth(bx.b);
-    scan_stmt(&bx, s);
+    xf_walk_accesses(ctx, s, var, bx.b, NULL, take_access, &bx);
     if (!cache_ok(ctx, &bx, reduce, in_par, par, what, sname, loc))
         return 1;
     if (xf_inside_vectorized(ctx, f, s)) {

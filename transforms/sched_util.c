@@ -243,6 +243,113 @@ void xf_bounds_around(ft_ctx *ctx, ast_func *f, const ast_stmt *s, an_bounds *b,
     }
 }
 
+/* What xf_walk_accesses carries down the walk. */
+typedef struct access_walk {
+    ast_visitor v;         /* finds the loads of var in an expression */
+    ft_ctx *ctx;
+    const char *var;
+    an_bounds *b;
+    ft_vec *loops;
+    xf_access_fn fn;
+    void *data;
+} access_walk;
+
+static void access_load(ast_visitor *v, ast_expr *e)
+{
+    access_walk *w = (access_walk *)v;
+    if (e->kind == AST_LOAD && strcmp(e->u.load.var, w->var) == 0)
+        w->fn(w->data, e, NULL, e->u.load.n, e->u.load.idx);
+}
+
+/* Report the loads of var in e (NULL: none). */
+static void access_expr(access_walk *w, ast_expr *e)
+{
+    if (e)
+        ast_visit_expr(e, &w->v);
+}
+
+static void access_list(access_walk *w, int n, ast_expr **es)
+{
+    for (int i = 0; i < n; i++)
+        access_expr(w, es[i]);
+}
+
+/* Report the accesses of var under s (see xf_walk_accesses). */
+static void access_stmt(access_walk *w, ast_stmt *s)
+{
+    if (!s)
+        return;
+    int mark = an_bounds_mark(w->b);
+    switch (s->kind) {
+    case AST_SEQ:
+        for (int i = 0; i < s->u.seq.n; i++)
+            access_stmt(w, s->u.seq.stmts[i]);
+        break;
+    case AST_VARDEF:
+        access_list(w, s->u.def.ndim, s->u.def.shape);
+        if (strcmp(s->u.def.name, w->var) != 0)
+            access_stmt(w, s->u.def.body);
+        break;
+    case AST_FOR:
+        access_expr(w, s->u.loop.begin);
+        access_expr(w, s->u.loop.end);
+        access_expr(w, s->u.loop.step);
+        an_bounds_push_loop(w->b, s);
+        if (w->loops)
+            ft_vec_push(w->ctx, w->loops, s);
+        access_stmt(w, s->u.loop.body);
+        if (w->loops)
+            w->loops->len--;
+        break;
+    case AST_IF:
+        access_expr(w, s->u.branch.cond);
+        an_bounds_push_cond(w->b, s->u.branch.cond, 1);
+        access_stmt(w, s->u.branch.then);
+        an_bounds_pop(w->b, mark);
+        an_bounds_push_cond(w->b, s->u.branch.cond, 0);
+        access_stmt(w, s->u.branch.other);
+        break;
+    case AST_STORE:
+        access_list(w, s->u.store.n, s->u.store.idx);
+        access_expr(w, s->u.store.value);
+        if (strcmp(s->u.store.var, w->var) == 0)
+            w->fn(w->data, NULL, s, s->u.store.n, s->u.store.idx);
+        break;
+    case AST_REDUCE:
+        access_list(w, s->u.red.n, s->u.red.idx);
+        access_expr(w, s->u.red.value);
+        if (strcmp(s->u.red.var, w->var) == 0)
+            w->fn(w->data, NULL, s, s->u.red.n, s->u.red.idx);
+        break;
+    case AST_ASSERT: access_expr(w, s->u.cond); break;
+    case AST_EVAL: access_expr(w, s->u.expr); break;
+    }
+    an_bounds_pop(w->b, mark);
+}
+
+void xf_walk_accesses(ft_ctx *ctx, ast_stmt *s, const char *var, an_bounds *b,
+                      ft_vec *loops, xf_access_fn fn, void *data)
+{
+    access_walk w = {.v.expr = access_load, .ctx = ctx, .var = var, .b = b, .loops = loops,
+                     .fn = fn, .data = data};
+    access_stmt(&w, s);
+}
+
+ast_expr **xf_index_pair(ft_ctx *ctx, int n, ast_expr *const *idx, int dim, ast_expr *a,
+                         ast_expr *b)
+{
+    ast_expr **out = ft_alloc(ctx, sizeof *out * (size_t)(n + 1));
+    for (int k = 0, j = 0; k < n; k++) {
+        if (k != dim) {
+            out[j++] = idx[k];
+            continue;
+        }
+        out[j++] = a;
+        out[j++] = b;
+    }
+    return out;
+}
+
 void xf_sched_finish(ft_ctx *ctx, ast_func *f)
 {
     an_bounds *b = an_bounds_new(ctx, f);

@@ -81,6 +81,24 @@ struct an_bounds;
 void xf_bounds_around(ft_ctx *ctx, ast_func *f, const ast_stmt *s, struct an_bounds *b,
                       ft_vec *loops);
 
+/* One access of a tensor that xf_walk_accesses reports: a Load (write
+ * NULL) or a Store/Reduce into it (load NULL), its n indices idx; the
+ * environment holds what is known where it runs, loops (when not NULL)
+ * the loops around it. */
+typedef void (*xf_access_fn)(void *data, ast_expr *load, ast_stmt *write, int n,
+                             ast_expr **idx);
+/* Walk s with environment b (entered up to s by the caller), reporting
+ * every access of var under s to fn, in evaluation order (a statement's
+ * reads, then its write); a VarDef redeclaring var is not entered.  The
+ * loops walked are pushed on loops while inside them (when not NULL). */
+void xf_walk_accesses(ft_ctx *ctx, ast_stmt *s, const char *var, struct an_bounds *b,
+                      ft_vec *loops, xf_access_fn fn, void *data);
+
+/* A new array of n + 1 indices (or sizes): idx with entry dim replaced by
+ * the pair a, b (a layout primitive splitting one dimension in two). */
+ast_expr **xf_index_pair(ft_ctx *ctx, int n, ast_expr *const *idx, int dim, ast_expr *a,
+                         ast_expr *b);
+
 /* Simplify and normalise f after a transform (transforms/simplify.c,
  * xf_normalize). */
 void xf_sched_finish(ft_ctx *ctx, ast_func *f);

@@ -35,25 +35,17 @@ static int host_at(const ft_vec *anc, const ast_stmt *udef)
     return -1;
 }
 
-/* Whether a and b are the same size at t's declaration (anc: its
- * ancestors): equal expressions, or proven equal. */
-static int same_size(ft_ctx *ctx, ast_func *f, const ft_vec *anc, ast_expr *a, ast_expr *b)
+/* Whether sizes x and y are equal where b holds: equal expressions,
+ * or proven equal. */
+static int same_size(ft_ctx *ctx, an_bounds *b, ast_expr *x, ast_expr *y)
 {
-    if (ast_expr_equal(a, b))
-        return 1;
-    an_bounds *bd = an_bounds_new(ctx, f);
-    for (int i = 0; i < anc->len; i++) {
-        const ast_stmt *s = anc->items[i];
-        if (s->kind == AST_FOR)
-            an_bounds_push_loop(bd, s);
-    }
-    return an_bounds_prove(bd, ast_binary(ctx, a->loc, AST_EQ, a, b));
+    return ast_expr_equal(x, y) || an_bounds_prove(b, ast_binary(ctx, x->loc, AST_EQ, x, y));
 }
 
 /* Why t cannot live in u along dim, or NULL; *lacks: t has that
  * dimension (0) or not (1: t's shape is u's without it). */
-static const char *fit(ft_ctx *ctx, ast_func *f, const ft_vec *anc, const ast_stmt *tdef,
-                       const ast_stmt *udef, int dim, int *lacks)
+static const char *fit(ft_ctx *ctx, ast_func *f, ast_stmt *tdef, const ast_stmt *udef,
+                       int dim, int *lacks)
 {
     int tn = tdef->u.def.ndim, un = udef->u.def.ndim;
     if (tdef->u.def.dtype != udef->u.def.dtype)
@@ -63,13 +55,15 @@ static const char *fit(ft_ctx *ctx, ast_func *f, const ft_vec *anc, const ast_st
     *lacks = tn == un - 1;
     if (tn != un && !*lacks)
         return "their ranks differ by more than the dimension";
+    an_bounds *b = an_bounds_new(ctx, f);
+    xf_bounds_around(ctx, f, tdef, b, NULL);
     for (int k = 0, j = 0; k < un; k++) {
         if (k == dim) {
             if (!*lacks && xf_expr_has_load(tdef->u.def.shape[j++]))
                 return "the attached tensor's size in the dimension reads data";
             continue;
         }
-        if (!same_size(ctx, f, anc, tdef->u.def.shape[j++], udef->u.def.shape[k]))
+        if (!same_size(ctx, b, tdef->u.def.shape[j++], udef->u.def.shape[k]))
             return "their shapes differ outside the dimension (or are not proven equal)";
     }
     return NULL;
@@ -98,7 +92,7 @@ int xf_var_attach(ft_ctx *ctx, ast_func *f, const char *t, const char *u, int di
             why = ft_fmt(ctx, "'%s' is declared under a loop inside the scope of '%s' (one "
                          "copy per iteration)", t, u);
     if (!why)
-        why = fit(ctx, f, &anc, tdef, udef, dim, &lacks);
+        why = fit(ctx, f, tdef, udef, dim, &lacks);
     if (why) {
         ft_error(ctx, loc, "cannot var_attach '%s' to '%s': %s", t, u, why);
         return 1;

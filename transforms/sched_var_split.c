@@ -32,31 +32,19 @@ int xf_var_split(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t fac
     ast_expr *n = def->u.def.shape[dim];
     ft_loc l = n->loc;
     ast_expr *fac = factor > 0 ? ast_int(ctx, l, factor) : xf_ceildiv(ctx, ast_clone_expr(ctx, n), nparts);
-    ast_expr **shape = ft_alloc(ctx, sizeof(ast_expr *) * (size_t)(nd + 1));
-    for (int k = 0, j = 0; k < nd; k++) {
-        if (k != dim) {
-            shape[j++] = def->u.def.shape[k];
-            continue;
-        }
-        shape[j++] = factor > 0 ? xf_ceildiv(ctx, ast_clone_expr(ctx, n), factor)
-                                : ast_int(ctx, l, nparts);
-        shape[j++] = ast_clone_expr(ctx, fac);
-    }
+    ast_expr **shape = xf_index_pair(ctx, nd, def->u.def.shape, dim,
+                                     factor > 0 ? xf_ceildiv(ctx, ast_clone_expr(ctx, n), factor)
+                                                : ast_int(ctx, l, nparts),
+                                     ast_clone_expr(ctx, fac));
     ft_vec acc = {0};
     xf_collect_accesses(ctx, def->u.def.body, def->u.def.name, &acc);   /* var may be a label */
     for (int i = 0; i < acc.len; i++) {
         xf_access *a = acc.items[i];
-        ast_expr **idx = ft_alloc(ctx, sizeof(ast_expr *) * (size_t)(nd + 1));
-        for (int k = 0, j = 0; k < nd; k++) {
-            ast_expr *e = (*a->idx)[k];
-            if (k != dim) {
-                idx[j++] = e;
-                continue;
-            }
-            idx[j++] = ast_binary(ctx, e->loc, AST_FLOORDIV, e, ast_clone_expr(ctx, fac));
-            idx[j++] = ast_binary(ctx, e->loc, AST_MOD, ast_clone_expr(ctx, e), ast_clone_expr(ctx, fac));
-        }
-        *a->idx = idx;
+        ast_expr *e = (*a->idx)[dim];
+        *a->idx = xf_index_pair(ctx, nd, *a->idx, dim,
+                                ast_binary(ctx, e->loc, AST_FLOORDIV, e, ast_clone_expr(ctx, fac)),
+                                ast_binary(ctx, e->loc, AST_MOD, ast_clone_expr(ctx, e),
+                                           ast_clone_expr(ctx, fac)));
         *a->n = nd + 1;
     }
     def->u.def.shape = shape;

@@ -35,7 +35,6 @@
 
 #include "../analysis/bounds.h"
 #include "sched_util.h"
-#include "visit.h"
 #include "xf_util.h"
 
 enum { MAX_COPIES = 16 };
@@ -150,115 +149,20 @@ static void site(unfold_walk *uw, ast_expr *load, ast_stmt *write, int n, ast_ex
     ft_vec_push(uw->ctx, &uw->sites, s);
 }
 
-/* Visitor state: the reads of t in one expression. */
-typedef struct load_finder {
-    ast_visitor v;
-    unfold_walk *uw;
-} load_finder;
-
-static void find_load(ast_visitor *v, ast_expr *e)
+/* Record one access of t (xf_walk_accesses), or refuse it: a write whose
+ * value reads t. */
+static void take_access(void *data, ast_expr *load, ast_stmt *write, int n, ast_expr **idx)
 {
-    unfold_walk *uw = ((load_finder *)v)->uw;
-    if (e->kind == AST_LOAD && strcmp(e->u.load.var, uw->var) == 0)
-        site(uw, e, NULL, e->u.load.n, e->u.load.idx, e->loc);
-}
-
-/* Record the reads of t in e (evaluated at the current point). */
-static void reads(unfold_walk *uw, ast_expr *e)
-{
-    load_finder lf = {.v = {NULL, find_load}, .uw = uw};
-    if (e)
-        ast_visit_expr(e, &lf.v);
-}
-
-/* Record the reads of t in an index list. */
-static void reads_list(unfold_walk *uw, int n, ast_expr **idx)
-{
-    for (int k = 0; k < n; k++)
-        reads(uw, idx[k]);
-}
-
-/* Record a Store or Reduce s (into t or not). */
-static void write_site(unfold_walk *uw, ast_stmt *s)
-{
-    int n;
-    ast_expr *const *idx;
-    const char *var = xf_written_tensor(s, &n, &idx);
-    ast_expr *value = s->kind == AST_STORE ? s->u.store.value : s->u.red.value;
-    reads_list(uw, n, (ast_expr **)idx);
-    reads(uw, value);
-    if (strcmp(var, uw->var) != 0)
+    unfold_walk *uw = data;
+    if (uw->why)
         return;
-    if (xf_expr_reads(value, uw->var)) {
-        refuse(uw, s->loc, "a write into it reads it (each of its copies would see the "
+    if (write && xf_expr_reads(write->kind == AST_STORE ? write->u.store.value
+                                                        : write->u.red.value, uw->var)) {
+        refuse(uw, write->loc, "a write into it reads it (each of its copies would see the "
                "others' writes)");
         return;
     }
-    site(uw, NULL, s, n, (ast_expr **)idx, s->loc);
-}
-
-/* Walk s (in t's scope) with its loops and branches in uw's environment,
- * recording every access of t. */
-static void walk(unfold_walk *uw, ast_stmt *s)
-{
-    if (!s || uw->why)
-        return;
-    int mark = an_bounds_mark(uw->b);
-    switch (s->kind) {
-    case AST_SEQ:
-        for (int i = 0; i < s->u.seq.n; i++)
-            walk(uw, s->u.seq.stmts[i]);
-        break;
-    case AST_VARDEF:
-        reads_list(uw, s->u.def.ndim, s->u.def.shape);
-        if (strcmp(s->u.def.name, uw->var) != 0)
-            walk(uw, s->u.def.body);
-        break;
-    case AST_FOR:
-        reads(uw, s->u.loop.begin);
-        reads(uw, s->u.loop.end);
-        reads(uw, s->u.loop.step);
-        an_bounds_push_loop(uw->b, s);
-        ft_vec_push(uw->ctx, &uw->loops, s);
-        walk(uw, s->u.loop.body);
-        uw->loops.len--;
-        break;
-    case AST_IF:
-        reads(uw, s->u.branch.cond);
-        an_bounds_push_cond(uw->b, s->u.branch.cond, 1);
-        walk(uw, s->u.branch.then);
-        an_bounds_pop(uw->b, mark);
-        an_bounds_push_cond(uw->b, s->u.branch.cond, 0);
-        walk(uw, s->u.branch.other);
-        break;
-    case AST_STORE:
-    case AST_REDUCE:
-        write_site(uw, s);
-        break;
-    case AST_ASSERT:
-        reads(uw, s->u.cond);
-        break;
-    case AST_EVAL:
-        reads(uw, s->u.expr);
-        break;
-    }
-    an_bounds_pop(uw->b, mark);
-}
-
-/* idx (n indices) with index dim replaced by the pair a, b. */
-static ast_expr **widen(ft_ctx *ctx, int n, ast_expr *const *idx, int dim, ast_expr *a,
-                        ast_expr *b)
-{
-    ast_expr **out = ft_alloc(ctx, sizeof *out * (size_t)(n + 1));
-    for (int k = 0, j = 0; k < n; k++) {
-        if (k != dim) {
-            out[j++] = idx[k];
-            continue;
-        }
-        out[j++] = a;
-        out[j++] = b;
-    }
-    return out;
+    site(uw, load, write, n, idx, load ? load->loc : write->loc);
 }
 
 /* Copy u of write s (a Store or Reduce into t, index i in dim): the slot of
@@ -280,7 +184,7 @@ static ast_stmt *write_copy(unfold_walk *uw, const ast_stmt *s, int64_t u)
                            ast_int(ctx, l, u * uw->stride));
     ast_stmt *c = ft_alloc(ctx, sizeof *c);
     *c = *s;
-    ast_expr **ni = widen(ctx, n, idx, uw->dim, j, off);
+    ast_expr **ni = xf_index_pair(ctx, n, idx, uw->dim, j, off);
     if (u)
         for (int k = 0; k < n + 1; k++)
             ni[k] = ast_clone_expr(ctx, ni[k]);
@@ -318,7 +222,7 @@ static void apply(unfold_walk *uw, int64_t copies)
         unfold_site *s = uw->sites.items[i];
         if (s->load) {
             ast_expr *ld = s->load;
-            ld->u.load.idx = widen(ctx, ld->u.load.n, ld->u.load.idx, uw->dim, s->tile, s->off);
+            ld->u.load.idx = xf_index_pair(ctx, ld->u.load.n, ld->u.load.idx, uw->dim, s->tile, s->off);
             ld->u.load.n++;
             continue;
         }
@@ -361,7 +265,7 @@ int xf_var_unfold(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t ti
     unfold_walk uw = {.ctx = ctx, .f = f, .b = an_bounds_new(ctx, f), .var = def->u.def.name,
                       .dim = dim, .tile = tile, .stride = stride, .n = def->u.def.shape[dim]};
     xf_bounds_around(ctx, f, def, uw.b, &uw.loops);
-    walk(&uw, def->u.def.body);
+    xf_walk_accesses(ctx, def->u.def.body, uw.var, uw.b, &uw.loops, take_access, &uw);
     if (uw.why) {
         ft_error(ctx, loc, "cannot var_unfold '%s': %s (the access at line %d)", var, uw.why,
                  uw.why_loc.line);
@@ -371,7 +275,7 @@ int xf_var_unfold(ft_ctx *ctx, ast_func *f, const char *var, int dim, int64_t ti
                                          .b = stride});
     apply(&uw, copies);
     ast_expr *n = def->u.def.shape[dim];
-    def->u.def.shape = widen(ctx, nd, def->u.def.shape, dim,
+    def->u.def.shape = xf_index_pair(ctx, nd, def->u.def.shape, dim,
                              xf_ceildiv(ctx, ast_clone_expr(ctx, n), stride),
                              ast_int(ctx, n->loc, tile));
     def->u.def.ndim = nd + 1;
